@@ -1,0 +1,42 @@
+# cmake --install: programs, libraries, public headers, find_package(dlp) and
+# pkg-config files, man pages and shell completions where Debian puts them.
+include(CMakePackageConfigHelpers)
+
+foreach(program dlp_cli dlpd dlp-run fmnist-train)
+  if(TARGET ${program})
+    install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
+
+install(TARGETS dlp dlp_runtime EXPORT dlpTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY libdlp/include/dlp runtime/include/dlp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+install(EXPORT dlpTargets NAMESPACE dlp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dlp)
+
+configure_package_config_file(cmake/dlpConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/dlpConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dlp)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/dlpConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/dlpConfig.cmake ${CMAKE_BINARY_DIR}/dlpConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dlp)
+
+configure_file(cmake/dlp.pc.in ${CMAKE_BINARY_DIR}/dlp.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/dlp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+foreach(section 1 5 7 8)
+  file(GLOB pages CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/man/*.${section})
+  if(pages)
+    install(FILES ${pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+  endif()
+endforeach()
+if(EXISTS ${CMAKE_SOURCE_DIR}/completions/dlp.bash)
+  install(FILES completions/dlp.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME dlp)
+endif()
+if(EXISTS ${CMAKE_SOURCE_DIR}/completions/_dlp)
+  install(FILES completions/_dlp DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+endif()
+if(EXISTS ${CMAKE_SOURCE_DIR}/completions/dlp.fish)
+  install(FILES completions/dlp.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+endif()

@@ -1,0 +1,15 @@
+# dlp_collect_sources(OUT DIR...): every .cc (and .cu when CUDA is on) under DIR,
+# without *_main.cc (the entry points of executables) and *_test.cc.
+function(dlp_collect_sources out)
+  set(result "")
+  foreach(dir IN LISTS ARGN)
+    file(GLOB_RECURSE found CONFIGURE_DEPENDS ${dir}/*.cc)
+    if(DLP_HAVE_CUDA)
+      file(GLOB_RECURSE found_cu CONFIGURE_DEPENDS ${dir}/*.cu)
+      list(APPEND found ${found_cu})
+    endif()
+    list(FILTER found EXCLUDE REGEX "(_main|_test)\\.(cc|cu)$")
+    list(APPEND result ${found})
+  endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,78 @@
+// The Backend interface: one implementation per place jobs run (local dlpd,
+// remote dlpd, Slurm, Kubernetes), chosen by a context's `backend` name.
+// Implementations are safe to call from several threads unless noted.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "dlp/config.h"
+#include "dlp/job.h"
+
+namespace dlp {
+
+struct ListFilter {
+  std::optional<JobState> state;
+  std::map<std::string, std::string> labels;  // all must match
+  std::string queue;                          // empty: any
+  int limit = 0;                              // 0: every job; else the newest `limit`
+};
+
+struct LogOptions {
+  std::string replica;  // "worker-0"; empty: every replica, interleaved by time
+  bool follow = false;  // keep streaming until the job is terminal and its logs drained
+  int64_t tail = -1;    // last N lines per replica; -1: all
+  std::optional<absl::Time> since;
+};
+
+struct LogLine {
+  std::string replica;
+  std::string stream;  // "stdout" or "stderr"
+  absl::Time time;
+  std::string text;  // without the trailing newline
+};
+
+// Called for each line in order; return false to stop early.
+using LogSink = std::function<bool(const LogLine&)>;
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string Name() const = 0;
+
+  // Submits a validated spec. Returns the job as acknowledged (durably stored):
+  // InvalidArgument for a spec the backend cannot run (e.g. it can never fit),
+  // Unavailable when the backend cannot be reached.
+  virtual absl::StatusOr<Job> Submit(const JobSpec& spec) = 0;
+  // NotFound when no job has this id.
+  virtual absl::StatusOr<Job> Get(std::string_view id) = 0;
+  virtual absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) = 0;
+  // Requests cancellation; returns once the request is recorded. Cancelling a
+  // terminal job is not an error (the job is returned unchanged).
+  virtual absl::StatusOr<Job> Cancel(std::string_view id) = 0;
+  // Blocks until the job is terminal or `timeout` passes; returns its latest state
+  // either way (the caller checks IsTerminal).
+  virtual absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) = 0;
+  virtual absl::Status Logs(std::string_view id, const LogOptions& options,
+                            const LogSink& sink) = 0;
+  virtual absl::StatusOr<std::vector<Event>> Events(std::string_view id) = 0;
+  // What the backend would run for this spec (a command line, a batch script).
+  virtual absl::StatusOr<std::string> Render(const JobSpec& spec) = 0;
+};
+
+// Creates the backend named by context.backend. InvalidArgument for an unknown
+// backend name or a context missing a required field.
+absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(const Context& context);
+
+// Names CreateBackend accepts, for help texts and completions.
+std::vector<std::string> BackendNames();
+
+}  // namespace dlp

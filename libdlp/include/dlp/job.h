@@ -1,0 +1,97 @@
+// The job model shared by every backend: what a user asks for (JobSpec) and
+// what a backend reports (Job). Plain value types; not thread-safe to mutate.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace dlp {
+
+enum class Framework { kNone, kPyTorch, kTensorFlow, kHorovod, kJax };
+std::string_view FrameworkName(Framework framework);  // "none", "pytorch", ...
+
+enum class RestartPolicyKind {
+  kNever,      // a failed replica fails the job
+  kOnFailure,  // restart the whole group on any failure, up to max_restarts
+  kExitCode,   // restart only for exit codes 128-255 (signals, as Kubeflow does)
+};
+std::string_view RestartPolicyName(RestartPolicyKind kind);  // "Never", ...
+
+struct Resources {
+  int64_t cpu_millis = 1000;  // 1 CPU = 1000; "500m" and "0.5" both give 500
+  int64_t memory_bytes = 0;   // 0: not set (no memory accounting for this replica)
+  int gpu = 0;
+};
+
+// One role of a job (chief, worker, ps, evaluator) and its replicas.
+struct ReplicaSpec {
+  std::string role;
+  int count = 1;
+  std::vector<std::string> command;  // argv; command[0] searched in PATH
+  std::map<std::string, std::string> env;
+  Resources resources;
+};
+
+struct RestartPolicy {
+  RestartPolicyKind policy = RestartPolicyKind::kNever;
+  int max_restarts = 0;
+  int backoff_seconds = 0;
+};
+
+struct JobSpec {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  Framework framework = Framework::kNone;
+  std::string queue = "default";
+  int priority = 0;
+  // In canonical role order: chief, ps, worker, evaluator (ranks follow it).
+  std::vector<ReplicaSpec> replicas;
+  std::string workdir;  // absolute once parsed (relative paths resolve against the spec file)
+  RestartPolicy restart_policy;
+  int64_t active_deadline_seconds = 0;  // 0: no deadline
+};
+
+// Every backend maps its own states into these five.
+enum class JobState { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
+std::string_view JobStateName(JobState state);  // "Queued", "Running", ...
+std::optional<JobState> ParseJobState(std::string_view name);  // case-insensitive
+bool IsTerminal(JobState state);
+
+struct ReplicaStatus {
+  std::string name;  // "worker-1"
+  std::string role;
+  int index = 0;     // 0-based within its role
+  JobState state = JobState::kQueued;
+  std::optional<int> exit_code;
+  std::optional<int> signal;  // set when the process was killed by a signal
+  std::string host;
+  int64_t pid = 0;
+};
+
+struct Job {
+  std::string id;
+  std::string name;
+  std::string tenant = "default";
+  std::string queue = "default";
+  JobState state = JobState::kQueued;
+  std::string reason;  // human-readable: why it is queued, failed or was cancelled
+  std::optional<absl::Time> created, started, finished;
+  std::optional<int> exit_code;  // of the failing replica (or 0 on success)
+  int restart_count = 0;
+  JobSpec spec;
+  std::vector<ReplicaStatus> replicas;
+};
+
+struct Event {
+  absl::Time time;
+  std::string type;  // "Submitted", "Started", "ReplicaFailed", "Restarted", ...
+  std::string message;
+};
+
+}  // namespace dlp

@@ -1,0 +1,37 @@
+// Parsing and validating job specs (the YAML format of dlp-job(5)).
+// Errors are absl::InvalidArgumentError with "FILE:LINE:COLUMN: FIELD.PATH: what
+// was expected" and, for unknown fields, a "did you mean" suggestion.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "dlp/job.h"
+
+namespace dlp {
+
+struct SpecOptions {
+  // "spec.replicas.worker.count=8": applied to the YAML document before validation.
+  std::vector<std::string> overrides;
+  std::string name;  // non-empty: replaces metadata.name
+};
+
+// `filename` is used in messages and to resolve a relative workdir ("-" = stdin, cwd).
+absl::StatusOr<JobSpec> ParseJobSpec(std::string_view yaml, std::string_view filename,
+                                     const SpecOptions& options = {});
+
+// Reads `path` ("-" reads standard input) and parses it.
+absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options = {});
+
+// Semantic checks on a spec built in code (ParseJobSpec already runs them).
+absl::Status ValidateJobSpec(const JobSpec& spec);
+
+// Quantities as Kubernetes writes them.
+absl::StatusOr<int64_t> ParseCpuMillis(std::string_view text);    // "2", "0.5", "500m"
+absl::StatusOr<int64_t> ParseMemoryBytes(std::string_view text);  // "512Mi", "4Gi", "1G", "1000"
+std::string FormatCpuMillis(int64_t millis);                       // 500 -> "500m", 2000 -> "2"
+std::string FormatMemoryBytes(int64_t bytes);                      // 4294967296 -> "4Gi"
+
+}  // namespace dlp

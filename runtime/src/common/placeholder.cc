@@ -1,0 +1,1 @@
+// Keeps dlp_runtime non-empty until its sources land.

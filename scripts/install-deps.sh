@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything dlp needs to build, run and test, from Debian 12's packages.
+# Idempotent: packages already present are left alone.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config ccache git
+  libcli11-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
+  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev libabsl-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  dataset-fashion-mnist
+  openmpi-bin libopenmpi-dev libgloo-dev
+  openssh-server openssh-client iproute2 procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
