@@ -1,1 +1,0 @@
-// Keeps dlp_runtime non-empty until its sources land.
