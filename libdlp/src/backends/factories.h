@@ -1,0 +1,18 @@
+// The factory of each backend built into libdlp; registry.cc maps names to them.
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "dlp/backend.h"
+#include "dlp/config.h"
+
+namespace dlp::internal {
+
+// Context fields: state-dir, dlpd (path of the daemon), autostart (default true).
+absl::StatusOr<std::unique_ptr<Backend>> CreateLocalBackend(const Context& context);
+// Context fields: server (required), token-file or token, ca-file,
+// insecure-skip-tls-verify.
+absl::StatusOr<std::unique_ptr<Backend>> CreateRemoteBackend(const Context& context);
+
+}  // namespace dlp::internal

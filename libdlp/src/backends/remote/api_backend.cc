@@ -1,0 +1,148 @@
+#include "backends/remote/api_backend.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "backends/remote/render.h"
+#include "dlp/codec.h"
+#include "dlp/status.h"
+#include "nlohmann/json.hpp"
+
+namespace dlp::internal {
+namespace {
+
+// The server holds a wait at most 60 s; ask for 30 and allow for slow answers.
+constexpr absl::Duration kWaitChunk = absl::Seconds(30);
+constexpr absl::Duration kWaitSlack = absl::Seconds(15);
+
+std::string JobPath(std::string_view id, std::string_view suffix = "") {
+  return absl::StrCat("/v1/jobs/", UrlEncode(id), std::string(suffix));
+}
+
+}  // namespace
+
+ApiBackend::ApiBackend(std::string name, std::unique_ptr<ApiConnector> connector)
+    : name_(std::move(name)), connector_(std::move(connector)) {}
+
+template <typename Call>
+auto ApiBackend::WithClient(const Call& call)
+    -> decltype(call(std::declval<const HttpClient&>())) {
+  DLP_ASSIGN_OR_RETURN(auto client, connector_->Connect(/*refresh=*/false));
+  auto result = call(*client);
+  if (result.ok() || !IsConnectFailure(result.status())) return result;
+  DLP_ASSIGN_OR_RETURN(client, connector_->Connect(/*refresh=*/true));
+  return call(*client);
+}
+
+absl::StatusOr<Job> ApiBackend::Submit(const JobSpec& spec) {
+  const std::string body = JobSpecToJson(spec);
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Post("/v1/jobs", body);
+                       }));
+  return JobFromJson(reply);
+}
+
+absl::StatusOr<Job> ApiBackend::Get(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Get(JobPath(id));
+                       }));
+  return JobFromJson(reply);
+}
+
+absl::StatusOr<std::vector<Job>> ApiBackend::List(const ListFilter& filter) {
+  Query query;
+  if (filter.state) query.emplace_back("state", std::string(JobStateName(*filter.state)));
+  for (const auto& [key, value] : filter.labels) {
+    query.emplace_back("label", absl::StrCat(key, "=", value));
+  }
+  if (!filter.queue.empty()) query.emplace_back("queue", filter.queue);
+  if (filter.limit > 0) query.emplace_back("limit", absl::StrCat(filter.limit));
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Get("/v1/jobs", query);
+                       }));
+  return JobsFromJson(reply);
+}
+
+absl::StatusOr<Job> ApiBackend::Cancel(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Post(JobPath(id, "/cancel"), "{}");
+                       }));
+  return JobFromJson(reply);
+}
+
+absl::StatusOr<Job> ApiBackend::Wait(std::string_view id, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;  // infinite stays infinite
+  while (true) {
+    const absl::Duration left = std::max(deadline - absl::Now(), absl::ZeroDuration());
+    const absl::Duration chunk = std::min(left, kWaitChunk);
+    const int64_t seconds = static_cast<int64_t>(std::ceil(absl::ToDoubleSeconds(chunk)));
+    DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                           return http.Get(JobPath(id, "/wait"),
+                                           {{"timeout", absl::StrCat(seconds)}},
+                                           absl::Seconds(seconds) + kWaitSlack);
+                         }));
+    DLP_ASSIGN_OR_RETURN(Job job, JobFromJson(reply));
+    if (IsTerminal(job.state) || absl::Now() >= deadline) return job;
+  }
+}
+
+absl::StatusOr<LogLine> ParseLogLine(std::string_view text) {
+  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return absl::InternalError(absl::StrCat("dlpd sent a log line that is not JSON: ", std::string(text)));
+  }
+  LogLine line;
+  line.replica = json.value("replica", "");
+  line.stream = json.value("stream", "stdout");
+  line.text = json.value("text", "");
+  std::string error;
+  if (!absl::ParseTime(absl::RFC3339_full, json.value("time", ""), &line.time, &error)) {
+    line.time = absl::UnixEpoch();
+  }
+  return line;
+}
+
+absl::Status ApiBackend::Logs(std::string_view id, const LogOptions& options,
+                              const LogSink& sink) {
+  Query query;
+  if (!options.replica.empty()) query.emplace_back("replica", options.replica);
+  if (options.follow) query.emplace_back("follow", "1");
+  if (options.tail >= 0) query.emplace_back("tail", absl::StrCat(options.tail));
+  if (options.since) {
+    query.emplace_back("since",
+                       absl::FormatTime(absl::RFC3339_full, *options.since, absl::UTCTimeZone()));
+  }
+  // A followed job may be silent for hours; an unfollowed read is short.
+  const absl::Duration idle = options.follow ? absl::Hours(24) : absl::Seconds(60);
+  absl::Status parse_error;
+  auto stream = [&](const HttpClient& http) -> absl::StatusOr<bool> {
+    DLP_RETURN_IF_ERROR(http.StreamLines(JobPath(id, "/logs"), query,
+                                         [&](std::string_view text) {
+                                           auto line = ParseLogLine(text);
+                                           if (!line.ok()) {
+                                             parse_error = line.status();
+                                             return false;
+                                           }
+                                           return sink(*line);
+                                         },
+                                         idle));
+    return true;
+  };
+  DLP_RETURN_IF_ERROR(WithClient(stream).status());
+  return parse_error;
+}
+
+absl::StatusOr<std::vector<Event>> ApiBackend::Events(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Get(JobPath(id, "/events"));
+                       }));
+  return EventsFromJson(reply);
+}
+
+absl::StatusOr<std::string> ApiBackend::Render(const JobSpec& spec) {
+  return RenderDlpRun(spec);
+}
+
+}  // namespace dlp::internal

@@ -1,0 +1,51 @@
+// The dlpd API client (docs/api.md) as a Backend. The remote backend talks to a
+// fixed server; the local backend supplies a connector that finds, and if need
+// be starts, the user's own dlpd.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "dlp/backend.h"
+#include "http/http_client.h"
+
+namespace dlp::internal {
+
+class ApiConnector {
+ public:
+  virtual ~ApiConnector() = default;
+  // The client to use. `refresh`: the last one could not connect, look again
+  // (the local dlpd may have restarted on another port). Thread-safe.
+  virtual absl::StatusOr<std::shared_ptr<const HttpClient>> Connect(bool refresh) = 0;
+};
+
+class ApiBackend : public Backend {
+ public:
+  ApiBackend(std::string name, std::unique_ptr<ApiConnector> connector);
+
+  std::string Name() const override { return name_; }
+  absl::StatusOr<Job> Submit(const JobSpec& spec) override;
+  absl::StatusOr<Job> Get(std::string_view id) override;
+  absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override;
+  absl::StatusOr<Job> Cancel(std::string_view id) override;
+  absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) override;
+  absl::Status Logs(std::string_view id, const LogOptions& options,
+                    const LogSink& sink) override;
+  absl::StatusOr<std::vector<Event>> Events(std::string_view id) override;
+  absl::StatusOr<std::string> Render(const JobSpec& spec) override;
+
+ private:
+  // Runs `call` with a client; once more with a fresh one if it could not connect
+  // (the request never reached a server, so nothing is done twice).
+  template <typename Call>
+  auto WithClient(const Call& call) -> decltype(call(std::declval<const HttpClient&>()));
+
+  std::string name_;
+  std::unique_ptr<ApiConnector> connector_;
+};
+
+// One LogLine from an NDJSON object of GET /v1/jobs/ID/logs.
+absl::StatusOr<LogLine> ParseLogLine(std::string_view json);
+
+}  // namespace dlp::internal

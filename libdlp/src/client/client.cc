@@ -1,0 +1,72 @@
+#include "dlp/client.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "dlp/spec.h"
+#include "dlp/status.h"
+
+namespace dlp {
+namespace {
+
+// With a progress callback the state is re-read often enough to show changes;
+// without one, each backend wait is a long poll.
+constexpr absl::Duration kProgressInterval = absl::Seconds(1);
+constexpr absl::Duration kQuietInterval = absl::Seconds(30);
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Create(const ClientOptions& options) {
+  DLP_ASSIGN_OR_RETURN(Config config, LoadConfig(options.config_path));
+  DLP_ASSIGN_OR_RETURN(Context context, ResolveContext(config, options.context));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, CreateBackend(context));
+  return std::make_unique<Client>(std::move(context), std::move(backend));
+}
+
+Client::Client(Context context, std::unique_ptr<Backend> backend)
+    : context_(std::move(context)), backend_(std::move(backend)) {}
+
+absl::StatusOr<Job> Client::Submit(const JobSpec& spec) {
+  DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+  return backend_->Submit(spec);
+}
+
+absl::StatusOr<Job> Client::Get(std::string_view id) { return backend_->Get(id); }
+
+absl::StatusOr<std::vector<Job>> Client::List(const ListFilter& filter) {
+  return backend_->List(filter);
+}
+
+absl::StatusOr<Job> Client::Cancel(std::string_view id) { return backend_->Cancel(id); }
+
+absl::StatusOr<Job> Client::Wait(std::string_view id, const WaitOptions& options) {
+  const absl::Time deadline = absl::Now() + options.timeout;
+  const absl::Duration interval = options.on_update ? kProgressInterval : kQuietInterval;
+  while (true) {
+    const absl::Duration left = std::max(deadline - absl::Now(), absl::ZeroDuration());
+    DLP_ASSIGN_OR_RETURN(Job job, backend_->Wait(id, std::min(left, interval)));
+    if (options.on_update) options.on_update(job);
+    if (IsTerminal(job.state)) return job;
+    if (absl::Now() >= deadline) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("job ", std::string(id), " is still ", std::string(JobStateName(job.state)), " after ",
+                       absl::FormatDuration(options.timeout)));
+    }
+  }
+}
+
+absl::Status Client::Logs(std::string_view id, const LogOptions& options, const LogSink& sink) {
+  return backend_->Logs(id, options, sink);
+}
+
+absl::StatusOr<std::vector<Event>> Client::Events(std::string_view id) {
+  return backend_->Events(id);
+}
+
+absl::StatusOr<std::string> Client::Render(const JobSpec& spec) {
+  DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+  return backend_->Render(spec);
+}
+
+}  // namespace dlp
