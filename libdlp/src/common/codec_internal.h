@@ -1,0 +1,55 @@
+// Shared pieces of the JSON/YAML codec (dlp/codec.h): the nlohmann values of
+// the model, and strict typed reads that name the field path on a mismatch.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/string_view_compat.h"
+#include "dlp/job.h"
+#include "nlohmann/json.hpp"
+
+namespace dlp::internal {
+
+using OrderedJson = nlohmann::ordered_json;
+using Json = nlohmann::json;
+
+// Times as RFC 3339 UTC with milliseconds: "2026-11-30T12:00:00.123Z".
+std::string FormatApiTime(absl::Time time);
+absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text);
+
+OrderedJson SpecToJsonValue(const JobSpec& spec);
+absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path);
+OrderedJson JobToJsonValue(const Job& job);
+absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path);
+
+// Parses `text`; errors name the byte offset and, for the documents it
+// expects, what kind of document it wanted.
+absl::StatusOr<Json> ParseJson(std::string_view text, absl::string_view what);
+std::string DumpJson(const OrderedJson& value, int indent);
+
+// Typed reads from `object` (a JSON object). A missing or null member leaves
+// `out` unchanged; a member of the wrong type is an InvalidArgumentError
+// naming `path.key` and what was expected.
+absl::Status ReadString(const Json& object, absl::string_view path, const char* key,
+                        std::string* out);
+absl::Status ReadInt(const Json& object, absl::string_view path, const char* key, int64_t* out);
+absl::Status ReadInt(const Json& object, absl::string_view path, const char* key, int* out);
+absl::Status ReadOptionalInt(const Json& object, absl::string_view path, const char* key,
+                             std::optional<int>* out);
+absl::Status ReadOptionalTime(const Json& object, absl::string_view path, const char* key,
+                              std::optional<absl::Time>* out);
+absl::Status ReadStringMap(const Json& object, absl::string_view path, const char* key,
+                           std::map<std::string, std::string>* out);
+absl::Status ReadStringList(const Json& object, absl::string_view path, const char* key,
+                            std::vector<std::string>* out);
+// Members that are objects or arrays: the member, or nullptr when missing or null.
+absl::StatusOr<const Json*> ReadObject(const Json& object, absl::string_view path, const char* key);
+absl::StatusOr<const Json*> ReadArray(const Json& object, absl::string_view path, const char* key);
+
+}  // namespace dlp::internal

@@ -1,0 +1,173 @@
+// JobSpec <-> JSON, the form of docs/api.md ("JobSpec (as submitted)").
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "common/codec_internal.h"
+#include "dlp/codec.h"
+#include "dlp/spec.h"
+#include "dlp/status.h"
+
+namespace dlp {
+namespace internal {
+namespace {
+
+std::optional<Framework> FrameworkFromJson(absl::string_view name) {
+  for (Framework f : {Framework::kNone, Framework::kPyTorch, Framework::kTensorFlow,
+                      Framework::kHorovod, Framework::kJax}) {
+    if (ToAbsl(FrameworkName(f)) == name) return f;
+  }
+  return std::nullopt;
+}
+
+std::optional<RestartPolicyKind> PolicyFromJson(absl::string_view name) {
+  for (RestartPolicyKind k :
+       {RestartPolicyKind::kNever, RestartPolicyKind::kOnFailure, RestartPolicyKind::kExitCode}) {
+    if (ToAbsl(RestartPolicyName(k)) == name) return k;
+  }
+  return std::nullopt;
+}
+
+absl::Status Prefixed(absl::string_view path, const absl::Status& status) {
+  return absl::InvalidArgumentError(absl::StrCat(path, ": ", status.message()));
+}
+
+// cpu: "500m", "2" or a number of CPUs; memory: "2Gi", a number of bytes or null.
+absl::Status ReadResources(const Json& object, absl::string_view path, Resources* out) {
+  if (const auto it = object.find("cpu"); it != object.end() && !it->is_null()) {
+    const std::string p = absl::StrCat(path, ".cpu");
+    if (it->is_string()) {
+      absl::StatusOr<int64_t> millis = ParseCpuMillis(it->get<std::string>());
+      if (!millis.ok()) return Prefixed(p, millis.status());
+      out->cpu_millis = *millis;
+    } else if (it->is_number()) {
+      out->cpu_millis = std::llround(it->get<double>() * 1000);
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p, ": expected a CPU quantity, got ", it->type_name()));
+    }
+  }
+  if (const auto it = object.find("memory"); it != object.end() && !it->is_null()) {
+    const std::string p = absl::StrCat(path, ".memory");
+    if (it->is_string()) {
+      absl::StatusOr<int64_t> bytes = ParseMemoryBytes(it->get<std::string>());
+      if (!bytes.ok()) return Prefixed(p, bytes.status());
+      out->memory_bytes = *bytes;
+    } else if (it->is_number_integer()) {
+      out->memory_bytes = it->get<int64_t>();
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p, ": expected a memory quantity, got ", it->type_name()));
+    }
+  }
+  return ReadInt(object, path, "gpu", &out->gpu);
+}
+
+absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string& path) {
+  if (!value.is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": expected an object, got ", value.type_name()));
+  }
+  ReplicaSpec r;
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "role", &r.role));
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "count", &r.count));
+  DLP_RETURN_IF_ERROR(ReadStringList(value, path, "command", &r.command));
+  DLP_RETURN_IF_ERROR(ReadStringMap(value, path, "env", &r.env));
+  DLP_ASSIGN_OR_RETURN(const Json* resources, ReadObject(value, path, "resources"));
+  if (resources != nullptr) {
+    DLP_RETURN_IF_ERROR(ReadResources(*resources, path + ".resources", &r.resources));
+  }
+  return r;
+}
+
+}  // namespace
+
+OrderedJson SpecToJsonValue(const JobSpec& spec) {
+  OrderedJson replicas = OrderedJson::array();
+  for (const ReplicaSpec& r : spec.replicas) {
+    replicas.push_back({
+        {"role", r.role},
+        {"count", r.count},
+        {"command", r.command},
+        {"env", OrderedJson(r.env)},
+        {"resources",
+         {{"cpu", FormatCpuMillis(r.resources.cpu_millis)},
+          {"memory", FormatMemoryBytes(r.resources.memory_bytes)},
+          {"gpu", r.resources.gpu}}},
+    });
+  }
+  return OrderedJson{
+      {"name", spec.name},
+      {"labels", OrderedJson(spec.labels)},
+      {"framework", FrameworkName(spec.framework)},
+      {"queue", spec.queue},
+      {"priority", spec.priority},
+      {"replicas", replicas},
+      {"workdir", spec.workdir},
+      {"restartPolicy",
+       {{"policy", RestartPolicyName(spec.restart_policy.policy)},
+        {"maxRestarts", spec.restart_policy.max_restarts},
+        {"backoffSeconds", spec.restart_policy.backoff_seconds}}},
+      {"activeDeadlineSeconds", spec.active_deadline_seconds},
+  };
+}
+
+absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path) {
+  if (!value.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path.empty() ? "job spec" : path, ": expected an object, got ", value.type_name()));
+  }
+  JobSpec spec;
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "name", &spec.name));
+  DLP_RETURN_IF_ERROR(ReadStringMap(value, path, "labels", &spec.labels));
+  std::string framework = "none";
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "framework", &framework));
+  if (auto f = FrameworkFromJson(framework)) {
+    spec.framework = *f;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, path.empty() ? "" : ".", "framework: unknown framework \"", framework,
+                     "\" (expected one of: pytorch, tensorflow, horovod, jax, none)"));
+  }
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "queue", &spec.queue));
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "priority", &spec.priority));
+  DLP_ASSIGN_OR_RETURN(const Json* replicas, ReadArray(value, path, "replicas"));
+  if (replicas != nullptr) {
+    for (size_t i = 0; i < replicas->size(); ++i) {
+      const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "replicas[", i, "]");
+      DLP_ASSIGN_OR_RETURN(ReplicaSpec r, ReplicaFromJson((*replicas)[i], p));
+      spec.replicas.push_back(std::move(r));
+    }
+  }
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "workdir", &spec.workdir));
+  DLP_ASSIGN_OR_RETURN(const Json* restart, ReadObject(value, path, "restartPolicy"));
+  if (restart != nullptr) {
+    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "restartPolicy");
+    std::string policy = "Never";
+    DLP_RETURN_IF_ERROR(ReadString(*restart, p, "policy", &policy));
+    if (auto k = PolicyFromJson(policy)) {
+      spec.restart_policy.policy = *k;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p, ".policy: unknown restart policy \"", policy,
+                       "\" (expected one of: Never, OnFailure, ExitCode)"));
+    }
+    DLP_RETURN_IF_ERROR(ReadInt(*restart, p, "maxRestarts", &spec.restart_policy.max_restarts));
+    DLP_RETURN_IF_ERROR(
+        ReadInt(*restart, p, "backoffSeconds", &spec.restart_policy.backoff_seconds));
+  }
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "activeDeadlineSeconds", &spec.active_deadline_seconds));
+  return spec;
+}
+
+}  // namespace internal
+
+std::string JobSpecToJson(const JobSpec& spec, int indent) {
+  return internal::DumpJson(internal::SpecToJsonValue(spec), indent);
+}
+
+absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json) {
+  DLP_ASSIGN_OR_RETURN(internal::Json value, internal::ParseJson(json, "a job spec"));
+  return internal::SpecFromJsonValue(value, "");
+}
+
+}  // namespace dlp

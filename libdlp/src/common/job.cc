@@ -1,0 +1,71 @@
+// Names of the job model's enums, as they appear in specs, JSON and tables.
+#include "dlp/job.h"
+
+#include "absl/strings/match.h"
+#include "common/string_view_compat.h"
+
+namespace dlp {
+
+std::string_view FrameworkName(Framework framework) {
+  switch (framework) {
+    case Framework::kNone:
+      return "none";
+    case Framework::kPyTorch:
+      return "pytorch";
+    case Framework::kTensorFlow:
+      return "tensorflow";
+    case Framework::kHorovod:
+      return "horovod";
+    case Framework::kJax:
+      return "jax";
+  }
+  return "none";
+}
+
+std::string_view RestartPolicyName(RestartPolicyKind kind) {
+  switch (kind) {
+    case RestartPolicyKind::kNever:
+      return "Never";
+    case RestartPolicyKind::kOnFailure:
+      return "OnFailure";
+    case RestartPolicyKind::kExitCode:
+      return "ExitCode";
+  }
+  return "Never";
+}
+
+namespace {
+constexpr JobState kStates[] = {JobState::kQueued, JobState::kRunning, JobState::kSucceeded,
+                                JobState::kFailed, JobState::kCancelled};
+}  // namespace
+
+std::string_view JobStateName(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return "Queued";
+    case JobState::kRunning:
+      return "Running";
+    case JobState::kSucceeded:
+      return "Succeeded";
+    case JobState::kFailed:
+      return "Failed";
+    case JobState::kCancelled:
+      return "Cancelled";
+  }
+  return "Queued";
+}
+
+std::optional<JobState> ParseJobState(std::string_view name) {
+  for (JobState state : kStates) {
+    if (absl::EqualsIgnoreCase(internal::ToAbsl(name), internal::ToAbsl(JobStateName(state))))
+      return state;
+  }
+  return std::nullopt;
+}
+
+bool IsTerminal(JobState state) {
+  return state == JobState::kSucceeded || state == JobState::kFailed ||
+         state == JobState::kCancelled;
+}
+
+}  // namespace dlp

@@ -1,0 +1,284 @@
+#include "spec/decoder.h"
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "dlp/spec.h"
+#include "spec/reader.h"
+#include "spec/rules.h"
+#include "spec/suggest.h"
+
+namespace dlp::internal {
+namespace {
+
+constexpr absl::string_view kTopFields[] = {"apiVersion", "kind", "metadata", "spec"};
+constexpr absl::string_view kMetadataFields[] = {"name", "labels"};
+constexpr absl::string_view kSpecFields[] = {"framework",
+                                             "queue",
+                                             "priority",
+                                             "replicas",
+                                             "workdir",
+                                             "restartPolicy",
+                                             "activeDeadlineSeconds",
+                                             "env"};
+constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
+constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu"};
+constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
+
+Problem NoProblem(absl::string_view) { return std::nullopt; }
+
+class Decoder {
+ public:
+  Decoder(const DecodeOptions& options, Diagnostics& diagnostics)
+      : options_(options), r_(diagnostics) {}
+
+  JobSpec Decode(const YAML::Node& root) {
+    JobSpec spec;
+    if (!r_.CheckMap(root, "", "a job spec (a map with apiVersion, kind, metadata and spec)",
+                     kTopFields)) {
+      return spec;
+    }
+    Fixed(root, "apiVersion", kApiVersion);
+    Fixed(root, "kind", kKind);
+    Metadata(root, spec);
+    const YAML::Node body = YamlReader::Child(root, "spec");
+    if (!YamlReader::Present(body)) {
+      r_.Report(root, "spec", "required; a job needs spec.replicas");
+    } else if (r_.CheckMap(body, "spec", "a map", kSpecFields)) {
+      Body(body, spec);
+    }
+    return spec;
+  }
+
+ private:
+  // apiVersion / kind: required, exactly `want`.
+  void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want) {
+    const YAML::Node node = YamlReader::Child(root, field);
+    if (!YamlReader::Present(node)) {
+      r_.Report(root, field, absl::StrCat("required; expected ", field, ": ", want));
+      return;
+    }
+    std::optional<std::string> value = r_.String(node, field);
+    if (value && *value != want) {
+      r_.Report(node, field, absl::StrCat(Describe(node), " is not supported; expected ", want));
+    }
+  }
+
+  void Metadata(const YAML::Node& root, JobSpec& spec) {
+    const YAML::Node meta = YamlReader::Child(root, "metadata");
+    if (YamlReader::Present(meta) && r_.CheckMap(meta, "metadata", "a map", kMetadataFields)) {
+      const YAML::Node name = YamlReader::Child(meta, "name");
+      if (YamlReader::Present(name)) {
+        if (auto v = r_.String(name, "metadata.name")) spec.name = *v;
+      }
+      const YAML::Node labels = YamlReader::Child(meta, "labels");
+      if (YamlReader::Present(labels)) {
+        if (auto v = r_.StringMap(labels, "metadata.labels", CheckLabelKey, CheckLabelValue)) {
+          spec.labels = *v;
+        }
+      }
+      if (options_.name.empty() && YamlReader::Present(name)) {
+        r_.Check(name, "metadata.name", CheckJobName(spec.name));
+      }
+    }
+    if (!options_.name.empty()) {
+      spec.name = options_.name;
+    } else if (spec.name.empty()) {
+      const YAML::Node& where = YamlReader::Present(meta) ? meta : root;
+      r_.Report(where, "metadata.name", "required; a job needs a name (or pass --name)");
+    }
+  }
+
+  void Body(const YAML::Node& body, JobSpec& spec) {
+    if (YAML::Node n = YamlReader::Child(body, "framework"); YamlReader::Present(n)) {
+      if (auto v = r_.String(n, "spec.framework")) {
+        if (auto f = FrameworkFromName(*v)) {
+          spec.framework = *f;
+        } else {
+          r_.Report(n, "spec.framework", Unknown("framework", *v, kFrameworks));
+        }
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(body, "queue"); YamlReader::Present(n)) {
+      if (auto v = r_.String(n, "spec.queue"); v && r_.Check(n, "spec.queue", CheckQueueName(*v))) {
+        spec.queue = *v;
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(body, "priority"); YamlReader::Present(n)) {
+      if (auto v = r_.Int(n, "spec.priority");
+          v && r_.Check(n, "spec.priority", CheckPriority(*v))) {
+        spec.priority = static_cast<int>(*v);
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(body, "activeDeadlineSeconds"); YamlReader::Present(n)) {
+      const char* path = "spec.activeDeadlineSeconds";
+      if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckDeadlineSeconds(*v))) {
+        spec.active_deadline_seconds = *v;
+      }
+    }
+    Workdir(body, spec);
+    RestartPolicySection(body, spec);
+    std::map<std::string, std::string> shared_env;
+    if (YAML::Node n = YamlReader::Child(body, "env"); YamlReader::Present(n)) {
+      if (auto v = r_.StringMap(n, "spec.env", CheckEnvName, NoProblem)) shared_env = *v;
+    }
+    const YAML::Node replicas = YamlReader::Child(body, "replicas");
+    if (!YamlReader::Present(replicas)) {
+      r_.Report(body, "spec.replicas",
+                "required; e.g. replicas: {worker: {count: 2, command: [python3, train.py]}}");
+      return;
+    }
+    if (!r_.CheckMap(replicas, "spec.replicas", "a map of roles (chief, ps, worker, evaluator)",
+                     kRoles, "role")) {
+      return;
+    }
+    if (replicas.size() == 0) {
+      r_.Report(replicas, "spec.replicas",
+                "needs at least one role (chief, ps, worker, evaluator)");
+    }
+    for (absl::string_view role : kRoles) {  // canonical order
+      const YAML::Node n = YamlReader::Child(replicas, role);
+      if (!YamlReader::Present(n)) continue;
+      ReplicaSpec replica = Replica(n, role);
+      std::map<std::string, std::string> env = shared_env;
+      for (auto& [k, v] : replica.env) env[k] = v;
+      replica.env = std::move(env);
+      spec.replicas.push_back(std::move(replica));
+    }
+  }
+
+  ReplicaSpec Replica(const YAML::Node& node, absl::string_view role) {
+    ReplicaSpec replica;
+    replica.role = std::string(role);
+    const std::string path = JoinPath("spec.replicas", role);
+    if (!r_.CheckMap(node, path, "a map with count, command, env and resources", kReplicaFields)) {
+      return replica;
+    }
+    if (YAML::Node n = YamlReader::Child(node, "count"); YamlReader::Present(n)) {
+      const std::string p = path + ".count";
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckCount(role, *v))) {
+        replica.count = static_cast<int>(*v);
+      }
+    }
+    const YAML::Node command = YamlReader::Child(node, "command");
+    const std::string command_path = path + ".command";
+    if (!YamlReader::Present(command)) {
+      r_.Report(node, command_path, "required; e.g. command: [python3, train.py]");
+    } else if (auto v = r_.StringList(command, command_path)) {
+      if (v->empty() || (*v)[0].empty()) {
+        r_.Report(command, command_path,
+                  "must name a program to run; e.g. command: [python3, train.py]");
+      }
+      replica.command = *v;
+    }
+    if (YAML::Node n = YamlReader::Child(node, "env"); YamlReader::Present(n)) {
+      if (auto v = r_.StringMap(n, path + ".env", CheckEnvName, NoProblem)) replica.env = *v;
+    }
+    if (YAML::Node n = YamlReader::Child(node, "resources"); YamlReader::Present(n)) {
+      Resources(n, path + ".resources", replica.resources);
+    }
+    return replica;
+  }
+
+  void Resources(const YAML::Node& node, const std::string& path, dlp::Resources& out) {
+    if (!r_.CheckMap(node, path, "a map with cpu, memory and gpu", kResourceFields)) return;
+    if (YAML::Node n = YamlReader::Child(node, "cpu"); YamlReader::Present(n)) {
+      const std::string p = path + ".cpu";
+      if (auto v = r_.String(n, p)) {
+        absl::StatusOr<int64_t> millis = ParseCpuMillis(*v);
+        if (!millis.ok()) {
+          r_.Report(n, p, millis.status().message());
+        } else if (r_.Check(n, p, CheckCpuMillis(*millis))) {
+          out.cpu_millis = *millis;
+        }
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(node, "memory"); YamlReader::Present(n)) {
+      const std::string p = path + ".memory";
+      if (auto v = r_.String(n, p)) {
+        absl::StatusOr<int64_t> bytes = ParseMemoryBytes(*v);
+        if (!bytes.ok()) {
+          r_.Report(n, p, bytes.status().message());
+        } else {
+          out.memory_bytes = *bytes;
+        }
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(node, "gpu"); YamlReader::Present(n)) {
+      const std::string p = path + ".gpu";
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckGpu(*v))) out.gpu = static_cast<int>(*v);
+    }
+  }
+
+  void Workdir(const YAML::Node& body, JobSpec& spec) {
+    std::filesystem::path dir = options_.base_dir;
+    if (YAML::Node n = YamlReader::Child(body, "workdir"); YamlReader::Present(n)) {
+      if (auto v = r_.String(n, "spec.workdir")) {
+        if (v->empty()) {
+          r_.Report(n, "spec.workdir",
+                    "must not be empty; leave it out for the spec file's folder");
+        } else {
+          dir = dir / *v;  // an absolute *v replaces dir
+        }
+      }
+    }
+    spec.workdir = dir.lexically_normal().string();
+    if (spec.workdir.size() > 1 && spec.workdir.back() == '/') spec.workdir.pop_back();
+  }
+
+  void RestartPolicySection(const YAML::Node& body, JobSpec& spec) {
+    const YAML::Node node = YamlReader::Child(body, "restartPolicy");
+    if (!YamlReader::Present(node)) return;
+    const std::string path = "spec.restartPolicy";
+    if (!r_.CheckMap(node, path, "a map with policy, maxRestarts and backoffSeconds",
+                     kRestartFields)) {
+      return;
+    }
+    RestartPolicy& rp = spec.restart_policy;
+    if (YAML::Node n = YamlReader::Child(node, "policy"); YamlReader::Present(n)) {
+      if (auto v = r_.String(n, path + ".policy")) {
+        if (auto p = RestartPolicyFromName(*v)) {
+          rp.policy = *p;
+        } else {
+          r_.Report(n, path + ".policy", Unknown("restart policy", *v, kRestartPolicies));
+        }
+      }
+    }
+    const bool restarts = rp.policy != RestartPolicyKind::kNever;
+    rp.max_restarts = restarts ? kDefaultMaxRestarts : 0;
+    if (YAML::Node n = YamlReader::Child(node, "maxRestarts"); YamlReader::Present(n)) {
+      const std::string p = path + ".maxRestarts";
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckMaxRestarts(rp.policy, *v))) {
+        rp.max_restarts = static_cast<int>(*v);
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(node, "backoffSeconds"); YamlReader::Present(n)) {
+      const std::string p = path + ".backoffSeconds";
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckBackoffSeconds(*v))) {
+        rp.backoff_seconds = static_cast<int>(*v);
+      }
+    }
+  }
+
+  template <size_t N>
+  static std::string Unknown(absl::string_view what, absl::string_view value,
+                             const std::array<absl::string_view, N>& valid) {
+    std::string message = absl::StrCat("unknown ", what, " \"", value, "\"");
+    if (auto match = ClosestMatch(value, valid))
+      absl::StrAppend(&message, "; did you mean '", *match, "'?");
+    absl::StrAppend(&message, " (expected one of: ", JoinNames(valid), ")");
+    return message;
+  }
+
+  const DecodeOptions& options_;
+  YamlReader r_;
+};
+
+}  // namespace
+
+JobSpec DecodeJobSpec(const YAML::Node& root, const DecodeOptions& options,
+                      Diagnostics& diagnostics) {
+  return Decoder(options, diagnostics).Decode(root);
+}
+
+}  // namespace dlp::internal

@@ -1,0 +1,58 @@
+#include "spec/diagnostics.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+namespace dlp::internal {
+namespace {
+
+constexpr size_t kMaxMessages = 20;
+
+// Number of leading path segments `a` and `b` share.
+size_t CommonSegments(absl::string_view a, absl::string_view b) {
+  std::vector<absl::string_view> sa = absl::StrSplit(a, '.');
+  std::vector<absl::string_view> sb = absl::StrSplit(b, '.');
+  size_t n = 0;
+  while (n < sa.size() && n < sb.size() && sa[n] == sb[n]) ++n;
+  return n;
+}
+
+}  // namespace
+
+void Diagnostics::Add(const YAML::Mark& mark, absl::string_view path, absl::string_view message) {
+  std::string where = filename_;
+  std::string origin;
+  if (!mark.is_null() && mark.line >= 0) {
+    absl::StrAppend(&where, ":", mark.line + 1, ":", mark.column + 1);
+  } else if (!overrides_.empty()) {
+    // Only overrides create nodes without a position: name the closest one.
+    const std::string* best = &overrides_.front();
+    size_t best_common = 0;
+    for (const std::string& o : overrides_) {
+      absl::string_view o_path = absl::string_view(o).substr(0, o.find('='));
+      const size_t common = CommonSegments(o_path, path);
+      if (common > best_common) {
+        best = &o;
+        best_common = common;
+      }
+    }
+    origin = absl::StrCat(" (from --set ", *best, ")");
+  }
+  std::string text = absl::StrCat(where, ": ", path, path.empty() ? "" : ": ", message, origin);
+  messages_.push_back(std::move(text));
+}
+
+void Diagnostics::AddPlain(absl::string_view message) { messages_.emplace_back(message); }
+
+absl::Status Diagnostics::ToStatus() const {
+  if (messages_.empty()) return absl::OkStatus();
+  std::vector<std::string> shown(messages_.begin(),
+                                 messages_.begin() + std::min(messages_.size(), kMaxMessages));
+  if (messages_.size() > kMaxMessages) {
+    shown.push_back(absl::StrCat("... and ", messages_.size() - kMaxMessages, " more problems"));
+  }
+  return absl::InvalidArgumentError(absl::StrJoin(shown, "\n"));
+}
+
+}  // namespace dlp::internal

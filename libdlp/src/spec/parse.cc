@@ -1,0 +1,132 @@
+// ParseJobSpec / LoadJobSpec: the one adapter between yaml-cpp (which throws)
+// and the Status-returning spec API.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/string_view_compat.h"
+#include "dlp/spec.h"
+#include "dlp/status.h"
+#include "spec/decoder.h"
+#include "spec/diagnostics.h"
+#include "spec/overrides.h"
+#include "yaml-cpp/yaml.h"
+
+namespace dlp {
+namespace {
+
+bool IsStdin(absl::string_view filename) { return filename.empty() || filename == "-"; }
+
+// yaml-cpp's messages are terse; a hint for the ones people meet most.
+std::string SyntaxMessage(const std::string& msg) {
+  struct Hint {
+    absl::string_view match, hint;
+  };
+  static constexpr Hint kHints[] = {
+      {"end of sequence flow not found", "a '[' list is not closed with ']'"},
+      {"end of map flow not found", "a '{' map is not closed with '}'"},
+      {"illegal map value",
+       "a ':' where none was expected; check the indentation, or quote a "
+       "value that contains ': '"},
+      {"end of sequence not found", "check the indentation of the list"},
+      {"end of map not found", "check the indentation of the map"},
+      {"unknown escape character", "in a double-quoted string, write \\\\ for a backslash"},
+      {"unexpected end of", "the document ends too early"},
+  };
+  std::string out = absl::StrCat("YAML syntax error: ", msg);
+  for (const Hint& h : kHints) {
+    if (absl::StrContains(msg, h.match)) {
+      absl::StrAppend(&out, " (", h.hint, ")");
+      break;
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename,
+                              const SpecOptions& options) {
+  const std::string shown = IsStdin(filename) ? "<stdin>" : std::string(filename);
+  internal::Diagnostics diagnostics(shown);
+  diagnostics.set_overrides(options.overrides);
+
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    diagnostics.Add(e.mark, "", SyntaxMessage(e.msg));
+    return diagnostics.ToStatus();
+  }
+  if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
+    diagnostics.AddPlain(
+        absl::StrCat(shown,
+                     ": the document is empty; expected a job spec with apiVersion, kind, metadata "
+                     "and spec (see dlp-job(5))"));
+    return diagnostics.ToStatus();
+  }
+  if (documents.size() > 1) {
+    diagnostics.Add(documents[1].Mark(), "",
+                    "a spec file holds one job, but this is a second YAML document");
+    return diagnostics.ToStatus();
+  }
+  YAML::Node root = documents[0];
+  for (const std::string& o : options.overrides) internal::ApplyOverride(root, o, diagnostics);
+
+  std::error_code ec;
+  std::filesystem::path base = std::filesystem::current_path(ec);
+  if (!IsStdin(filename)) {
+    base =
+        std::filesystem::absolute(std::filesystem::path(std::string(filename)), ec).parent_path();
+  }
+  internal::DecodeOptions decode{.name = options.name, .base_dir = base.string()};
+  JobSpec spec = internal::DecodeJobSpec(root, decode, diagnostics);
+  DLP_RETURN_IF_ERROR(diagnostics.ToStatus());
+  // The decoder checks everything with positions; this is the safety net that
+  // keeps both paths to a JobSpec under the same rules.
+  if (absl::Status s = ValidateJobSpec(spec); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(shown, ": ", s.message()));
+  }
+  return spec;
+}
+
+}  // namespace
+
+absl::StatusOr<JobSpec> ParseJobSpec(std::string_view std_yaml, std::string_view std_filename,
+                                     const SpecOptions& options) {
+  const absl::string_view yaml = internal::ToAbsl(std_yaml);
+  const absl::string_view filename = internal::ToAbsl(std_filename);
+  try {
+    return Parse(yaml, filename, options);
+  } catch (const std::exception& e) {  // yaml-cpp throws on unexpected node shapes
+    return absl::InvalidArgumentError(
+        absl::StrCat(IsStdin(filename) ? "<stdin>" : filename, ": ", e.what()));
+  }
+}
+
+absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options) {
+  std::string text;
+  if (IsStdin(path)) {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    if (std::cin.bad()) return absl::InvalidArgumentError("<stdin>: cannot read standard input");
+    return ParseJobSpec(text, "-", options);
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a folder; expected a job spec file (YAML)"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return ParseJobSpec(buffer.str(), path, options);
+}
+
+}  // namespace dlp

@@ -1,0 +1,201 @@
+#include "spec/rules.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace dlp::internal {
+namespace {
+
+bool IsLowerAlnum(char c) {
+  return absl::ascii_isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'z');
+}
+bool IsAlnum(char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)); }
+
+// RFC 1123 label: lowercase letters, digits and '-', alphanumeric at both ends.
+bool IsDnsLabel(absl::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  if (!IsLowerAlnum(s.front()) || !IsLowerAlnum(s.back())) return false;
+  for (char c : s) {
+    if (!IsLowerAlnum(c) && c != '-') return false;
+  }
+  return true;
+}
+
+// Kubernetes "qualified name" part: [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?, <= 63.
+bool IsQualifiedName(absl::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  if (!IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
+  for (char c : s) {
+    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+bool IsDnsSubdomain(absl::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t dot = s.find('.', start);
+    if (dot == absl::string_view::npos) dot = s.size();
+    if (!IsDnsLabel(s.substr(start, dot - start))) return false;
+    start = dot + 1;
+  }
+  return true;
+}
+
+std::string DnsLabelProblem(absl::string_view what, absl::string_view value) {
+  return absl::StrFormat(
+      "\"%s\" is not a valid %s; expected lowercase letters, digits and '-', starting and "
+      "ending with a letter or digit, at most 63 characters (e.g. mnist-2)",
+      absl::CHexEscape(value), what);
+}
+
+}  // namespace
+
+int RoleIndex(absl::string_view role) {
+  for (size_t i = 0; i < kRoles.size(); ++i) {
+    if (kRoles[i] == role) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::optional<Framework> FrameworkFromName(absl::string_view name) {
+  if (name == "none") return Framework::kNone;
+  if (name == "pytorch") return Framework::kPyTorch;
+  if (name == "tensorflow") return Framework::kTensorFlow;
+  if (name == "horovod") return Framework::kHorovod;
+  if (name == "jax") return Framework::kJax;
+  return std::nullopt;
+}
+
+std::optional<RestartPolicyKind> RestartPolicyFromName(absl::string_view name) {
+  if (name == "Never") return RestartPolicyKind::kNever;
+  if (name == "OnFailure") return RestartPolicyKind::kOnFailure;
+  if (name == "ExitCode") return RestartPolicyKind::kExitCode;
+  return std::nullopt;
+}
+
+Problem CheckJobName(absl::string_view name) {
+  if (name.empty()) return "required; a job needs a name (or pass --name)";
+  if (!IsDnsLabel(name)) return DnsLabelProblem("job name", name);
+  return std::nullopt;
+}
+
+Problem CheckQueueName(absl::string_view name) {
+  if (!IsDnsLabel(name)) return DnsLabelProblem("queue name", name);
+  return std::nullopt;
+}
+
+Problem CheckLabelKey(absl::string_view key) {
+  absl::string_view name = key;
+  const size_t slash = key.rfind('/');
+  if (slash != absl::string_view::npos) {
+    absl::string_view prefix = key.substr(0, slash);
+    name = key.substr(slash + 1);
+    if (!IsDnsSubdomain(prefix)) {
+      return absl::StrFormat(
+          "\"%s\" is not a valid label key; its prefix \"%s\" must be a DNS subdomain "
+          "(e.g. example.com/team)",
+          absl::CHexEscape(key), absl::CHexEscape(prefix));
+    }
+  }
+  if (!IsQualifiedName(name)) {
+    return absl::StrFormat(
+        "\"%s\" is not a valid label key; expected letters, digits, '-', '_' and '.', starting "
+        "and ending with a letter or digit, at most 63 characters, optionally after a "
+        "DNS prefix and '/' (e.g. team or example.com/team)",
+        absl::CHexEscape(key));
+  }
+  return std::nullopt;
+}
+
+Problem CheckLabelValue(absl::string_view value) {
+  if (value.empty() || IsQualifiedName(value)) return std::nullopt;
+  return absl::StrFormat(
+      "\"%s\" is not a valid label value; expected letters, digits, '-', '_' and '.', starting "
+      "and ending with a letter or digit, at most 63 characters",
+      absl::CHexEscape(value));
+}
+
+Problem CheckEnvName(absl::string_view name) {
+  bool ok = !name.empty() && !absl::ascii_isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name) ok = ok && (IsAlnum(c) || c == '_');
+  if (ok) return std::nullopt;
+  return absl::StrFormat(
+      "\"%s\" is not a valid environment variable name; expected letters, digits and '_', "
+      "not starting with a digit",
+      absl::CHexEscape(name));
+}
+
+Problem CheckCount(absl::string_view role, int64_t count) {
+  if (count < 1 || count > kMaxReplicasPerRole) {
+    return absl::StrFormat("must be between 1 and %d, got %d (leave the role out to run none)",
+                           kMaxReplicasPerRole, count);
+  }
+  if (role == "chief" && count != 1) {
+    return absl::StrFormat("a job has exactly one chief, got %d; use worker for more", count);
+  }
+  return std::nullopt;
+}
+
+Problem CheckGpu(int64_t gpu) {
+  if (gpu < 0 || gpu > kMaxGpus) {
+    return absl::StrFormat("must be between 0 and %d GPUs per replica, got %d", kMaxGpus, gpu);
+  }
+  return std::nullopt;
+}
+
+Problem CheckCpuMillis(int64_t millis) {
+  if (millis <= 0) return absl::StrFormat("must be more than 0 CPUs, got %dm", millis);
+  return std::nullopt;
+}
+
+Problem CheckMemoryBytes(int64_t bytes) {
+  if (bytes < 0) return absl::StrFormat("must not be negative, got %d bytes", bytes);
+  return std::nullopt;
+}
+
+Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts) {
+  if (policy == RestartPolicyKind::kNever) {
+    if (max_restarts != 0) {
+      return absl::StrFormat(
+          "policy Never never restarts, so maxRestarts must be 0 or left out, got %d; "
+          "use policy OnFailure or ExitCode to restart",
+          max_restarts);
+    }
+    return std::nullopt;
+  }
+  if (max_restarts < 1 || max_restarts > kMaxRestarts) {
+    return absl::StrFormat("must be between 1 and %d with policy %s, got %d", kMaxRestarts,
+                           policy == RestartPolicyKind::kOnFailure ? "OnFailure" : "ExitCode",
+                           max_restarts);
+  }
+  return std::nullopt;
+}
+
+Problem CheckBackoffSeconds(int64_t seconds) {
+  if (seconds < 0 || seconds > kMaxBackoffSeconds) {
+    return absl::StrFormat("must be between 0 and %d seconds, got %d", kMaxBackoffSeconds, seconds);
+  }
+  return std::nullopt;
+}
+
+Problem CheckDeadlineSeconds(int64_t seconds) {
+  if (seconds < 0) {
+    return absl::StrFormat("must be 0 (no deadline) or a positive number of seconds, got %d",
+                           seconds);
+  }
+  return std::nullopt;
+}
+
+Problem CheckPriority(int64_t priority) {
+  constexpr int64_t kLimit = 1000000;
+  if (priority < -kLimit || priority > kLimit) {
+    return absl::StrFormat("must be between %d and %d, got %d", -kLimit, kLimit, priority);
+  }
+  return std::nullopt;
+}
+
+}  // namespace dlp::internal
