@@ -1,0 +1,174 @@
+// dlp-run: starts the ranks of a distributed program (see man/dlp-run.1).
+//   dlp-run -np 4 [-H a:2,b:2] -- COMMAND ARGS...        torchrun-like
+//   dlp-run --group GROUP.json --log-dir D --status-file S dlpd's executor
+//   srun dlp-run -- COMMAND                              one rank per Slurm task
+//   dlp-run --exec-rank --env K=V ... -- COMMAND         internal, run over ssh
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/str_split.h"
+#include "launch/child.h"
+#include "launch/exec_rank.h"
+#include "launch/launcher.h"
+#include "launch/slurm.h"
+
+namespace {
+
+using dlp::launch::LaunchOptions;
+
+struct Flags {
+  int np = 0;
+  std::string hosts, hostfile, group_file, gpus, framework = "none", restart_policy;
+  int nproc_per_node = 0, max_restarts = 0, ssh_port = 0, rdzv_port = 0;
+  double backoff = 0, grace = 10, start_timeout = 120;
+  std::string log_dir, status_file, remote_path, workdir;
+  std::vector<std::string> ssh_opts, env;
+  bool exec_rank = false;
+};
+
+int Fail(const std::string& message, int code = 2) {
+  fprintf(stderr, "dlp-run: %s\n", message.c_str());
+  return code;
+}
+
+absl::Duration Seconds(double s) { return absl::Milliseconds(static_cast<int64_t>(s * 1000)); }
+
+int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
+  LaunchOptions options;
+  if (!f.group_file.empty()) {
+    if (!command.empty()) return Fail("--group takes the commands from the group file, not after --");
+    auto group = dlp::launch::ReadGroupFile(f.group_file);
+    if (!group.ok()) return Fail(std::string(group.status().message()));
+    options.group = *group;
+  } else {
+    if (command.empty()) return Fail("no command given (dlp-run -np N -- COMMAND ARGS...)");
+    if (!f.hosts.empty() && !f.hostfile.empty()) return Fail("-H and --hostfile exclude each other");
+    if (!f.hosts.empty() || !f.hostfile.empty()) {
+      auto hosts = f.hosts.empty() ? dlp::launch::ReadHostFile(f.hostfile)
+                                   : dlp::launch::ParseHostList(f.hosts);
+      if (!hosts.ok()) return Fail(std::string(hosts.status().message()));
+      options.hosts = *hosts;
+      if (f.nproc_per_node > 0) {
+        for (auto& h : options.hosts) h.slots = f.nproc_per_node;
+      }
+    }
+    int np = f.np;
+    if (np == 0) {
+      if (options.hosts.empty()) np = f.nproc_per_node > 0 ? f.nproc_per_node : 1;
+      for (const auto& h : options.hosts) np += h.slots;
+    }
+    if (np < 1) return Fail("-np must be at least 1");
+    options.group = dlp::launch::NpGroup(np, command);
+    options.group.framework = f.framework;
+    options.group.workdir = f.workdir;
+    options.group.max_restarts = f.max_restarts;
+    options.group.restart_policy = f.max_restarts > 0 ? dlp::launch::RestartPolicy::kOnFailure
+                                                      : dlp::launch::RestartPolicy::kNever;
+    options.group.backoff = Seconds(f.backoff);
+  }
+  // Flags given explicitly override the group file.
+  if (!f.restart_policy.empty()) {
+    auto policy = dlp::launch::ParseRestartPolicy(f.restart_policy);
+    if (!policy.ok()) return Fail(std::string(policy.status().message()));
+    options.group.restart_policy = *policy;
+  }
+  if (!f.gpus.empty()) {
+    auto gpus = dlp::launch::ParseGpuList(f.gpus);
+    if (!gpus.ok()) return Fail(std::string(gpus.status().message()));
+    options.gpus = *gpus;
+    options.gpus_given = true;
+  }
+  options.log_dir = f.log_dir;
+  options.status_file = f.status_file;
+  options.grace = Seconds(f.grace);
+  options.start_timeout = Seconds(f.start_timeout);
+  options.ssh.port = f.ssh_port;
+  options.ssh.remote_path = f.remote_path;
+  if (const char* ssh = getenv("DLP_SSH"); ssh != nullptr && *ssh != '\0') options.ssh.program = ssh;
+  if (const char* opts = getenv("DLP_SSH_OPTS"); opts != nullptr) {
+    for (absl::string_view w : absl::StrSplit(opts, ' ', absl::SkipWhitespace())) {
+      options.ssh.extra.emplace_back(w);
+    }
+  }
+  for (const std::string& o : f.ssh_opts) {
+    options.ssh.extra.push_back("-o");
+    options.ssh.extra.push_back(o);
+  }
+  auto result = dlp::launch::RunGroup(options, [](const std::string& line) {
+    fprintf(stderr, "dlp-run: %s\n", line.c_str());
+  });
+  if (!result.ok()) return Fail(std::string(result.status().message()));
+  if (result->exit_code != 0) Fail(result->reason);
+  return result->exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Everything after the first "--" is the command; "-np" is mpirun's spelling.
+  std::vector<std::string> args, command;
+  bool in_command = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (in_command) {
+      command.push_back(a);
+    } else if (a == "--") {
+      in_command = true;
+    } else {
+      args.push_back(a == "-np" ? "--np" : a);
+    }
+  }
+  Flags f;
+  CLI::App app{"dlp-run: start the ranks of a distributed program", "dlp-run"};
+  app.set_version_flag("--version", "dlp-run 0.1.0");
+  app.add_option("--np,-n", f.np, "Number of ranks (also spelled -np)");
+  app.add_option("-H,--host", f.hosts, "Hosts and slots: host1:slots,host2:slots");
+  app.add_option("--hostfile", f.hostfile, "File with one host per line (host slots=N)");
+  app.add_option("--nproc-per-node", f.nproc_per_node, "Ranks per host");
+  app.add_option("--framework", f.framework, "Variables to set: pytorch, tensorflow, horovod, jax, none")
+      ->check(CLI::IsMember({"pytorch", "tensorflow", "horovod", "jax", "none"}));
+  app.add_option("--max-restarts", f.max_restarts, "Restart the group up to R times after a failure");
+  app.add_option("--restart-policy", f.restart_policy, "Never, OnFailure or ExitCode");
+  app.add_option("--backoff", f.backoff, "Seconds to wait before a restart");
+  app.add_option("--log-dir", f.log_dir, "Write DIR/<replica>.log instead of prefixed output");
+  app.add_option("--status-file", f.status_file, "Keep the group's status in this JSON file");
+  app.add_option("--group", f.group_file, "Group file with the roles to launch (runtime contract)");
+  app.add_option("--gpus", f.gpus, "GPU ids the ranks may use, e.g. 0,1");
+  app.add_option("--grace-period", f.grace, "Seconds between SIGTERM and SIGKILL when stopping");
+  app.add_option("--start-timeout", f.start_timeout, "Seconds for every rank to start");
+  app.add_option("--ssh-port", f.ssh_port, "Port of sshd on the remote hosts");
+  app.add_option("--ssh-opt", f.ssh_opts, "ssh -o option for remote hosts (repeatable)");
+  app.add_option("--remote-path", f.remote_path, "Folder of dlp-run on the remote hosts");
+  app.add_option("--rdzv-port", f.rdzv_port, "Under Slurm: port of rank 0's rendezvous store");
+  app.add_option("--workdir", f.workdir, "Working folder of the ranks");
+  app.add_flag("--exec-rank", f.exec_rank, "Internal: run one remote rank (used over ssh)");
+  app.add_option("--env", f.env, "Internal, with --exec-rank: KEY=VALUE to set");
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  if (f.exec_rank) {
+    if (command.empty()) return Fail("--exec-rank needs a command after --");
+    std::map<std::string, std::string> env;
+    for (const std::string& kv : f.env) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) return Fail("bad --env '" + kv + "' (KEY=VALUE)");
+      env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return dlp::launch::RunExecRank(env, f.workdir, command, Seconds(f.grace));
+  }
+  if (f.np == 0 && f.group_file.empty() && f.hosts.empty() && f.hostfile.empty() &&
+      dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment())) {
+    if (command.empty()) return Fail("no command given (srun dlp-run -- COMMAND ARGS...)");
+    return dlp::launch::RunSlurmRank(command, f.framework, f.rdzv_port);
+  }
+  return RunLauncher(f, command);
+}

@@ -1,0 +1,93 @@
+#include "launch/exec_rank.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "launch/child.h"
+#include "launch/signals.h"
+#include "launch/ssh_command.h"
+
+namespace dlp::launch {
+namespace {
+
+bool StdinIsChannel() {
+  struct stat st;
+  return fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+// Waits for `pid`; stops its group when told to (signal, or `watch_stdin` EOF).
+int Supervise(pid_t pid, bool watch_stdin, absl::Duration grace) {
+  const int signal_fd = InstallSignalPipe();
+  absl::Time kill_at = absl::InfiniteFuture();
+  while (true) {
+    int wstatus = 0;
+    pid_t r = waitpid(pid, &wstatus, WNOHANG);
+    if (r == pid) {
+      kill(-pid, SIGKILL);  // leftovers of the rank's tree
+      if (WIFSIGNALED(wstatus)) return 128 + WTERMSIG(wstatus);
+      return WEXITSTATUS(wstatus);
+    }
+    pollfd fds[2] = {{signal_fd, POLLIN, 0}, {watch_stdin ? 0 : -1, POLLIN, 0}};
+    int n = poll(fds, 2, 200);
+    bool stop = false;
+    if (n > 0 && fds[0].revents != 0) {
+      bool child_exited = false;
+      stop = DrainSignalPipe(signal_fd, &child_exited) != 0;
+    }
+    if (n > 0 && fds[1].revents != 0) {
+      char buf[256];
+      ssize_t got = read(0, buf, sizeof buf);
+      if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+        stop = true;  // the launcher (or its connection) is gone
+        watch_stdin = false;
+      }
+    }
+    if (stop && kill_at == absl::InfiniteFuture()) {
+      kill(-pid, SIGTERM);
+      kill_at = absl::Now() + grace;
+    }
+    if (absl::Now() >= kill_at) kill(-pid, SIGKILL);
+  }
+}
+
+int StartAndSupervise(const std::map<std::string, std::string>& env, const std::string& workdir,
+                      const std::vector<std::string>& command, bool watch_stdin,
+                      absl::Duration grace) {
+  InstallSignalPipe();
+  SpawnRequest request;
+  request.argv = command;
+  request.env = CurrentEnvironment();
+  for (const auto& [k, v] : env) request.env[k] = v;
+  request.capture_output = false;
+  if (!workdir.empty() && access(workdir.c_str(), X_OK) == 0) request.workdir = workdir;
+  auto child = Spawn(request);
+  if (!child.ok()) {
+    fprintf(stderr, "dlp-run: %s\n", std::string(child.status().message()).c_str());
+    return 127;
+  }
+  return Supervise(child->pid, watch_stdin, grace);
+}
+
+}  // namespace
+
+int RunExecRank(const std::map<std::string, std::string>& env, const std::string& workdir,
+                const std::vector<std::string>& command, absl::Duration grace) {
+  printf("%s\n", kReadyMarker);
+  fflush(stdout);
+  return StartAndSupervise(env, workdir, command, StdinIsChannel(), grace);
+}
+
+int RunForwardingSignals(const std::map<std::string, std::string>& env,
+                         const std::vector<std::string>& command, absl::Duration grace) {
+  return StartAndSupervise(env, "", command, false, grace);
+}
+
+}  // namespace dlp::launch

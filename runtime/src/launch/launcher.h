@@ -1,0 +1,41 @@
+// Runs a group of ranks to completion: starts them (forked locally, over ssh
+// elsewhere) around a rendezvous store, relays their output, keeps the status
+// file, stops the group when one rank fails, and restarts it as the policy
+// allows. SIGTERM/SIGINT to the launcher stop every rank (TERM, grace, KILL).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "launch/group_spec.h"
+#include "launch/placement.h"
+#include "launch/ssh_command.h"
+
+namespace dlp::launch {
+
+struct LaunchOptions {
+  GroupSpec group;
+  std::vector<HostSlots> hosts;  // empty: every rank on this machine
+  std::vector<int> gpus;
+  bool gpus_given = false;
+  std::string log_dir;      // empty: "[rank] line" on dlp-run's stdout/stderr
+  std::string status_file;  // empty: none
+  absl::Duration grace = absl::Seconds(10);
+  absl::Duration start_timeout = absl::Seconds(120);
+  SshOptions ssh;
+};
+
+struct LaunchResult {
+  int exit_code = 0;   // 0 all ranks succeeded, 1 the group failed, 128+N cancelled by signal N
+  std::string reason;  // names the failed rank, host and exit code or signal
+};
+
+// `notify` receives progress lines (a restart, a stop); it may be empty.
+// Errors are for a launch that could not begin (bad log folder, no store).
+absl::StatusOr<LaunchResult> RunGroup(const LaunchOptions& options,
+                                      std::function<void(const std::string&)> notify);
+
+}  // namespace dlp::launch

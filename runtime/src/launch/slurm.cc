@@ -1,0 +1,196 @@
+#include "launch/slurm.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "launch/child.h"
+#include "launch/exec_rank.h"
+#include "launch/placement.h"
+#include "launch/rank_env.h"
+#include "rendezvous/store.h"
+
+namespace dlp::launch {
+namespace {
+
+// Splits on commas outside brackets.
+std::vector<std::string> SplitTopLevel(const std::string& list) {
+  std::vector<std::string> parts;
+  std::string current;
+  int depth = 0;
+  for (char c : list) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      if (!current.empty()) parts.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) parts.push_back(current);
+  return parts;
+}
+
+absl::Status ExpandOne(const std::string& item, std::vector<std::string>* out) {
+  size_t open = item.find('[');
+  if (open == std::string::npos) {
+    out->push_back(item);
+    return absl::OkStatus();
+  }
+  size_t close = item.find(']', open);
+  if (close == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("unbalanced '[' in node list item '", item, "'"));
+  }
+  const std::string prefix = item.substr(0, open);
+  const std::string rest = item.substr(close + 1);
+  for (absl::string_view range : absl::StrSplit(item.substr(open + 1, close - open - 1), ',')) {
+    std::vector<std::string> ends = absl::StrSplit(range, '-');
+    int lo, hi;
+    if (ends.empty() || ends.size() > 2 || !absl::SimpleAtoi(ends[0], &lo) ||
+        !absl::SimpleAtoi(ends.back(), &hi) || hi < lo || hi - lo > 100000) {
+      return absl::InvalidArgumentError(absl::StrCat("bad range '", range, "' in '", item, "'"));
+    }
+    const size_t width = ends[0].size();
+    for (int i = lo; i <= hi; ++i) {
+      std::string number = absl::StrCat(i);
+      if (number.size() < width) number.insert(0, width - number.size(), '0');
+      std::vector<std::string> expanded;
+      absl::Status s = ExpandOne(prefix + number + rest, &expanded);
+      if (!s.ok()) return s;
+      out->insert(out->end(), expanded.begin(), expanded.end());
+    }
+  }
+  return absl::OkStatus();
+}
+
+int IntOr(const std::map<std::string, std::string>& env, const std::string& name, int fallback) {
+  auto it = env.find(name);
+  int value;
+  if (it == env.end() || !absl::SimpleAtoi(it->second, &value)) return fallback;
+  return value;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> ExpandNodeList(const std::string& list) {
+  std::vector<std::string> nodes;
+  for (const std::string& item : SplitTopLevel(list)) {
+    absl::Status s = ExpandOne(item, &nodes);
+    if (!s.ok()) return s;
+  }
+  if (nodes.empty()) return absl::InvalidArgumentError("empty node list");
+  return nodes;
+}
+
+bool InSlurmTask(const std::map<std::string, std::string>& env) {
+  return env.count("SLURM_PROCID") > 0 && env.count("SLURM_NTASKS") > 0;
+}
+
+absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::string>& env,
+                                               const std::string& framework, int rdzv_port) {
+  const int rank = IntOr(env, "SLURM_PROCID", -1);
+  const int world = IntOr(env, "SLURM_NTASKS", -1);
+  if (rank < 0 || world < 1 || rank >= world) {
+    return absl::InvalidArgumentError("SLURM_PROCID/SLURM_NTASKS are missing or inconsistent");
+  }
+  std::string list;
+  for (const char* name : {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST"}) {
+    if (env.count(name) && !env.at(name).empty()) {
+      list = env.at(name);
+      break;
+    }
+  }
+  if (list.empty()) return absl::InvalidArgumentError("no SLURM_STEP_NODELIST or SLURM_NODELIST");
+  auto nodes = ExpandNodeList(list);
+  if (!nodes.ok()) return nodes.status();
+  const int num_nodes = IntOr(env, "SLURM_STEP_NUM_NODES", IntOr(env, "SLURM_NNODES",
+                                                                  static_cast<int>(nodes->size())));
+  const int node_rank = IntOr(env, "SLURM_NODEID", 0);
+  // SLURM_STEP_TASKS_PER_NODE looks like "2(x3),1"; this node's entry is its count.
+  int local_world = IntOr(env, "SLURM_NTASKS_PER_NODE", 0);
+  if (local_world == 0) {
+    std::string tpn = env.count("SLURM_STEP_TASKS_PER_NODE") ? env.at("SLURM_STEP_TASKS_PER_NODE")
+                      : env.count("SLURM_TASKS_PER_NODE")    ? env.at("SLURM_TASKS_PER_NODE")
+                                                             : "";
+    int node = 0;
+    for (absl::string_view entry : absl::StrSplit(tpn, ',', absl::SkipEmpty())) {
+      int count = 0, repeat = 1;
+      std::vector<std::string> parts = absl::StrSplit(entry, "(x");
+      if (!absl::SimpleAtoi(parts[0], &count)) break;
+      if (parts.size() == 2) absl::SimpleAtoi(absl::StripSuffix(parts[1], ")"), &repeat);
+      if (node_rank < node + repeat) {
+        local_world = count;
+        break;
+      }
+      node += repeat;
+    }
+  }
+  if (local_world == 0) local_world = (world + num_nodes - 1) / num_nodes;
+
+  int port = rdzv_port;
+  if (port == 0) port = 20000 + IntOr(env, "SLURM_JOB_ID", 0) % 20000;
+
+  Layout layout;
+  layout.num_nodes = num_nodes;
+  for (int r = 0; r < world; ++r) {
+    RankPlan plan;
+    plan.rank = r;
+    plan.role = "rank";
+    plan.index = r;
+    plan.name = absl::StrCat("rank-", r);
+    layout.ranks.push_back(plan);
+  }
+  RankPlan& self = layout.ranks[rank];
+  self.host = env.count("SLURMD_NODENAME") ? env.at("SLURMD_NODENAME") : (*nodes)[0];
+  self.local_rank = IntOr(env, "SLURM_LOCALID", 0);
+  self.local_world_size = local_world;
+  self.node_rank = node_rank;
+  for (RankPlan& plan : layout.ranks) {
+    if (plan.host.empty()) plan.host = (*nodes)[0];
+  }
+  ClusterInfo cluster;
+  cluster.framework = framework;
+  cluster.master_addr = (*nodes)[0];
+  cluster.master_port = port + 1;
+  cluster.store_addr = absl::StrCat((*nodes)[0], ":", port);
+  cluster.round = IntOr(env, "SLURM_RESTART_COUNT", 0);
+  for (int r = 0; r < world; ++r) cluster.tf_ports.push_back(port + 2 + r);
+  SlurmRank out;
+  out.env = RankEnvironment(layout, self, cluster);
+  out.env.erase("CUDA_VISIBLE_DEVICES");  // Slurm's GPU binding stays in charge
+  out.rank = rank;
+  out.store_port = port;
+  return out;
+}
+
+int RunSlurmRank(const std::vector<std::string>& command, const std::string& framework,
+                 int rdzv_port) {
+  auto slurm = SlurmRankEnvironment(CurrentEnvironment(), framework, rdzv_port);
+  if (!slurm.ok()) {
+    fprintf(stderr, "dlp-run: %s\n", std::string(slurm.status().message()).c_str());
+    return 2;
+  }
+  if (slurm->rank != 0) {
+    for (const auto& [k, v] : slurm->env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> argv;
+    for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    fprintf(stderr, "dlp-run: cannot execute %s: %m\n", command[0].c_str());
+    return 127;
+  }
+  auto store = runtime::TcpStoreServer::Start("0.0.0.0", slurm->store_port);
+  if (!store.ok()) {
+    fprintf(stderr, "dlp-run: cannot host the rendezvous store on port %d: %s\n",
+            slurm->store_port, std::string(store.status().message()).c_str());
+    return 1;
+  }
+  return RunForwardingSignals(slurm->env, command, absl::Seconds(10));
+}
+
+}  // namespace dlp::launch
