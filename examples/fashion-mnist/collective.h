@@ -1,0 +1,37 @@
+// The trainer's view of the rank group: dlp/comm.h when started by dlp-run
+// with WORLD_SIZE > 1, otherwise a group of one that needs no communicator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "dlp/status.h"
+
+struct dlp_comm;
+
+namespace dlp::fmnist {
+
+class Collective {
+ public:
+  // Joins the ranks dlp-run started (WORLD_SIZE, or DLP_WORLD_SIZE, above 1);
+  // a single process when neither is set. Errors name the failing call.
+  static absl::StatusOr<std::unique_ptr<Collective>> FromEnvironment();
+  ~Collective();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // In place; every rank gets the element-wise sum.
+  absl::Status AllreduceSum(float* data, size_t count);
+  // Rank 0's values reach every rank.
+  absl::Status Broadcast(float* data, size_t count);
+  absl::Status Broadcast(int64_t* data, size_t count);
+
+ private:
+  Collective(dlp_comm* comm, int rank, int size) : comm_(comm), rank_(rank), size_(size) {}
+  dlp_comm* comm_;
+  int rank_, size_;
+};
+
+}  // namespace dlp::fmnist

@@ -1,0 +1,73 @@
+// fmnist-train: data-parallel training on Fashion-MNIST. Rank 0 prints one
+// JSON object per epoch on stdout; notes and errors go to stderr.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "nlohmann/json.hpp"
+#include "trainer.h"
+
+namespace {
+
+int ExitCodeFor(const absl::Status& status) {
+  if (status.ok()) return 0;
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kFailedPrecondition:
+      return 2;  // fix the command line or the machine, then run again
+    default:
+      return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using dlp::fmnist::DeviceKind;
+  dlp::fmnist::TrainOptions o;
+  CLI::App app{"Trains a classifier on Fashion-MNIST, data-parallel across the ranks that "
+               "dlp-run starts (one process when run alone).",
+               "fmnist-train"};
+  app.add_option("--epochs", o.epochs, "Epochs to train (a resumed run counts the done ones)")
+      ->capture_default_str();
+  app.add_option("--batch", o.batch, "Global batch size, split across the ranks")
+      ->capture_default_str();
+  app.add_option("--lr", o.lr, "Learning rate")->capture_default_str();
+  app.add_option("--momentum", o.momentum, "SGD momentum")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed for initialisation and shuffling")->capture_default_str();
+  app.add_option("--model", o.model, "Model")
+      ->check(CLI::IsMember({"mlp", "cnn"}))
+      ->capture_default_str();
+  app.add_option("--checkpoint", o.checkpoint_dir,
+                 "Folder for the per-epoch checkpoint; resumes from it when present");
+  app.add_option("--data", o.data_dir, "Folder with the Fashion-MNIST IDX .gz files")
+      ->capture_default_str();
+  std::string device = "auto";
+  app.add_option("--device", device, "cpu, cuda, or auto (CUDA when built with it and a GPU is present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  app.add_option("--limit-train", o.limit_train, "Use only the first N training samples");
+  app.add_option("--limit-test", o.limit_test, "Use only the first N test samples");
+  CLI11_PARSE(app, argc, argv);
+  o.device = device == "cpu" ? DeviceKind::kCpu
+             : device == "cuda" ? DeviceKind::kCuda
+                                : DeviceKind::kAuto;
+
+  dlp::fmnist::TrainObserver observer;
+  observer.on_epoch = [](const dlp::fmnist::EpochReport& r) {
+    const nlohmann::ordered_json line = {{"epoch", r.epoch},
+                                 {"loss", r.loss},
+                                 {"test_accuracy", r.test_accuracy},
+                                 {"seconds", r.seconds},
+                                 {"samples_per_second", r.samples_per_second}};
+    std::cout << line.dump() << std::endl;  // flushed: dlp-run relays it line by line
+  };
+  observer.on_note = [](const std::string& note) {
+    std::cerr << "fmnist-train: " << note << std::endl;
+  };
+  const absl::Status status = dlp::fmnist::Train(o, observer);
+  if (!status.ok()) std::cerr << "fmnist-train: error: " << status.message() << std::endl;
+  return ExitCodeFor(status);
+}

@@ -1,0 +1,49 @@
+// A feed-forward classifier over one flat parameter buffer: the "mlp" and
+// "cnn" models of fmnist-train. Not thread-safe; one per rank.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels.h"
+#include "layers.h"
+
+namespace dlp::fmnist {
+
+class Network {
+ public:
+  // "mlp": 784-256-128-10 with ReLU. "cnn": two 5x5 conv + ReLU + 2x2 max-pool
+  // stages (8 and 16 channels) and a dense layer. InvalidArgument for other names.
+  static absl::StatusOr<std::unique_ptr<Network>> Create(const std::string& model,
+                                                         Kernels* kernels);
+
+  const std::string& model() const { return model_; }
+  size_t parameter_count() const { return parameter_count_; }
+
+  // Freshly initialised parameters (host memory) drawn from `seed`.
+  std::vector<float> InitialParameters(uint64_t seed) const;
+
+  // Forward and backward over `rows` samples (device memory): adds the gradient
+  // of the summed loss to grads and returns the summed loss.
+  LossSum TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
+                    float* grads);
+  // Forward only.
+  LossSum Evaluate(const float* params, const float* x, const int32_t* labels, int rows);
+
+ private:
+  Network(std::string model, Kernels* kernels, std::vector<std::unique_ptr<Layer>> layers);
+  void Reserve(int rows);
+  void Forward(const float* params, const float* x, int rows);
+
+  std::string model_;
+  Kernels* kernels_;
+  std::vector<std::unique_ptr<Layer>> layers_;
+  std::vector<size_t> offsets_;  // each layer's first parameter
+  size_t parameter_count_ = 0;
+  int capacity_ = 0;
+  std::vector<DeviceBuffer<float>> outputs_, output_grads_;  // per layer
+};
+
+}  // namespace dlp::fmnist

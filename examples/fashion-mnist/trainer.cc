@@ -1,0 +1,212 @@
+#include "trainer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "checkpoint.h"
+#include "collective.h"
+#include "network.h"
+#include "rng.h"
+
+namespace dlp::fmnist {
+namespace {
+
+constexpr int kEvalChunk = 256;
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+absl::Status Validate(const TrainOptions& o) {
+  if (o.epochs < 1) return absl::InvalidArgumentError("--epochs must be at least 1");
+  if (o.batch < 1) return absl::InvalidArgumentError("--batch must be at least 1");
+  if (!(o.lr > 0)) return absl::InvalidArgumentError("--lr must be positive");
+  if (o.momentum < 0 || o.momentum >= 1) {
+    return absl::InvalidArgumentError("--momentum must be in [0, 1)");
+  }
+  if (o.limit_train < 0 || o.limit_test < 0) {
+    return absl::InvalidArgumentError("--limit-train and --limit-test must not be negative");
+  }
+  return absl::OkStatus();
+}
+
+// Where training starts: rank 0 reads the checkpoint (or initialises) and
+// broadcasts it, so ranks on other hosts need not see the checkpoint folder.
+struct StartState {
+  int64_t epoch = 0;
+  uint64_t rng_state = 0;
+  std::vector<float> params_and_velocity;  // 2 * parameter count
+};
+
+absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Collective& group,
+                                 const TrainObserver& observer) {
+  const size_t count = net.parameter_count();
+  StartState start;
+  start.params_and_velocity.assign(2 * count, 0.0f);
+  absl::Status rank0_status;
+  int64_t header[3] = {0, 0, 0};  // failed?, epoch, rng state
+  if (group.rank() == 0) {
+    absl::StatusOr<Checkpoint> loaded = absl::NotFoundError("");
+    if (!o.checkpoint_dir.empty()) loaded = LoadCheckpoint(o.checkpoint_dir);
+    if (loaded.ok() && (loaded->model != net.model() || loaded->params.size() != count)) {
+      loaded = absl::FailedPreconditionError(absl::StrCat(
+          CheckpointPath(o.checkpoint_dir), " holds a ", loaded->model, " model with ",
+          loaded->params.size(), " parameters; this run trains ", net.model(), " (", count,
+          "): use another --checkpoint folder"));
+    }
+    if (loaded.ok()) {
+      std::copy(loaded->params.begin(), loaded->params.end(), start.params_and_velocity.begin());
+      std::copy(loaded->velocity.begin(), loaded->velocity.end(),
+                start.params_and_velocity.begin() + count);
+      header[1] = loaded->epoch;
+      header[2] = static_cast<int64_t>(loaded->rng_state);
+      if (observer.on_note) {
+        observer.on_note(absl::StrCat("resuming from ", CheckpointPath(o.checkpoint_dir),
+                                      " after epoch ", loaded->epoch));
+      }
+    } else if (absl::IsNotFound(loaded.status())) {
+      const std::vector<float> init = net.InitialParameters(o.seed);
+      std::copy(init.begin(), init.end(), start.params_and_velocity.begin());
+      header[2] = static_cast<int64_t>(o.seed);
+    } else {
+      rank0_status = loaded.status();
+      header[0] = 1;
+    }
+  }
+  DLP_RETURN_IF_ERROR(group.Broadcast(header, 3));
+  if (header[0] != 0) {
+    if (group.rank() == 0) return rank0_status;
+    return absl::AbortedError("rank 0 could not load its checkpoint");
+  }
+  DLP_RETURN_IF_ERROR(group.Broadcast(start.params_and_velocity.data(), 2 * count));
+  start.epoch = header[1];
+  start.rng_state = static_cast<uint64_t>(header[2]);
+  return start;
+}
+
+// Copies the samples order[begin, end) of `set` into contiguous device buffers.
+class BatchLoader {
+ public:
+  BatchLoader(Kernels* k, int capacity)
+      : kernels_(k), x_(k, size_t{static_cast<size_t>(capacity)} * kImageSize),
+        labels_(k, capacity) {}
+
+  void Load(const Dataset& set, const int* order, int rows) {
+    host_x_.resize(static_cast<size_t>(rows) * kImageSize);
+    host_labels_.resize(rows);
+    for (int i = 0; i < rows; ++i) {
+      const float* src = set.images.data() + static_cast<size_t>(order[i]) * kImageSize;
+      std::copy(src, src + kImageSize, host_x_.data() + static_cast<size_t>(i) * kImageSize);
+      host_labels_[i] = set.labels[order[i]];
+    }
+    kernels_->CopyToDevice(x_.get(), host_x_.data(), host_x_.size() * sizeof(float));
+    kernels_->CopyToDevice(labels_.get(), host_labels_.data(), rows * sizeof(int32_t));
+  }
+  const float* x() const { return x_.get(); }
+  const int32_t* labels() const { return labels_.get(); }
+
+ private:
+  Kernels* kernels_;
+  DeviceBuffer<float> x_;
+  DeviceBuffer<int32_t> labels_;
+  std::vector<float> host_x_;
+  std::vector<int32_t> host_labels_;
+};
+
+// This rank's contiguous share [lo, hi) of `n` items.
+std::pair<int, int> Slice(int n, int rank, int size) {
+  return {static_cast<int>(int64_t{n} * rank / size),
+          static_cast<int>(int64_t{n} * (rank + 1) / size)};
+}
+
+absl::StatusOr<double> TestAccuracy(const Dataset& test, Network& net, Kernels& k,
+                                    const float* params, Collective& group) {
+  const auto [lo, hi] = Slice(test.count, group.rank(), group.size());
+  std::vector<int> order(test.count);
+  for (int i = 0; i < test.count; ++i) order[i] = i;
+  BatchLoader loader(&k, kEvalChunk);
+  float counts[2] = {0, static_cast<float>(hi - lo)};
+  for (int begin = lo; begin < hi; begin += kEvalChunk) {
+    const int rows = std::min(kEvalChunk, hi - begin);
+    loader.Load(test, order.data() + begin, rows);
+    counts[0] += static_cast<float>(net.Evaluate(params, loader.x(), loader.labels(), rows).correct);
+  }
+  DLP_RETURN_IF_ERROR(k.Check());
+  DLP_RETURN_IF_ERROR(group.AllreduceSum(counts, 2));
+  return counts[1] > 0 ? static_cast<double>(counts[0]) / counts[1] : 0.0;
+}
+
+}  // namespace
+
+absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
+  DLP_RETURN_IF_ERROR(Validate(o));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Collective> group, Collective::FromEnvironment());
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Kernels> kernels, MakeKernels(o.device));
+  DLP_ASSIGN_OR_RETURN(const Dataset train, LoadDataset(o.data_dir, "train", o.limit_train));
+  DLP_ASSIGN_OR_RETURN(const Dataset test, LoadDataset(o.data_dir, "t10k", o.limit_test));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, kernels.get()));
+  const bool rank0 = group->rank() == 0;
+  if (rank0 && observer.on_note) {
+    observer.on_note(absl::StrCat("training ", o.model, " (", net->parameter_count(),
+                                  " parameters) on ", kernels->name(), ", ", group->size(),
+                                  " rank(s), ", train.count, " samples"));
+  }
+
+  DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *group, observer));
+  const size_t count = net->parameter_count();
+  DeviceBuffer<float> params(kernels.get(), count), velocity(kernels.get(), count),
+      grads(kernels.get(), count);
+  kernels->CopyToDevice(params.get(), start.params_and_velocity.data(), count * sizeof(float));
+  kernels->CopyToDevice(velocity.get(), start.params_and_velocity.data() + count,
+                        count * sizeof(float));
+  start.params_and_velocity = {};
+
+  Rng rng(start.rng_state);
+  const int per_rank = (o.batch + group->size() - 1) / group->size();
+  BatchLoader loader(kernels.get(), per_rank);
+  // The flat gradient, then the summed loss: one allreduce per step.
+  std::vector<float> flat(count + 1);
+  for (int epoch = static_cast<int>(start.epoch) + 1; epoch <= o.epochs; ++epoch) {
+    const auto epoch_start = std::chrono::steady_clock::now();
+    const std::vector<int> order = rng.Permutation(train.count);
+    double loss = 0;
+    for (int begin = 0; begin < train.count; begin += o.batch) {
+      const int global = std::min(o.batch, train.count - begin);
+      const auto [lo, hi] = Slice(global, group->rank(), group->size());
+      kernels->Zero(grads.get(), count);
+      LossSum local;
+      if (hi > lo) {
+        loader.Load(train, order.data() + begin + lo, hi - lo);
+        local = net->TrainStep(params.get(), loader.x(), loader.labels(), hi - lo, grads.get());
+      }
+      kernels->CopyToHost(flat.data(), grads.get(), count * sizeof(float));
+      DLP_RETURN_IF_ERROR(kernels->Check());
+      flat[count] = static_cast<float>(local.loss);
+      DLP_RETURN_IF_ERROR(group->AllreduceSum(flat.data(), flat.size()));
+      kernels->CopyToDevice(grads.get(), flat.data(), count * sizeof(float));
+      kernels->MomentumStep(params.get(), velocity.get(), grads.get(), count, o.lr, o.momentum,
+                            1.0f / static_cast<float>(global));
+      loss += flat[count];
+    }
+    const double train_seconds = Since(epoch_start);
+    DLP_ASSIGN_OR_RETURN(const double accuracy,
+                         TestAccuracy(test, *net, *kernels, params.get(), *group));
+    EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
+                       Since(epoch_start), train.count / std::max(train_seconds, 1e-9)};
+    if (!rank0) continue;
+    if (!o.checkpoint_dir.empty()) {
+      Checkpoint c{o.model, epoch, rng.state(), std::vector<float>(count),
+                   std::vector<float>(count)};
+      kernels->CopyToHost(c.params.data(), params.get(), count * sizeof(float));
+      kernels->CopyToHost(c.velocity.data(), velocity.get(), count * sizeof(float));
+      DLP_RETURN_IF_ERROR(kernels->Check());
+      DLP_RETURN_IF_ERROR(SaveCheckpoint(o.checkpoint_dir, c));
+    }
+    if (observer.on_epoch) observer.on_epoch(report);
+  }
+  return kernels->Check();
+}
+
+}  // namespace dlp::fmnist

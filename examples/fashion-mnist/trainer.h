@@ -1,0 +1,53 @@
+// Data-parallel synchronous SGD with momentum on Fashion-MNIST.
+//
+// Every rank walks the same seeded permutation of the training set; each
+// global batch is split into contiguous per-rank slices, each rank adds up the
+// per-sample gradients of its slice, and one fused allreduce per step (the
+// flat gradient plus the loss) sums them, so every rank applies the same
+// update: the global-batch mean gradient. With a fixed global batch the run
+// therefore does the same arithmetic for 1 or N ranks up to float rounding.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "dataset.h"
+#include "dlp/status.h"
+#include "kernels.h"
+
+namespace dlp::fmnist {
+
+struct TrainOptions {
+  std::string data_dir = kDefaultDataDir;
+  std::string model = "mlp";
+  int epochs = 5;
+  int batch = 64;  // global, across all ranks
+  float lr = 0.05f;
+  float momentum = 0.9f;
+  uint64_t seed = 1;
+  std::string checkpoint_dir;  // empty: no checkpoints
+  DeviceKind device = DeviceKind::kAuto;
+  int limit_train = 0;  // > 0: only the first N training samples
+  int limit_test = 0;   // > 0: only the first N test samples
+};
+
+struct EpochReport {
+  int epoch = 0;               // 1-based
+  double loss = 0;             // mean training loss over the epoch
+  double test_accuracy = 0;
+  double seconds = 0;          // wall time of the epoch, evaluation included
+  double samples_per_second = 0;  // training samples over training time
+};
+
+struct TrainObserver {
+  std::function<void(const EpochReport&)> on_epoch;  // rank 0 only
+  std::function<void(const std::string&)> on_note;   // rank 0 only: resume, device
+};
+
+// Runs the whole training. Errors: InvalidArgument for bad options, NotFound
+// for missing data, FailedPrecondition for an unusable device or a checkpoint
+// of another model, Internal for a failed collective or device call.
+absl::Status Train(const TrainOptions& options, const TrainObserver& observer);
+
+}  // namespace dlp::fmnist
