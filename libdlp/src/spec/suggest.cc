@@ -37,6 +37,16 @@ std::string Fold(absl::string_view word) {
   return out;
 }
 
+// Whether the letters of `word` appear in `of`, in order, starting with its first.
+bool IsSubsequence(absl::string_view word, absl::string_view of) {
+  if (word.empty() || of.empty() || word[0] != of[0]) return false;
+  size_t i = 0;
+  for (char c : of) {
+    if (i < word.size() && word[i] == c) ++i;
+  }
+  return i == word.size();
+}
+
 }  // namespace
 
 std::optional<std::string> ClosestMatch(absl::string_view word,
@@ -51,16 +61,18 @@ std::optional<std::string> ClosestMatch(absl::string_view word,
   for (absl::string_view c : candidates) {
     const std::string fc = Fold(c);
     const int distance = EditDistance(folded, fc);
-    const int limit = std::clamp(static_cast<int>(std::max(folded.size(), fc.size()) / 3), 1, 3);
+    const int limit =
+        std::clamp(static_cast<int>((std::max(folded.size(), fc.size()) + 2) / 3), 1, 4);
     if (distance <= limit && (!best || distance < best_distance)) {
       best = std::string(c);
       best_distance = distance;
     }
   }
   if (best) return best;
+  // An abbreviation: "mem" for memory, "cmd" for command.
   if (folded.size() >= 3) {
     for (absl::string_view c : candidates) {
-      if (absl::StartsWith(Fold(c), folded)) return std::string(c);
+      if (IsSubsequence(folded, Fold(c))) return std::string(c);
     }
   }
   return std::nullopt;

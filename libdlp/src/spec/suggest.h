@@ -13,8 +13,8 @@ namespace dlp::internal {
 int EditDistance(absl::string_view a, absl::string_view b);
 
 // The candidate a user most likely meant by `word`, or nothing when none is
-// close: same name up to case and '_'/'-', a prefix ("mem" -> "memory"), or an
-// edit distance of at most a third of the longer word (at least 1, at most 3).
+// close: same name up to case and '_'/'-', an edit distance of about a third of
+// the longer word (1 to 4), or an abbreviation ("mem" -> "memory", "cmd" -> "command").
 std::optional<std::string> ClosestMatch(absl::string_view word,
                                         std::span<const absl::string_view> candidates);
 
