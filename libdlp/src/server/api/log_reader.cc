@@ -1,0 +1,104 @@
+#include "server/api/log_reader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace dlp::server {
+
+LogEntry ParseLogLine(const std::string& replica, absl::string_view line,
+                      const LogEntry* previous) {
+  LogEntry e;
+  e.replica = replica;
+  const size_t space = line.find(' ');
+  absl::Time t;
+  std::string err;
+  if (space != absl::string_view::npos && line.size() >= space + 2 &&
+      (line[space + 1] == 'O' || line[space + 1] == 'E') &&
+      (line.size() == space + 2 || line[space + 2] == ' ') &&
+      absl::ParseTime(absl::RFC3339_full, std::string(line.substr(0, space)), &t, &err)) {
+    e.time = std::string(line.substr(0, space));
+    e.parsed_time = t;
+    e.stream = line[space + 1] == 'O' ? "stdout" : "stderr";
+    e.text = line.size() > space + 3 ? std::string(line.substr(space + 3)) : "";
+    return e;
+  }
+  e.stream = "stdout";
+  e.text = std::string(line);
+  if (previous != nullptr) {
+    e.time = previous->time;
+    e.parsed_time = previous->parsed_time;
+  } else {
+    e.parsed_time = absl::UnixEpoch();
+    e.time = absl::FormatTime(absl::RFC3339_full, e.parsed_time, absl::UTCTimeZone());
+  }
+  return e;
+}
+
+std::string LogEntryToNdjson(const LogEntry& e) {
+  nlohmann::json j = {
+      {"replica", e.replica}, {"stream", e.stream}, {"time", e.time}, {"text", e.text}};
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void LogReader::ReadFile(const std::string& replica, const std::string& path, bool final,
+                         std::vector<LogEntry>& out) {
+  FileState& state = files_[replica];
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return;
+  in.seekg(static_cast<std::streamoff>(state.offset));
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  state.offset += data.size();
+  data = state.partial + data;
+  state.partial.clear();
+  std::vector<LogEntry> entries;
+  size_t start = 0;
+  while (start < data.size()) {
+    size_t nl = data.find('\n', start);
+    if (nl == std::string::npos) {
+      if (final) {
+        entries.push_back(ParseLogLine(replica, absl::string_view(data).substr(start),
+                                       entries.empty() ? nullptr : &entries.back()));
+      } else {
+        state.partial = data.substr(start);
+      }
+      break;
+    }
+    entries.push_back(ParseLogLine(replica, absl::string_view(data).substr(start, nl - start),
+                                   entries.empty() ? nullptr : &entries.back()));
+    start = nl + 1;
+  }
+  if (options_.since) {
+    std::erase_if(entries, [&](const LogEntry& e) { return e.parsed_time < *options_.since; });
+  }
+  if (!state.tailed) {
+    state.tailed = true;
+    if (options_.tail >= 0 && entries.size() > static_cast<size_t>(options_.tail)) {
+      entries.erase(entries.begin(), entries.end() - options_.tail);
+    }
+  }
+  for (LogEntry& e : entries) out.push_back(std::move(e));
+}
+
+std::vector<LogEntry> LogReader::ReadNew(bool final) {
+  std::vector<LogEntry> out;
+  std::vector<std::pair<std::string, std::string>> files;  // replica, path
+  if (!options_.replica.empty()) {
+    files.emplace_back(options_.replica, options_.dir + "/" + options_.replica + ".log");
+  } else {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(options_.dir, ec)) {
+      const std::filesystem::path& p = entry.path();
+      if (p.extension() == ".log") files.emplace_back(p.stem().string(), p.string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& [replica, path] : files) ReadFile(replica, path, final, out);
+  std::stable_sort(out.begin(), out.end(), [](const LogEntry& a, const LogEntry& b) {
+    return a.parsed_time < b.parsed_time;
+  });
+  return out;
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,62 @@
+// Reads the per-replica log files of a job (format in runtime-contract.md:
+// "TIMESTAMP O|E text") incrementally, for the logs endpoint: filters by
+// replica, tail and since, and interleaves replicas by timestamp.
+// Not thread-safe; one reader per request.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace dlp::server {
+
+struct LogEntry {
+  std::string replica;
+  std::string stream;  // "stdout" or "stderr"
+  std::string time;    // as written in the file (RFC 3339, microseconds)
+  absl::Time parsed_time;
+  std::string text;
+};
+
+struct LogReaderOptions {
+  std::string dir;
+  std::string replica;  // empty: every replica
+  int64_t tail = -1;    // last N lines per replica on the first read; -1: all
+  std::optional<absl::Time> since;
+};
+
+class LogReader {
+ public:
+  explicit LogReader(LogReaderOptions options) : options_(std::move(options)) {}
+
+  // Lines appended since the previous call, ordered by time across replicas.
+  // A partial last line is held back until its newline arrives, unless
+  // `final` is set (the job ended: nothing more will be written).
+  std::vector<LogEntry> ReadNew(bool final);
+
+ private:
+  struct FileState {
+    uint64_t offset = 0;
+    std::string partial;
+    bool tailed = false;
+  };
+  void ReadFile(const std::string& replica, const std::string& path, bool final,
+                std::vector<LogEntry>& out);
+
+  LogReaderOptions options_;
+  std::map<std::string, FileState> files_;  // by replica name
+};
+
+// Parses one line of a replica log; a line in another format becomes stdout
+// text with the given fallback time.
+LogEntry ParseLogLine(const std::string& replica, absl::string_view line,
+                      const LogEntry* previous);
+
+// {"replica":...,"stream":...,"time":...,"text":...} and a newline.
+std::string LogEntryToNdjson(const LogEntry& entry);
+
+}  // namespace dlp::server

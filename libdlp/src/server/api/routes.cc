@@ -1,0 +1,177 @@
+#include "server/api/routes.h"
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "dlp/codec.h"
+#include "dlp/version.h"
+
+namespace dlp::server {
+namespace {
+
+constexpr char kJson[] = "application/json";
+
+void SendJson(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body + "\n", kJson);
+}
+
+template <typename T, typename Render>
+void Reply(httplib::Response& res, const absl::StatusOr<T>& result, int ok_status,
+           Render render) {
+  if (!result.ok()) return SendError(res, result.status());
+  SendJson(res, ok_status, render(*result));
+}
+
+absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
+  ListFilter filter;
+  if (req.has_param("state")) {
+    filter.state = ParseJobState(req.get_param_value("state"));
+    if (!filter.state) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("state: unknown state \"", req.get_param_value("state"),
+                       "\" (expected Queued, Running, Succeeded, Failed or Cancelled)"));
+    }
+  }
+  for (size_t i = 0; i < req.get_param_value_count("label"); ++i) {
+    std::string label = req.get_param_value("label", i);
+    size_t eq = label.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("label: expected KEY=VALUE, got \"", label, "\""));
+    }
+    filter.labels[label.substr(0, eq)] = label.substr(eq + 1);
+  }
+  filter.queue = req.get_param_value("queue");
+  if (req.has_param("limit") &&
+      (!absl::SimpleAtoi(req.get_param_value("limit"), &filter.limit) || filter.limit < 0)) {
+    return absl::InvalidArgumentError("limit: expected a non-negative integer");
+  }
+  return filter;
+}
+
+}  // namespace
+
+int HttpStatusFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk: return 200;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange: return 400;
+    case absl::StatusCode::kUnauthenticated: return 401;
+    case absl::StatusCode::kPermissionDenied: return 403;
+    case absl::StatusCode::kNotFound: return 404;
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kAborted: return 409;
+    case absl::StatusCode::kUnavailable: return 503;
+    default: return 500;
+  }
+}
+
+void SendError(httplib::Response& res, const absl::Status& status) {
+  nlohmann::json body = {{"error",
+                          {{"code", absl::StatusCodeToString(status.code())},
+                           {"message", std::string(status.message())}}}};
+  SendJson(res, HttpStatusFor(status),
+           body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string TenantOf(const ApiContext& context, const httplib::Request& req) {
+  return context.auth->Authenticate(req.get_header_value("Authorization")).value_or("");
+}
+
+void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
+  server.set_pre_routing_handler([&ctx](const httplib::Request& req, httplib::Response& res) {
+    if (ctx.auth->Authenticate(req.get_header_value("Authorization"))) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    res.set_header("WWW-Authenticate", "Bearer");
+    SendError(res, absl::UnauthenticatedError(
+                       "missing or wrong bearer token (see dlpd.token in the state folder)"));
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    absl::Status status =
+        res.status == 404
+            ? absl::NotFoundError(absl::StrCat("no endpoint ", req.method, " ", req.path))
+            : absl::Status(absl::StatusCode::kUnknown, absl::StrCat("HTTP ", res.status));
+    int code = res.status;
+    SendError(res, status);
+    res.status = code;
+  });
+
+  server.Get("/v1/health", [&ctx](const httplib::Request&, httplib::Response& res) {
+    const ResourceVector& c = ctx.controller->capacity();
+    nlohmann::json body = {{"ok", true},
+                           {"version", Version()},
+                           {"pid", static_cast<int64_t>(getpid())},
+                           {"capacity",
+                            {{"cpuMillis", c.cpu_millis},
+                             {"memoryBytes", c.memory_bytes},
+                             {"gpus", c.gpus}}}};
+    SendJson(res, 200, body.dump());
+  });
+
+  server.Post("/v1/jobs", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<JobSpec> spec = JobSpecFromJson(req.body);
+    if (!spec.ok()) return SendError(res, spec.status());
+    Reply(res, ctx.controller->Submit(std::move(*spec), TenantOf(ctx, req)), 201,
+          [](const Job& job) { return JobToJson(job); });
+  });
+
+  server.Get("/v1/jobs", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<ListFilter> filter = ParseListFilter(req);
+    if (!filter.ok()) return SendError(res, filter.status());
+    Reply(res, ctx.controller->List(*filter, TenantOf(ctx, req)), 200,
+          [](const std::vector<Job>& jobs) { return JobsToJson(jobs); });
+  });
+
+  server.Get(R"(/v1/jobs/([^/]+))", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    Reply(res, ctx.controller->Get(req.matches[1], TenantOf(ctx, req)), 200,
+          [](const Job& job) { return JobToJson(job); });
+  });
+
+  server.Post(R"(/v1/jobs/([^/]+)/cancel)",
+              [&ctx](const httplib::Request& req, httplib::Response& res) {
+                Reply(res, ctx.controller->Cancel(req.matches[1], TenantOf(ctx, req)), 200,
+                      [](const Job& job) { return JobToJson(job); });
+              });
+
+  server.Get(R"(/v1/jobs/([^/]+)/wait)", [&ctx](const httplib::Request& req,
+                                                httplib::Response& res) {
+    double seconds = 60;
+    if (req.has_param("timeout") &&
+        (!absl::SimpleAtod(req.get_param_value("timeout"), &seconds) || seconds < 0)) {
+      return SendError(res, absl::InvalidArgumentError("timeout: expected seconds (0-60)"));
+    }
+    seconds = std::min(seconds, 60.0);
+    Reply(res,
+          ctx.controller->Wait(req.matches[1], TenantOf(ctx, req), absl::Seconds(seconds)), 200,
+          [](const Job& job) { return JobToJson(job); });
+  });
+
+  server.Get(R"(/v1/jobs/([^/]+)/events)",
+             [&ctx](const httplib::Request& req, httplib::Response& res) {
+               Reply(res, ctx.controller->Events(req.matches[1], TenantOf(ctx, req)), 200,
+                     [](const std::vector<Event>& events) { return EventsToJson(events); });
+             });
+
+  server.Get(R"(/v1/jobs/([^/]+)/logs)",
+             [&ctx](const httplib::Request& req, httplib::Response& res) {
+               ServeLogs(ctx, req, res);
+             });
+
+  server.Post("/v1/shutdown", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    if (!TenantOf(ctx, req).empty()) {
+      return SendError(res, absl::PermissionDeniedError("only the owner may stop dlpd"));
+    }
+    SendJson(res, 200, R"({"ok":true})");
+    ctx.request_shutdown();
+  });
+}
+
+}  // namespace dlp::server

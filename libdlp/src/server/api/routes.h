@@ -1,0 +1,35 @@
+// The HTTP API of docs/api.md on a cpp-httplib server.
+#pragma once
+
+#include <functional>
+
+#include <httplib.h>
+
+#include "absl/status/status.h"
+#include "server/api/auth.h"
+#include "server/controller/controller.h"
+
+namespace dlp::server {
+
+struct ApiContext {
+  Controller* controller = nullptr;
+  const Authenticator* auth = nullptr;
+  // Called (from a request thread, after the response is queued) by
+  // POST /v1/shutdown; must return quickly.
+  std::function<void()> request_shutdown;
+};
+
+// Installs every endpoint, token checking and JSON errors on `server`.
+// `context` must outlive the server.
+void InstallRoutes(httplib::Server& server, const ApiContext& context);
+
+// Helpers shared by the endpoint files.
+int HttpStatusFor(const absl::Status& status);
+void SendError(httplib::Response& res, const absl::Status& status);
+// The caller's tenant ("" for the owner); authentication already passed.
+std::string TenantOf(const ApiContext& context, const httplib::Request& req);
+
+// GET /v1/jobs/ID/logs (in logs_endpoint.cc).
+void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
+
+}  // namespace dlp::server

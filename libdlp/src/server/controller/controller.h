@@ -1,0 +1,84 @@
+// The controller ties dlpd together: it owns the store, the scheduling policy
+// and the executor, runs the control loop (poll runners, enforce stops and
+// deadlines, start what fits) and serves the API's operations.
+//
+// Tenants: an empty tenant means the daemon's owner, who sees every job; any
+// other tenant sees and submits only its own jobs.
+// Thread-safe: every public method may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "dlp/backend.h"
+#include "dlp/job.h"
+#include "server/executor/executor.h"
+#include "server/scheduler/policy.h"
+#include "server/store/store.h"
+
+namespace dlp::server {
+
+struct ControllerOptions {
+  ResourceVector capacity;
+  absl::Duration poll_interval = absl::Milliseconds(100);
+};
+
+class Controller {
+ public:
+  Controller(Store store, std::unique_ptr<SchedulingPolicy> policy, Executor executor,
+             ControllerOptions options);
+  ~Controller();  // stops the loop; jobs keep running
+
+  // Reconciles every non-terminal job after a (re)start, then starts the loop.
+  absl::Status Start();
+  // Stops the loop and wakes every waiter. Jobs keep running.
+  void Shutdown();
+  bool stopping() const;
+
+  // InvalidArgument when the spec is invalid or can never fit.
+  absl::StatusOr<Job> Submit(JobSpec spec, const std::string& tenant);
+  absl::StatusOr<Job> Get(const std::string& id, const std::string& tenant);
+  absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant);
+  absl::StatusOr<Job> Cancel(const std::string& id, const std::string& tenant);
+  // Returns once the job is terminal, `timeout` passed or the daemon stops.
+  absl::StatusOr<Job> Wait(const std::string& id, const std::string& tenant,
+                           absl::Duration timeout);
+  absl::StatusOr<std::vector<Event>> Events(const std::string& id, const std::string& tenant);
+  // The job's log folder (NotFound as Get).
+  absl::StatusOr<std::string> LogDir(const std::string& id, const std::string& tenant);
+
+  const ResourceVector& capacity() const { return options_.capacity; }
+
+ private:
+  absl::StatusOr<JobRecord> GetLocked(const std::string& id, const std::string& tenant);
+  // Writes `record` (and events) to the store and the active cache; wakes waiters.
+  void Save(JobRecord& record, const std::vector<Event>& events);
+  void Loop();
+  void Tick();
+  void Schedule();
+
+  mutable std::mutex mu_;
+  std::condition_variable changed_;  // any job changed
+  std::condition_variable wake_;     // the loop has work now
+  Store store_;
+  std::unique_ptr<SchedulingPolicy> policy_;
+  Executor executor_;
+  ControllerOptions options_;
+  std::map<int64_t, JobRecord> active_;  // Queued and Running jobs
+  bool stopping_ = false;
+  bool work_ = false;
+  std::thread loop_;
+};
+
+// The replicas of a spec before anything runs: "worker-0", "worker-1", ...
+std::vector<ReplicaStatus> InitialReplicas(const JobSpec& spec);
+
+}  // namespace dlp::server

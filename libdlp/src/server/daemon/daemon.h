@@ -1,0 +1,32 @@
+// dlpd as a whole: state folder, store, controller and HTTP server, run in the
+// foreground until SIGTERM, SIGINT or POST /v1/shutdown. Jobs keep running
+// when it exits; the next dlpd on the same folder adopts them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace dlp::server {
+
+struct DaemonOptions {
+  std::string state_dir;
+  std::string listen = "127.0.0.1:0";  // HOST:PORT; port 0 picks a free one
+  std::string tokens_file;             // "TENANT TOKEN" lines
+  std::string tls_cert, tls_key;       // both set: HTTPS
+  std::string log_file;                // empty: STATE/dlpd.log
+  // Overrides of the detected capacity (tests force queueing with these).
+  std::optional<int64_t> cpu_millis, memory_bytes;
+  std::optional<int> gpus;
+  absl::Duration grace_period = absl::Seconds(10);
+  std::string dlp_run;  // empty: next to dlpd, $DLP_RUN, PATH
+};
+
+// Runs until asked to stop. Returns OK on a clean stop; FailedPrecondition
+// when another dlpd holds the state folder; other errors for a failed start.
+absl::Status RunDaemon(const DaemonOptions& options);
+
+}  // namespace dlp::server

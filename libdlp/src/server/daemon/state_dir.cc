@@ -1,0 +1,101 @@
+#include "server/daemon/state_dir.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "dlp/status.h"
+#include "server/executor/runner_files.h"
+
+namespace dlp::server {
+namespace {
+
+std::string ReadSmallFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return std::string(absl::StripAsciiWhitespace(buffer.str()));
+}
+
+bool IsHexToken(const std::string& token) {
+  if (token.size() < 32) return false;
+  for (char c : token) {
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<StateDir> StateDir::Open(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot create ", path, ": ", ec.message()));
+  if (chmod(path.c_str(), 0700) != 0) {
+    return absl::InternalError(absl::StrCat("cannot chmod ", path, ": ", strerror(errno)));
+  }
+  const std::string lock_path = path + "/dlpd.lock";
+  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::InternalError(absl::StrCat("cannot open ", lock_path, ": ", strerror(errno)));
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    close(fd);
+    if (err == EWOULDBLOCK) {
+      std::string pid = ReadSmallFile(path + "/dlpd.pid");
+      return absl::FailedPreconditionError(
+          absl::StrCat("another dlpd", pid.empty() ? "" : absl::StrCat(" (pid ", pid, ")"),
+                       " is already running with state folder ", path));
+    }
+    return absl::InternalError(absl::StrCat("cannot lock ", lock_path, ": ", strerror(err)));
+  }
+  return StateDir(path, fd);
+}
+
+StateDir::~StateDir() {
+  if (lock_fd_ >= 0) close(lock_fd_);
+}
+
+absl::StatusOr<std::string> StateDir::LoadOrCreateToken() const {
+  std::string existing = ReadSmallFile(File("dlpd.token"));
+  if (IsHexToken(existing)) return existing;
+  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::InternalError("cannot open /dev/urandom");
+  char bytes[32];
+  size_t got = 0;
+  while (got < sizeof(bytes)) {
+    ssize_t n = read(fd, bytes + got, sizeof(bytes) - got);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      close(fd);
+      return absl::InternalError("cannot read /dev/urandom");
+    }
+    got += static_cast<size_t>(n);
+  }
+  close(fd);
+  return absl::BytesToHexString(absl::string_view(bytes, sizeof(bytes)));
+}
+
+absl::Status StateDir::Publish(const std::string& address, const std::string& token) const {
+  DLP_RETURN_IF_ERROR(WriteFileAtomically(File("dlpd.token"), token));
+  DLP_RETURN_IF_ERROR(WriteFileAtomically(File("dlpd.pid"), std::to_string(getpid())));
+  return WriteFileAtomically(File("dlpd.addr"), address);
+}
+
+void StateDir::Unpublish() const {
+  unlink(File("dlpd.addr").c_str());
+  unlink(File("dlpd.pid").c_str());
+}
+
+}  // namespace dlp::server

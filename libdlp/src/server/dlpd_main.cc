@@ -1,0 +1,65 @@
+// dlpd: the dlp control-plane daemon, run in the foreground (see dlpd(8)).
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "dlp/config.h"
+#include "dlp/spec.h"
+#include "dlp/version.h"
+#include "server/daemon/daemon.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"dlpd: the dlp job daemon (local or shared control plane)", "dlpd"};
+  dlp::server::DaemonOptions options;
+  std::string cpus, memory;
+  double grace_seconds = 10;
+  int gpus = -1;
+  app.add_option("--state-dir", options.state_dir,
+                 "state folder (default $XDG_STATE_HOME/dlp, i.e. ~/.local/state/dlp)");
+  app.add_option("--listen", options.listen, "HOST:PORT to listen on; port 0 picks a free one")
+      ->capture_default_str();
+  app.add_option("--tokens", options.tokens_file, "file of \"TENANT TOKEN\" lines")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-cert", options.tls_cert, "PEM certificate: serve HTTPS")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", options.tls_key, "PEM private key for --tls-cert")
+      ->check(CLI::ExistingFile);
+  app.add_option("--log-file", options.log_file, "dlpd's own log (default STATE/dlpd.log)");
+  app.add_option("--cpus", cpus, "CPUs to schedule instead of the detected count (\"4\", \"500m\")");
+  app.add_option("--memory", memory, "memory to schedule instead of MemTotal (\"8Gi\")");
+  app.add_option("--gpus", gpus, "GPUs to schedule instead of the NVML count");
+  app.add_option("--grace-period", grace_seconds,
+                 "seconds between SIGTERM and SIGKILL when stopping a job")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.set_version_flag("--version", std::string("dlpd ") + dlp::Version());
+  CLI11_PARSE(app, argc, argv);
+
+  if (options.state_dir.empty()) options.state_dir = dlp::DefaultStateDir();
+  if (!cpus.empty()) {
+    auto millis = dlp::ParseCpuMillis(cpus);
+    if (!millis.ok()) {
+      std::fprintf(stderr, "dlpd: --cpus: %s\n", std::string(millis.status().message()).c_str());
+      return 2;
+    }
+    options.cpu_millis = *millis;
+  }
+  if (!memory.empty()) {
+    auto bytes = dlp::ParseMemoryBytes(memory);
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "dlpd: --memory: %s\n", std::string(bytes.status().message()).c_str());
+      return 2;
+    }
+    options.memory_bytes = *bytes;
+  }
+  if (gpus >= 0) options.gpus = gpus;
+  options.grace_period = absl::Seconds(grace_seconds);
+
+  absl::Status status = dlp::server::RunDaemon(options);
+  if (!status.ok()) {
+    std::fprintf(stderr, "dlpd: %s\n", std::string(status.message()).c_str());
+    return absl::IsInvalidArgument(status) ? 2 : 1;
+  }
+  return 0;
+}

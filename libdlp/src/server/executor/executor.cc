@@ -1,0 +1,252 @@
+#include "server/executor/executor.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "dlp/status.h"
+#include "server/executor/process.h"
+
+namespace dlp::server {
+namespace {
+
+JobState MapRunnerState(const std::string& state) {
+  if (state == "Running") return JobState::kRunning;
+  if (state == "Succeeded") return JobState::kSucceeded;
+  if (state == "Failed") return JobState::kFailed;
+  return JobState::kQueued;  // Starting, or unknown
+}
+
+// The replica whose failure failed the group: dlp-run stops the others with
+// SIGTERM/SIGKILL afterwards, so prefer a non-zero exit, then another signal.
+const ReplicaStatus* FailureCause(const std::vector<ReplicaStatus>& replicas) {
+  const ReplicaStatus* by_signal = nullptr;
+  const ReplicaStatus* any = nullptr;
+  for (const ReplicaStatus& r : replicas) {
+    if (r.state != JobState::kFailed) continue;
+    if (r.exit_code && *r.exit_code != 0) return &r;
+    if (r.signal && *r.signal != SIGTERM && *r.signal != SIGKILL && !by_signal) by_signal = &r;
+    if (!any) any = &r;
+  }
+  return by_signal ? by_signal : any;
+}
+
+}  // namespace
+
+std::string DescribeReplicaExit(const ReplicaStatus& r) {
+  if (r.signal) {
+    return absl::StrCat(r.name, " killed by signal ", *r.signal, " (", SignalName(*r.signal), ")");
+  }
+  if (r.exit_code) return absl::StrCat(r.name, " exited with code ", *r.exit_code);
+  return absl::StrCat(r.name, " failed");
+}
+
+absl::Status Executor::Start(JobRecord& record, std::vector<Event>& events) {
+  const std::string& id = record.job.id;
+  std::error_code ec;
+  std::filesystem::create_directories(LogDir(id), ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot create ", LogDir(id), ": ", ec.message()));
+  chmod(JobDir(id).c_str(), 0700);
+  if (options_.dlp_run.empty()) {
+    DLP_ASSIGN_OR_RETURN(options_.dlp_run, FindDlpRun());
+  }
+  const std::string group = JobDir(id) + "/group.json";
+  DLP_RETURN_IF_ERROR(WriteFileAtomically(group, GroupFileJson(record.job.spec)));
+  SpawnOptions spawn;
+  spawn.argv = {options_.dlp_run, "--group", group, "--log-dir", LogDir(id),
+                "--status-file", StatusPath(id)};
+  spawn.extra_env = {{"DLP_JOB_ID", id}, {"DLP_JOB_NAME", record.job.name}};
+  if (!record.gpus.empty()) {
+    std::string gpus = absl::StrJoin(record.gpus, ",");
+    spawn.argv.insert(spawn.argv.end(), {"--gpus", gpus});
+    spawn.extra_env["CUDA_VISIBLE_DEVICES"] = gpus;
+  }
+  spawn.output_path = JobDir(id) + "/dlp-run.out";
+  DLP_ASSIGN_OR_RETURN(pid_t pid, SpawnDetached(spawn));
+  children_[pid] = std::nullopt;
+  record.runner_pid = pid;
+  record.runner_start_time = ProcessStartTime(pid).value_or(0);
+  record.job.state = JobState::kRunning;
+  record.job.reason = "";
+  record.job.started = absl::Now();
+  events.push_back({*record.job.started, "Started",
+                    absl::StrCat("started dlp-run (pid ", pid, ")",
+                                 record.gpus.empty() ? "" : " on GPUs ",
+                                 absl::StrJoin(record.gpus, ","))});
+  return absl::OkStatus();
+}
+
+bool Executor::RunnerGone(const JobRecord& record) {
+  const auto pid = static_cast<pid_t>(record.runner_pid);
+  auto child = children_.find(pid);
+  if (child != children_.end()) {
+    if (!child->second) {
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) == pid) child->second = status;
+    }
+    return child->second.has_value();
+  }
+  return !SameProcessAlive(pid, record.runner_start_time);
+}
+
+void Executor::ApplyStatus(JobRecord& record, const RunnerStatus& status,
+                           std::vector<Event>& events) {
+  const absl::Time now = absl::Now();
+  if (status.restarts > record.job.restart_count) {
+    record.job.restart_count = status.restarts;
+    events.push_back({now, "Restarted",
+                      absl::StrCat("group restarted (restart ", status.restarts, " of ",
+                                   record.job.spec.restart_policy.max_restarts, ")")});
+  }
+  if (status.replicas.empty()) return;
+  std::vector<ReplicaStatus> replicas;
+  for (const RunnerReplica& r : status.replicas) {
+    ReplicaStatus rep;
+    rep.name = r.name;
+    rep.role = r.role;
+    rep.index = r.index;
+    rep.state = MapRunnerState(r.state);
+    rep.exit_code = r.exit_code;
+    rep.signal = r.signal;
+    rep.host = r.host;
+    rep.pid = r.pid;
+    for (const ReplicaStatus& old : record.job.replicas) {
+      if (old.name == rep.name && old.state != JobState::kFailed &&
+          rep.state == JobState::kFailed) {
+        events.push_back({now, "ReplicaFailed", DescribeReplicaExit(rep)});
+      }
+    }
+    replicas.push_back(std::move(rep));
+  }
+  record.job.replicas = std::move(replicas);
+}
+
+void Executor::KillEverything(const JobRecord& record, const std::optional<RunnerStatus>& status) {
+  SignalGroup(static_cast<pid_t>(record.runner_pid), SIGKILL);
+  if (!status) return;
+  for (const RunnerReplica& r : status->replicas) SignalGroup(static_cast<pid_t>(r.pgid), SIGKILL);
+}
+
+void Executor::Finalize(JobRecord& record, const std::optional<RunnerStatus>& status, bool lost,
+                        std::vector<Event>& events) {
+  Job& job = record.job;
+  if (record.stop_requested_us) {
+    job.state = ParseJobState(record.stop_state).value_or(JobState::kCancelled);
+    job.reason = record.stop_reason;
+  } else if (status && status->state == "Succeeded") {
+    job.state = JobState::kSucceeded;
+    job.reason = "";
+    job.exit_code = 0;
+  } else if (status && status->terminal()) {
+    job.state = JobState::kFailed;
+    const ReplicaStatus* cause = FailureCause(job.replicas);
+    if (cause != nullptr) {
+      job.reason = DescribeReplicaExit(*cause);
+      job.exit_code = cause->exit_code ? *cause->exit_code : 128 + cause->signal.value_or(0);
+    } else {
+      job.reason = status->reason.empty() ? "dlp-run reported a failure" : status->reason;
+    }
+  } else {
+    job.state = JobState::kFailed;
+    if (lost) {
+      job.reason = "lost on daemon restart";
+    } else {
+      auto child = children_.find(static_cast<pid_t>(record.runner_pid));
+      int ws = child != children_.end() ? child->second.value_or(0) : 0;
+      job.reason = WIFSIGNALED(ws)
+                       ? absl::StrCat("dlp-run killed by signal ", WTERMSIG(ws), " (",
+                                      SignalName(WTERMSIG(ws)), ") before reporting a result")
+                       : absl::StrCat("dlp-run exited with code ", WEXITSTATUS(ws),
+                                      " before reporting a result");
+    }
+  }
+  if (job.state != JobState::kSucceeded) KillEverything(record, status);
+  for (ReplicaStatus& r : job.replicas) {
+    if (job.state == JobState::kCancelled && r.state != JobState::kSucceeded) {
+      r.state = JobState::kCancelled;
+    } else if (!IsTerminal(r.state)) {
+      r.state = job.state == JobState::kSucceeded ? JobState::kSucceeded : JobState::kFailed;
+    }
+  }
+  job.finished = absl::Now();
+  events.push_back({*job.finished, std::string(JobStateName(job.state)),
+                    job.reason.empty() ? "job succeeded" : job.reason});
+  children_.erase(static_cast<pid_t>(record.runner_pid));
+  killed_.erase(record.seq);
+}
+
+bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
+  if (record.job.state != JobState::kRunning) return false;
+  const Job before = record.job;
+  const size_t events_before = events.size();
+  // Liveness first: a runner's final status is written before it exits.
+  const bool gone = RunnerGone(record);
+  absl::StatusOr<std::optional<RunnerStatus>> status = ReadRunnerStatus(StatusPath(record.job.id));
+  std::optional<RunnerStatus> current = status.ok() ? *status : std::nullopt;
+  if (current) ApplyStatus(record, *current, events);
+  const absl::Time now = absl::Now();
+  if (gone) {
+    Finalize(record, current, /*lost=*/false, events);
+    return true;
+  }
+  if (record.stop_requested_us && !killed_.contains(record.seq) &&
+      now >= absl::FromUnixMicros(*record.stop_requested_us) + options_.grace_period) {
+    killed_.insert(record.seq);
+    KillEverything(record, current);
+    events.push_back({now, "Killed", "grace period over: sent SIGKILL to every process group"});
+  }
+  const int64_t deadline = record.job.spec.active_deadline_seconds;
+  if (!record.stop_requested_us && deadline > 0 && record.job.started &&
+      now >= *record.job.started + absl::Seconds(deadline)) {
+    RequestStop(record, JobState::kFailed,
+                absl::StrCat("DeadlineExceeded: the job ran longer than activeDeadlineSeconds (",
+                             deadline, " s)"),
+                events);
+  }
+  return events.size() != events_before || record.job.replicas.size() != before.replicas.size() ||
+         [&] {
+           for (size_t i = 0; i < before.replicas.size(); ++i) {
+             const ReplicaStatus &a = before.replicas[i], &b = record.job.replicas[i];
+             if (a.state != b.state || a.pid != b.pid || a.exit_code != b.exit_code ||
+                 a.signal != b.signal || a.host != b.host || a.name != b.name) {
+               return true;
+             }
+           }
+           return false;
+         }();
+}
+
+void Executor::RequestStop(JobRecord& record, JobState final_state, const std::string& reason,
+                           std::vector<Event>& events) {
+  if (record.stop_requested_us || record.job.state != JobState::kRunning) return;
+  const absl::Time now = absl::Now();
+  record.stop_requested_us = absl::ToUnixMicros(now);
+  record.stop_state = std::string(JobStateName(final_state));
+  record.stop_reason = reason;
+  // dlp-run forwards SIGTERM to every rank's process group.
+  SignalGroup(static_cast<pid_t>(record.runner_pid), SIGTERM);
+  events.push_back({now, final_state == JobState::kCancelled ? "CancelRequested" : "Stopping",
+                    reason});
+}
+
+void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
+  if (record.job.state != JobState::kRunning) return;
+  const auto pid = static_cast<pid_t>(record.runner_pid);
+  if (pid > 0 && SameProcessAlive(pid, record.runner_start_time)) {
+    events.push_back({absl::Now(), "Adopted",
+                      absl::StrCat("dlp-run (pid ", pid, ") still running; adopted")});
+    if (record.stop_requested_us) SignalGroup(pid, SIGTERM);
+    return;
+  }
+  absl::StatusOr<std::optional<RunnerStatus>> status = ReadRunnerStatus(StatusPath(record.job.id));
+  std::optional<RunnerStatus> current = status.ok() ? *status : std::nullopt;
+  if (current) ApplyStatus(record, *current, events);
+  const bool settled = current && current->terminal();
+  Finalize(record, current, /*lost=*/!settled, events);
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,74 @@
+// The executor runs each job as one dlp-run process (docs/runtime-contract.md)
+// and maps dlp-run's status file into the job's state. It owns no job state of
+// its own beyond which runners are its children: everything it needs to find a
+// runner again after a daemon restart is in the JobRecord.
+// Thread-compatible: the controller calls it under its own lock.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "dlp/job.h"
+#include "server/executor/runner_files.h"
+#include "server/store/store.h"
+
+namespace dlp::server {
+
+struct ExecutorOptions {
+  std::string jobs_dir;                          // STATE/jobs
+  absl::Duration grace_period = absl::Seconds(10);  // SIGTERM -> SIGKILL
+  std::string dlp_run;  // empty: FindDlpRun() at first start
+};
+
+class Executor {
+ public:
+  explicit Executor(ExecutorOptions options) : options_(std::move(options)) {}
+
+  // Writes the group file and starts dlp-run in a new session. On success the
+  // record is Running with its runner's pid and start time.
+  absl::Status Start(JobRecord& record, std::vector<Event>& events);
+
+  // Re-reads a Running job's status file and runner liveness, escalates a stop
+  // past its grace period, enforces activeDeadlineSeconds and finalises the job
+  // once dlp-run is gone. Returns whether the record changed.
+  bool Poll(JobRecord& record, std::vector<Event>& events);
+
+  // Begins terminating a Running job: SIGTERM now, SIGKILL after the grace
+  // period; the job ends in `final_state` with `reason`. No-op when a stop is
+  // already under way.
+  void RequestStop(JobRecord& record, JobState final_state, const std::string& reason,
+                   std::vector<Event>& events);
+
+  // At daemon start, for a job the store says is Running: adopt its runner if
+  // it is still the same process, else settle the job from its status file or
+  // mark it Failed ("lost on daemon restart") and kill what is left.
+  void Reconcile(JobRecord& record, std::vector<Event>& events);
+
+  std::string JobDir(const std::string& id) const { return options_.jobs_dir + "/" + id; }
+  std::string LogDir(const std::string& id) const { return JobDir(id) + "/logs"; }
+  std::string StatusPath(const std::string& id) const { return JobDir(id) + "/status.json"; }
+
+ private:
+  // True when the job's runner has exited (reaping it if it is our child).
+  bool RunnerGone(const JobRecord& record);
+  void ApplyStatus(JobRecord& record, const RunnerStatus& status, std::vector<Event>& events);
+  void Finalize(JobRecord& record, const std::optional<RunnerStatus>& status, bool lost,
+                std::vector<Event>& events);
+  void KillEverything(const JobRecord& record, const std::optional<RunnerStatus>& status);
+
+  ExecutorOptions options_;
+  std::map<pid_t, std::optional<int>> children_;  // runner pid -> wait status once reaped
+  std::set<int64_t> killed_;                      // jobs already sent SIGKILL
+};
+
+// "worker-2 exited with code 3", "worker-0 killed by signal 9 (SIGKILL)".
+std::string DescribeReplicaExit(const ReplicaStatus& replica);
+
+}  // namespace dlp::server

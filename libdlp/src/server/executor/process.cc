@@ -1,0 +1,129 @@
+#include "server/executor/process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+extern char** environ;
+
+namespace dlp::server {
+
+std::optional<int64_t> ProcessStartTime(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string stat = buffer.str();
+  // The command name (field 2) may hold spaces and parentheses: parse after the last ')'.
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::vector<absl::string_view> fields =
+      absl::StrSplit(absl::string_view(stat).substr(close + 2), ' ', absl::SkipEmpty());
+  // fields[0] is field 3 (state); starttime is field 22, i.e. fields[19].
+  if (fields.size() < 20 || fields[0] == "Z" || fields[0] == "X") return std::nullopt;
+  int64_t start = 0;
+  if (!absl::SimpleAtoi(fields[19], &start)) return std::nullopt;
+  return start;
+}
+
+bool SameProcessAlive(pid_t pid, int64_t start_time) {
+  std::optional<int64_t> actual = ProcessStartTime(pid);
+  return actual && *actual == start_time;
+}
+
+bool GroupAlive(pid_t pgid) { return pgid > 0 && (kill(-pgid, 0) == 0 || errno == EPERM); }
+
+void SignalGroup(pid_t pgid, int signo) {
+  if (pgid > 1) kill(-pgid, signo);
+}
+
+absl::StatusOr<std::string> FindDlpRun() {
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::vector<std::string> tried;
+  if (!ec) {
+    std::filesystem::path next = self.parent_path() / "dlp-run";
+    if (access(next.c_str(), X_OK) == 0) return next.string();
+    tried.push_back(next.string());
+  }
+  if (const char* env = std::getenv("DLP_RUN"); env != nullptr && *env != '\0') {
+    if (access(env, X_OK) == 0) return std::string(env);
+    tried.push_back(absl::StrCat("$DLP_RUN=", env));
+  }
+  if (const char* path = std::getenv("PATH"); path != nullptr) {
+    for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
+      std::string candidate = absl::StrCat(dir, "/dlp-run");
+      if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+  }
+  tried.push_back("PATH");
+  return absl::NotFoundError(
+      absl::StrCat("dlp-run not found (looked in ", absl::StrJoin(tried, ", "), ")"));
+}
+
+absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
+  if (options.argv.empty()) return absl::InvalidArgumentError("empty command");
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    absl::string_view entry(*e);
+    size_t eq = entry.find('=');
+    if (eq != absl::string_view::npos) env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
+  }
+  for (const auto& [k, v] : options.extra_env) env[k] = v;
+  std::vector<std::string> env_strings;
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = options.argv;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, options.output_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  // The daemon's lock, database and sockets must not outlive it in the job.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT}) sigaddset(&defaults, s);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    return absl::InternalError(absl::StrCat("cannot start ", options.argv[0], ": ", strerror(rc)));
+  }
+  return pid;
+}
+
+std::string SignalName(int signo) {
+  const char* abbrev = sigabbrev_np(signo);
+  if (abbrev == nullptr) return absl::StrCat("signal ", signo);
+  return absl::StrCat("SIG", abbrev);
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,47 @@
+// Process helpers for the executor: identity of a process across daemon
+// restarts (pid + start time), signalling process groups, finding dlp-run.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace dlp::server {
+
+// The start time of `pid` (field 22 of /proc/PID/stat, clock ticks since boot);
+// nullopt when no such process exists or it is a zombie.
+std::optional<int64_t> ProcessStartTime(pid_t pid);
+
+// True when `pid` runs and is the same process that had `start_time`.
+bool SameProcessAlive(pid_t pid, int64_t start_time);
+
+// True when any process is in process group `pgid`.
+bool GroupAlive(pid_t pgid);
+
+// kill(-pgid, signo) for a positive pgid; ignores groups that are gone.
+void SignalGroup(pid_t pgid, int signo);
+
+// dlp-run next to this program (/proc/self/exe), else $DLP_RUN, else PATH.
+// NotFound naming the places looked at.
+absl::StatusOr<std::string> FindDlpRun();
+
+struct SpawnOptions {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> extra_env;  // on top of dlpd's environment
+  std::string output_path;                       // stdout and stderr, appended
+};
+
+// Starts argv[0] in a new session (setsid) with default signal dispositions and
+// no inherited descriptors beyond 0-2. Returns its pid.
+absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options);
+
+// "SIGKILL" for 9; "signal 99" for unknown numbers.
+std::string SignalName(int signo);
+
+}  // namespace dlp::server

@@ -1,0 +1,88 @@
+// Schema migrations, in order. The schema version lives in PRAGMA user_version;
+// migration N takes the database from version N to N+1. Append, never edit.
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "dlp/status.h"
+#include "server/store/store.h"
+
+namespace dlp::server {
+namespace {
+
+const std::vector<absl::string_view>& Migrations() {
+  static const std::vector<absl::string_view> kMigrations = {
+      // 0 -> 1: jobs, replicas, events. Tenant and queue from day one.
+      R"sql(
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant TEXT NOT NULL DEFAULT 'default',
+  queue TEXT NOT NULL DEFAULT 'default',
+  priority INTEGER NOT NULL DEFAULT 0,
+  name TEXT NOT NULL,
+  state TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  spec TEXT NOT NULL,
+  created_us INTEGER NOT NULL,
+  started_us INTEGER,
+  finished_us INTEGER,
+  exit_code INTEGER,
+  restart_count INTEGER NOT NULL DEFAULT 0,
+  runner_pid INTEGER NOT NULL DEFAULT 0,
+  runner_start_time INTEGER NOT NULL DEFAULT 0,
+  gpus TEXT NOT NULL DEFAULT '',
+  stop_requested_us INTEGER,
+  stop_state TEXT NOT NULL DEFAULT '',
+  stop_reason TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX jobs_state ON jobs(state);
+CREATE INDEX jobs_tenant_queue ON jobs(tenant, queue);
+CREATE TABLE replicas (
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  ordinal INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  role_index INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  exit_code INTEGER,
+  signal INTEGER,
+  host TEXT NOT NULL DEFAULT '',
+  pid INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (job_id, ordinal)
+);
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  time_us INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX events_job ON events(job_id);
+)sql",
+  };
+  return kMigrations;
+}
+
+}  // namespace
+
+int LatestSchemaVersion() { return static_cast<int>(Migrations().size()); }
+
+absl::StatusOr<int> MigrateSchema(Database& db) {
+  DLP_ASSIGN_OR_RETURN(int64_t version, db.QueryInt("PRAGMA user_version"));
+  const auto& migrations = Migrations();
+  if (version > static_cast<int64_t>(migrations.size())) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the store has schema version ", version, " but this dlpd knows only up to ",
+                     migrations.size(), "; use a newer dlpd"));
+  }
+  for (auto v = static_cast<size_t>(version); v < migrations.size(); ++v) {
+    Transaction tx(db);
+    DLP_RETURN_IF_ERROR(tx.begin_status());
+    DLP_RETURN_IF_ERROR(db.Exec(migrations[v]));
+    DLP_RETURN_IF_ERROR(db.Exec(absl::StrCat("PRAGMA user_version = ", v + 1)));
+    DLP_RETURN_IF_ERROR(tx.Commit());
+  }
+  return static_cast<int>(migrations.size());
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,91 @@
+// A small RAII wrapper over SQLite's C API: a connection and prepared
+// statements. Errors become absl::Status with SQLite's message. Not thread-safe:
+// callers serialise access to one Database.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace dlp::server {
+
+class Statement {
+ public:
+  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+    other.stmt_ = nullptr;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Parameters are 1-based, as in SQLite.
+  Statement& Bind(int index, int64_t value);
+  Statement& Bind(int index, absl::string_view value);
+  Statement& Bind(int index, const std::optional<int64_t>& value);
+  Statement& BindNull(int index);
+
+  // Makes the statement ready to run again with new parameters.
+  Statement& Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    return *this;
+  }
+
+  // Advances one row: true when a row is available, false when done.
+  absl::StatusOr<bool> Step();
+  // Runs to completion, ignoring rows.
+  absl::Status Run();
+
+  int64_t Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+  std::optional<int64_t> OptionalInt(int column) const;
+  std::string Text(int column) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+  absl::Status bind_error_;
+};
+
+class Database {
+ public:
+  // Opens (creating) the file at `path`.
+  static absl::StatusOr<Database> Open(const std::string& path);
+  ~Database();
+  Database(Database&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Runs one or more statements without parameters.
+  absl::Status Exec(absl::string_view sql);
+  absl::StatusOr<Statement> Prepare(absl::string_view sql);
+  // The value of a single-integer query such as "PRAGMA user_version".
+  absl::StatusOr<int64_t> QueryInt(absl::string_view sql);
+  int64_t LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
+
+ private:
+  explicit Database(sqlite3* db) : db_(db) {}
+  sqlite3* db_;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless Commit() ran.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  const absl::Status& begin_status() const { return begin_status_; }
+  absl::Status Commit();
+
+ private:
+  Database& db_;
+  absl::Status begin_status_;
+  bool done_ = false;
+};
+
+}  // namespace dlp::server

@@ -1,0 +1,252 @@
+#include "server/store/store.h"
+
+#include <algorithm>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "dlp/codec.h"
+#include "dlp/status.h"
+
+namespace dlp::server {
+namespace {
+
+constexpr absl::string_view kJobColumns =
+    "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
+    "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
+    "stop_requested_us, stop_state, stop_reason";
+
+std::optional<int64_t> ToMicros(const std::optional<absl::Time>& t) {
+  if (!t) return std::nullopt;
+  return absl::ToUnixMicros(*t);
+}
+
+std::optional<absl::Time> FromMicros(const std::optional<int64_t>& us) {
+  if (!us) return std::nullopt;
+  return absl::FromUnixMicros(*us);
+}
+
+JobState StateOrQueued(const std::string& name) {
+  return ParseJobState(name).value_or(JobState::kQueued);
+}
+
+absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
+  JobRecord r;
+  r.seq = s.Int(0);
+  r.job.id = std::to_string(r.seq);
+  r.job.tenant = s.Text(1);
+  r.job.queue = s.Text(2);
+  r.job.name = s.Text(4);
+  r.job.state = StateOrQueued(s.Text(5));
+  r.job.reason = s.Text(6);
+  DLP_ASSIGN_OR_RETURN(r.job.spec, JobSpecFromJson(s.Text(7)));
+  r.job.created = absl::FromUnixMicros(s.Int(8));
+  r.job.started = FromMicros(s.OptionalInt(9));
+  r.job.finished = FromMicros(s.OptionalInt(10));
+  if (auto code = s.OptionalInt(11)) r.job.exit_code = static_cast<int>(*code);
+  r.job.restart_count = static_cast<int>(s.Int(12));
+  r.runner_pid = s.Int(13);
+  r.runner_start_time = s.Int(14);
+  for (absl::string_view part : absl::StrSplit(s.Text(15), ',', absl::SkipEmpty())) {
+    int gpu = 0;
+    if (absl::SimpleAtoi(part, &gpu)) r.gpus.push_back(gpu);
+  }
+  r.stop_requested_us = s.OptionalInt(16);
+  r.stop_state = s.Text(17);
+  r.stop_reason = s.Text(18);
+  return r;
+}
+
+std::optional<int64_t> OptionalInt(const std::optional<int>& v) {
+  if (!v) return std::nullopt;
+  return *v;
+}
+
+}  // namespace
+
+absl::StatusOr<Store> Store::Open(const std::string& path) {
+  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
+  DLP_ASSIGN_OR_RETURN(int version, MigrateSchema(db));
+  Store store(std::move(db));
+  store.schema_version_ = version;
+  return store;
+}
+
+absl::StatusOr<JobRecord> Store::Insert(JobRecord record) {
+  if (!record.job.created) record.job.created = absl::Now();
+  Transaction tx(db_);
+  DLP_RETURN_IF_ERROR(tx.begin_status());
+  {
+    DLP_ASSIGN_OR_RETURN(
+        Statement s,
+        db_.Prepare("INSERT INTO jobs (tenant, queue, priority, name, state, reason, spec, "
+                    "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    s.Bind(1, record.job.tenant)
+        .Bind(2, record.job.queue)
+        .Bind(3, int64_t{record.job.spec.priority})
+        .Bind(4, record.job.name)
+        .Bind(5, std::string(JobStateName(record.job.state)))
+        .Bind(6, record.job.reason)
+        .Bind(7, JobSpecToJson(record.job.spec))
+        .Bind(8, absl::ToUnixMicros(*record.job.created));
+    DLP_RETURN_IF_ERROR(s.Run());
+  }
+  record.seq = db_.LastInsertRowId();
+  record.job.id = std::to_string(record.seq);
+  DLP_RETURN_IF_ERROR(WriteReplicas(record));
+  DLP_RETURN_IF_ERROR(AddEvent(record.seq, {*record.job.created, "Submitted",
+                                            "job " + record.job.id + " submitted"}));
+  DLP_RETURN_IF_ERROR(tx.Commit());
+  return record;
+}
+
+absl::Status Store::Update(const JobRecord& r, const std::vector<Event>& events) {
+  Transaction tx(db_);
+  DLP_RETURN_IF_ERROR(tx.begin_status());
+  {
+    DLP_ASSIGN_OR_RETURN(
+        Statement s,
+        db_.Prepare("UPDATE jobs SET state=?, reason=?, started_us=?, finished_us=?, "
+                    "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, gpus=?, "
+                    "stop_requested_us=?, stop_state=?, stop_reason=? WHERE id=?"));
+    s.Bind(1, std::string(JobStateName(r.job.state)))
+        .Bind(2, r.job.reason)
+        .Bind(3, ToMicros(r.job.started))
+        .Bind(4, ToMicros(r.job.finished))
+        .Bind(5, OptionalInt(r.job.exit_code))
+        .Bind(6, int64_t{r.job.restart_count})
+        .Bind(7, r.runner_pid)
+        .Bind(8, r.runner_start_time)
+        .Bind(9, absl::StrJoin(r.gpus, ","))
+        .Bind(10, r.stop_requested_us)
+        .Bind(11, r.stop_state)
+        .Bind(12, r.stop_reason)
+        .Bind(13, r.seq);
+    DLP_RETURN_IF_ERROR(s.Run());
+  }
+  DLP_RETURN_IF_ERROR(WriteReplicas(r));
+  for (const Event& e : events) DLP_RETURN_IF_ERROR(AddEvent(r.seq, e));
+  return tx.Commit();
+}
+
+absl::Status Store::WriteReplicas(const JobRecord& r) {
+  {
+    DLP_ASSIGN_OR_RETURN(Statement del, db_.Prepare("DELETE FROM replicas WHERE job_id=?"));
+    del.Bind(1, r.seq);
+    DLP_RETURN_IF_ERROR(del.Run());
+  }
+  DLP_ASSIGN_OR_RETURN(
+      Statement s,
+      db_.Prepare("INSERT INTO replicas (job_id, ordinal, name, role, role_index, state, "
+                  "exit_code, signal, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  for (size_t i = 0; i < r.job.replicas.size(); ++i) {
+    const ReplicaStatus& rep = r.job.replicas[i];
+    Statement& one = s.Reset();
+    one.Bind(1, r.seq)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, rep.name)
+        .Bind(4, rep.role)
+        .Bind(5, int64_t{rep.index})
+        .Bind(6, std::string(JobStateName(rep.state)))
+        .Bind(7, OptionalInt(rep.exit_code))
+        .Bind(8, OptionalInt(rep.signal))
+        .Bind(9, rep.host)
+        .Bind(10, rep.pid);
+    DLP_RETURN_IF_ERROR(one.Run());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Store::LoadReplicas(JobRecord& r) {
+  DLP_ASSIGN_OR_RETURN(
+      Statement s, db_.Prepare("SELECT name, role, role_index, state, exit_code, signal, host, "
+                               "pid FROM replicas WHERE job_id=? ORDER BY ordinal"));
+  s.Bind(1, r.seq);
+  r.job.replicas.clear();
+  while (true) {
+    DLP_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    ReplicaStatus rep;
+    rep.name = s.Text(0);
+    rep.role = s.Text(1);
+    rep.index = static_cast<int>(s.Int(2));
+    rep.state = StateOrQueued(s.Text(3));
+    if (auto v = s.OptionalInt(4)) rep.exit_code = static_cast<int>(*v);
+    if (auto v = s.OptionalInt(5)) rep.signal = static_cast<int>(*v);
+    rep.host = s.Text(6);
+    rep.pid = s.Int(7);
+    r.job.replicas.push_back(std::move(rep));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Store::AddEvent(int64_t seq, const Event& e) {
+  DLP_ASSIGN_OR_RETURN(
+      Statement s,
+      db_.Prepare("INSERT INTO events (job_id, time_us, type, message) VALUES (?, ?, ?, ?)"));
+  s.Bind(1, seq).Bind(2, absl::ToUnixMicros(e.time)).Bind(3, e.type).Bind(4, e.message);
+  return s.Run();
+}
+
+absl::StatusOr<JobRecord> Store::Get(int64_t seq) {
+  DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare(absl::StrCat("SELECT ", kJobColumns,
+                                                             " FROM jobs WHERE id=?")));
+  s.Bind(1, seq);
+  DLP_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return absl::NotFoundError(absl::StrCat("job ", seq, " not found"));
+  DLP_ASSIGN_OR_RETURN(JobRecord r, ReadJobRow(s));
+  DLP_RETURN_IF_ERROR(LoadReplicas(r));
+  return r;
+}
+
+absl::StatusOr<std::vector<JobRecord>> Store::List(const StoreFilter& f) {
+  std::string sql = absl::StrCat("SELECT ", kJobColumns, " FROM jobs WHERE 1=1");
+  std::vector<std::string> args;
+  if (f.state) {
+    absl::StrAppend(&sql, " AND state=?");
+    args.emplace_back(std::string(JobStateName(*f.state)));
+  }
+  if (!f.queue.empty()) {
+    absl::StrAppend(&sql, " AND queue=?");
+    args.push_back(f.queue);
+  }
+  if (!f.tenant.empty()) {
+    absl::StrAppend(&sql, " AND tenant=?");
+    args.push_back(f.tenant);
+  }
+  if (f.active_only) absl::StrAppend(&sql, " AND state IN ('Queued','Running')");
+  absl::StrAppend(&sql, " ORDER BY id DESC");
+  if (f.limit > 0) absl::StrAppend(&sql, " LIMIT ", f.limit);
+  DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare(sql));
+  for (size_t i = 0; i < args.size(); ++i) s.Bind(static_cast<int>(i + 1), args[i]);
+  std::vector<JobRecord> out;
+  while (true) {
+    DLP_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    DLP_ASSIGN_OR_RETURN(JobRecord r, ReadJobRow(s));
+    out.push_back(std::move(r));
+  }
+  std::reverse(out.begin(), out.end());
+  for (JobRecord& r : out) DLP_RETURN_IF_ERROR(LoadReplicas(r));
+  return out;
+}
+
+absl::StatusOr<std::vector<Event>> Store::Events(int64_t seq) {
+  DLP_ASSIGN_OR_RETURN(
+      Statement s,
+      db_.Prepare("SELECT time_us, type, message FROM events WHERE job_id=? ORDER BY id"));
+  s.Bind(1, seq);
+  std::vector<Event> out;
+  while (true) {
+    DLP_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    out.push_back({absl::FromUnixMicros(s.Int(0)), s.Text(1), s.Text(2)});
+  }
+  return out;
+}
+
+}  // namespace dlp::server

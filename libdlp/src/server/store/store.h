@@ -1,0 +1,74 @@
+// The durable job store of dlpd: jobs, their replicas and events in SQLite
+// (WAL, synchronous=FULL), so that every acknowledged write survives a crash.
+// Not thread-safe: the controller serialises access.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "dlp/job.h"
+#include "server/store/sqlite.h"
+
+namespace dlp::server {
+
+// A job as dlpd keeps it: the public Job plus what the executor needs to find
+// and stop its runner again after a restart.
+struct JobRecord {
+  Job job;
+  int64_t seq = 0;                // the numeric id (job.id is its decimal form)
+  int64_t runner_pid = 0;         // dlp-run's pid (also its process group)
+  int64_t runner_start_time = 0;  // /proc/PID/stat starttime, to detect pid reuse
+  std::vector<int> gpus;          // device indices assigned to the job
+  // Set once termination began (cancel or deadline): when, and the final state
+  // and reason to record when the processes are gone.
+  std::optional<int64_t> stop_requested_us;
+  std::string stop_state;
+  std::string stop_reason;
+};
+
+struct StoreFilter {
+  std::optional<JobState> state;
+  std::string queue;   // empty: any
+  std::string tenant;  // empty: any
+  int limit = 0;       // > 0: only the newest `limit` (still oldest first)
+  bool active_only = false;  // Queued or Running only
+};
+
+class Store {
+ public:
+  // Opens (creating) the database and runs pending migrations.
+  static absl::StatusOr<Store> Open(const std::string& path);
+  Store(Store&&) = default;
+
+  // Inserts a new job (state Queued) with its replicas and a Submitted event,
+  // committed durably before returning. `record.job.spec` must be set.
+  absl::StatusOr<JobRecord> Insert(JobRecord record);
+  // Rewrites the job row and its replicas, and appends `events`, in one commit.
+  absl::Status Update(const JobRecord& record, const std::vector<Event>& events = {});
+  absl::Status AddEvent(int64_t seq, const Event& event);
+
+  // NotFound when there is no such job.
+  absl::StatusOr<JobRecord> Get(int64_t seq);
+  absl::StatusOr<std::vector<JobRecord>> List(const StoreFilter& filter);
+  absl::StatusOr<std::vector<Event>> Events(int64_t seq);
+
+  int schema_version() const { return schema_version_; }
+
+ private:
+  explicit Store(Database db) : db_(std::move(db)) {}
+  absl::Status WriteReplicas(const JobRecord& record);
+  absl::Status LoadReplicas(JobRecord& record);
+
+  Database db_;
+  int schema_version_ = 0;
+};
+
+// Runs the ordered migrations on `db` up to the newest; returns the version.
+absl::StatusOr<int> MigrateSchema(Database& db);
+// The version the newest migration produces.
+int LatestSchemaVersion();
+
+}  // namespace dlp::server
