@@ -1,0 +1,168 @@
+// dlp-run --group: the dlpd contract (docs/runtime-contract.md) end to end.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "launch_test_util.h"
+#include "support/temp_dir.h"
+
+namespace dlp::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+RunResult RunGroup(const TempDir& dir, const std::string& group_json,
+                   std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {DlpRun(), "--group", dir.WriteFile("group.json", group_json),
+                                   "--log-dir", dir.Join("logs"), "--status-file",
+                                   dir.Join("status.json")};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return Run(argv, {.timeout = absl::Seconds(60)});
+}
+
+TEST(GroupMode, LogsStatusAndEnvironmentOfHeterogeneousRoles) {
+  TempDir dir;
+  RunResult r = RunGroup(dir, R"({
+    "framework": "pytorch", "workdir": ")" + dir.path() + R"(",
+    "roles": [
+      {"role": "worker", "count": 2, "env": {"A": "b c"},
+       "command": ["sh", "-c", "echo out $DLP_REPLICA $RANK $WORLD_SIZE $A $(pwd); echo err >&2; printf tail"]},
+      {"role": "chief", "count": 1,
+       "command": ["sh", "-c", "echo chief $DLP_ROLE $DLP_REPLICA_INDEX $RANK $DLP_RESTART_COUNT"]}
+    ]})");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Roles are numbered chief, ps, worker, evaluator: the chief is rank 0.
+  const std::string chief = ReadFileOrEmpty(dir.Join("logs/chief-0.log"));
+  EXPECT_THAT(chief, HasSubstr(" O chief chief 0 0 0\n"));
+  const std::string worker1 = ReadFileOrEmpty(dir.Join("logs/worker-1.log"));
+  EXPECT_THAT(worker1, HasSubstr(" O out worker-1 2 3 b c " + dir.path() + "\n"));
+  EXPECT_THAT(worker1, HasSubstr(" E err\n"));
+  EXPECT_THAT(worker1, HasSubstr(" O tail\n"));  // the partial last line
+  const std::regex line(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z [OE] .*)");
+  std::istringstream lines(worker1);
+  for (std::string l; std::getline(lines, l);) EXPECT_TRUE(std::regex_match(l, line)) << l;
+
+  nlohmann::json status = ReadJson(dir.Join("status.json"));
+  ASSERT_FALSE(status.is_null());
+  EXPECT_EQ(status["state"], "Succeeded");
+  EXPECT_EQ(status["restarts"], 0);
+  ASSERT_EQ(status["replicas"].size(), 3u);
+  for (const auto& replica : status["replicas"]) {
+    EXPECT_EQ(replica["state"], "Succeeded");
+    EXPECT_EQ(replica["exitCode"], 0);
+    EXPECT_TRUE(replica["signal"].is_null());
+    EXPECT_EQ(replica["pid"], replica["pgid"]);
+  }
+  EXPECT_EQ(status["replicas"][2]["name"], "worker-1");
+  EXPECT_EQ(status["replicas"][2]["rank"], 2);
+}
+
+TEST(GroupMode, FailedRankFailsTheGroupAndIsNamed) {
+  TempDir dir;
+  RunResult r = RunGroup(dir, R"({"roles": [{"role": "worker", "count": 3, "command":
+      ["sh", "-c", "if [ $RANK = 2 ]; then exit 7; fi; exec sleep 100"]}]})");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("rank 2 (worker-2) on host localhost exited with code 7"));
+  nlohmann::json status = ReadJson(dir.Join("status.json"));
+  EXPECT_EQ(status["state"], "Failed");
+  EXPECT_THAT(status["reason"].get<std::string>(), HasSubstr("worker-2"));
+  EXPECT_EQ(status["replicas"][2]["exitCode"], 7);
+  EXPECT_EQ(status["replicas"][0]["signal"], SIGTERM);  // stopped by the launcher
+}
+
+TEST(GroupMode, OnFailureRestartsANewRoundThatSucceeds) {
+  TempDir dir;
+  const std::string marker = dir.Join("marker");
+  RunResult r = RunGroup(dir, R"({"restartPolicy": "OnFailure", "maxRestarts": 2,
+      "backoffSeconds": 0.1, "roles": [{"role": "worker", "count": 2, "command":
+      ["sh", "-c", "echo round $DLP_RESTART_COUNT $DLP_RDZV_ROUND; if [ $RANK = 1 ] && [ ! -e )" +
+                                    marker + R"( ]; then touch )" + marker +
+                                    R"(; exit 3; fi; exit 0"]}]})");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("restarting"));
+  nlohmann::json status = ReadJson(dir.Join("status.json"));
+  EXPECT_EQ(status["state"], "Succeeded");
+  EXPECT_EQ(status["restarts"], 1);
+  // Restarted rounds append to the same files.
+  const std::string log = ReadFileOrEmpty(dir.Join("logs/worker-1.log"));
+  EXPECT_THAT(log, HasSubstr("O round 0 0\n"));
+  EXPECT_THAT(log, HasSubstr("O round 1 1\n"));
+}
+
+TEST(GroupMode, ExitCodePolicyDoesNotRestartOrdinaryFailures) {
+  TempDir dir;
+  RunResult r = RunGroup(dir, R"({"restartPolicy": "ExitCode", "maxRestarts": 3,
+      "roles": [{"role": "worker", "count": 1, "command": ["sh", "-c", "exit 2"]}]})");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(ReadJson(dir.Join("status.json"))["restarts"], 0);
+  TempDir dir2;
+  r = RunGroup(dir2, R"({"restartPolicy": "ExitCode", "maxRestarts": 1,
+      "roles": [{"role": "worker", "count": 1, "command": ["sh", "-c", "kill -9 $$"]}]})");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("killed by signal 9"));
+  EXPECT_EQ(ReadJson(dir2.Join("status.json"))["restarts"], 1);
+}
+
+TEST(GroupMode, SigtermStopsEveryProcessTree) {
+  TempDir dir;
+  // Each rank ignores SIGTERM and leaves a grandchild: only SIGKILL to the
+  // process group after the grace period ends them.
+  const std::string group = dir.WriteFile("group.json", R"({"roles": [{"role": "worker",
+      "count": 2, "command": ["sh", "-c", "trap '' TERM; sleep 100 & echo $! > )" +
+                                                            dir.path() + R"(/child-$RANK; wait"]}]})");
+  Background launcher({DlpRun(), "--group", group, "--log-dir", dir.Join("logs"), "--status-file",
+                       dir.Join("status.json"), "--grace-period", "0.5"});
+  ASSERT_TRUE(Eventually([&] {
+    nlohmann::json s = ReadJson(dir.Join("status.json"));
+    return !s.is_null() && s["state"] == "Running" && ReadPid(dir.Join("child-0")) > 0 &&
+           ReadPid(dir.Join("child-1")) > 0;
+  })) << launcher.OutputSoFar();
+  const int grandchild0 = ReadPid(dir.Join("child-0"));
+  const int grandchild1 = ReadPid(dir.Join("child-1"));
+  launcher.Signal(SIGTERM);
+  RunResult r = launcher.Wait(absl::Seconds(30));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(r.timed_out);
+  nlohmann::json status = ReadJson(dir.Join("status.json"));
+  EXPECT_EQ(status["state"], "Failed");
+  EXPECT_THAT(status["reason"].get<std::string>(), HasSubstr("cancelled"));
+  EXPECT_TRUE(Eventually([&] { return ProcessGone(grandchild0) && ProcessGone(grandchild1); }));
+  for (const auto& replica : status["replicas"]) {
+    EXPECT_TRUE(ProcessGone(replica["pid"].get<int>()));
+  }
+}
+
+TEST(GroupMode, RejectsBadGroupFiles) {
+  TempDir dir;
+  RunResult r = RunGroup(dir, R"({"roles": [{"role": "worker", "count": 0, "command": ["x"]}]})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("roles[0].count"));
+  r = RunGroup(dir, R"({"roles": [], )");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("invalid JSON"));
+}
+
+TEST(GroupMode, MissingProgramIsAFailureNamingIt) {
+  TempDir dir;
+  RunResult r = RunGroup(dir, R"({"roles": [{"role": "worker", "count": 1,
+      "command": ["/nonexistent/trainer"]}]})");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("cannot execute /nonexistent/trainer"));
+  EXPECT_EQ(ReadJson(dir.Join("status.json"))["replicas"][0]["exitCode"], 127);
+}
+
+TEST(GroupMode, GpusAreAssignedPerReplica) {
+  TempDir dir;
+  RunResult r = RunGroup(dir, R"({"roles": [
+      {"role": "worker", "count": 2, "gpus": 1, "command": ["sh", "-c", "echo gpu=$CUDA_VISIBLE_DEVICES"]},
+      {"role": "evaluator", "count": 1, "gpus": 0, "command": ["sh", "-c", "echo gpu=${CUDA_VISIBLE_DEVICES-unset}"]}]})",
+                         {"--gpus", "4,5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(ReadFileOrEmpty(dir.Join("logs/worker-0.log")), HasSubstr("O gpu=4\n"));
+  EXPECT_THAT(ReadFileOrEmpty(dir.Join("logs/worker-1.log")), HasSubstr("O gpu=5\n"));
+  EXPECT_THAT(ReadFileOrEmpty(dir.Join("logs/evaluator-0.log")), HasSubstr("O gpu=\n"));
+}
+
+}  // namespace
+}  // namespace dlp::testing
