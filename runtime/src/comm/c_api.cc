@@ -1,0 +1,69 @@
+// The C interface of dlp/comm.h over Communicator: statuses become a non-zero
+// return and a thread-local message.
+#include <string>
+
+#include "comm/communicator.h"
+#include "dlp/comm.h"
+
+struct dlp_comm {
+  std::unique_ptr<dlp::runtime::Communicator> impl;
+};
+
+namespace {
+
+thread_local std::string g_last_error;
+
+int Report(const absl::Status& s) {
+  if (s.ok()) return 0;
+  g_last_error = std::string(s.message());
+  return static_cast<int>(s.code());
+}
+
+int NullComm() {
+  g_last_error = "null communicator";
+  return static_cast<int>(absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+
+extern "C" {
+
+int dlp_comm_init_from_env(dlp_comm** out) {
+  if (out == nullptr) return NullComm();
+  *out = nullptr;
+  auto comm = dlp::runtime::Communicator::FromEnv();
+  if (!comm.ok()) return Report(comm.status());
+  *out = new dlp_comm{std::move(*comm)};
+  return 0;
+}
+
+int dlp_comm_rank(const dlp_comm* c) { return c != nullptr ? c->impl->rank() : -1; }
+int dlp_comm_size(const dlp_comm* c) { return c != nullptr ? c->impl->size() : -1; }
+
+int dlp_allreduce(dlp_comm* c, const void* send, void* recv, size_t count, dlp_dtype t,
+                  dlp_op op) {
+  if (c == nullptr) return NullComm();
+  return Report(c->impl->Allreduce(send, recv, count, t, op));
+}
+
+int dlp_broadcast(dlp_comm* c, void* buf, size_t count, dlp_dtype t, int root) {
+  if (c == nullptr) return NullComm();
+  return Report(c->impl->Broadcast(buf, count, t, root));
+}
+
+int dlp_allgather(dlp_comm* c, const void* send, void* recv, size_t count_per_rank,
+                  dlp_dtype t) {
+  if (c == nullptr) return NullComm();
+  return Report(c->impl->Allgather(send, recv, count_per_rank, t));
+}
+
+int dlp_barrier(dlp_comm* c) {
+  if (c == nullptr) return NullComm();
+  return Report(c->impl->Barrier());
+}
+
+void dlp_comm_destroy(dlp_comm* c) { delete c; }
+
+const char* dlp_last_error(void) { return g_last_error.c_str(); }
+
+}  // extern "C"

@@ -1,0 +1,119 @@
+#include "comm/communicator.h"
+
+#include <atomic>
+
+#include "absl/strings/str_cat.h"
+#include "comm/dtype.h"
+#include "comm/transport_select.h"
+#include "common/status_macros.h"
+
+namespace dlp::runtime {
+namespace {
+
+std::atomic<int> g_instances{0};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
+  DLP_ASSIGN_OR_RETURN(RankEnv env, ReadRankEnv(g_instances.fetch_add(1)));
+  if (env.store_host.empty()) {  // a single rank needs no rendezvous
+    auto comm = std::unique_ptr<Communicator>(new Communicator());
+    comm->options_ = env.options;
+    comm->ring_ = {0, 1, nullptr, nullptr, env.options.timeout};
+    DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, nullptr, &comm->ring_));
+    return comm;
+  }
+  DLP_ASSIGN_OR_RETURN(auto store,
+                       ConnectTcpStore(env.store_host, env.store_port, env.options.timeout));
+  return Create(env.options, *store);
+}
+
+absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOptions& options,
+                                                                   Store& store) {
+  if (options.size < 1 || options.rank < 0 || options.rank >= options.size) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("rank ", options.rank, " is not within size ", options.size));
+  }
+  auto comm = std::unique_ptr<Communicator>(new Communicator());
+  comm->options_ = options;
+  auto links = ConnectRing(options, store);
+  if (!links.ok()) {
+    return absl::Status(links.status().code(),
+                        absl::StrCat("dlp comm: rank ", options.rank, " could not join: ",
+                                     links.status().message()));
+  }
+  comm->next_ = std::move(links->next);
+  comm->prev_ = std::move(links->prev);
+  comm->send_kind_ = links->send_kind;
+  comm->recv_kind_ = links->recv_kind;
+  comm->ring_ = {options.rank, options.size, comm->next_.get(), comm->prev_.get(),
+                 options.timeout};
+  DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, &store, &comm->ring_));
+  return comm;
+}
+
+Communicator::~Communicator() {
+  device_.reset();
+  if (next_) next_->Abandon();
+  if (prev_) prev_->Abandon();
+}
+
+absl::Status Communicator::Check(dlp_dtype t, const void* a, const void* b, size_t count) const {
+  if (!broken_.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("communicator is unusable after an earlier error: ", broken_.message()));
+  }
+  if (!IsValidDType(t)) return absl::InvalidArgumentError(absl::StrCat("unknown dtype ", t));
+  if (count > 0 && (a == nullptr || b == nullptr)) {
+    return absl::InvalidArgumentError("null buffer");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Communicator::Remember(absl::Status s) {
+  if (!s.ok() && !absl::IsInvalidArgument(s)) broken_ = s;
+  return s;
+}
+
+DevicePath* Communicator::DeviceFor(const void* a, const void* b) const {
+  if (device_ == nullptr) return nullptr;
+  return device_->IsDevice(a) || device_->IsDevice(b) ? device_.get() : nullptr;
+}
+
+absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count, dlp_dtype t,
+                                     dlp_op op) {
+  DLP_RETURN_IF_ERROR(Check(t, send, recv, count));
+  if (!IsValidOp(op)) return absl::InvalidArgumentError(absl::StrCat("unknown op ", op));
+  if (count == 0) return absl::OkStatus();
+  if (DevicePath* d = DeviceFor(send, recv)) return Remember(d->Allreduce(send, recv, count, t, op));
+  return Remember(RingAllreduce(ring_, send, recv, count, t, op));
+}
+
+absl::Status Communicator::Broadcast(void* buf, size_t count, dlp_dtype t, int root) {
+  DLP_RETURN_IF_ERROR(Check(t, buf, buf, count));
+  if (root < 0 || root >= size()) {
+    return absl::InvalidArgumentError(absl::StrCat("root ", root, " is not a rank"));
+  }
+  if (count == 0) return absl::OkStatus();
+  if (DevicePath* d = DeviceFor(buf, buf)) return Remember(d->Broadcast(buf, count, t, root));
+  return Remember(RingBroadcast(ring_, buf, count, t, root));
+}
+
+absl::Status Communicator::Allgather(const void* send, void* recv, size_t count_per_rank,
+                                     dlp_dtype t) {
+  DLP_RETURN_IF_ERROR(Check(t, send, recv, count_per_rank));
+  if (count_per_rank == 0) return absl::OkStatus();
+  if (DevicePath* d = DeviceFor(send, recv)) {
+    return Remember(d->Allgather(send, recv, count_per_rank, t));
+  }
+  return Remember(RingAllgather(ring_, send, recv, count_per_rank, t));
+}
+
+absl::Status Communicator::Barrier() {
+  // One element around the whole ring: no rank returns before every rank entered.
+  int32_t token = 0;
+  DLP_RETURN_IF_ERROR(Check(DLP_INT32, &token, &token, 1));
+  return Remember(RingAllreduce(ring_, &token, &token, 1, DLP_INT32, DLP_SUM));
+}
+
+}  // namespace dlp::runtime

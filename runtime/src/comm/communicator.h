@@ -1,0 +1,61 @@
+// The C++ communicator behind dlp/comm.h: a fixed group of ranks joined in a
+// ring, running allreduce, broadcast, allgather and barrier over it.
+//
+// Thread safety: one thread at a time per communicator (like MPI and NCCL
+// communicators); distinct communicators are independent. Every rank must
+// call the same collectives in the same order with matching arguments.
+// A failed collective (a peer died, DLP_COMM_TIMEOUT passed without
+// progress) leaves the communicator broken: later calls fail at once.
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "comm/device_path.h"
+#include "comm/rank_env.h"
+#include "comm/ring.h"
+#include "dlp/comm.h"
+#include "rendezvous/store.h"
+
+namespace dlp::runtime {
+
+class Communicator {
+ public:
+  // Joins the ranks described by the rank environment (rank_env.h).
+  static absl::StatusOr<std::unique_ptr<Communicator>> FromEnv();
+  // Joins through `store`, which must outlive the call (not the communicator).
+  static absl::StatusOr<std::unique_ptr<Communicator>> Create(const CommOptions& options,
+                                                              Store& store);
+  ~Communicator();
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+
+  int rank() const { return options_.rank; }
+  int size() const { return options_.size; }
+  // "tcp" or "shm" (or "none" for one rank): the transports to the neighbours.
+  const char* send_transport() const { return send_kind_; }
+  const char* recv_transport() const { return recv_kind_; }
+
+  // send == recv is in place. Host or (with CUDA) device buffers.
+  absl::Status Allreduce(const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op);
+  absl::Status Broadcast(void* buf, size_t count, dlp_dtype t, int root);
+  absl::Status Allgather(const void* send, void* recv, size_t count_per_rank, dlp_dtype t);
+  absl::Status Barrier();
+
+ private:
+  Communicator() = default;
+  absl::Status Check(dlp_dtype t, const void* a, const void* b, size_t count) const;
+  absl::Status Remember(absl::Status s);
+  DevicePath* DeviceFor(const void* a, const void* b) const;
+
+  CommOptions options_;
+  std::unique_ptr<SendLink> next_;
+  std::unique_ptr<RecvLink> prev_;
+  const char* send_kind_ = "none";
+  const char* recv_kind_ = "none";
+  RingContext ring_;
+  std::unique_ptr<DevicePath> device_;
+  absl::Status broken_;
+};
+
+}  // namespace dlp::runtime

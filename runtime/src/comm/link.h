@@ -1,0 +1,70 @@
+// The transport interface of the collectives. A ring algorithm talks to two
+// neighbours: it sends to the next rank through a SendLink and receives from
+// the previous rank through a RecvLink. Both are non-blocking so that one
+// thread drives a ring step's send and receive at once (full duplex); when
+// neither can progress the algorithm sleeps in WaitForLinks() until a socket
+// is ready or a shared-memory peer rings this rank's doorbell.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+
+namespace dlp::runtime {
+
+// A futex word in shared memory that a rank sleeps on; peers ring it after
+// they add data to the rank's inbound ring or drain data it sent.
+struct Doorbell {
+  std::atomic<uint32_t> seq{0};
+  std::atomic<uint32_t> sleepers{0};
+  void Ring();
+  // Sleeps while seq == seen, at most `max`.
+  void Sleep(uint32_t seen, absl::Duration max);
+};
+
+// How to sleep until a link may progress: a socket to poll, or a doorbell.
+struct WaitSource {
+  int fd = -1;
+  Doorbell* bell = nullptr;
+};
+
+class SendLink {
+ public:
+  virtual ~SendLink() = default;
+  virtual int peer() const = 0;
+  // Takes up to n bytes without blocking; returns how many it took. An error
+  // names the peer rank ("rank 3 closed the connection").
+  virtual absl::StatusOr<size_t> TrySend(const char* data, size_t n) = 0;
+  virtual WaitSource wait_source() const = 0;
+  // Fails when the peer is known to be gone (exited, abandoned the ring).
+  virtual absl::Status CheckPeer() = 0;
+  // Tells the peer that this rank is leaving (after an error or on destroy).
+  virtual void Abandon() = 0;
+};
+
+class RecvLink {
+ public:
+  virtual ~RecvLink() = default;
+  virtual int peer() const = 0;
+  // The received bytes not yet consumed that lie contiguously in memory
+  // (possibly none). Does not block.
+  virtual absl::StatusOr<absl::Span<const char>> Peek() = 0;
+  virtual void Consume(size_t n) = 0;
+  virtual WaitSource wait_source() const = 0;
+  virtual absl::Status CheckPeer() = 0;
+  virtual void Abandon() = 0;
+};
+
+// Sleeps until one of the wanted links may progress, `max` passes, or (for
+// doorbells) the bell's sequence moves past `seen_bell`.
+void WaitForLinks(SendLink* send, bool want_send, RecvLink* recv, bool want_recv,
+                  uint32_t seen_bell, absl::Duration max);
+
+// The doorbell this rank sleeps on, if either link uses one.
+Doorbell* BellOf(SendLink* send, RecvLink* recv);
+
+}  // namespace dlp::runtime

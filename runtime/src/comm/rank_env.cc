@@ -1,0 +1,85 @@
+#include "comm/rank_env.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <optional>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/socket.h"
+#include "common/status_macros.h"
+
+namespace dlp::runtime {
+namespace {
+
+const char* Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
+}
+
+absl::StatusOr<int> IntEnv(const char* name, std::optional<int> fallback) {
+  const char* v = Env(name);
+  if (v == nullptr) {
+    if (fallback) return *fallback;
+    return absl::FailedPreconditionError(
+        absl::StrCat(name, " is not set (start the ranks with dlp-run)"));
+  }
+  int value;
+  if (!absl::SimpleAtoi(v, &value)) {
+    return absl::InvalidArgumentError(absl::StrCat(name, "='", v, "' is not an integer"));
+  }
+  return value;
+}
+
+}  // namespace
+
+absl::StatusOr<RankEnv> ReadRankEnv(int instance) {
+  RankEnv env;
+  CommOptions& o = env.options;
+  DLP_ASSIGN_OR_RETURN(o.rank, IntEnv("RANK", std::nullopt));
+  DLP_ASSIGN_OR_RETURN(o.size, IntEnv("WORLD_SIZE", std::nullopt));
+  if (o.size < 1 || o.rank < 0 || o.rank >= o.size) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("RANK=", o.rank, " is not within WORLD_SIZE=", o.size));
+  }
+  DLP_ASSIGN_OR_RETURN(int round, IntEnv("DLP_RDZV_ROUND", 0));
+  o.key_prefix = absl::StrCat("r", round, "/comm", instance);
+  if (const char* id = Env("DLP_HOST_ID")) {
+    o.host_id = id;
+  } else {
+    char name[256] = {};
+    gethostname(name, sizeof(name) - 1);
+    o.host_id = name;
+  }
+  if (const char* t = Env("DLP_COMM_TRANSPORT")) {
+    o.transport = t;
+    if (o.transport != "tcp" && o.transport != "shm" && o.transport != "auto") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("DLP_COMM_TRANSPORT='", t, "': expected tcp, shm or auto"));
+    }
+  }
+  DLP_ASSIGN_OR_RETURN(int timeout_s, IntEnv("DLP_COMM_TIMEOUT", 60));
+  if (timeout_s <= 0) return absl::InvalidArgumentError("DLP_COMM_TIMEOUT must be positive");
+  o.timeout = absl::Seconds(timeout_s);
+
+  const char* store = Env("DLP_STORE_ADDR");
+  if (store == nullptr) {
+    if (o.size > 1) {
+      return absl::FailedPreconditionError(
+          "DLP_STORE_ADDR is not set (start the ranks with dlp-run)");
+    }
+    return env;
+  }
+  DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(store));
+  env.store_host = hp.host;
+  env.store_port = hp.port;
+  if (const char* a = Env("DLP_ADVERTISE_ADDR")) {
+    o.advertise_host = a;
+  } else {
+    DLP_ASSIGN_OR_RETURN(o.advertise_host, LocalAddressFor(hp.host, hp.port));
+  }
+  return env;
+}
+
+}  // namespace dlp::runtime

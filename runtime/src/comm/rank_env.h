@@ -1,0 +1,47 @@
+// The rank environment: what dlp-run (or any launcher) gives each rank, and
+// how a communicator reads it. See docs/runtime-contract.md, "Rank environment".
+//
+//   RANK               this rank, 0 ≤ RANK < WORLD_SIZE (required)
+//   WORLD_SIZE         number of ranks (required)
+//   LOCAL_RANK         rank among the ranks on this host (default 0)
+//   LOCAL_WORLD_SIZE   ranks on this host (default 1)
+//   DLP_STORE_ADDR     host:port of the rendezvous store (required when WORLD_SIZE > 1)
+//   DLP_RDZV_ROUND     rendezvous round, bumped by the launcher on every restart
+//                      (default 0); all keys of a round live under "r<round>/"
+//   DLP_HOST_ID        ranks with equal ids share a host (and its /dev/shm and pid
+//                      namespace) and may use shared memory (default: the hostname)
+//   DLP_COMM_TRANSPORT tcp | shm | auto (default auto: shm within a host, TCP between)
+//   DLP_COMM_TIMEOUT   seconds without progress before a collective fails (default 60)
+//   DLP_ADVERTISE_ADDR address other ranks use to reach this one over TCP
+//                      (default: the local address that routes to the store)
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace dlp::runtime {
+
+struct CommOptions {
+  int rank = 0;
+  int size = 1;
+  std::string host_id = "localhost";
+  // Namespace of this communicator's rendezvous keys, e.g. "r0/comm0".
+  std::string key_prefix = "r0/comm0";
+  std::string transport = "auto";  // tcp | shm | auto
+  std::string advertise_host = "127.0.0.1";
+  absl::Duration timeout = absl::Seconds(60);
+};
+
+struct RankEnv {
+  CommOptions options;
+  std::string store_host;  // empty when WORLD_SIZE is 1 and no store was given
+  int store_port = 0;
+};
+
+// Reads and checks the variables above. `instance` numbers the communicators
+// a process creates, so that each gets its own keys.
+absl::StatusOr<RankEnv> ReadRankEnv(int instance);
+
+}  // namespace dlp::runtime

@@ -1,0 +1,99 @@
+#include "comm/reduce.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "comm/dtype.h"
+
+namespace dlp::runtime {
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DLP_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define DLP_VECTOR_CLONES
+#endif
+
+template <typename T>
+DLP_VECTOR_CLONES void Sum(T* __restrict dst, const T* __restrict src, size_t n) {
+#pragma GCC ivdep
+  for (size_t i = 0; i < n; ++i) dst[i] = dst[i] + src[i];
+}
+
+template <typename T>
+DLP_VECTOR_CLONES void Min(T* __restrict dst, const T* __restrict src, size_t n) {
+#pragma GCC ivdep
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+}
+
+template <typename T>
+DLP_VECTOR_CLONES void Max(T* __restrict dst, const T* __restrict src, size_t n) {
+#pragma GCC ivdep
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+}
+
+template <typename T>
+void ReduceTyped(void* dst, const void* src, size_t n, dlp_op op) {
+  T* d = static_cast<T*>(dst);
+  const T* s = static_cast<const T*>(src);
+  switch (op) {
+    case DLP_SUM:
+    case DLP_AVG: Sum(d, s, n); break;
+    case DLP_MIN: Min(d, s, n); break;
+    case DLP_MAX: Max(d, s, n); break;
+  }
+}
+
+// 16-bit floats: widen a block to float, reduce there, narrow back.
+template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+void ReduceHalf(void* dst, const void* src, size_t n, dlp_op op) {
+  uint16_t* d = static_cast<uint16_t*>(dst);
+  const uint16_t* s = static_cast<const uint16_t*>(src);
+  constexpr size_t kBlock = 512;
+  float a[kBlock], b[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    size_t m = std::min(kBlock, n - start);
+    for (size_t i = 0; i < m; ++i) a[i] = ToFloat(d[start + i]);
+    for (size_t i = 0; i < m; ++i) b[i] = ToFloat(s[start + i]);
+    ReduceTyped<float>(a, b, m, op);
+    for (size_t i = 0; i < m; ++i) d[start + i] = FromFloat(a[i]);
+  }
+}
+
+template <typename T>
+DLP_VECTOR_CLONES void Divide(T* __restrict dst, size_t n, T by) {
+#pragma GCC ivdep
+  for (size_t i = 0; i < n; ++i) dst[i] = dst[i] / by;
+}
+
+template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+void DivideHalf(void* dst, size_t n, int ranks) {
+  uint16_t* d = static_cast<uint16_t*>(dst);
+  for (size_t i = 0; i < n; ++i) d[i] = FromFloat(ToFloat(d[i]) / static_cast<float>(ranks));
+}
+
+}  // namespace
+
+void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op) {
+  switch (t) {
+    case DLP_FLOAT32: return ReduceTyped<float>(dst, src, count, op);
+    case DLP_FLOAT64: return ReduceTyped<double>(dst, src, count, op);
+    case DLP_INT32: return ReduceTyped<int32_t>(dst, src, count, op);
+    case DLP_INT64: return ReduceTyped<int64_t>(dst, src, count, op);
+    case DLP_FLOAT16: return ReduceHalf<HalfToFloat, FloatToHalf>(dst, src, count, op);
+    case DLP_BFLOAT16: return ReduceHalf<BFloat16ToFloat, FloatToBFloat16>(dst, src, count, op);
+  }
+}
+
+void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks) {
+  switch (t) {
+    case DLP_FLOAT32: return Divide(static_cast<float*>(dst), count, static_cast<float>(ranks));
+    case DLP_FLOAT64: return Divide(static_cast<double*>(dst), count, static_cast<double>(ranks));
+    case DLP_INT32: return Divide(static_cast<int32_t*>(dst), count, static_cast<int32_t>(ranks));
+    case DLP_INT64: return Divide(static_cast<int64_t*>(dst), count, static_cast<int64_t>(ranks));
+    case DLP_FLOAT16: return DivideHalf<HalfToFloat, FloatToHalf>(dst, count, ranks);
+    case DLP_BFLOAT16: return DivideHalf<BFloat16ToFloat, FloatToBFloat16>(dst, count, ranks);
+  }
+}
+
+}  // namespace dlp::runtime

@@ -1,0 +1,20 @@
+// Element-wise reduction kernels of the ring algorithms. The loops are written
+// so that GCC vectorises them (restrict pointers, `#pragma GCC ivdep`), with
+// AVX2 clones picked at load time on machines that have it. float16 and
+// bfloat16 are reduced through float.
+#pragma once
+
+#include <cstddef>
+
+#include "dlp/comm.h"
+
+namespace dlp::runtime {
+
+// dst[i] = op(dst[i], src[i]) for i < count. AVG reduces like SUM (the
+// division happens once, in FinishAverage). dst and src must not overlap.
+void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op);
+
+// dst[i] /= ranks (integer division for integer types).
+void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks);
+
+}  // namespace dlp::runtime

@@ -1,0 +1,93 @@
+#include "comm/ring.h"
+
+#include <cstring>
+#include <vector>
+
+#include "comm/dtype.h"
+#include "comm/reduce.h"
+#include "comm/ring_engine.h"
+
+namespace dlp::runtime {
+namespace {
+
+int Mod(int a, int n) { return ((a % n) + n) % n; }
+
+// Segment i of `count` elements split over n ranks: the first count % n
+// segments hold one element more.
+struct Segments {
+  Segments(size_t count, int n, size_t elem) : count_(count), n_(n), elem_(elem) {}
+  size_t offset(int i) const {
+    size_t base = count_ / n_, extra = count_ % n_;
+    size_t ui = static_cast<size_t>(i);
+    return (ui * base + std::min(ui, extra)) * elem_;
+  }
+  size_t bytes(int i) const { return offset(i + 1) - offset(i); }
+  size_t count_;
+  int n_;
+  size_t elem_;
+};
+
+}  // namespace
+
+absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv, size_t count,
+                           dlp_dtype t, dlp_op op) {
+  size_t elem = DTypeSize(t);
+  char* buf = static_cast<char*>(recv);
+  if (send != recv && count > 0) std::memcpy(buf, send, count * elem);
+  const int n = ring.size, r = ring.rank;
+  if (n == 1 || count == 0) return absl::OkStatus();
+
+  Segments seg(count, n, elem);
+  std::vector<RingStep> steps;
+  steps.reserve(2 * (n - 1));
+  for (int k = 0; k < n - 1; ++k) {  // reduce-scatter
+    int out = Mod(r - k, n), in = Mod(r - k - 1, n);
+    steps.push_back({buf + seg.offset(out), seg.bytes(out), k - 1, buf + seg.offset(in),
+                     seg.bytes(in), /*reduce=*/true, op == DLP_AVG && k == n - 2});
+  }
+  for (int k = 0; k < n - 1; ++k) {  // all-gather
+    int out = Mod(r + 1 - k, n), in = Mod(r - k, n);
+    steps.push_back({buf + seg.offset(out), seg.bytes(out), n - 2 + k, buf + seg.offset(in),
+                     seg.bytes(in), /*reduce=*/false, false});
+  }
+  return RunRingSteps(ring, steps, {t, op}, "allreduce");
+}
+
+absl::Status RingBroadcast(const RingContext& ring, void* buf, size_t count, dlp_dtype t,
+                           int root) {
+  const int n = ring.size;
+  if (n == 1 || count == 0) return absl::OkStatus();
+  size_t bytes = count * DTypeSize(t);
+  int position = Mod(ring.rank - root, n);  // distance from the root along the ring
+  char* p = static_cast<char*>(buf);
+  RingStep step;
+  if (position > 0) {
+    step.recv = p;
+    step.recv_bytes = bytes;
+  }
+  if (position < n - 1) {
+    step.send = p;
+    step.send_bytes = bytes;
+    step.send_after = position > 0 ? 0 : -1;  // forward what arrives
+  }
+  return RunRingSteps(ring, {step}, {t, DLP_SUM}, "broadcast");
+}
+
+absl::Status RingAllgather(const RingContext& ring, const void* send, void* recv,
+                           size_t count_per_rank, dlp_dtype t) {
+  const int n = ring.size, r = ring.rank;
+  size_t block = count_per_rank * DTypeSize(t);
+  char* out = static_cast<char*>(recv);
+  char* mine = out + static_cast<size_t>(r) * block;
+  if (send != mine && block > 0) std::memmove(mine, send, block);
+  if (n == 1 || block == 0) return absl::OkStatus();
+  std::vector<RingStep> steps;
+  for (int k = 0; k < n - 1; ++k) {
+    int give = Mod(r - k, n), take = Mod(r - k - 1, n);
+    steps.push_back({out + static_cast<size_t>(give) * block, block, k - 1,
+                     out + static_cast<size_t>(take) * block, block, false, false});
+  }
+  return RunRingSteps(ring, steps, {t, DLP_SUM}, "allgather");
+}
+
+}  // namespace dlp::runtime

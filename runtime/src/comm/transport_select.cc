@@ -1,0 +1,164 @@
+// Picks and connects the transports. The rendezvous keys, under the
+// communicator's prefix:
+//   host/<r>            DLP_HOST_ID of rank r (phase 1: who shares a host)
+//   tcp/<r>             host:port where rank r accepts its previous rank
+//   shm/<r>             name of rank r's shared-memory segment
+//   mapped/<r>/<by>     rank <by> has mapped r's segment; r then unlinks it
+#include "comm/transport_select.h"
+
+#include <cstring>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "comm/shm_link.h"
+#include "comm/tcp_link.h"
+#include "common/socket.h"
+#include "common/status_macros.h"
+#include "dlp_build_config.h"
+#if DLP_HAVE_CUDA
+#include "comm/cuda_path.h"
+#endif
+
+namespace dlp::runtime {
+namespace {
+
+constexpr uint32_t kHelloMagic = 0x646c7072;  // "dlpr"
+
+bool UseShm(const CommOptions& o, const std::string& a, const std::string& b) {
+  if (o.transport == "shm") return true;
+  if (o.transport == "tcp") return false;
+  return a == b;
+}
+
+class Rendezvous {
+ public:
+  Rendezvous(const CommOptions& o, Store& store) : o_(o), store_(store) {}
+  std::string Key(const std::string& what, int r) const {
+    return absl::StrCat(o_.key_prefix, "/", what, "/", r);
+  }
+  absl::Status Set(const std::string& what, const std::string& value) {
+    return store_.Set(Key(what, o_.rank), value);
+  }
+  absl::StatusOr<std::string> Get(const std::string& what, int r) {
+    return store_.Get(Key(what, r), o_.timeout);
+  }
+  Store& store() { return store_; }
+
+ private:
+  const CommOptions& o_;
+  Store& store_;
+};
+
+absl::StatusOr<Fd> ConnectToNext(const CommOptions& o, Rendezvous& rdzv, int next) {
+  DLP_ASSIGN_OR_RETURN(std::string addr, rdzv.Get("tcp", next));
+  DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(addr));
+  absl::Time deadline = absl::Now() + o.timeout;
+  auto fd = ConnectTcp(hp.host, hp.port, deadline);
+  if (!fd.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot connect to rank ", next, " at ", addr, ": ", fd.status().message()));
+  }
+  uint32_t hello[2] = {kHelloMagic, static_cast<uint32_t>(o.rank)};
+  DLP_RETURN_IF_ERROR(SendAll(fd->get(), hello, sizeof(hello), deadline));
+  return fd;
+}
+
+absl::StatusOr<Fd> AcceptFromPrev(const CommOptions& o, int listen_fd, int prev) {
+  absl::Time deadline = absl::Now() + o.timeout;
+  auto fd = AcceptTcp(listen_fd, deadline);
+  if (!fd.ok()) {
+    return absl::DeadlineExceededError(absl::StrCat("rank ", prev, " did not connect within ",
+                                                    absl::FormatDuration(o.timeout)));
+  }
+  uint32_t hello[2] = {};
+  DLP_RETURN_IF_ERROR(RecvAll(fd->get(), hello, sizeof(hello), deadline));
+  if (hello[0] != kHelloMagic || static_cast<int>(hello[1]) != prev) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("expected a connection from rank ", prev, ", got another peer"));
+  }
+  return fd;
+}
+
+}  // namespace
+
+absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, Store& store) {
+  RingLinks links;
+  if (o.size == 1) return links;
+  const int next = (o.rank + 1) % o.size, prev = (o.rank + o.size - 1) % o.size;
+  Rendezvous rdzv(o, store);
+
+  DLP_RETURN_IF_ERROR(rdzv.Set("host", o.host_id));
+  DLP_ASSIGN_OR_RETURN(std::string next_host, rdzv.Get("host", next));
+  DLP_ASSIGN_OR_RETURN(std::string prev_host, rdzv.Get("host", prev));
+  const bool send_shm = UseShm(o, o.host_id, next_host);
+  const bool recv_shm = UseShm(o, prev_host, o.host_id);
+
+  Fd listener;
+  if (!recv_shm) {
+    DLP_ASSIGN_OR_RETURN(listener, ListenTcp(o.advertise_host, 0));
+    DLP_ASSIGN_OR_RETURN(int port, BoundPort(listener.get()));
+    std::string host = o.advertise_host;
+    if (host.find(':') != std::string::npos && host.front() != '[') host = "[" + host + "]";
+    DLP_RETURN_IF_ERROR(rdzv.Set("tcp", absl::StrCat(host, ":", port)));
+  }
+  std::shared_ptr<ShmSegment> own;
+  if (send_shm || recv_shm) {
+    DLP_ASSIGN_OR_RETURN(own, ShmSegment::Create(NewShmName(o.rank), o.rank));
+    DLP_RETURN_IF_ERROR(rdzv.Set("shm", own->name()));
+  }
+
+  // Outgoing side first: connect() completes against the peer's backlog.
+  std::shared_ptr<ShmSegment> next_seg;
+  if (send_shm) {
+    DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("shm", next));
+    DLP_ASSIGN_OR_RETURN(auto seg, ShmSegment::Open(name, next));
+    next_seg = seg;
+    DLP_RETURN_IF_ERROR(store.Set(absl::StrCat(rdzv.Key("mapped", next), "/", o.rank), ""));
+    links.next = MakeShmSendLink(own, seg, next);
+    links.send_kind = "shm";
+  } else {
+    DLP_ASSIGN_OR_RETURN(Fd fd, ConnectToNext(o, rdzv, next));
+    links.next = MakeTcpSendLink(std::move(fd), next);
+    links.send_kind = "tcp";
+  }
+  if (recv_shm && next_seg != nullptr && prev == next) {
+    links.prev = MakeShmRecvLink(own, next_seg, prev);  // two ranks: one segment each way
+    links.recv_kind = "shm";
+  } else if (recv_shm) {
+    DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("shm", prev));
+    DLP_ASSIGN_OR_RETURN(auto seg, ShmSegment::Open(name, prev));
+    DLP_RETURN_IF_ERROR(store.Set(absl::StrCat(rdzv.Key("mapped", prev), "/", o.rank), ""));
+    links.prev = MakeShmRecvLink(own, seg, prev);
+    links.recv_kind = "shm";
+  } else {
+    DLP_ASSIGN_OR_RETURN(Fd fd, AcceptFromPrev(o, listener.get(), prev));
+    links.prev = MakeTcpRecvLink(std::move(fd), prev);
+    links.recv_kind = "tcp";
+  }
+
+  if (own != nullptr) {
+    // Once the neighbours have mapped the segment its name can go: nothing is
+    // left in /dev/shm even if a rank is killed later.
+    std::vector<std::string> mapped;
+    if (send_shm) mapped.push_back(absl::StrCat(rdzv.Key("mapped", o.rank), "/", next));
+    if (recv_shm) mapped.push_back(absl::StrCat(rdzv.Key("mapped", o.rank), "/", prev));
+    DLP_RETURN_IF_ERROR(store.Wait(mapped, o.timeout));
+    own->Unlink();
+  }
+  return links;
+}
+
+absl::StatusOr<std::unique_ptr<DevicePath>> MakeDevicePath(const CommOptions& options,
+                                                           Store* store,
+                                                           const RingContext* host_ring) {
+#if DLP_HAVE_CUDA
+  return MakeCudaDevicePath(options, store, host_ring);
+#else
+  (void)options;
+  (void)store;
+  (void)host_ring;
+  return std::unique_ptr<DevicePath>();
+#endif
+}
+
+}  // namespace dlp::runtime

@@ -1,0 +1,35 @@
+// Wiring a communicator: the one place that picks a transport per neighbour
+// pair (shared memory within a host, TCP between hosts, or as forced by
+// DLP_COMM_TRANSPORT) and the GPU path (NCCL or host staging, when built with
+// CUDA).
+#pragma once
+
+#include <memory>
+
+#include "comm/device_path.h"
+#include "comm/link.h"
+#include "comm/rank_env.h"
+#include "comm/ring.h"
+#include "rendezvous/store.h"
+
+namespace dlp::runtime {
+
+struct RingLinks {
+  std::unique_ptr<SendLink> next;
+  std::unique_ptr<RecvLink> prev;
+  const char* send_kind = "none";  // "tcp" or "shm", for messages and tests
+  const char* recv_kind = "none";
+};
+
+// Connects this rank to its ring neighbours through `store`. Every rank of the
+// communicator must call it; errors name the rank or key that was missing.
+absl::StatusOr<RingLinks> ConnectRing(const CommOptions& options, Store& store);
+
+// The GPU path, or null when the build has no CUDA or the machine no GPU.
+// `store` may be null for a single rank.
+// `host_ring` stays valid for the life of the result.
+absl::StatusOr<std::unique_ptr<DevicePath>> MakeDevicePath(const CommOptions& options,
+                                                           Store* store,
+                                                           const RingContext* host_ring);
+
+}  // namespace dlp::runtime
