@@ -93,8 +93,11 @@ absl::StatusOr<LocalConnection> EnsureLocalServer(const LocalServerOptions& opti
   }
   std::string tail = FileTail(log_path, log_start, 15);
   if (tail.empty()) tail = "(empty)";
+  const std::string how = spawns == kMaxSpawns
+                             ? absl::StrCat(" (it exited ", spawns, " times)")
+                             : absl::StrCat(" within ", absl::FormatDuration(kStartDeadline));
   return absl::UnavailableError(absl::StrCat(
-      "dlpd did not start within ", absl::FormatDuration(kStartDeadline), " (", dlpd,
+      "dlpd did not start", how, " (", dlpd,
       " --state-dir ", state_dir, "); last probe: ", probe.status().message(),
       "; the end of ", log_path, ":\n", tail));
 }
