@@ -97,7 +97,8 @@ TEST(SpecValid, FullSpecEveryField) {
   EXPECT_EQ(w.count, 4);
   // Scalars are taken as written: numbers and booleans stay text.
   EXPECT_THAT(w.command, ElementsAre("python3", "train.py", "--lr", "0.1", "0.01", "true"));
-  EXPECT_THAT(w.env, ElementsAre(Pair("A", "b"), Pair("OVERRIDDEN", "worker"), Pair("SHARED", "1")));
+  EXPECT_THAT(w.env,
+              ElementsAre(Pair("A", "b"), Pair("OVERRIDDEN", "worker"), Pair("SHARED", "1")));
   EXPECT_EQ(w.resources.cpu_millis, 500);
   EXPECT_EQ(w.resources.memory_bytes, 2LL << 30);
   EXPECT_EQ(w.resources.gpu, 1);
@@ -134,21 +135,21 @@ TEST(SpecValid, EveryFrameworkName) {
 }
 
 TEST(SpecValid, QuantitiesInEveryAcceptedForm) {
-  const std::pair<const char*, int64_t> cpus[] = {{"1", 1000}, {"0.5", 500}, {"\"500m\"", 500},
-                                                  {"2.25", 2250}, {"100m", 100}};
+  const std::pair<const char*, int64_t> cpus[] = {
+      {"1", 1000}, {"0.5", 500}, {"\"500m\"", 500}, {"2.25", 2250}, {"100m", 100}};
   for (const auto& [text, millis] : cpus) {
-    JobSpec spec = MustParse(
-        kMinimal, "/specs/job.yaml",
-        {.overrides = {std::string("spec.replicas.worker.resources.cpu=") + text}});
+    JobSpec spec =
+        MustParse(kMinimal, "/specs/job.yaml",
+                  {.overrides = {std::string("spec.replicas.worker.resources.cpu=") + text}});
     EXPECT_EQ(spec.replicas[0].resources.cpu_millis, millis) << text;
   }
-  const std::pair<const char*, int64_t> memories[] = {
-      {"512Mi", 512LL << 20}, {"4Gi", 4LL << 30}, {"4G", 4000000000LL}, {"1000", 1000},
-      {"1.5Gi", 1610612736},  {"1e9", 1000000000}};
+  const std::pair<const char*, int64_t> memories[] = {{"512Mi", 512LL << 20}, {"4Gi", 4LL << 30},
+                                                      {"4G", 4000000000LL},   {"1000", 1000},
+                                                      {"1.5Gi", 1610612736},  {"1e9", 1000000000}};
   for (const auto& [text, bytes] : memories) {
-    JobSpec spec = MustParse(
-        kMinimal, "/specs/job.yaml",
-        {.overrides = {std::string("spec.replicas.worker.resources.memory=") + text}});
+    JobSpec spec =
+        MustParse(kMinimal, "/specs/job.yaml",
+                  {.overrides = {std::string("spec.replicas.worker.resources.memory=") + text}});
     EXPECT_EQ(spec.replicas[0].resources.memory_bytes, bytes) << text;
   }
 }
@@ -157,11 +158,11 @@ TEST(SpecValid, OverridesEditTheDocumentBeforeValidation) {
   SpecOptions options;
   options.overrides = {
       "spec.replicas.worker.count=8",
-      "metadata.labels.team=nlp",                  // creates metadata.labels
-      "spec.restartPolicy.policy=OnFailure",       // creates spec.restartPolicy
+      "metadata.labels.team=nlp",                   // creates metadata.labels
+      "spec.restartPolicy.policy=OnFailure",        // creates spec.restartPolicy
       "spec.replicas.ps.command=[python3, ps.py]",  // a whole new role, YAML flow value
-      "spec.replicas.worker.command.1=bye",        // a list element by index
-      "spec.replicas.worker.command.2=again",      // one past the end appends
+      "spec.replicas.worker.command.1=bye",         // a list element by index
+      "spec.replicas.worker.command.2=again",       // one past the end appends
       "spec.replicas.worker.env={X: y}",
   };
   JobSpec spec = MustParse(kMinimal, "/specs/job.yaml", options);
@@ -178,8 +179,8 @@ TEST(SpecValid, OverridesEditTheDocumentBeforeValidation) {
 
 TEST(SpecValid, LaterOverrideWinsAndEmptyValueRestoresDefault) {
   JobSpec spec = MustParse(kFull, "/specs/job.yaml",
-                           {.overrides = {"spec.priority=1", "spec.priority=9", "spec.queue=",
-                                          "spec.replicas.worker.resources.cpu="}});
+                           {.overrides = {"spec.priority=1", "spec.priority=9",
+                                          "spec.queue=", "spec.replicas.worker.resources.cpu="}});
   EXPECT_EQ(spec.priority, 9);
   EXPECT_EQ(spec.queue, "default");
   EXPECT_EQ(spec.replicas[2].resources.cpu_millis, 1000);

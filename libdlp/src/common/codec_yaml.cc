@@ -105,7 +105,10 @@ std::string JobSpecToYaml(const JobSpec& spec) {
   for (const ReplicaSpec& r : spec.replicas) {
     OrderedJson replica = {{"count", r.count}, {"command", r.command}};
     if (!r.env.empty()) replica["env"] = OrderedJson(r.env);
-    OrderedJson resources = {{"cpu", FormatCpuMillis(r.resources.cpu_millis)}};
+    // Whole CPUs as a number ("cpu: 2"), as people write them; else "500m".
+    OrderedJson resources = {{"cpu", r.resources.cpu_millis % 1000 == 0
+                                         ? OrderedJson(r.resources.cpu_millis / 1000)
+                                         : OrderedJson(FormatCpuMillis(r.resources.cpu_millis))}};
     if (r.resources.memory_bytes != 0) {
       resources["memory"] = FormatMemoryBytes(r.resources.memory_bytes);
     }

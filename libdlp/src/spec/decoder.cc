@@ -235,10 +235,13 @@ class Decoder {
       return;
     }
     RestartPolicy& rp = spec.restart_policy;
+    bool policy_known = true;  // else maxRestarts is only range-checked
     if (YAML::Node n = YamlReader::Child(node, "policy"); YamlReader::Present(n)) {
+      policy_known = false;
       if (auto v = r_.String(n, path + ".policy")) {
         if (auto p = RestartPolicyFromName(*v)) {
           rp.policy = *p;
+          policy_known = true;
         } else {
           r_.Report(n, path + ".policy", Unknown("restart policy", *v, kRestartPolicies));
         }
@@ -248,7 +251,8 @@ class Decoder {
     rp.max_restarts = restarts ? kDefaultMaxRestarts : 0;
     if (YAML::Node n = YamlReader::Child(node, "maxRestarts"); YamlReader::Present(n)) {
       const std::string p = path + ".maxRestarts";
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckMaxRestarts(rp.policy, *v))) {
+      const RestartPolicyKind as = policy_known ? rp.policy : RestartPolicyKind::kOnFailure;
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckMaxRestarts(as, *v))) {
         rp.max_restarts = static_cast<int>(*v);
       }
     }

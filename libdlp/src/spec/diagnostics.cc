@@ -1,5 +1,9 @@
 #include "spec/diagnostics.h"
 
+#include <algorithm>
+#include <climits>
+#include <tuple>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -40,15 +44,23 @@ void Diagnostics::Add(const YAML::Mark& mark, absl::string_view path, absl::stri
     origin = absl::StrCat(" (from --set ", *best, ")");
   }
   std::string text = absl::StrCat(where, ": ", path, path.empty() ? "" : ": ", message, origin);
-  messages_.push_back(std::move(text));
+  const bool positioned = !mark.is_null() && mark.line >= 0;
+  messages_.push_back(
+      {positioned ? mark.line : INT_MAX, positioned ? mark.column : 0, std::move(text)});
 }
 
-void Diagnostics::AddPlain(absl::string_view message) { messages_.emplace_back(message); }
+void Diagnostics::AddPlain(absl::string_view message) {
+  messages_.push_back({-1, 0, std::string(message)});
+}
 
 absl::Status Diagnostics::ToStatus() const {
   if (messages_.empty()) return absl::OkStatus();
-  std::vector<std::string> shown(messages_.begin(),
-                                 messages_.begin() + std::min(messages_.size(), kMaxMessages));
+  std::vector<Message> sorted = messages_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Message& a, const Message& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
+  std::vector<std::string> shown;
+  for (size_t i = 0; i < sorted.size() && i < kMaxMessages; ++i) shown.push_back(sorted[i].text);
   if (messages_.size() > kMaxMessages) {
     shown.push_back(absl::StrCat("... and ", messages_.size() - kMaxMessages, " more problems"));
   }

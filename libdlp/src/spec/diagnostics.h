@@ -1,5 +1,5 @@
 // Collects the problems found in one spec document and turns them into one
-// InvalidArgumentError, one problem a line:
+// InvalidArgumentError, one problem a line, in file order:
 //   job.yaml:12:5: spec.replica: unknown field; did you mean 'replicas'?
 // Nodes that came from a --set override carry no position; their problems
 // name the override instead.
@@ -34,7 +34,11 @@ class Diagnostics {
  private:
   std::string filename_;
   std::vector<std::string> overrides_;
-  std::vector<std::string> messages_;
+  struct Message {
+    int line, column;  // for ordering: file order, problems without position around it
+    std::string text;
+  };
+  std::vector<Message> messages_;
 };
 
 }  // namespace dlp::internal
