@@ -11,6 +11,7 @@ packages=(
   dataset-fashion-mnist
   openmpi-bin libopenmpi-dev libgloo-dev
   openssh-server openssh-client iproute2 procps
+  slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
 )
 
 missing=()

@@ -1,0 +1,39 @@
+// Turns a validated JobSpec into a Slurm batch job: the sbatch options and the
+// batch script, in which `srun` starts one task per replica and each task runs
+// its replica's command (through `dlp-run` when it is available, which adds the
+// rendezvous store and the framework variables). Pure functions: rendering
+// needs no running Slurm.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "backends/slurm/transport.h"
+#include "dlp/job.h"
+
+namespace dlp::internal {
+
+struct SlurmJobLayout {
+  std::string job_dir;  // the job's folder on the shared filesystem
+  std::string dlp_run;  // absolute path; empty: tasks run the command directly
+  std::string partition, account, qos;  // from the context; a spec's queue wins over partition
+};
+
+// The submission for `spec` (script included). InvalidArgument for what Slurm
+// cannot express (an environment variable name that is not a shell name).
+absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec, const SlurmJobLayout& layout);
+
+// Quotes a word for a POSIX shell: always single quotes, with ' written as '\''.
+// Nothing inside is expanded, whatever it holds ($(), backticks, newlines, ;).
+std::string ShellQuote(const std::string& word);
+
+// Slurm's job name for a dlp name: [A-Za-z0-9._-] kept, anything else '_'.
+std::string SlurmJobName(const std::string& name);
+
+// The comment carries the job folder's name, so that a job found in squeue
+// leads back to its spec and logs: "dlp:KEY" then the labels ("k=v,k2=v2").
+std::string SlurmComment(const std::string& key, const JobSpec& spec);
+// KEY from such a comment; empty when it is not a dlp job.
+std::string KeyFromComment(const std::string& comment);
+
+}  // namespace dlp::internal

@@ -1,0 +1,108 @@
+#include "backends/slurm/job_mapping.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "dlp/codec.h"
+
+namespace dlp::internal {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<int> ReadInt(const std::string& path) {
+  int value;
+  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(ReadFile(path)), &value)) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+JobState MapSlurmState(const std::string& state) {
+  if (state == "PENDING" || state == "REQUEUED" || state == "REQUEUE_HOLD" ||
+      state == "REQUEUE_FED" || state == "RESV_DEL_HOLD" || state == "CONFIGURING") {
+    return JobState::kQueued;
+  }
+  if (state == "COMPLETED") return JobState::kSucceeded;
+  if (state == "CANCELLED") return JobState::kCancelled;
+  if (state == "FAILED" || state == "TIMEOUT" || state == "OUT_OF_MEMORY" ||
+      state == "NODE_FAIL" || state == "BOOT_FAIL" || state == "DEADLINE" ||
+      state == "PREEMPTED" || state == "REVOKED") {
+    return JobState::kFailed;
+  }
+  return JobState::kRunning;  // RUNNING, COMPLETING, SUSPENDED, STAGE_OUT, SIGNALING, ...
+}
+
+std::string MapSlurmReason(const SlurmJobRecord& record, JobState state) {
+  if (state == JobState::kFailed) {
+    if (record.state == "TIMEOUT") return "TimeLimit";
+    if (record.state == "OUT_OF_MEMORY") return "OutOfMemory";
+    if (record.state == "NODE_FAIL") return "NodeFail";
+    if (record.state == "DEADLINE") return "Deadline";
+    if (record.state == "PREEMPTED") return "Preempted";
+    if (record.state == "BOOT_FAIL") return "BootFail";
+  }
+  if (state == JobState::kSucceeded || record.reason == "None") return "";
+  return record.reason;
+}
+
+Job ToJob(const SlurmJobRecord& record, const std::string& job_dir) {
+  Job job;
+  job.id = record.id;
+  job.name = record.name;
+  job.tenant = record.user.empty() ? "default" : record.user;
+  job.queue = record.partition;
+  job.state = MapSlurmState(record.state);
+  job.reason = MapSlurmReason(record, job.state);
+  job.created = record.submitted;
+  if (job.state != JobState::kQueued) job.started = record.started;
+  if (IsTerminal(job.state)) {
+    job.finished = record.ended;
+    // wait(2) status: the low 7 bits are a signal, the next byte the exit code.
+    const int signal = record.exit_status & 0x7f;
+    const int code = (record.exit_status >> 8) & 0xff;
+    job.exit_code = signal != 0 ? 128 + signal : code;
+  }
+  if (job_dir.empty()) return job;
+
+  if (auto spec = JobSpecFromJson(ReadFile(job_dir + "/spec.json")); spec.ok()) {
+    job.spec = *std::move(spec);
+    job.name = job.spec.name;
+  }
+  job.restart_count = ReadInt(job_dir + "/restarts").value_or(0);
+  for (const ReplicaSpec& r : job.spec.replicas) {
+    for (int i = 0; i < r.count; ++i) {
+      ReplicaStatus replica;
+      replica.role = r.role;
+      replica.index = i;
+      replica.name = absl::StrCat(r.role, "-", i);
+      replica.state = job.state;
+      replica.exit_code = ReadInt(absl::StrCat(job_dir, "/exit/", replica.name));
+      if (replica.exit_code) {
+        replica.state = *replica.exit_code == 0 ? JobState::kSucceeded : JobState::kFailed;
+        if (*replica.exit_code > 128) replica.signal = *replica.exit_code - 128;
+      }
+      if (job.state != JobState::kQueued) replica.host = record.nodes;
+      job.replicas.push_back(std::move(replica));
+    }
+  }
+  if (job.state == JobState::kFailed && job.reason == "NonZeroExitCode") {
+    for (const ReplicaStatus& r : job.replicas) {
+      if (r.exit_code && *r.exit_code != 0) {
+        job.reason = absl::StrCat("NonZeroExitCode: ", r.name, " exited with code ", *r.exit_code);
+        break;
+      }
+    }
+  }
+  return job;
+}
+
+}  // namespace dlp::internal

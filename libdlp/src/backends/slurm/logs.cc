@@ -1,0 +1,134 @@
+#include "backends/slurm/logs.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
+#include "dlp/status.h"
+
+namespace dlp::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr absl::Duration kPollInterval = absl::Milliseconds(200);
+
+struct FileState {
+  std::string replica;
+  std::string path;
+  std::streamoff offset = 0;
+  std::string partial;
+};
+
+absl::Time FileTime(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return absl::Now();
+  return absl::TimeFromTimespec(st.st_mtim);
+}
+
+// "2026-11-30T12:00:00.123456Z O text"; anything else is stdout at `fallback`.
+LogLine ParseLine(const std::string& replica, const std::string& line, absl::Time fallback) {
+  LogLine out{replica, "stdout", fallback, line};
+  size_t space = line.find(' ');
+  if (space == std::string::npos || line.size() < space + 3 || line[space + 2] != ' ' ||
+      (line[space + 1] != 'O' && line[space + 1] != 'E')) {
+    return out;
+  }
+  absl::Time t;
+  std::string error;
+  if (!absl::ParseTime("%Y-%m-%dT%H:%M:%E*SZ", line.substr(0, space), &t, &error)) return out;
+  out.time = t;
+  out.stream = line[space + 1] == 'O' ? "stdout" : "stderr";
+  out.text = line.substr(space + 3);
+  return out;
+}
+
+// The files to read, by replica name; rediscovered at every poll because each
+// task creates its file when it starts.
+void Discover(const std::string& job_dir, const std::string& only,
+              std::map<std::string, FileState>* files) {
+  auto add = [&](const std::string& replica, const std::string& path) {
+    if (!only.empty() && only != replica) return;
+    if (files->count(replica) == 0) (*files)[replica] = FileState{replica, path};
+  };
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(job_dir + "/logs", ec)) {
+    std::string name = entry.path().filename().string();
+    if (absl::EndsWith(name, ".log")) add(std::string(absl::StripSuffix(name, ".log")), entry.path());
+  }
+  if (fs::exists(job_dir + "/slurm.out", ec)) add("slurm", job_dir + "/slurm.out");
+}
+
+// New lines of one file; the partial last line too when `final`.
+std::vector<LogLine> ReadNew(FileState* f, bool final) {
+  std::vector<LogLine> lines;
+  std::ifstream in(f->path, std::ios::binary);
+  if (!in) return lines;
+  in.seekg(f->offset);
+  std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  f->offset += static_cast<std::streamoff>(chunk.size());
+  f->partial += chunk;
+  const absl::Time fallback = FileTime(f->path);
+  size_t start = 0;
+  for (size_t nl; (nl = f->partial.find('\n', start)) != std::string::npos; start = nl + 1) {
+    lines.push_back(ParseLine(f->replica, f->partial.substr(start, nl - start), fallback));
+  }
+  f->partial.erase(0, start);
+  if (final && !f->partial.empty()) {
+    lines.push_back(ParseLine(f->replica, f->partial, fallback));
+    f->partial.clear();
+  }
+  return lines;
+}
+
+bool Wanted(const LogLine& line, const LogOptions& options) {
+  return !options.since || line.time >= *options.since;
+}
+
+}  // namespace
+
+absl::Status ReadJobLogs(const std::string& job_dir, const LogOptions& options,
+                         const LogSink& sink,
+                         const std::function<absl::StatusOr<bool>()>& finished) {
+  std::map<std::string, FileState> files;
+  bool done = !options.follow;
+  if (options.follow) {
+    DLP_ASSIGN_OR_RETURN(done, finished());
+  }
+  // What is there now: per replica (with --tail), then merged by time.
+  Discover(job_dir, options.replica, &files);
+  std::vector<LogLine> first;
+  for (auto& [name, f] : files) {
+    std::vector<LogLine> lines = ReadNew(&f, done);
+    std::erase_if(lines, [&](const LogLine& l) { return !Wanted(l, options); });
+    if (options.tail >= 0 && lines.size() > static_cast<size_t>(options.tail)) {
+      lines.erase(lines.begin(), lines.end() - options.tail);
+    }
+    first.insert(first.end(), lines.begin(), lines.end());
+  }
+  std::stable_sort(first.begin(), first.end(),
+                   [](const LogLine& a, const LogLine& b) { return a.time < b.time; });
+  for (const LogLine& line : first) {
+    if (!sink(line)) return absl::OkStatus();
+  }
+  while (!done) {
+    std::this_thread::sleep_for(absl::ToChronoMilliseconds(kPollInterval));
+    DLP_ASSIGN_OR_RETURN(done, finished());
+    Discover(job_dir, options.replica, &files);
+    for (auto& [name, f] : files) {
+      for (const LogLine& line : ReadNew(&f, done)) {
+        if (Wanted(line, options) && !sink(line)) return absl::OkStatus();
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace dlp::internal

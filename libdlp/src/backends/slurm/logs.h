@@ -1,0 +1,20 @@
+// A Slurm job's logs: one file per replica in JOB_DIR/logs (the runtime
+// contract's "TIME O|E text" lines, written by each task), plus the batch
+// script's own output JOB_DIR/slurm.out shown as replica "slurm" (srun's and
+// Slurm's messages, such as a time-limit kill). Following is tailing the files.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "dlp/backend.h"
+
+namespace dlp::internal {
+
+// `finished` is asked between polls while following; once it says true the
+// files are drained one last time and the call returns. Never blocks otherwise.
+absl::Status ReadJobLogs(const std::string& job_dir, const LogOptions& options,
+                         const LogSink& sink, const std::function<absl::StatusOr<bool>()>& finished);
+
+}  // namespace dlp::internal

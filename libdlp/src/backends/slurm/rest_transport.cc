@@ -1,0 +1,179 @@
+// slurmrestd's REST API, version v0.0.38 (Slurm 22.05), over libcurl.
+// Every request carries X-SLURM-USER-NAME and the JWT from the token file.
+#include <curl/curl.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "backends/slurm/transport.h"
+#include "dlp/status.h"
+#include "nlohmann/json.hpp"
+
+namespace dlp::internal {
+namespace {
+
+constexpr char kApi[] = "/slurm/v0.0.38";
+
+struct Reply {
+  long code = 0;
+  std::string body;
+};
+
+size_t Append(char* data, size_t size, size_t count, void* out) {
+  static_cast<std::string*>(out)->append(data, size * count);
+  return size * count;
+}
+
+class RestTransport final : public SlurmTransport {
+ public:
+  RestTransport(std::string url, std::string user, std::string token_file)
+      : url_(absl::StripSuffix(url, "/")), user_(std::move(user)),
+        token_file_(std::move(token_file)) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+  }
+
+  std::string Name() const override { return "rest"; }
+
+  absl::StatusOr<std::string> Submit(const SlurmSubmission& job) override {
+    nlohmann::json props = {
+        {"name", job.name},
+        {"comment", job.comment},
+        {"nodes", {job.min_nodes, job.max_nodes}},
+        {"tasks", job.tasks},
+        {"cpus_per_task", job.cpus_per_task},
+        {"environment", job.environment},
+    };
+    auto set = [&](const char* key, const std::string& value) {
+      if (!value.empty()) props[key] = value;
+    };
+    set("partition", job.partition);
+    set("account", job.account);
+    set("qos", job.qos);
+    set("standard_output", job.output);
+    set("standard_error", job.output);
+    set("current_working_directory", job.chdir);
+    if (job.mem_per_cpu_mb > 0) props["memory_per_cpu"] = job.mem_per_cpu_mb;
+    if (job.gpus_per_task > 0) props["gpus_per_task"] = absl::StrCat(job.gpus_per_task);
+    if (job.time_limit_minutes > 0) props["time_limit"] = job.time_limit_minutes;
+    if (job.nice != 0) props["nice"] = job.nice;
+    nlohmann::json body = {{"script", job.script}, {"job", props}};
+    DLP_ASSIGN_OR_RETURN(Reply reply, Request("POST", "/job/submit", body.dump()));
+    std::string errors = SlurmErrors(reply.body);
+    if (!errors.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("Slurm rejected the job: ", errors));
+    }
+    try {
+      nlohmann::json doc = nlohmann::json::parse(reply.body);
+      if (doc.contains("job_id") && doc["job_id"].is_number()) {
+        return absl::StrCat(doc["job_id"].get<int64_t>());
+      }
+    } catch (const std::exception&) {
+    }
+    return absl::InternalError(
+        absl::StrCat("slurmrestd answered HTTP ", reply.code, " without a job id: ", reply.body));
+  }
+
+  absl::StatusOr<SlurmJobRecord> Job(const std::string& id) override {
+    DLP_ASSIGN_OR_RETURN(Reply reply, Request("GET", absl::StrCat("/job/", id), ""));
+    auto jobs = ParseSlurmJobs(reply.body);
+    if (jobs.ok()) {
+      for (SlurmJobRecord& job : *jobs) {
+        if (job.id == id) return std::move(job);
+      }
+    }
+    return absl::NotFoundError(absl::StrCat("Slurm knows no job ", id, NotFoundDetail(reply)));
+  }
+
+  absl::StatusOr<std::vector<SlurmJobRecord>> Jobs() override {
+    DLP_ASSIGN_OR_RETURN(Reply reply, Request("GET", "/jobs/", ""));
+    auto jobs = ParseSlurmJobs(reply.body);
+    if (!jobs.ok()) return absl::UnavailableError(absl::StrCat("slurmrestd: ", jobs.status().message()));
+    return jobs;
+  }
+
+  absl::Status Cancel(const std::string& id) override {
+    DLP_ASSIGN_OR_RETURN(Reply reply, Request("DELETE", absl::StrCat("/job/", id), ""));
+    std::string errors = SlurmErrors(reply.body);
+    if (errors.empty() && reply.code < 300) return absl::OkStatus();
+    if (absl::StrContains(errors, "Invalid job id") || reply.code == 404) {
+      return absl::NotFoundError(absl::StrCat("Slurm knows no job ", id, ": ", errors));
+    }
+    return absl::UnavailableError(absl::StrCat("slurmrestd: cannot cancel job ", id, ": ", errors));
+  }
+
+ private:
+  static std::string NotFoundDetail(const Reply& reply) {
+    std::string errors = SlurmErrors(reply.body);
+    return errors.empty() ? "" : absl::StrCat(" (", errors, ")");
+  }
+
+  absl::StatusOr<std::string> Token() const {
+    std::ifstream in(token_file_);
+    if (!in) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot read the Slurm token file '", token_file_,
+                       "' (create it with `scontrol token`)"));
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string token(absl::StripAsciiWhitespace(text.str()));
+    if (absl::StartsWith(token, "SLURM_JWT=")) token = token.substr(10);
+    return token;
+  }
+
+  absl::StatusOr<Reply> Request(const std::string& method, const std::string& path,
+                                const std::string& body) {
+    DLP_ASSIGN_OR_RETURN(std::string token, Token());
+    CURL* curl = curl_easy_init();
+    if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
+    const std::string url = absl::StrCat(url_, kApi, path);
+    curl_slist* headers = nullptr;
+    headers = curl_slist_append(headers, absl::StrCat("X-SLURM-USER-NAME: ", user_).c_str());
+    headers = curl_slist_append(headers, absl::StrCat("X-SLURM-USER-TOKEN: ", token).c_str());
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    headers = curl_slist_append(headers, "Accept: application/json");
+    Reply reply;
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
+    if (method == "POST") {
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+    }
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 60000L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    CURLcode rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.code);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    if (rc != CURLE_OK) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot reach slurmrestd at ", url_, ": ", curl_easy_strerror(rc)));
+    }
+    if (reply.code == 401 || reply.code == 403) {
+      return absl::UnavailableError(absl::StrCat(
+          "slurmrestd refused user '", user_, "' (HTTP ", reply.code,
+          "): check the token in ", token_file_, SlurmErrors(reply.body)));
+    }
+    return reply;
+  }
+
+  std::string url_;
+  std::string user_;
+  std::string token_file_;
+};
+
+}  // namespace
+
+std::unique_ptr<SlurmTransport> NewRestTransport(const std::string& url, const std::string& user,
+                                                 const std::string& token_file) {
+  return std::make_unique<RestTransport>(url, user, token_file);
+}
+
+}  // namespace dlp::internal

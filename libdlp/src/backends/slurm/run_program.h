@@ -1,0 +1,26 @@
+// Runs a program with an argv (fork/exec, no shell), feeding it stdin and
+// collecting its output. Used for the Slurm command-line tools.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace dlp::internal {
+
+struct ProgramResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  std::string out;
+  std::string err;
+};
+
+// NotFound when argv[0] cannot be executed (not installed); DeadlineExceeded
+// (after killing it) when it runs longer than `timeout`. A non-zero exit is not
+// an error here: the caller reads exit_code and err.
+absl::StatusOr<ProgramResult> RunProgram(const std::vector<std::string>& argv,
+                                         const std::string& stdin_data = "",
+                                         absl::Duration timeout = absl::Seconds(60));
+
+}  // namespace dlp::internal

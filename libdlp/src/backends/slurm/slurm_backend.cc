@@ -1,0 +1,271 @@
+// The Slurm backend: a dlp job is one Slurm batch job. Its id is Slurm's job
+// id; its folder WORKDIR/KEY (on the shared filesystem) holds spec.json, the
+// per-replica logs and exit codes; the job's comment names KEY.
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "backends/factories.h"
+#include "backends/slurm/batch_script.h"
+#include "backends/slurm/job_mapping.h"
+#include "backends/slurm/logs.h"
+#include "backends/slurm/transport.h"
+#include "dlp/codec.h"
+#include "dlp/spec.h"
+#include "dlp/status.h"
+
+extern char** environ;
+
+namespace dlp::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string CurrentUser() {
+  if (passwd* pw = getpwuid(geteuid())) return pw->pw_name;
+  return absl::StrCat(geteuid());
+}
+
+// dlp-run next to this program, then in PATH; "" when neither has it.
+std::string FindDlpRun() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path candidate = self.parent_path() / "dlp-run";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  const char* path = getenv("PATH");
+  for (const auto& dir : absl::StrSplit(path ? path : "", ':', absl::SkipEmpty())) {
+    std::string candidate = absl::StrCat(dir, "/dlp-run");
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// The submitter's environment for the REST API, as sbatch would export it;
+// Slurm's own variables from an enclosing allocation are left out.
+std::map<std::string, std::string> SubmitterEnvironment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry = *e;
+    size_t eq = entry.find('=');
+    if (eq == std::string::npos || entry.rfind("SLURM_", 0) == 0) continue;
+    env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return env;
+}
+
+absl::Status WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
+}
+
+class SlurmBackend final : public Backend {
+ public:
+  SlurmBackend(std::unique_ptr<SlurmTransport> transport, SlurmJobLayout defaults,
+               std::string workdir, std::string user)
+      : transport_(std::move(transport)), defaults_(std::move(defaults)),
+        workdir_(std::move(workdir)), user_(std::move(user)) {}
+
+  std::string Name() const override { return "slurm"; }
+
+  absl::StatusOr<Job> Submit(const JobSpec& spec) override {
+    DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+    SlurmJobLayout layout = defaults_;
+    layout.job_dir = absl::StrCat(workdir_, "/", NewKey(spec.name));
+    DLP_ASSIGN_OR_RETURN(SlurmSubmission submission, BuildSubmission(spec, layout));
+    std::error_code ec;
+    fs::create_directories(layout.job_dir + "/logs", ec);
+    fs::create_directories(layout.job_dir + "/exit", ec);
+    if (ec) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot create the job folder ", layout.job_dir, ": ", ec.message(),
+          " (set the context's workdir to a shared, writable folder)"));
+    }
+    DLP_RETURN_IF_ERROR(WriteFile(layout.job_dir + "/spec.json", JobSpecToJson(spec, 2)));
+    DLP_RETURN_IF_ERROR(WriteFile(layout.job_dir + "/job.sh", submission.script));
+    if (transport_->Name() == "rest") submission.environment = SubmitterEnvironment();
+    auto id = transport_->Submit(submission);
+    if (!id.ok()) {
+      fs::remove_all(layout.job_dir, ec);
+      return id.status();
+    }
+    Job job;
+    job.id = *id;
+    job.name = spec.name;
+    job.tenant = user_;
+    job.queue = submission.partition;
+    job.state = JobState::kQueued;
+    job.created = absl::Now();
+    job.spec = spec;
+    return job;
+  }
+
+  absl::StatusOr<Job> Get(std::string_view id) override {
+    DLP_RETURN_IF_ERROR(CheckId(id));
+    DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
+    return ToJob(record, JobDir(record));
+  }
+
+  absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override {
+    DLP_ASSIGN_OR_RETURN(std::vector<SlurmJobRecord> records, transport_->Jobs());
+    std::vector<Job> jobs;
+    for (const SlurmJobRecord& record : records) {
+      // squeue --json ignores its filters in 22.05: the user's dlp jobs only.
+      if (record.user != user_ || KeyFromComment(record.comment).empty()) continue;
+      Job job = ToJob(record, JobDir(record));
+      if (filter.state && job.state != *filter.state) continue;
+      if (!filter.queue.empty() && job.queue != filter.queue) continue;
+      bool labels_match = std::all_of(filter.labels.begin(), filter.labels.end(), [&](auto& kv) {
+        auto it = job.spec.labels.find(kv.first);
+        return it != job.spec.labels.end() && it->second == kv.second;
+      });
+      if (labels_match) jobs.push_back(std::move(job));
+    }
+    std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+      int64_t x = 0, y = 0;
+      (void)absl::SimpleAtoi(a.id, &x);
+      (void)absl::SimpleAtoi(b.id, &y);
+      return x < y;
+    });
+    if (filter.limit > 0 && jobs.size() > static_cast<size_t>(filter.limit)) {
+      jobs.erase(jobs.begin(), jobs.end() - filter.limit);
+    }
+    return jobs;
+  }
+
+  absl::StatusOr<Job> Cancel(std::string_view id) override {
+    DLP_ASSIGN_OR_RETURN(Job job, Get(id));
+    if (IsTerminal(job.state)) return job;
+    DLP_RETURN_IF_ERROR(transport_->Cancel(std::string(id)));
+    return Get(id);
+  }
+
+  absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) override {
+    const absl::Time deadline = absl::Now() + timeout;
+    absl::Duration pause = absl::Milliseconds(100);
+    while (true) {
+      DLP_ASSIGN_OR_RETURN(Job job, Get(id));
+      if (IsTerminal(job.state) || absl::Now() >= deadline) return job;
+      std::this_thread::sleep_for(
+          absl::ToChronoMilliseconds(std::min(pause, deadline - absl::Now())));
+      pause = std::min(pause * 2, absl::Seconds(1));
+    }
+  }
+
+  absl::Status Logs(std::string_view id, const LogOptions& options,
+                    const LogSink& sink) override {
+    DLP_RETURN_IF_ERROR(CheckId(id));
+    DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
+    const std::string dir = JobDir(record);
+    if (dir.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job ", std::string(id), " was not submitted by dlp (or its folder is not under ", workdir_,
+          "); its output is where sbatch's --output says"));
+    }
+    const std::string job_id(id);
+    return ReadJobLogs(dir, options, sink, [this, job_id]() -> absl::StatusOr<bool> {
+      DLP_ASSIGN_OR_RETURN(SlurmJobRecord r, transport_->Job(job_id));
+      return IsTerminal(MapSlurmState(r.state));
+    });
+  }
+
+  absl::StatusOr<std::vector<Event>> Events(std::string_view id) override {
+    DLP_ASSIGN_OR_RETURN(Job job, Get(id));
+    std::vector<Event> events;
+    if (job.created) events.push_back({*job.created, "Submitted", "sbatch accepted the job"});
+    if (job.started) {
+      events.push_back({*job.started, "Started", absl::StrCat("running on ", job.replicas.empty() ? "Slurm" : job.replicas[0].host)});
+    }
+    if (job.finished) {
+      events.push_back({*job.finished, std::string(JobStateName(job.state)),
+                        job.reason.empty() ? absl::StrCat("exit code ", job.exit_code.value_or(0))
+                                           : job.reason});
+    }
+    return events;
+  }
+
+  absl::StatusOr<std::string> Render(const JobSpec& spec) override {
+    DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+    SlurmJobLayout layout = defaults_;
+    layout.job_dir = absl::StrCat(workdir_, "/", SlurmJobName(spec.name), "-KEY");
+    DLP_ASSIGN_OR_RETURN(SlurmSubmission submission, BuildSubmission(spec, layout));
+    return submission.script;
+  }
+
+ private:
+  static absl::Status CheckId(std::string_view id) {
+    int64_t n;
+    if (!absl::SimpleAtoi(std::string(id), &n) || n <= 0) {
+      return absl::NotFoundError(absl::StrCat("no job '", std::string(id), "': Slurm job ids are numbers"));
+    }
+    return absl::OkStatus();
+  }
+
+  std::string JobDir(const SlurmJobRecord& record) const {
+    std::string key = KeyFromComment(record.comment);
+    if (key.empty()) return "";
+    std::string dir = absl::StrCat(workdir_, "/", key);
+    std::error_code ec;
+    return fs::is_directory(dir, ec) ? dir : "";
+  }
+
+  std::string NewKey(const std::string& name) {
+    absl::MutexLock lock(&mu_);
+    return absl::StrFormat("%s-%d-%08x", SlurmJobName(name), absl::ToUnixMicros(absl::Now()),
+                           static_cast<uint32_t>(random_()));
+  }
+
+  std::unique_ptr<SlurmTransport> transport_;
+  SlurmJobLayout defaults_;
+  std::string workdir_;
+  std::string user_;
+  absl::Mutex mu_;
+  std::mt19937 random_{std::random_device{}()};
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Backend>> CreateSlurmBackend(const Context& context) {
+  SlurmJobLayout defaults;
+  defaults.partition = context.Field("partition");
+  defaults.account = context.Field("account");
+  defaults.qos = context.Field("qos");
+  defaults.dlp_run = context.Field("dlp-run");
+  if (defaults.dlp_run.empty()) defaults.dlp_run = FindDlpRun();
+  std::string workdir = context.Field("workdir", DefaultStateDir() + "/slurm");
+  if (workdir.empty() || workdir[0] != '/') {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "context '", context.name, "': workdir must be an absolute path on a filesystem "
+        "every Slurm node shares (got '", workdir, "')"));
+  }
+  const std::string user = context.Field("user", CurrentUser());
+  std::unique_ptr<SlurmTransport> transport;
+  const std::string rest_url = context.Field("rest-url");
+  if (rest_url.empty()) {
+    transport = NewCliTransport();
+  } else {
+    const std::string token_file = context.Field("token-file");
+    if (token_file.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "context '", context.name, "': rest-url needs token-file (a JWT from `scontrol token`)"));
+    }
+    transport = NewRestTransport(rest_url, user, token_file);
+  }
+  return std::make_unique<SlurmBackend>(std::move(transport), std::move(defaults), workdir, user);
+}
+
+}  // namespace dlp::internal
