@@ -14,5 +14,8 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateLocalBackend(const Context& conte
 // Context fields: server (required), token-file or token, ca-file,
 // insecure-skip-tls-verify.
 absl::StatusOr<std::unique_ptr<Backend>> CreateRemoteBackend(const Context& context);
+// Context fields: partition, account, qos, workdir, dlp-run, user; rest-url and
+// token-file select slurmrestd instead of the command-line tools.
+absl::StatusOr<std::unique_ptr<Backend>> CreateSlurmBackend(const Context& context);
 
 }  // namespace dlp::internal

@@ -22,7 +22,7 @@ struct BackendEntry {
 constexpr BackendEntry kBackends[] = {
     {"local", &internal::CreateLocalBackend},
     {"remote", &internal::CreateRemoteBackend},
-    {"slurm", nullptr},
+    {"slurm", &internal::CreateSlurmBackend},
     {"kubernetes", nullptr},
 };
 
