@@ -1,0 +1,91 @@
+// The launcher's pure parts: host lists, Slurm node lists, rank placement,
+// shell quoting, restart policy.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "launch/group_spec.h"
+#include "launch/placement.h"
+#include "launch/slurm.h"
+#include "launch/ssh_command.h"
+#include "support/temp_dir.h"
+
+namespace dlp::launch {
+namespace {
+
+using ::testing::ElementsAre;
+
+TEST(HostList, SlotsDefaultToOne) {
+  auto hosts = ParseHostList("a:2, b ,c:3");
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  ASSERT_EQ(hosts->size(), 3u);
+  EXPECT_EQ((*hosts)[1].host, "b");
+  EXPECT_EQ((*hosts)[1].slots, 1);
+  EXPECT_EQ((*hosts)[2].slots, 3);
+  EXPECT_FALSE(ParseHostList("a:0").ok());
+  EXPECT_FALSE(ParseHostList("a:x").ok());
+  EXPECT_FALSE(ParseHostList("").ok());
+}
+
+TEST(HostList, HostFileFormats) {
+  testing::TempDir dir;
+  auto hosts = ReadHostFile(dir.WriteFile("hosts", "# cluster\nnode1 slots=4\nnode2:2\n\nnode3\n"));
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  ASSERT_EQ(hosts->size(), 3u);
+  EXPECT_EQ((*hosts)[0].slots, 4);
+  EXPECT_EQ((*hosts)[1].slots, 2);
+  EXPECT_EQ((*hosts)[2].slots, 1);
+  auto bad = ReadHostFile(dir.WriteFile("bad", "node1 cpus=4\n"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("bad:1"));
+}
+
+TEST(NodeList, ExpandsSlurmSyntax) {
+  auto nodes = ExpandNodeList("node[1-3,5],gpu[08-10]x,login");
+  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  EXPECT_THAT(*nodes, ElementsAre("node1", "node2", "node3", "node5", "gpu08x", "gpu09x", "gpu10x",
+                                  "login"));
+  auto two = ExpandNodeList("r[1-2]n[0-1]");
+  ASSERT_TRUE(two.ok());
+  EXPECT_THAT(*two, ElementsAre("r1n0", "r1n1", "r2n0", "r2n1"));
+  EXPECT_FALSE(ExpandNodeList("node[3-1]").ok());
+  EXPECT_FALSE(ExpandNodeList("node[1").ok());
+}
+
+TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
+  GroupSpec group;
+  group.roles = {{"worker", 3, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}, {"ps", 1, {"p"}, {}, 0}};
+  auto layout = PlaceGroup(group, {{"localhost", 2}, {"127.0.0.2", 3}}, {}, true);
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  std::vector<std::string> names;
+  for (const RankPlan& r : layout->ranks) names.push_back(r.name + "@" + r.host);
+  EXPECT_THAT(names, ElementsAre("chief-0@localhost", "ps-0@localhost", "worker-0@127.0.0.2",
+                                 "worker-1@127.0.0.2", "worker-2@127.0.0.2"));
+  EXPECT_EQ(layout->ranks[4].local_rank, 2);
+  EXPECT_EQ(layout->ranks[4].local_world_size, 3);
+  EXPECT_EQ(layout->ranks[4].node_rank, 1);
+  EXPECT_EQ(layout->num_nodes, 2);
+  EXPECT_FALSE(PlaceGroup(group, {{"localhost", 4}}, {}, true).ok());
+}
+
+TEST(ShellQuote, SurvivesTheShell) {
+  EXPECT_EQ(ShellQuote("abc"), "'abc'");
+  EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");
+  EXPECT_EQ(ShellQuote(""), "''");
+  auto argv = SshArgv({"ssh", 2222, "/opt/dlp/bin", {"-i", "key"}}, "h", {{"A", "x y"}}, "/w",
+                      {"echo", "$HOME"});
+  EXPECT_THAT(argv, ElementsAre("ssh", "-o", "BatchMode=yes", "-T", "-p", "2222", "-i", "key", "h",
+                                "'/opt/dlp/bin/dlp-run' '--exec-rank' '--workdir' '/w' '--env' "
+                                "'A=x y' '--' 'echo' '$HOME'"));
+}
+
+TEST(RestartPolicy, ExitCodeOnlyForSignalsAndHighCodes) {
+  EXPECT_FALSE(ShouldRestart(RestartPolicy::kNever, 1, 0));
+  EXPECT_TRUE(ShouldRestart(RestartPolicy::kOnFailure, 1, 0));
+  EXPECT_FALSE(ShouldRestart(RestartPolicy::kExitCode, 1, 0));
+  EXPECT_TRUE(ShouldRestart(RestartPolicy::kExitCode, 137, 0));
+  EXPECT_TRUE(ShouldRestart(RestartPolicy::kExitCode, 0, 9));
+  EXPECT_FALSE(ParseRestartPolicy("Always").ok());
+}
+
+}  // namespace
+}  // namespace dlp::launch
