@@ -35,6 +35,8 @@ class Communicator {
   // "tcp" or "shm" (or "none" for one rank): the transports to the neighbours.
   const char* send_transport() const { return send_kind_; }
   const char* recv_transport() const { return recv_kind_; }
+  // "nccl", "staging" or "none": how GPU buffers are handled.
+  const char* device_path() const { return device_ ? device_->name() : "none"; }
 
   // send == recv is in place. Host or (with CUDA) device buffers.
   absl::Status Allreduce(const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op);

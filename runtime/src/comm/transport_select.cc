@@ -16,6 +16,8 @@
 #include "common/status_macros.h"
 #include "dlp_build_config.h"
 #if DLP_HAVE_CUDA
+#include <set>
+
 #include "comm/cuda_path.h"
 #endif
 
@@ -152,7 +154,23 @@ absl::StatusOr<std::unique_ptr<DevicePath>> MakeDevicePath(const CommOptions& op
                                                            Store* store,
                                                            const RingContext* host_ring) {
 #if DLP_HAVE_CUDA
-  return MakeCudaDevicePath(options, store, host_ring);
+  if (CudaDeviceCount() == 0) return std::unique_ptr<DevicePath>();
+#if DLP_HAVE_NCCL
+  // NCCL takes one rank per GPU: use it only when no two ranks share one.
+  bool distinct = true;
+  if (options.size > 1) {
+    DLP_ASSIGN_OR_RETURN(std::string uuid, CurrentCudaDeviceUuid());
+    std::string prefix = absl::StrCat(options.key_prefix, "/gpu/");
+    DLP_RETURN_IF_ERROR(store->Set(absl::StrCat(prefix, options.rank), options.host_id + "/" + uuid));
+    std::set<std::string> seen;
+    for (int r = 0; r < options.size; ++r) {
+      DLP_ASSIGN_OR_RETURN(std::string other, store->Get(absl::StrCat(prefix, r), options.timeout));
+      distinct = seen.insert(other).second && distinct;
+    }
+  }
+  if (distinct) return MakeNcclPath(options, store);
+#endif
+  return MakeStagingPath(host_ring);
 #else
   (void)options;
   (void)store;
