@@ -1,0 +1,138 @@
+// Starts a real dlpd in a temporary state folder on 127.0.0.1:0 and talks to it
+// over HTTP, for the daemon's end-to-end tests.
+#pragma once
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/ascii.h"
+#include "dlp/codec.h"
+#include "dlp/job.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace dlp::testing {
+
+inline std::string Trimmed(const std::string& s) {
+  return std::string(absl::StripAsciiWhitespace(s));
+}
+
+class Dlpd {
+ public:
+  // Starts dlpd on `state_dir` with extra flags; waits until dlpd.addr exists.
+  Dlpd(const std::string& state_dir, std::vector<std::string> flags = {})
+      : state_dir_(state_dir) {
+    std::vector<std::string> argv = {BinPath("dlpd"), "--state-dir", state_dir, "--listen",
+                                     "127.0.0.1:0"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    process_ = std::make_unique<Background>(argv);
+  }
+
+  // Safety net: no job process of this test outlives it (dlp-run runs in its
+  // own session, so killing dlpd's process group does not reach it).
+  ~Dlpd() {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(state_dir_ + "/jobs", ec)) {
+      auto status = nlohmann::json::parse(ReadFileOrEmpty(entry.path() / "status.json"), nullptr,
+                                          false);
+      if (!status.is_object()) continue;
+      if (status.value("pid", 0) > 1) kill(-status.value("pid", 0), SIGKILL);
+      for (const auto& r : status.value("replicas", nlohmann::json::array())) {
+        if (r.value("pgid", 0) > 1) kill(-r.value("pgid", 0), SIGKILL);
+      }
+    }
+  }
+
+  // Waits for the published address; false when dlpd exited or never published.
+  bool WaitReady() {
+    bool ok = Eventually([&] {
+      return !ReadFileOrEmpty(state_dir_ + "/dlpd.addr").empty() &&
+             ReadFileOrEmpty(state_dir_ + "/dlpd.pid") == std::to_string(process_->pid());
+    }, absl::Seconds(20));
+    if (!ok) return false;
+    address_ = Trimmed(ReadFileOrEmpty(state_dir_ + "/dlpd.addr"));
+    token_ = Trimmed(ReadFileOrEmpty(state_dir_ + "/dlpd.token"));
+    return true;
+  }
+
+  std::unique_ptr<httplib::Client> Client(const std::string& token) const {
+    auto client = std::make_unique<httplib::Client>("http://" + address_);
+    client->set_read_timeout(90, 0);
+    if (!token.empty()) client->set_bearer_token_auth(token.c_str());
+    return client;
+  }
+  std::unique_ptr<httplib::Client> Client() const { return Client(token_); }
+
+  const std::string& address() const { return address_; }
+  const std::string& token() const { return token_; }
+  Background& process() { return *process_; }
+
+ private:
+  std::string state_dir_;
+  std::unique_ptr<Background> process_;
+  std::string address_, token_;
+};
+
+inline int FileMode(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return -1;
+  return static_cast<int>(st.st_mode & 0777);
+}
+
+// A one-role spec whose replicas run `sh -c script`.
+inline JobSpec ShellJob(const std::string& name, const std::string& script, int count = 1,
+                        const std::string& cpu_millis = "1000") {
+  JobSpec spec;
+  spec.name = name;
+  ReplicaSpec r;
+  r.role = "worker";
+  r.count = count;
+  r.command = {"/bin/sh", "-c", script};
+  r.resources.cpu_millis = std::stoll(cpu_millis);
+  spec.replicas.push_back(r);
+  spec.workdir = "/tmp";
+  return spec;
+}
+
+// POSTs a spec; returns the parsed response body (and the HTTP status).
+inline nlohmann::json SubmitJson(httplib::Client& client, const JobSpec& spec,
+                                 int* status = nullptr) {
+  auto res = client.Post("/v1/jobs", JobSpecToJson(spec), "application/json");
+  if (!res) return nullptr;
+  if (status) *status = res->status;
+  return nlohmann::json::parse(res->body, nullptr, false);
+}
+
+// Long-polls until the job is terminal (or `timeout`); returns the last Job seen.
+inline nlohmann::json WaitJob(httplib::Client& client, const std::string& id,
+                              absl::Duration timeout = absl::Seconds(60)) {
+  const absl::Time deadline = absl::Now() + timeout;
+  nlohmann::json job;
+  while (absl::Now() < deadline) {
+    auto res = client.Get(("/v1/jobs/" + id + "/wait?timeout=10").c_str());
+    if (!res) return nullptr;
+    job = nlohmann::json::parse(res->body, nullptr, false);
+    const std::string state = job.value("state", "");
+    if (state == "Succeeded" || state == "Failed" || state == "Cancelled") break;
+  }
+  return job;
+}
+
+inline nlohmann::json GetJson(httplib::Client& client, const std::string& path,
+                              int* status = nullptr) {
+  auto res = client.Get(path.c_str());
+  if (!res) return nullptr;
+  if (status) *status = res->status;
+  return nlohmann::json::parse(res->body, nullptr, false);
+}
+
+}  // namespace dlp::testing

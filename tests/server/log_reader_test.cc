@@ -1,0 +1,78 @@
+// Reading replica logs: parsing, tail, since, interleaving, partial lines.
+#include "server/api/log_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "support/temp_dir.h"
+
+namespace dlp::server {
+namespace {
+
+void Append(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::app) << text;
+}
+
+std::vector<std::string> Texts(const std::vector<LogEntry>& entries) {
+  std::vector<std::string> out;
+  for (const LogEntry& e : entries) out.push_back(e.replica + ":" + e.text);
+  return out;
+}
+
+TEST(LogReaderTest, ParsesTheContractFormat) {
+  LogEntry e = ParseLogLine("worker-0", "2026-11-30T12:00:00.123456Z E oops: a b", nullptr);
+  EXPECT_EQ(e.stream, "stderr");
+  EXPECT_EQ(e.time, "2026-11-30T12:00:00.123456Z");
+  EXPECT_EQ(e.text, "oops: a b");
+  EXPECT_EQ(LogEntryToNdjson(e),
+            R"({"replica":"worker-0","stream":"stderr","time":"2026-11-30T12:00:00.123456Z",)"
+            R"("text":"oops: a b"})"
+            "\n");
+  LogEntry empty = ParseLogLine("worker-0", "2026-11-30T12:00:00.123456Z O", nullptr);
+  EXPECT_EQ(empty.text, "");
+  LogEntry odd = ParseLogLine("worker-0", "not a log line", &e);
+  EXPECT_EQ(odd.text, "not a log line");
+  EXPECT_EQ(odd.time, e.time);
+}
+
+TEST(LogReaderTest, InterleavesReplicasByTime) {
+  testing::TempDir dir;
+  Append(dir.Join("worker-0.log"),
+         "2026-11-30T12:00:00.000001Z O a1\n2026-11-30T12:00:00.000003Z O a2\n");
+  Append(dir.Join("worker-1.log"),
+         "2026-11-30T12:00:00.000002Z O b1\n2026-11-30T12:00:00.000004Z E b2\n");
+  LogReader reader({dir.path(), "", -1, std::nullopt});
+  EXPECT_EQ(Texts(reader.ReadNew(false)),
+            (std::vector<std::string>{"worker-0:a1", "worker-1:b1", "worker-0:a2", "worker-1:b2"}));
+}
+
+TEST(LogReaderTest, TailSinceAndReplicaFilter) {
+  testing::TempDir dir;
+  Append(dir.Join("worker-0.log"),
+         "2026-11-30T12:00:01Z O a1\n2026-11-30T12:00:02Z O a2\n2026-11-30T12:00:03Z O a3\n");
+  Append(dir.Join("worker-1.log"), "2026-11-30T12:00:04Z O b1\n");
+  LogReader tail({dir.path(), "worker-0", 2, std::nullopt});
+  EXPECT_EQ(Texts(tail.ReadNew(true)), (std::vector<std::string>{"worker-0:a2", "worker-0:a3"}));
+  absl::Time since;
+  std::string err;
+  ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, "2026-11-30T12:00:03Z", &since, &err));
+  LogReader after({dir.path(), "", -1, since});
+  EXPECT_EQ(Texts(after.ReadNew(true)), (std::vector<std::string>{"worker-0:a3", "worker-1:b1"}));
+}
+
+TEST(LogReaderTest, FollowsAppendsAndHoldsPartialLinesUntilTheEnd) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("worker-0.log");
+  LogReader reader({dir.path(), "", -1, std::nullopt});
+  EXPECT_TRUE(reader.ReadNew(false).empty());
+  Append(path, "2026-11-30T12:00:01Z O one\n2026-11-30T12:00:02Z O tw");
+  EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:one"}));
+  Append(path, "o\n2026-11-30T12:00:03Z O partial");
+  EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:two"}));
+  EXPECT_EQ(Texts(reader.ReadNew(true)), (std::vector<std::string>{"worker-0:partial"}));
+  EXPECT_TRUE(reader.ReadNew(true).empty());
+}
+
+}  // namespace
+}  // namespace dlp::server

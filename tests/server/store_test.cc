@@ -1,0 +1,149 @@
+// The SQLite store: durability across reopen, migrations, filters, events.
+#include "server/store/store.h"
+
+#include <gtest/gtest.h>
+
+#include "server/controller/controller.h"
+#include "support/temp_dir.h"
+
+namespace dlp::server {
+namespace {
+
+JobRecord NewRecord(const std::string& name, const std::string& queue = "default",
+                    std::map<std::string, std::string> labels = {}) {
+  JobRecord r;
+  r.job.name = name;
+  r.job.queue = queue;
+  r.job.spec.name = name;
+  r.job.spec.queue = queue;
+  r.job.spec.labels = std::move(labels);
+  ReplicaSpec worker;
+  worker.role = "worker";
+  worker.count = 2;
+  worker.command = {"echo", "hi"};
+  r.job.spec.replicas.push_back(worker);
+  r.job.replicas = InitialReplicas(r.job.spec);
+  return r;
+}
+
+TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("dlpd.db");
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto a = store->Insert(NewRecord("a"));
+    auto b = store->Insert(NewRecord("b", "gpu", {{"team", "vision"}}));
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->job.id, "1");
+    EXPECT_EQ(b->job.id, "2");
+    JobRecord running = *b;
+    running.job.state = JobState::kRunning;
+    running.job.started = absl::Now();
+    running.runner_pid = 4242;
+    running.runner_start_time = 77;
+    running.gpus = {0, 1};
+    running.job.replicas[1].pid = 4250;
+    running.job.replicas[1].exit_code = 3;
+    ASSERT_TRUE(store->Update(running, {{absl::Now(), "Started", "go"}}).ok());
+  }
+  auto store = Store::Open(path);  // as after a crash: a new connection
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto b = store->Get(2);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->job.name, "b");
+  EXPECT_EQ(b->job.queue, "gpu");
+  EXPECT_EQ(b->job.tenant, "default");
+  EXPECT_EQ(b->job.state, JobState::kRunning);
+  EXPECT_EQ(b->runner_pid, 4242);
+  EXPECT_EQ(b->runner_start_time, 77);
+  EXPECT_EQ(b->gpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(b->job.spec.labels.at("team"), "vision");
+  ASSERT_EQ(b->job.replicas.size(), 2u);
+  EXPECT_EQ(b->job.replicas[1].name, "worker-1");
+  EXPECT_EQ(b->job.replicas[1].pid, 4250);
+  EXPECT_EQ(b->job.replicas[1].exit_code, 3);
+  EXPECT_FALSE(b->job.replicas[0].exit_code.has_value());
+  auto events = store->Events(2);
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->size(), 2u);
+  EXPECT_EQ((*events)[0].type, "Submitted");
+  EXPECT_EQ((*events)[1].type, "Started");
+  auto c = store->Insert(NewRecord("c"));
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->job.id, "3");
+}
+
+TEST(StoreTest, GetMissingIsNotFound) {
+  testing::TempDir dir;
+  auto store = Store::Open(dir.Join("dlpd.db"));
+  ASSERT_TRUE(store.ok());
+  EXPECT_TRUE(absl::IsNotFound(store->Get(9).status()));
+}
+
+TEST(StoreTest, ListFiltersAndLimitKeepsNewestOldestFirst) {
+  testing::TempDir dir;
+  auto store = Store::Open(dir.Join("dlpd.db"));
+  ASSERT_TRUE(store.ok());
+  for (const char* q : {"a", "b", "a", "a"}) ASSERT_TRUE(store->Insert(NewRecord("j", q)).ok());
+  StoreFilter by_queue;
+  by_queue.queue = "a";
+  auto a = store->List(by_queue);
+  ASSERT_TRUE(a.ok());
+  ASSERT_EQ(a->size(), 3u);
+  EXPECT_EQ((*a)[0].job.id, "1");
+  EXPECT_EQ((*a)[2].job.id, "4");
+  StoreFilter newest;
+  newest.limit = 2;
+  auto n = store->List(newest);
+  ASSERT_TRUE(n.ok());
+  ASSERT_EQ(n->size(), 2u);
+  EXPECT_EQ((*n)[0].job.id, "3");
+  EXPECT_EQ((*n)[1].job.id, "4");
+  StoreFilter running;
+  running.state = JobState::kRunning;
+  EXPECT_TRUE(store->List(running)->empty());
+}
+
+TEST(StoreTest, WalAndFullSyncAndSchemaVersion) {
+  testing::TempDir dir;
+  auto store = Store::Open(dir.Join("dlpd.db"));
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ(store->schema_version(), LatestSchemaVersion());
+  auto db = Database::Open(dir.Join("dlpd.db"));
+  ASSERT_TRUE(db.ok());
+  auto mode = db->Prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(mode.ok());
+  ASSERT_TRUE(*mode->Step());
+  EXPECT_EQ(mode->Text(0), "wal");
+  EXPECT_EQ(*db->QueryInt("PRAGMA user_version"), LatestSchemaVersion());
+}
+
+TEST(StoreTest, MigrationsRunOnceAndInOrder) {
+  testing::TempDir dir;
+  auto db = Database::Open(dir.Join("m.db"));
+  ASSERT_TRUE(db.ok());
+  auto first = MigrateSchema(*db);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(*first, LatestSchemaVersion());
+  // Running again is a no-op (a second CREATE TABLE would fail).
+  auto second = MigrateSchema(*db);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(*db->QueryInt("SELECT count(*) FROM jobs"), 0);
+}
+
+TEST(StoreTest, NewerSchemaIsRefused) {
+  testing::TempDir dir;
+  {
+    auto db = Database::Open(dir.Join("dlpd.db"));
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("PRAGMA user_version = 999").ok());
+  }
+  auto store = Store::Open(dir.Join("dlpd.db"));
+  ASSERT_FALSE(store.ok());
+  EXPECT_TRUE(absl::IsFailedPrecondition(store.status()));
+  EXPECT_NE(store.status().message().find("999"), absl::string_view::npos);
+}
+
+}  // namespace
+}  // namespace dlp::server
