@@ -1,0 +1,18 @@
+#include "command.h"
+
+namespace dlp::cli {
+
+const std::vector<CommandEntry>& Commands() {
+  static const std::vector<CommandEntry> kCommands = {
+      {"submit", RegisterSubmit},       {"status", RegisterStatus},
+      {"list", RegisterList},           {"logs", RegisterLogs},
+      {"describe", RegisterDescribe},   {"cancel", RegisterCancel},
+      {"wait", RegisterWait},           {"validate", RegisterValidate},
+      {"render", RegisterRender},       {"server", RegisterServer},
+      {"config", RegisterConfig},       {"version", RegisterVersion},
+      {"__complete", RegisterComplete},
+  };
+  return kCommands;
+}
+
+}  // namespace dlp::cli

@@ -1,0 +1,52 @@
+#include "common.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+
+namespace dlp::cli {
+
+void PrintError(std::string_view message) {
+  std::fprintf(stderr, "dlp: error: %.*s\n", static_cast<int>(message.size()), message.data());
+}
+
+int ReportError(const absl::Status& status) {
+  PrintError(status.message().empty() ? status.ToString() : std::string(status.message()));
+  return Code(ExitCodeForStatus(status));
+}
+
+absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals) {
+  ClientOptions options;
+  options.context = globals.context;
+  options.config_path = globals.config_path;
+  return Client::Create(options);
+}
+
+absl::StatusOr<JobSpec> LoadSpecForCli(const std::string& path, const SpecOptions& options) {
+  absl::StatusOr<JobSpec> spec = LoadJobSpec(path, options);
+  if (spec.ok() || absl::IsInvalidArgument(spec.status())) return spec;
+  // Missing or unreadable files are the user's input too.
+  return absl::InvalidArgumentError(spec.status().message());
+}
+
+bool IsTty(int fd) { return isatty(fd) == 1; }
+
+bool UseColor(const GlobalFlags& globals, int fd) {
+  if (globals.no_color || !IsTty(fd)) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  const char* term = std::getenv("TERM");
+  return term == nullptr || std::string_view(term) != "dumb";
+}
+
+std::string Colorize(std::string_view text, std::string_view sgr, bool enabled) {
+  if (!enabled) return std::string(text);
+  std::string out = "\033[";
+  out.append(sgr).append("m").append(text).append("\033[0m");
+  return out;
+}
+
+}  // namespace dlp::cli

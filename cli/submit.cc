@@ -1,0 +1,96 @@
+// dlp submit FILE|-f FILE [--set K=V]... [--name N] [--wait] [--follow] [-q]
+#include <cstdio>
+#include <memory>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
+#include "command.h"
+#include "common.h"
+#include "job_output.h"
+#include "log_stream.h"
+#include "waiting.h"
+
+namespace dlp::cli {
+namespace {
+
+struct SubmitFlags {
+  std::string file;
+  std::string file_flag;
+  std::vector<std::string> overrides;
+  std::string name;
+  bool wait = false;
+  bool follow = false;
+  bool quiet = false;
+};
+
+int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
+  if (!flags.file.empty() && !flags.file_flag.empty()) {
+    PrintError("give the spec either as FILE or with -f, not both");
+    return Code(ExitCode::kUsage);
+  }
+  const std::string path = flags.file.empty() ? flags.file_flag : flags.file;
+  if (path.empty()) {
+    PrintError("a job spec is required: dlp submit FILE (or -f FILE, -f - for stdin)");
+    return Code(ExitCode::kUsage);
+  }
+  SpecOptions spec_options;
+  spec_options.overrides = flags.overrides;
+  spec_options.name = flags.name;
+  absl::StatusOr<JobSpec> spec = LoadSpecForCli(path, spec_options);
+  if (!spec.ok()) return ReportError(spec.status());
+
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<Job> job = (*client)->Submit(*spec);
+  if (!job.ok()) return ReportError(job.status());
+
+  if (flags.quiet) {
+    std::printf("%s\n", job->id.c_str());
+  } else {
+    std::printf("job %s submitted%s\n", job->id.c_str(),
+                job->name.empty() ? "" : absl::StrCat(" (", job->name, ")").c_str());
+  }
+  std::fflush(stdout);
+  if (!flags.wait && !flags.follow) return Code(ExitCode::kSuccess);
+
+  if (flags.follow && !flags.quiet) {
+    LogOptions log_options;
+    log_options.follow = true;
+    LogPrintFlags print_flags;
+    print_flags.prefix = true;
+    absl::Status streamed = StreamLogs(**client, job->id, log_options, print_flags, globals);
+    if (!streamed.ok()) return ReportError(streamed);
+  }
+  WaitFlags wait_flags;
+  wait_flags.progress = !flags.quiet;
+  absl::StatusOr<Job> done = WaitForJob(**client, job->id, wait_flags);
+  if (!done.ok()) return ReportError(done.status());
+  if (!flags.quiet) {
+    std::fprintf(stderr, "job %s %s\n", done->id.c_str(), std::string(JobStateName(done->state)).c_str());
+  }
+  PrintJobOutcome(*done);
+  return Code(ExitCodeForJob(*done));
+}
+
+}  // namespace
+
+void RegisterSubmit(CLI::App& parent, Invocation& invocation) {
+  auto flags = std::make_shared<SubmitFlags>();
+  CLI::App* cmd = parent.add_subcommand("submit", "Submit a job spec and print the new job's id");
+  cmd->add_option("FILE", flags->file, "Job spec (YAML, see dlp-job(5)); - reads stdin");
+  cmd->add_option("-f,--file", flags->file_flag, "Job spec file; - reads stdin")->option_text("FILE");
+  cmd->add_option("--set", flags->overrides,
+                  "Override a spec value, e.g. --set spec.replicas.worker.count=8 (repeatable)")
+      ->option_text("KEY=VALUE")
+      ->allow_extra_args(false);
+  cmd->add_option("--name", flags->name, "Job name (replaces metadata.name)")->option_text("NAME");
+  cmd->add_flag("--wait", flags->wait, "Wait for the job to end; exit with its outcome");
+  cmd->add_flag("--follow", flags->follow,
+                "Stream the job's logs until it ends; exit with its outcome");
+  cmd->add_flag("-q,--quiet", flags->quiet, "Print only the job id (and nothing while waiting)");
+  cmd->callback([flags, &invocation] {
+    invocation.action = [flags, &invocation] { return RunSubmit(*flags, invocation.globals); };
+  });
+}
+
+}  // namespace dlp::cli

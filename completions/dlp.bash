@@ -1,0 +1,94 @@
+# bash completion for dlp                                   -*- shell-script -*-
+# Subcommands, flags per subcommand, context names and job ids (the latter two
+# from `dlp __complete contexts|jobs`, which never starts a daemon).
+
+_dlp_query() {
+  # $1: jobs|contexts; passes on --context/--config given on the command line.
+  local -a extra=()
+  [[ -n $_dlp_context ]] && extra+=(--context "$_dlp_context")
+  [[ -n $_dlp_config ]] && extra+=(--config "$_dlp_config")
+  "${_dlp_bin:-dlp}" "${extra[@]}" __complete "$1" 2>/dev/null | cut -f1
+}
+
+_dlp_files() {
+  if declare -F _filedir >/dev/null; then
+    _filedir '@(yaml|yml)'
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+
+_dlp() {
+  local cur prev
+  cur=${COMP_WORDS[COMP_CWORD]}
+  prev=${COMP_WORDS[COMP_CWORD-1]}
+  local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
+  local commands="submit status list logs describe cancel wait validate render server config version"
+  local global_flags="--context --config --no-color --help --help-all"
+
+  local cmd="" sub="" i word
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=${COMP_WORDS[i]}
+    case $word in
+      --context) _dlp_context=${COMP_WORDS[i+1]}; ((i++)); continue ;;
+      --config) _dlp_config=${COMP_WORDS[i+1]}; ((i++)); continue ;;
+      -o|--output|--set|--name|--label|--state|--queue|--limit|--replica|--tail|--since|\
+      --timeout|--backend|--field|--state-dir|--listen|-f|--file)
+        [[ $word == -f && $cmd == logs ]] || ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    if [[ -z $cmd ]]; then cmd=$word; elif [[ -z $sub ]]; then sub=$word; fi
+  done
+
+  case $prev in
+    --context) COMPREPLY=($(compgen -W "$(_dlp_query contexts)" -- "$cur")); return ;;
+    --config|--state-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -o|--output) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")); return ;;
+    --state) COMPREPLY=($(compgen -W "Queued Running Succeeded Failed Cancelled" -- "$cur")); return ;;
+    --backend) COMPREPLY=($(compgen -W "local remote slurm kubernetes" -- "$cur")); return ;;
+    -f|--file) if [[ $cmd != logs ]]; then _dlp_files; return; fi ;;
+    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--field|--listen)
+      return ;;
+  esac
+
+  local flags="" args=""
+  case $cmd in
+    "") COMPREPLY=($(compgen -W "$commands $global_flags" -- "$cur")); return ;;
+    submit) flags="-f --file --set --name --wait --follow -q --quiet"; args=files ;;
+    status) flags="-o --output"; args=jobs ;;
+    list) flags="--state --label --queue --limit -o --output" ;;
+    logs) flags="-f --follow --replica --tail --since --timestamps"; args=jobs ;;
+    describe) flags="-o --output"; args=jobs ;;
+    cancel) flags="-q --quiet"; args=jobs ;;
+    wait) flags="--timeout -q --quiet"; args=jobs ;;
+    validate) flags="--set -q --quiet"; args=files ;;
+    render) flags="--backend --set"; args=files ;;
+    version) flags="--client" ;;
+    server)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "start stop status --state-dir --help" -- "$cur")); return
+      fi
+      [[ $sub == start ]] && flags="--listen" ;;
+    config)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "view get-contexts current-context use-context set-context --help" -- "$cur"))
+        return
+      fi
+      case $sub in
+        use-context) args=contexts ;;
+        set-context) flags="--backend --field"; args=contexts ;;
+      esac ;;
+  esac
+
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$flags --help $global_flags" -- "$cur"))
+    return
+  fi
+  case $args in
+    files) _dlp_files ;;
+    jobs) COMPREPLY=($(compgen -W "$(_dlp_query jobs)" -- "$cur")) ;;
+    contexts) COMPREPLY=($(compgen -W "$(_dlp_query contexts)" -- "$cur")) ;;
+  esac
+}
+
+complete -F _dlp dlp

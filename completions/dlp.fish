@@ -1,0 +1,88 @@
+# fish completion for dlp: subcommands, flags, context names and job ids
+# (the latter two from `dlp __complete contexts|jobs`).
+
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version
+
+function __dlp_jobs
+    dlp __complete jobs 2>/dev/null
+end
+
+function __dlp_contexts
+    dlp __complete contexts 2>/dev/null
+end
+
+complete -c dlp -f
+complete -c dlp -l context -x -a '(__dlp_contexts)' -d 'Context to use'
+complete -c dlp -l config -r -F -d 'Config file'
+complete -c dlp -l no-color -d 'Never color the output'
+complete -c dlp -s h -l help -d 'Show help'
+complete -c dlp -l help-all -d 'Show help for every subcommand'
+
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a submit -d 'Submit a job spec'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a status -d "Show a job's state"
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a list -d 'List jobs'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a logs -d "Print a job's logs"
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a describe -d 'Show a job in detail'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a cancel -d 'Cancel jobs'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a wait -d 'Wait for jobs to end'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a validate -d 'Check a job spec'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 'Print what the backend would run'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
+
+# submit
+complete -c dlp -n '__fish_seen_subcommand_from submit' -F -a '(__fish_complete_suffix .yaml)'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -s f -l file -r -F -d 'Job spec file (- = stdin)'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -l set -x -d 'Override a spec value (KEY=VALUE)'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -l name -x -d 'Job name'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -l wait -d 'Wait for the job to end'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -l follow -d 'Stream logs until the job ends'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -s q -l quiet -d 'Print only the job id'
+
+# commands taking job ids
+complete -c dlp -n '__fish_seen_subcommand_from status describe logs cancel wait' -x -a '(__dlp_jobs)'
+complete -c dlp -n '__fish_seen_subcommand_from status list describe' -s o -l output -x -a 'table wide json yaml' -d 'Output format'
+
+# list
+complete -c dlp -n '__fish_seen_subcommand_from list' -l state -x -a 'Queued Running Succeeded Failed Cancelled' -d 'Only jobs in this state'
+complete -c dlp -n '__fish_seen_subcommand_from list' -l label -x -d 'Only jobs with this label (KEY=VALUE)'
+complete -c dlp -n '__fish_seen_subcommand_from list' -l queue -x -d 'Only jobs in this queue'
+complete -c dlp -n '__fish_seen_subcommand_from list' -l limit -x -d 'Only the newest N jobs'
+
+# logs
+complete -c dlp -n '__fish_seen_subcommand_from logs' -s f -l follow -d 'Keep streaming until the job ends'
+complete -c dlp -n '__fish_seen_subcommand_from logs' -l replica -x -d 'Only this replica (worker-0)'
+complete -c dlp -n '__fish_seen_subcommand_from logs' -l tail -x -d 'Last N lines per replica'
+complete -c dlp -n '__fish_seen_subcommand_from logs' -l since -x -d 'Only lines newer than (10m)'
+complete -c dlp -n '__fish_seen_subcommand_from logs' -l timestamps -d "Print each line's time"
+
+# cancel, wait
+complete -c dlp -n '__fish_seen_subcommand_from cancel wait validate' -s q -l quiet -d 'Print less'
+complete -c dlp -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'Give up after this long (5m)'
+
+# validate, render
+complete -c dlp -n '__fish_seen_subcommand_from validate render' -F -a '(__fish_complete_suffix .yaml)'
+complete -c dlp -n '__fish_seen_subcommand_from validate render' -l set -x -d 'Override a spec value'
+complete -c dlp -n '__fish_seen_subcommand_from render' -l backend -x -a 'local remote slurm kubernetes' -d 'Render for this backend'
+
+# version
+complete -c dlp -n '__fish_seen_subcommand_from version' -l client -d "Only the client's version"
+
+# server
+complete -c dlp -n '__fish_seen_subcommand_from server; and not __fish_seen_subcommand_from start stop status' -a start -d 'Start dlpd'
+complete -c dlp -n '__fish_seen_subcommand_from server; and not __fish_seen_subcommand_from start stop status' -a stop -d 'Stop dlpd'
+complete -c dlp -n '__fish_seen_subcommand_from server; and not __fish_seen_subcommand_from start stop status' -a status -d 'Show whether dlpd runs'
+complete -c dlp -n '__fish_seen_subcommand_from server' -l state-dir -r -a '(__fish_complete_directories)' -d 'State folder'
+complete -c dlp -n '__fish_seen_subcommand_from server; and __fish_seen_subcommand_from start' -l listen -x -d 'HOST:PORT'
+
+# config
+set -l config_actions view get-contexts current-context use-context set-context
+complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a view -d 'Print the config'
+complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a get-contexts -d 'List contexts'
+complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a current-context -d 'Print the current context'
+complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a use-context -d 'Switch context'
+complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a set-context -d 'Create or modify a context'
+complete -c dlp -n '__fish_seen_subcommand_from use-context set-context' -x -a '(__dlp_contexts)'
+complete -c dlp -n '__fish_seen_subcommand_from set-context' -l backend -x -a 'local remote slurm kubernetes' -d 'Backend'
+complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -d 'Set a field (KEY=VALUE)'

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Quick start on a fresh Debian 12 machine: installs the dependencies, builds
+# dlp, and runs the main job on the local backend (dlpd starts on demand),
+# following its logs. The exit status is the job's outcome (see dlp(1)).
+set -euo pipefail
+
+JOB_FILE=${JOB_FILE:-examples/hello/job.yaml}
+
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+build_dir=${BUILD_DIR:-build}
+exec "$build_dir/bin/dlp" submit "$JOB_FILE" --follow

@@ -1,0 +1,47 @@
+// `dlp config`: contexts created, switched and listed in a config file.
+#include "e2e/cli_harness.h"
+#include "gmock/gmock.h"
+
+namespace dlp::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(CliConfig, SetUseAndListContexts) {
+  CliEnv env;
+  const std::string config = env.dir().Join("cfg/config.yaml");
+  auto dlp = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--config", config});
+    return env.Dlp(args);
+  };
+  RunResult current = dlp({"config", "current-context"});
+  EXPECT_EQ(current.exit_code, 0) << current.err;
+  EXPECT_EQ(current.out, "local\n");
+
+  RunResult set = dlp({"config", "set-context", "hpc", "--backend", "slurm", "--field", "partition=debug"});
+  EXPECT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_TRUE(FileExists(config));
+  RunResult use = dlp({"config", "use-context", "hpc"});
+  EXPECT_EQ(use.exit_code, 0) << use.err;
+  EXPECT_EQ(dlp({"config", "current-context"}).out, "hpc\n");
+
+  RunResult contexts = dlp({"config", "get-contexts"});
+  EXPECT_EQ(contexts.exit_code, 0) << contexts.err;
+  EXPECT_THAT(contexts.out, HasSubstr("partition=debug"));
+  EXPECT_THAT(contexts.out, ::testing::ContainsRegex("\\*\\s+hpc\\s+slurm"));
+
+  RunResult view = dlp({"config", "view"});
+  EXPECT_THAT(view.out, HasSubstr("current-context: hpc"));
+  RunResult complete = dlp({"__complete", "contexts"});
+  EXPECT_THAT(complete.out, HasSubstr("hpc\tslurm"));
+
+  // DLP_CONTEXT and --context override the file's choice.
+  EXPECT_EQ(dlp({"--context", "local", "config", "current-context"}).out, "local\n");
+  RunResult unknown = dlp({"config", "use-context", "nowhere"});
+  EXPECT_EQ(unknown.exit_code, 3) << unknown.err;
+  RunResult missing_backend = dlp({"config", "set-context", "new"});
+  EXPECT_EQ(missing_backend.exit_code, 2) << missing_backend.err;
+}
+
+}  // namespace
+}  // namespace dlp::testing

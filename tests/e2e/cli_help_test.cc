@@ -1,0 +1,130 @@
+// dlp's command surface: every subcommand's --help, usage errors exit 2, and the
+// completions and man page name every real subcommand (parsed from --help).
+#include <set>
+
+#include "e2e/cli_harness.h"
+#include "gmock/gmock.h"
+
+namespace dlp::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The names listed under "Subcommands:" in `dlp [CMD] --help`.
+std::vector<std::string> Subcommands(const CliEnv& env, const std::vector<std::string>& path) {
+  std::vector<std::string> args = path;
+  args.push_back("--help");
+  RunResult r = env.Dlp(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> names;
+  bool in_section = false;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+    if (absl::StartsWith(line, "Subcommands:")) {
+      in_section = true;
+      continue;
+    }
+    if (!in_section) continue;
+    if (line.empty() || !absl::StartsWith(line, "  ")) break;
+    std::vector<absl::string_view> words =
+        absl::StrSplit(absl::StripLeadingAsciiWhitespace(line), absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    if (!words.empty()) names.emplace_back(words.front());
+  }
+  return names;
+}
+
+TEST(CliHelp, TopLevelListsEverySubcommand) {
+  CliEnv env;
+  std::vector<std::string> names = Subcommands(env, {});
+  EXPECT_THAT(names, ::testing::IsSupersetOf({"submit", "status", "list", "logs", "describe",
+                                              "cancel", "wait", "validate", "render", "server",
+                                              "config", "version"}));
+  EXPECT_THAT(names, ::testing::Not(::testing::Contains("__complete")));
+}
+
+TEST(CliHelp, EverySubcommandHelpExitsZero) {
+  CliEnv env;
+  for (const std::string& name : Subcommands(env, {})) {
+    RunResult r = env.Dlp({name, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_THAT(r.out, HasSubstr(name)) << name;
+    for (const std::string& child : Subcommands(env, {name})) {
+      RunResult c = env.Dlp({name, child, "--help"});
+      EXPECT_EQ(c.exit_code, 0) << name << " " << child << ": " << c.err;
+    }
+  }
+  EXPECT_EQ(env.Dlp({"--help"}).exit_code, 0);
+  EXPECT_EQ(env.Dlp({"-h"}).exit_code, 0);
+}
+
+TEST(CliHelp, UsageErrorsExitTwo) {
+  CliEnv env;
+  const std::vector<std::vector<std::string>> cases = {
+      {},                                    // no command
+      {"no-such-command"},                   //
+      {"list", "--no-such-flag"},            //
+      {"status"},                            // missing JOB
+      {"list", "--limit", "many"},           //
+      {"list", "-o", "xml"},                 //
+      {"list", "--state", "Sleeping"},       //
+      {"submit"},                            // no spec
+      {"wait", "1", "--timeout", "soon"},    //
+      {"logs", "1", "--since", "yesterday"}, //
+      {"server"},                            // missing action
+      {"config", "use-context"},             //
+  };
+  for (const auto& args : cases) {
+    RunResult r = env.Dlp(args);
+    EXPECT_EQ(r.exit_code, 2) << absl::StrJoin(args, " ") << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr("dlp: error: ")) << absl::StrJoin(args, " ");
+  }
+}
+
+TEST(CliHelp, VersionPrintsTheVersion) {
+  CliEnv env;
+  RunResult r = env.Dlp({"version", "--client"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("dlp "));
+}
+
+TEST(CliHelp, CompletionsAndManPageNameEverySubcommand) {
+  CliEnv env;
+  const std::string source = DLP_SOURCE_DIR;
+  const std::vector<std::string> files = {source + "/completions/dlp.bash",
+                                          source + "/completions/_dlp",
+                                          source + "/completions/dlp.fish", source + "/man/dlp.1"};
+  for (const std::string& file : files) {
+    const std::string text = ReadFileOrEmpty(file);
+    ASSERT_FALSE(text.empty()) << file;
+    for (const std::string& name : Subcommands(env, {})) {
+      EXPECT_THAT(text, HasSubstr(name)) << file << " does not name " << name;
+      for (const std::string& child : Subcommands(env, {name})) {
+        EXPECT_THAT(text, HasSubstr(child)) << file << " does not name " << name << " " << child;
+      }
+    }
+    // The completions list jobs and contexts through the hidden helper.
+    if (file.find("completions") != std::string::npos) {
+      EXPECT_THAT(text, HasSubstr("__complete jobs")) << file;
+      EXPECT_THAT(text, HasSubstr("__complete contexts")) << file;
+    }
+  }
+  // The man page also documents every exit code and the environment.
+  const std::string man = ReadFileOrEmpty(source + "/man/dlp.1");
+  for (const char* word : {"130", "DLP_CONFIG", "DLP_CONTEXT", "XDG_STATE_HOME", "XDG_CONFIG_HOME"}) {
+    EXPECT_THAT(man, HasSubstr(word));
+  }
+}
+
+TEST(CliHelp, CompleteHelperListsContextsWithoutADaemon) {
+  CliEnv env;
+  RunResult r = env.Dlp({"__complete", "contexts"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("local\t"));
+  // No dlpd runs yet: job completion prints nothing and starts nothing.
+  RunResult jobs = env.Dlp({"__complete", "jobs"});
+  EXPECT_EQ(jobs.exit_code, 0) << jobs.err;
+  EXPECT_EQ(jobs.out, "");
+  EXPECT_FALSE(FileExists(env.StateDir() + "/dlpd.addr"));
+}
+
+}  // namespace
+}  // namespace dlp::testing
