@@ -22,6 +22,16 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/dlpConfigVersion.cmake
 install(FILES ${CMAKE_BINARY_DIR}/dlpConfig.cmake ${CMAKE_BINARY_DIR}/dlpConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dlp)
 
+# dlp.pc names its prefix relative to itself, so that `cmake --install --prefix P`
+# (which can differ from CMAKE_INSTALL_PREFIX) still yields a working file.
+file(RELATIVE_PATH DLP_PC_PREFIX_FROM_PCDIR "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+set(DLP_PC_EXTRA_LIBS "")
+if(DLP_HAVE_CUDA)
+  string(APPEND DLP_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+  if(DLP_HAVE_NCCL)
+    string(APPEND DLP_PC_EXTRA_LIBS " ${NCCL_LIBRARY}")
+  endif()
+endif()
 configure_file(cmake/dlp.pc.in ${CMAKE_BINARY_DIR}/dlp.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/dlp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

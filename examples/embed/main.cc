@@ -1,0 +1,36 @@
+// embed JOB.yaml: submits a job through the current dlp context, prints its logs
+// as they come, and exits with the job's outcome (0 succeeded, 1 failed,
+// 5 cancelled; 2-4 when it could not be submitted), as `dlp submit --follow` does.
+#include <cstdio>
+#include <string>
+
+#include "dlp/dlp.h"
+
+static int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "embed: %s\n", std::string(status.message()).c_str());
+  return static_cast<int>(dlp::ExitCodeForStatus(status));
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) return Fail(absl::InvalidArgumentError("usage: embed JOB.yaml"));
+
+  auto spec = dlp::LoadJobSpec(argv[1]);
+  if (!spec.ok()) return Fail(spec.status());
+  auto client = dlp::Client::Create();  // $DLP_CONTEXT or the config's current context
+  if (!client.ok()) return Fail(client.status());
+  auto job = (*client)->Submit(*spec);
+  if (!job.ok()) return Fail(job.status());
+  std::printf("submitted job %s\n", job->id.c_str());
+
+  dlp::LogOptions follow;
+  follow.follow = true;
+  absl::Status logs = (*client)->Logs(job->id, follow, [](const dlp::LogLine& line) {
+    std::printf("[%s] %s\n", line.replica.c_str(), line.text.c_str());
+    return true;
+  });
+  if (!logs.ok()) return Fail(logs);
+  auto done = (*client)->Wait(job->id);
+  if (!done.ok()) return Fail(done.status());
+  std::printf("job %s %s\n", done->id.c_str(), std::string(dlp::JobStateName(done->state)).c_str());
+  return static_cast<int>(dlp::ExitCodeForJob(*done));
+}

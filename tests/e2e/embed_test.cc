@@ -1,0 +1,141 @@
+// The installed library works for others: `cmake --install` the build tree into a
+// temporary prefix, build examples/embed against it with find_package(dlp), run
+// it against a real dlpd (the installed one), and link a C program using
+// dlp/comm.h through pkg-config.
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "dlp/local_server.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace dlp::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Describe(const RunResult& result) {
+  return "exit " + std::to_string(result.exit_code) + "\nstdout:\n" + result.out +
+         "\nstderr:\n" + result.err;
+}
+
+// One install and one build of the example, shared by the tests of this file.
+class EmbedTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    prefix_ = dir_->Join("prefix");
+    RunResult install =
+        Run({"cmake", "--install", DLP_BUILD_DIR, "--prefix", prefix_}, {.timeout = absl::Seconds(120)});
+    install_error_ = install.exit_code == 0 ? "" : "cmake --install failed: " + Describe(install);
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override { ASSERT_EQ(install_error_, ""); }
+
+  // $PREFIX/lib or $PREFIX/lib/<multiarch>, whichever the install used.
+  static std::string LibDir() {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(prefix_)) {
+      if (entry.path().filename() == "libdlp.a") return entry.path().parent_path().string();
+    }
+    return prefix_ + "/lib";
+  }
+
+  static TempDir* dir_;
+  static std::string prefix_;
+  static std::string install_error_;
+};
+
+TempDir* EmbedTest::dir_ = nullptr;
+std::string EmbedTest::prefix_;
+std::string EmbedTest::install_error_;
+
+TEST_F(EmbedTest, ExampleBuildsWithFindPackageAndRunsJobs) {
+  const std::string build = dir_->Join("embed-build");
+  std::vector<std::string> configure = {"cmake", "-S", std::string(DLP_SOURCE_DIR) + "/examples/embed",
+                                        "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix_,
+                                        "-DCMAKE_BUILD_TYPE=Release"};
+  if (std::system("command -v ccache >/dev/null 2>&1") == 0) {
+    configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");
+  }
+  RunResult configured = Run(configure, {.timeout = absl::Seconds(120)});
+  ASSERT_EQ(configured.exit_code, 0) << Describe(configured);
+  RunResult built = Run({"cmake", "--build", build}, {.timeout = absl::Seconds(300)});
+  ASSERT_EQ(built.exit_code, 0) << Describe(built);
+
+  const std::string spec = dir_->WriteFile("job.yaml", R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: embedded}
+spec:
+  replicas:
+    worker: {count: 2, command: [sh, -c, 'echo hello from $DLP_REPLICA'], resources: {cpu: 100m}}
+)");
+  const std::string failing = dir_->WriteFile("fail.yaml", R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: embedded-fail}
+spec:
+  replicas:
+    worker: {count: 1, command: [sh, -c, 'echo bye; exit 7'], resources: {cpu: 100m}}
+)");
+  // The local context (no config file), a fresh state folder, the installed dlpd.
+  RunOptions options;
+  options.env = {{"XDG_STATE_HOME", dir_->Join("state")},
+                 {"DLP_CONFIG", dir_->Join("no-config.yaml")},
+                 {"DLP_DLPD", prefix_ + "/bin/dlpd"}};
+  options.unset_env = {"DLP_CONTEXT"};
+  options.timeout = absl::Seconds(60);
+  RunResult ok = Run({build + "/embed", spec}, options);
+  RunResult failed = Run({build + "/embed", failing}, options);
+  LocalServerOptions server;
+  server.state_dir = dir_->Join("state") + "/dlp";
+  EXPECT_TRUE(StopLocalServer(server).ok());
+
+  EXPECT_EQ(ok.exit_code, 0) << Describe(ok);
+  EXPECT_THAT(ok.out, HasSubstr("[worker-0] hello from worker-0"));
+  EXPECT_THAT(ok.out, HasSubstr("[worker-1] hello from worker-1"));
+  EXPECT_THAT(ok.out, HasSubstr("Succeeded"));
+  EXPECT_EQ(failed.exit_code, 1) << Describe(failed);  // a failed job is never 0
+  EXPECT_THAT(failed.out, HasSubstr("[worker-0] bye"));
+}
+
+TEST_F(EmbedTest, CProgramLinksTheCollectivesThroughPkgConfig) {
+  const std::string archive = LibDir() + "/libdlp_runtime.a";
+  RunResult symbols = Run({"sh", "-c", "nm -g --defined-only " + archive + " | grep -q ' T dlp_allreduce$'"});
+  if (symbols.exit_code != 0) {
+    GTEST_SKIP() << "dlp_runtime does not define the dlp/comm.h functions yet";
+  }
+  const std::string source = dir_->WriteFile("comm.c", R"(#include <stdio.h>
+#include <dlp/comm.h>
+int main(void) {
+  dlp_comm* comm = NULL;
+  if (dlp_comm_init_from_env(&comm) != 0) {
+    printf("init failed: %s\n", dlp_last_error());
+    return 3;
+  }
+  float x = 1.0f;
+  dlp_allreduce(comm, &x, &x, 1, DLP_FLOAT32, DLP_SUM);
+  dlp_barrier(comm);
+  dlp_comm_destroy(comm);
+  return 0;
+}
+)");
+  const std::string binary = dir_->Join("comm");
+  RunOptions options;
+  options.env = {{"PKG_CONFIG_PATH", LibDir() + "/pkgconfig"}};
+  RunResult built = Run({"sh", "-c", "cc -std=c99 -o " + binary + " " + source +
+                                         " $(pkg-config --cflags --libs dlp)"},
+                        options);
+  ASSERT_EQ(built.exit_code, 0) << Describe(built);
+  // Without dlp-run's environment it cannot join, and says so.
+  RunResult ran = Run({binary}, {.unset_env = {"RANK", "WORLD_SIZE", "DLP_STORE_ADDR"}});
+  EXPECT_EQ(ran.exit_code, 3) << Describe(ran);
+  EXPECT_THAT(ran.out, HasSubstr("init failed: "));
+}
+
+}  // namespace
+}  // namespace dlp::testing
