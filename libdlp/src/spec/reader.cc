@@ -41,7 +41,7 @@ bool YamlReader::CheckMap(const YAML::Node& node, absl::string_view path,
   }
   std::map<std::string, int> first_line;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key = it->first;
+    const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
     if (!key.IsScalar()) {
       Report(key, path, absl::StrCat("expected a ", kind, " name as key, got ", Describe(key)));
       continue;
@@ -144,8 +144,8 @@ std::optional<std::map<std::string, std::string>> YamlReader::StringMap(
   std::map<std::string, int> first_line;
   bool ok = true;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key = it->first;
-    const YAML::Node& value = it->second;
+    const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
+    const YAML::Node value = it->second;
     if (!key.IsScalar()) {
       Report(key, path, absl::StrCat("expected a name as key, got ", Describe(key)));
       ok = false;
