@@ -32,7 +32,7 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
         if (!store.ok()) return store.status();
         auto options = testing::TestOptions(rank, kRanks, transport);
         options.timeout = absl::Seconds(120);  // longer than the test's deadline
-        auto comm = Communicator::Create(options, **store);
+        auto comm = Communicator::Create(options, std::move(*store));
         if (!comm.ok()) return comm.status();
         std::vector<float> buf(1 << 20, 1.0f);
         for (int i = 0; i < 100000; ++i) {
@@ -70,7 +70,7 @@ TEST(CommFaultTest, BrokenCommunicatorFailsFast) {
   RankGroup group = RunRanks(2, [&](int rank, int port) -> absl::Status {
     auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
     if (!store.ok()) return store.status();
-    auto comm = Communicator::Create(testing::TestOptions(rank, 2, "shm"), **store);
+    auto comm = Communicator::Create(testing::TestOptions(rank, 2, "shm"), std::move(*store));
     if (!comm.ok()) return comm.status();
     if (rank == 1) return absl::OkStatus();  // leaves at once: destroys its communicator
     int32_t x = 1;

@@ -29,7 +29,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int size, int port,
                                                    const std::string& host_id = "h0") {
   auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
   if (!store.ok()) return store.status();
-  return Communicator::Create(TestOptions(rank, size, transport, host_id), **store);
+  return Communicator::Create(TestOptions(rank, size, transport, host_id), std::move(*store));
 }
 
 std::string CaseName(const std::string& dir, dlp_dtype t, dlp_op op, size_t count) {

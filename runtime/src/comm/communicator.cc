@@ -1,6 +1,10 @@
 #include "comm/communicator.h"
 
 #include <atomic>
+#include <optional>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 
 #include "absl/strings/str_cat.h"
 #include "comm/dtype.h"
@@ -11,6 +15,8 @@ namespace dlp::runtime {
 namespace {
 
 std::atomic<int> g_instances{0};
+// How long a failing rank waits for a departed neighbour's recorded reason.
+constexpr absl::Duration kReasonWait = absl::Seconds(1);
 
 }  // namespace
 
@@ -25,18 +31,22 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
   }
   DLP_ASSIGN_OR_RETURN(auto store,
                        ConnectTcpStore(env.store_host, env.store_port, env.options.timeout));
-  return Create(env.options, *store);
+  return Create(env.options, std::shared_ptr<Store>(std::move(store)));
 }
 
 absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOptions& options,
-                                                                   Store& store) {
+                                                                   std::shared_ptr<Store> store) {
   if (options.size < 1 || options.rank < 0 || options.rank >= options.size) {
     return absl::InvalidArgumentError(
         absl::StrCat("rank ", options.rank, " is not within size ", options.size));
   }
   auto comm = std::unique_ptr<Communicator>(new Communicator());
   comm->options_ = options;
-  auto links = ConnectRing(options, store);
+  comm->store_ = store;
+  if (store == nullptr && options.size > 1) {
+    return absl::InvalidArgumentError("a communicator of several ranks needs a store");
+  }
+  auto links = options.size > 1 ? ConnectRing(options, *store) : absl::StatusOr<RingLinks>(RingLinks{});
   if (!links.ok()) {
     return absl::Status(links.status().code(),
                         absl::StrCat("dlp comm: rank ", options.rank, " could not join: ",
@@ -48,7 +58,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
   comm->recv_kind_ = links->recv_kind;
   comm->ring_ = {options.rank, options.size, comm->next_.get(), comm->prev_.get(),
                  options.timeout};
-  DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, &store, &comm->ring_));
+  DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, store.get(), &comm->ring_));
   return comm;
 }
 
@@ -70,8 +80,30 @@ absl::Status Communicator::Check(dlp_dtype t, const void* a, const void* b, size
   return absl::OkStatus();
 }
 
+std::string Communicator::FailureKey(int rank) const {
+  return absl::StrCat(options_.key_prefix, "/failed/", rank);
+}
+
+// A failed collective breaks the communicator: record why in the store, leave
+// the ring so the neighbours fail fast, and when the failure was a neighbour
+// leaving, add the reason that neighbour recorded (so the rank that died
+// first is named all around the ring).
 absl::Status Communicator::Remember(absl::Status s) {
-  if (!s.ok() && !absl::IsInvalidArgument(s)) broken_ = s;
+  if (s.ok() || absl::IsInvalidArgument(s)) return s;
+  if (store_ != nullptr) (void)store_->Set(FailureKey(rank()), std::string(s.message()));
+  if (next_) next_->Abandon();
+  if (prev_) prev_->Abandon();
+  auto peer = s.GetPayload(kPeerPayload);
+  int peer_rank = -1;
+  bool departed = s.message().find("left the communicator") != absl::string_view::npos ||
+                  s.message().find("closed the connection") != absl::string_view::npos;
+  if (store_ != nullptr && departed && peer && absl::SimpleAtoi(std::string(*peer), &peer_rank)) {
+    auto reason = store_->Get(FailureKey(peer_rank), kReasonWait);
+    if (reason.ok()) {
+      s = absl::Status(s.code(), absl::StrCat(s.message(), " (rank ", peer_rank, ": ", *reason, ")"));
+    }
+  }
+  broken_ = s;
   return s;
 }
 

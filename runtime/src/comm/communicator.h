@@ -23,9 +23,9 @@ class Communicator {
  public:
   // Joins the ranks described by the rank environment (rank_env.h).
   static absl::StatusOr<std::unique_ptr<Communicator>> FromEnv();
-  // Joins through `store`, which must outlive the call (not the communicator).
+  // Joins through `store`, kept to report and look up why ranks failed.
   static absl::StatusOr<std::unique_ptr<Communicator>> Create(const CommOptions& options,
-                                                              Store& store);
+                                                              std::shared_ptr<Store> store);
   ~Communicator();
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;
@@ -48,6 +48,7 @@ class Communicator {
   Communicator() = default;
   absl::Status Check(dlp_dtype t, const void* a, const void* b, size_t count) const;
   absl::Status Remember(absl::Status s);
+  std::string FailureKey(int rank) const;
   DevicePath* DeviceFor(const void* a, const void* b) const;
 
   CommOptions options_;
@@ -57,6 +58,7 @@ class Communicator {
   const char* recv_kind_ = "none";
   RingContext ring_;
   std::unique_ptr<DevicePath> device_;
+  std::shared_ptr<Store> store_;
   absl::Status broken_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "comm/dtype.h"
 
@@ -30,6 +31,12 @@ template <typename T>
 DLP_VECTOR_CLONES void Max(T* __restrict dst, const T* __restrict src, size_t n) {
 #pragma GCC ivdep
   for (size_t i = 0; i < n; ++i) dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+}
+
+template <typename T>
+DLP_VECTOR_CLONES void Sum3(T* __restrict dst, const T* __restrict a, const T* __restrict b, size_t n) {
+#pragma GCC ivdep
+  for (size_t i = 0; i < n; ++i) dst[i] = a[i] + b[i];
 }
 
 template <typename T>
@@ -83,6 +90,23 @@ void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op
     case DLP_FLOAT16: return ReduceHalf<HalfToFloat, FloatToHalf>(dst, src, count, op);
     case DLP_BFLOAT16: return ReduceHalf<BFloat16ToFloat, FloatToBFloat16>(dst, src, count, op);
   }
+}
+
+void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype t, dlp_op op) {
+  if (dst != a) {
+    // Sums of 32/64-bit types in one pass; the rest copy first.
+    if (op == DLP_SUM || op == DLP_AVG) {
+      switch (t) {
+        case DLP_FLOAT32: return Sum3(static_cast<float*>(dst), static_cast<const float*>(a), static_cast<const float*>(b), count);
+        case DLP_FLOAT64: return Sum3(static_cast<double*>(dst), static_cast<const double*>(a), static_cast<const double*>(b), count);
+        case DLP_INT32: return Sum3(static_cast<int32_t*>(dst), static_cast<const int32_t*>(a), static_cast<const int32_t*>(b), count);
+        case DLP_INT64: return Sum3(static_cast<int64_t*>(dst), static_cast<const int64_t*>(a), static_cast<const int64_t*>(b), count);
+        default: break;
+      }
+    }
+    std::memcpy(dst, a, count * DTypeSize(t));
+  }
+  ReduceInto(dst, b, count, t, op);
 }
 
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks) {

@@ -14,6 +14,9 @@ namespace dlp::runtime {
 // division happens once, in FinishAverage). dst and src must not overlap.
 void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op);
 
+// dst[i] = op(a[i], b[i]); dst may equal a (then it is ReduceInto(dst, b)).
+void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype t, dlp_op op);
+
 // dst[i] /= ranks (integer division for integer types).
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks);
 

@@ -33,22 +33,30 @@ absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv
                            dlp_dtype t, dlp_op op) {
   size_t elem = DTypeSize(t);
   char* buf = static_cast<char*>(recv);
-  if (send != recv && count > 0) std::memcpy(buf, send, count * elem);
+  const char* in = static_cast<const char*>(send);
   const int n = ring.size, r = ring.rank;
-  if (n == 1 || count == 0) return absl::OkStatus();
+  if (n == 1 || count == 0) {
+    if (send != recv && count > 0) std::memcpy(buf, send, count * elem);
+    return absl::OkStatus();
+  }
+  // Out of place, the input is read where it lies: the first send comes from
+  // `send`, each reduction writes recv = send op incoming, and the one segment
+  // never reduced here arrives finished in the all-gather. No extra copy.
 
   Segments seg(count, n, elem);
   std::vector<RingStep> steps;
   steps.reserve(2 * (n - 1));
   for (int k = 0; k < n - 1; ++k) {  // reduce-scatter
-    int out = Mod(r - k, n), in = Mod(r - k - 1, n);
-    steps.push_back({buf + seg.offset(out), seg.bytes(out), k - 1, buf + seg.offset(in),
-                     seg.bytes(in), /*reduce=*/true, op == DLP_AVG && k == n - 2});
+    int out = Mod(r - k, n), in_seg = Mod(r - k - 1, n);
+    RingStep step{(k == 0 ? in : buf) + seg.offset(out), seg.bytes(out), k - 1,
+                  buf + seg.offset(in_seg), seg.bytes(in_seg), /*reduce=*/true,
+                  /*own=*/in + seg.offset(in_seg), op == DLP_AVG && k == n - 2};
+    steps.push_back(step);
   }
   for (int k = 0; k < n - 1; ++k) {  // all-gather
-    int out = Mod(r + 1 - k, n), in = Mod(r - k, n);
-    steps.push_back({buf + seg.offset(out), seg.bytes(out), n - 2 + k, buf + seg.offset(in),
-                     seg.bytes(in), /*reduce=*/false, false});
+    int out = Mod(r + 1 - k, n), in_seg = Mod(r - k, n);
+    steps.push_back({buf + seg.offset(out), seg.bytes(out), n - 2 + k, buf + seg.offset(in_seg),
+                     seg.bytes(in_seg), /*reduce=*/false, nullptr, false});
   }
   return RunRingSteps(ring, steps, {t, op}, "allreduce");
 }
@@ -85,7 +93,7 @@ absl::Status RingAllgather(const RingContext& ring, const void* send, void* recv
   for (int k = 0; k < n - 1; ++k) {
     int give = Mod(r - k, n), take = Mod(r - k - 1, n);
     steps.push_back({out + static_cast<size_t>(give) * block, block, k - 1,
-                     out + static_cast<size_t>(take) * block, block, false, false});
+                     out + static_cast<size_t>(take) * block, block, false, nullptr, false});
   }
   return RunRingSteps(ring, steps, {t, DLP_SUM}, "allgather");
 }

@@ -25,6 +25,10 @@
 
 namespace dlp::runtime {
 
+// Payload of a failed collective's Status: the rank of the neighbour it
+// failed on. The caller leaves the ring (Abandon) after reporting.
+inline constexpr char kPeerPayload[] = "dlp.comm.peer";
+
 struct RingContext {
   int rank = 0;
   int size = 1;

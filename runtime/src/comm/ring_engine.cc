@@ -29,25 +29,32 @@ class Runner {
     while (send_step_ < steps_.size() || recv_step_ < steps_.size()) {
       uint32_t seen = bell != nullptr ? bell->seq.load(std::memory_order_seq_cst) : 0;
       absl::StatusOr<bool> sent = PumpSend();
-      if (!sent.ok()) return Fail(sent.status(), what);
+      if (!sent.ok()) return Fail(sent.status(), what, ring_.next->peer());
       absl::StatusOr<bool> received = PumpRecv();
-      if (!received.ok()) return Fail(received.status(), what);
+      if (!received.ok()) return Fail(received.status(), what, ring_.prev->peer());
       if (*sent || *received) {
         last_progress = absl::Now();
         continue;
       }
       absl::Time now = absl::Now();
-      if (now - last_progress > ring_.timeout) return Fail(Stalled(), what);
+      if (now - last_progress > ring_.timeout) {
+        return Fail(Stalled(), what,
+                    recv_step_ < steps_.size() ? ring_.prev->peer() : ring_.next->peer());
+      }
       bool want_send = send_step_ < steps_.size() && SendReady() > send_offset_;
       bool want_recv = recv_step_ < steps_.size();
       WaitForLinks(ring_.next, want_send, ring_.prev, want_recv, seen, kCheckInterval);
       if (absl::Now() - now >= kCheckInterval / 2) {
         // A long sleep: make sure the neighbours are still there.
         if (want_send || send_step_ < steps_.size()) {
-          if (absl::Status s = ring_.next->CheckPeer(); !s.ok()) return Fail(s, what);
+          if (absl::Status s = ring_.next->CheckPeer(); !s.ok()) {
+            return Fail(s, what, ring_.next->peer());
+          }
         }
         if (want_recv) {
-          if (absl::Status s = ring_.prev->CheckPeer(); !s.ok()) return Fail(s, what);
+          if (absl::Status s = ring_.prev->CheckPeer(); !s.ok()) {
+            return Fail(s, what, ring_.prev->peer());
+          }
         }
       }
     }
@@ -100,7 +107,8 @@ class Runner {
       if (take == 0) return false;
       char* dst = s.recv + done;
       if (s.reduce) {
-        ReduceInto(dst, data->data(), take / elem_, kind_.dtype, kind_.op);
+        const char* own = s.own != nullptr ? s.own + done : dst;
+        ReduceFrom(dst, own, data->data(), take / elem_, kind_.dtype, kind_.op);
         if (s.average) FinishAverage(dst, take / elem_, kind_.dtype, ring_.size);
       } else {
         std::memcpy(dst, data->data(), take);
@@ -125,11 +133,11 @@ class Runner {
         "rank %d took no data for %s", ring_.next->peer(), absl::FormatDuration(ring_.timeout)));
   }
 
-  // Leaves the ring so the neighbours fail fast instead of waiting out their timeout.
-  absl::Status Fail(const absl::Status& s, const char* what) {
-    if (ring_.next != nullptr) ring_.next->Abandon();
-    if (ring_.prev != nullptr) ring_.prev->Abandon();
-    return absl::Status(s.code(), absl::StrCat(what, " on rank ", ring_.rank, ": ", s.message()));
+  // Names this rank and carries the peer's rank as a payload (kPeerPayload).
+  absl::Status Fail(const absl::Status& s, const char* what, int peer) {
+    absl::Status out(s.code(), absl::StrCat(what, " on rank ", ring_.rank, ": ", s.message()));
+    out.SetPayload(kPeerPayload, absl::Cord(std::to_string(peer)));
+    return out;
   }
 
   const RingContext& ring_;

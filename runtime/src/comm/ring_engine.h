@@ -19,6 +19,7 @@ struct RingStep {
   char* recv = nullptr;
   size_t recv_bytes = 0;
   bool reduce = false;   // reduce into recv rather than copy
+  const char* own = nullptr;  // with reduce: this rank's input (recv = own op incoming)
   bool average = false;  // divide the reduced elements by the ring size
 };
 

@@ -70,7 +70,7 @@ TEST(CommGpuTest, OneRankUsesNccl) {
   RankGroup group = RunRanks(1, [](int rank, int port) -> absl::Status {
     auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
     if (!store.ok()) return store.status();
-    auto comm = Communicator::Create(testing::TestOptions(rank, 1, "auto"), **store);
+    auto comm = Communicator::Create(testing::TestOptions(rank, 1, "auto"), std::move(*store));
     if (!comm.ok()) return comm.status();
     return DeviceAllreduce(**comm, 100003, "nccl");
   });
@@ -83,7 +83,7 @@ TEST(CommGpuTest, RanksSharingOneGpuStageThroughHost) {
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
       auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
       if (!store.ok()) return store.status();
-      auto comm = Communicator::Create(testing::TestOptions(rank, 3, transport), **store);
+      auto comm = Communicator::Create(testing::TestOptions(rank, 3, transport), std::move(*store));
       if (!comm.ok()) return comm.status();
       if (absl::Status s = DeviceAllreduce(**comm, 70001, "staging"); !s.ok()) return s;
       // Broadcast and allgather on device buffers too.
