@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -280,6 +281,35 @@ TEST(SpecValid, ValidateAcceptsASpecBuiltInCode) {
   EXPECT_TRUE(ValidateJobSpec(spec).ok());
   spec.workdir = "";  // a backend's choice
   EXPECT_TRUE(ValidateJobSpec(spec).ok());
+}
+
+// The examples in dlp-job(5) must be valid specs.
+TEST(SpecValid, ManPageExamplesParse) {
+  std::ifstream in(std::string(DLP_SOURCE_DIR) + "/man/dlp-job.5");
+  ASSERT_TRUE(in) << "man/dlp-job.5 missing";
+  std::vector<std::string> examples;
+  std::string line, current;
+  bool in_block = false;
+  while (std::getline(in, line)) {
+    if (line == ".nf") {
+      in_block = true;
+      current.clear();
+    } else if (line == ".fi") {
+      // Examples, not the SYNOPSIS (whose placeholders are in italics, \fI).
+      if (current.rfind("apiVersion:", 0) == 0 && current.find("\\f") == std::string::npos) {
+        examples.push_back(current);
+      }
+      in_block = false;
+    } else if (in_block) {
+      for (size_t p; (p = line.find("\\-")) != std::string::npos;) line.replace(p, 2, "-");
+      current += line + "\n";
+    }
+  }
+  ASSERT_GE(examples.size(), 2u);
+  for (const std::string& example : examples) {
+    absl::StatusOr<JobSpec> spec = ParseJobSpec(example, "/man/job.yaml");
+    EXPECT_TRUE(spec.ok()) << spec.status() << "\n" << example;
+  }
 }
 
 }  // namespace
