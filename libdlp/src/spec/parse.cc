@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/string_view_compat.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
@@ -49,6 +50,19 @@ std::string SyntaxMessage(const std::string& msg) {
   return out;
 }
 
+// The 1-based number of the first line up to `last_line` (0-based) whose
+// indentation holds a tab, or 0: yaml-cpp reports those as other errors.
+int TabIndentedLine(absl::string_view yaml, int last_line) {
+  int line = 0;
+  for (absl::string_view text : absl::StrSplit(yaml, '\n')) {
+    if (line > last_line) break;
+    const size_t indent_end = text.find_first_not_of(" \t");
+    if (text.substr(0, indent_end).find('\t') != absl::string_view::npos) return line + 1;
+    ++line;
+  }
+  return 0;
+}
+
 absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename,
                               const SpecOptions& options) {
   const std::string shown = IsStdin(filename) ? "<stdin>" : std::string(filename);
@@ -59,7 +73,12 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
   try {
     documents = YAML::LoadAll(std::string(yaml));
   } catch (const YAML::Exception& e) {
-    diagnostics.Add(e.mark, "", SyntaxMessage(e.msg));
+    std::string message = SyntaxMessage(e.msg);
+    if (int tab_line = TabIndentedLine(yaml, e.mark.line); tab_line > 0) {
+      absl::StrAppend(&message, "; line ", tab_line,
+                      " is indented with a tab, and YAML indents with spaces only");
+    }
+    diagnostics.Add(e.mark, "", message);
     return diagnostics.ToStatus();
   }
   if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
