@@ -130,6 +130,10 @@ void Launcher::StartRound(int round) {
   for (size_t i = 0; i < ranks_.size(); ++i) {
     RankProcess* rank = ranks_[i].get();
     std::map<std::string, std::string> env = RankEnvironment(layout_, rank->plan(), cluster);
+    // Traces go next to the logs (docs/runtime-contract.md, "Traces and metrics").
+    if (!options_.log_dir.empty() && !env.count("DLP_TRACE_DIR")) {
+      env["DLP_TRACE_DIR"] = std::filesystem::absolute(options_.log_dir).string();
+    }
     SpawnRequest request;
     if (rank->plan().local) {
       request.argv = rank->plan().command;
