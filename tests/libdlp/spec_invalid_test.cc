@@ -435,6 +435,13 @@ TEST(SpecInvalid, EachCaseNamesPositionFieldAndExpectation) {
   }
 }
 
+TEST(SpecInvalid, BadNameOptionIsNamed) {
+  absl::StatusOr<JobSpec> spec = ParseJobSpec(kHead, "job.yaml", {.name = "Not_A_Name"});
+  ASSERT_FALSE(spec.ok());
+  EXPECT_THAT(spec.status().message(),
+              HasSubstr("--name: \"Not_A_Name\" is not a valid job name"));
+}
+
 TEST(SpecInvalid, StdinIsNamedInMessages) {
   absl::StatusOr<JobSpec> spec = ParseJobSpec(Head("  queue: Q\n"), "-");
   ASSERT_FALSE(spec.ok());

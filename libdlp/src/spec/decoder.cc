@@ -30,7 +30,7 @@ Problem NoProblem(absl::string_view) { return std::nullopt; }
 class Decoder {
  public:
   Decoder(const DecodeOptions& options, Diagnostics& diagnostics)
-      : options_(options), r_(diagnostics) {}
+      : options_(options), diagnostics_(diagnostics), r_(diagnostics) {}
 
   JobSpec Decode(const YAML::Node& root) {
     JobSpec spec;
@@ -83,6 +83,7 @@ class Decoder {
     }
     if (!options_.name.empty()) {
       spec.name = options_.name;
+      if (Problem p = CheckJobName(spec.name)) diagnostics_.AddPlain("--name: " + *p);
     } else if (spec.name.empty()) {
       const YAML::Node& where = YamlReader::Present(meta) ? meta : root;
       r_.Report(where, "metadata.name", "required; a job needs a name (or pass --name)");
@@ -275,6 +276,7 @@ class Decoder {
   }
 
   const DecodeOptions& options_;
+  Diagnostics& diagnostics_;
   YamlReader r_;
 };
 
