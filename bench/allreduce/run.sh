@@ -18,9 +18,12 @@ if [[ ! -f $build/build.ninja ]]; then
 fi
 targets="dlp_allreduce_bench memcpy_bench"
 for t in mpi_allreduce_bench gloo_allreduce_bench; do
-  if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then targets+=" $t"; fi
+  if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then  # found by CMake targets+=" $t"; fi
 done
-ninja -C "$build" -j"$jobs" $targets >/dev/null
+if ! ninja -C "$build" -j"$jobs" $targets >"$build/bench-build.log" 2>&1; then
+  tail -30 "$build/bench-build.log" >&2
+  exit 1
+fi
 bin=$build/bin
 
 rows=$(mktemp)
@@ -43,16 +46,16 @@ for n in $ranks; do
 done
 rm -f "$rows.err"
 
-awk '
+awk -v ranks="$ranks" -v max_bytes="$max_bytes" '
   $1 == "ROW" { key = $2 " " $3 " " $4; time[key] = $5; bus[key] = $7; wrong[key] = $8
-                if ($2 == "memcpy") mem[$4] = $7; else { sizes[$4] = 1; nranks[$3] = 1 }
+                if ($2 == "memcpy") mem[$4] = $7
                 if ($8 != 0) bad = 1 }
   END {
     printf "%-7s %5s | %12s %8s %6s | %12s %8s %6s | %12s %8s %6s | %8s\n", "ranks", "MiB",
       "dlp us", "busbw", "#wrong", "mpi us", "busbw", "#wrong", "gloo us", "busbw", "#wrong", "memcpy"
-    n = asorti(nranks, rs, "@ind_num_asc"); m = asorti(sizes, ss, "@ind_num_asc")
-    for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) {
-      r = rs[i]; s = ss[j]; line = sprintf("%-7s %5d", r, s / 1048576)
+    n = split(ranks, rs, " ")
+    for (i = 1; i <= n; i++) for (s = 1048576; s <= max_bytes; s *= 4) {
+      r = rs[i]; line = sprintf("%-7s %5d", r, s / 1048576)
       split("dlp mpi gloo", impls, " ")
       for (k = 1; k <= 3; k++) {
         key = impls[k] " " r " " s
