@@ -18,7 +18,8 @@ if [[ ! -f $build/build.ninja ]]; then
 fi
 targets="dlp_allreduce_bench memcpy_bench"
 for t in mpi_allreduce_bench gloo_allreduce_bench; do
-  if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then  # found by CMake targets+=" $t"; fi
+  # Built only where CMake found MPI / Gloo.
+  if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then targets+=" $t"; fi
 done
 if ! ninja -C "$build" -j"$jobs" $targets >"$build/bench-build.log" 2>&1; then
   tail -30 "$build/bench-build.log" >&2
