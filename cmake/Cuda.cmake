@@ -12,6 +12,9 @@ if(NOT DLP_WITH_CUDA STREQUAL "OFF")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 90)  # H100/H200; override on the command line
     endif()
+    # nvcc with this CMake knows dialects up to C++17; CUDA sources stay at 17.
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(DLP_HAVE_CUDA 1)
