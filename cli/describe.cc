@@ -37,9 +37,9 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
   Field("Reason:", job.reason);
   Field("Tenant:", job.tenant);
   Field("Queue:", absl::StrCat(job.queue, " (priority ", job.spec.priority, ")"));
-  Field("Created:", FormatTime(job.created));
-  Field("Started:", FormatTime(job.started));
-  Field("Finished:", FormatTime(job.finished));
+  Field("Created:", FormatTimestamp(job.created));
+  Field("Started:", FormatTimestamp(job.started));
+  Field("Finished:", FormatTimestamp(job.finished));
   Field("Duration:", JobDuration(job, now));
   Field("Exit code:", job.exit_code ? absl::StrCat(*job.exit_code) : "");
   Field("Restarts:", absl::StrCat(job.restart_count, " (policy ",
@@ -61,7 +61,7 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
 
   std::printf("\n%s\n", Colorize("Events:", kBold, color).c_str());
   Table table({"TIME", "TYPE", "MESSAGE"});
-  for (const Event& e : events) table.AddRow({FormatTime(e.time), e.type, e.message});
+  for (const Event& e : events) table.AddRow({FormatTimestamp(e.time), e.type, e.message});
   if (table.empty()) {
     std::printf("<none>\n");
   } else {
@@ -83,7 +83,7 @@ void PrintYaml(const Job& job, const std::vector<Event>& events) {
   YAML::Emitter out;
   out << YAML::BeginMap << YAML::Key << "events" << YAML::Value << YAML::BeginSeq;
   for (const Event& e : events) {
-    out << YAML::BeginMap << YAML::Key << "time" << YAML::Value << FormatTime(e.time)
+    out << YAML::BeginMap << YAML::Key << "time" << YAML::Value << FormatTimestamp(e.time)
         << YAML::Key << "type" << YAML::Value << e.type << YAML::Key << "message" << YAML::Value
         << e.message << YAML::EndMap;
   }

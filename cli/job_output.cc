@@ -71,7 +71,7 @@ std::string ReplicaOutcome(const ReplicaStatus& replica) {
   return "-";
 }
 
-std::string FormatTime(const std::optional<absl::Time>& time) {
+std::string FormatTimestamp(const std::optional<absl::Time>& time) {
   if (!time) return "-";
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", *time, absl::UTCTimeZone());
 }
@@ -99,7 +99,7 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
     if (wide) {
       row.insert(row.end(), {job.queue, absl::StrCat(job.spec.priority),
                              job.exit_code ? absl::StrCat(*job.exit_code) : "-",
-                             FormatTime(job.created), job.reason.empty() ? "-" : job.reason});
+                             FormatTimestamp(job.created), job.reason.empty() ? "-" : job.reason});
     }
     table.AddRow(std::move(row));
   }
@@ -163,7 +163,8 @@ void PrintJobOutcome(const Job& job) {
   }
   std::string line = absl::StrCat("dlp: ", who, " failed");
   if (!detail.empty()) absl::StrAppend(&line, ": ", detail);
-  if (!job.reason.empty()) {
+  // The reason usually names the failing replica already; add it only when new.
+  if (!job.reason.empty() && (failing == nullptr || job.reason.find(failing->name) == std::string::npos)) {
     absl::StrAppend(&line, detail.empty() ? ": " : " (", job.reason, detail.empty() ? "" : ")");
   }
   std::fprintf(stderr, "%s\n", line.c_str());

@@ -29,7 +29,7 @@ std::string JobDuration(const Job& job, absl::Time now);
 std::string ReplicaSummary(const Job& job);
 // "exit 3", "signal 9 (SIGKILL)", or "-".
 std::string ReplicaOutcome(const ReplicaStatus& replica);
-std::string FormatTime(const std::optional<absl::Time>& time);  // RFC 3339 or "-"
+std::string FormatTimestamp(const std::optional<absl::Time>& time);  // RFC 3339 or "-"
 
 // Prints jobs to stdout in `format`; `as_list`: JSON/YAML as {"jobs":[...]}.
 void PrintJobs(const std::vector<Job>& jobs, OutputFormat format, bool as_list,

@@ -36,7 +36,7 @@ int RunWait(const WaitCmdFlags& flags, const GlobalFlags& globals) {
   for (const std::string& id : flags.ids) {
     WaitFlags wait;
     wait.progress = !flags.quiet;
-    if (deadline != absl::InfiniteFuture()) wait.timeout = std::max(deadline - absl::Now(), absl::ZeroDuration());
+    wait.deadline = deadline;
     absl::StatusOr<Job> job = WaitForJob(**client, id, wait);
     if (!job.ok()) {
       const int code = ReportError(job.status());

@@ -54,24 +54,27 @@ absl::StatusOr<Job> WaitForJob(Client& client, const std::string& id, const Wait
   InstallInterruptHandler(InterruptMode::kFlag);
   ProgressLine progress(flags.progress);
   const absl::Time begin = absl::Now();
-  const absl::Time deadline =
-      flags.timeout == absl::InfiniteDuration() ? absl::InfiniteFuture() : begin + flags.timeout;
+  const absl::Time deadline = flags.deadline;
+  auto interrupted = [&] {
+    progress.Clear();
+    return absl::CancelledError(
+        absl::StrCat("interrupted while waiting for job ", id, "; the job keeps running"));
+  };
   while (true) {
-    if (Interrupted()) {
-      progress.Clear();
-      return absl::CancelledError(
-          absl::StrCat("interrupted while waiting for job ", id, "; the job keeps running"));
-    }
-    const absl::Duration chunk = std::min(kPollPeriod, std::max(deadline - absl::Now(), absl::ZeroDuration()));
+    if (Interrupted()) return interrupted();
+    const absl::Duration chunk =
+        std::min(kPollPeriod, std::max(deadline - absl::Now(), absl::ZeroDuration()));
     absl::StatusOr<Job> job = client.backend().Wait(id, chunk);
+    // Ctrl-C may have broken the request itself (EINTR): report the interrupt.
+    if (Interrupted()) return interrupted();
     if (!job.ok()) return job.status();
     if (IsTerminal(job->state)) return job;
     progress.Show(*job, begin);
     if (absl::Now() >= deadline) {
       progress.Clear();
       return absl::DeadlineExceededError(
-          absl::StrCat("timed out after ", absl::FormatDuration(flags.timeout),
-                       " waiting for job ", id, " (", std::string(JobStateName(job->state)), ")"));
+          absl::StrCat("timed out waiting for job ", id, ": still ",
+                       std::string(JobStateName(job->state))));
     }
   }
 }

@@ -10,12 +10,12 @@
 namespace dlp::cli {
 
 struct WaitFlags {
-  absl::Duration timeout = absl::InfiniteDuration();
+  absl::Time deadline = absl::InfiniteFuture();
   bool progress = true;  // show "job 7 Running 12s" on stderr (terminal only)
 };
 
 // Waits until the job is terminal. Cancelled (exit 130) when Ctrl-C was pressed,
-// DeadlineExceeded naming the job and its state when the timeout passes.
+// DeadlineExceeded naming the job and its state when the deadline passes.
 absl::StatusOr<Job> WaitForJob(Client& client, const std::string& id, const WaitFlags& flags);
 
 }  // namespace dlp::cli
