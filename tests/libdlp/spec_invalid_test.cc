@@ -13,6 +13,7 @@ namespace dlp {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Lines 1-9; cases append lines under `spec:` (line 10 onwards) or replace it all.
 constexpr char kHead[] = R"(apiVersion: dlp/v1
@@ -30,7 +31,8 @@ struct Case {
   const char* title;
   std::string yaml;
   std::vector<std::string> overrides;
-  std::vector<std::string> expected;  // substrings of the message, all required
+  std::vector<std::string> expected;     // substrings of the message, all required
+  std::vector<std::string> absent = {};  // substrings it must not contain
 };
 
 std::string Head(const std::string& more) { return kHead + more; }
@@ -259,7 +261,16 @@ std::vector<Case> Cases() {
        "apiVersion: dlp/v1\nkind: Job\n"
        "spec: {replicas: {worker: {command: [x]}}}\n",
        {},
-       {"job.yaml:1:1: metadata.name: required"}},
+       {"job.yaml:1:1: metadata: metadata.name is required"}},
+      {"typo is not also reported as missing",
+       "apiVersion: dlp/v1\nkind: Job\nmetadata: {name: a}\nspec:\n  replica: {}\n",
+       {},
+       {"job.yaml:5:3: spec.replica: unknown field; did you mean 'replicas'?"},
+       {"spec.replicas: required"}},
+      {"mismatched brackets",
+       "apiVersion: dlp/v1\nkind: Job\nmetadata: {name: a]\n",
+       {},
+       {"YAML syntax error: illegal flow end (a ']' or '}' that closes nothing"}},
       {"bad name",
        Head("").replace(Head("").find("name: bad"), 9, "name: My_Job"),
        {},
@@ -432,14 +443,17 @@ TEST(SpecInvalid, EachCaseNamesPositionFieldAndExpectation) {
           << "case: " << c.title << "\nyaml:\n"
           << c.yaml;
     }
+    for (const std::string& unwanted : c.absent) {
+      EXPECT_THAT(std::string(spec.status().message()), Not(HasSubstr(unwanted)))
+          << "case: " << c.title;
+    }
   }
 }
 
 TEST(SpecInvalid, BadNameOptionIsNamed) {
   absl::StatusOr<JobSpec> spec = ParseJobSpec(kHead, "job.yaml", {.name = "Not_A_Name"});
   ASSERT_FALSE(spec.ok());
-  EXPECT_THAT(spec.status().message(),
-              HasSubstr("--name: \"Not_A_Name\" is not a valid job name"));
+  EXPECT_THAT(spec.status().message(), HasSubstr("--name: \"Not_A_Name\" is not a valid job name"));
 }
 
 TEST(SpecInvalid, StdinIsNamedInMessages) {

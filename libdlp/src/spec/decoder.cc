@@ -43,7 +43,7 @@ class Decoder {
     Metadata(root, spec);
     const YAML::Node body = YamlReader::Child(root, "spec");
     if (!YamlReader::Present(body)) {
-      r_.Report(root, "spec", "required; a job needs spec.replicas");
+      r_.Required(root, "", "spec", kTopFields, "required; a job needs spec.replicas");
     } else if (r_.CheckMap(body, "spec", "a map", kSpecFields)) {
       Body(body, spec);
     }
@@ -55,7 +55,8 @@ class Decoder {
   void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want) {
     const YAML::Node node = YamlReader::Child(root, field);
     if (!YamlReader::Present(node)) {
-      r_.Report(root, field, absl::StrCat("required; expected ", field, ": ", want));
+      r_.Required(root, "", field, kTopFields,
+                  absl::StrCat("required; expected ", field, ": ", want));
       return;
     }
     std::optional<std::string> value = r_.String(node, field);
@@ -85,8 +86,13 @@ class Decoder {
       spec.name = options_.name;
       if (Problem p = CheckJobName(spec.name)) diagnostics_.AddPlain("--name: " + *p);
     } else if (spec.name.empty()) {
-      const YAML::Node& where = YamlReader::Present(meta) ? meta : root;
-      r_.Report(where, "metadata.name", "required; a job needs a name (or pass --name)");
+      if (YamlReader::Present(meta)) {
+        r_.Required(meta, "metadata", "name", kMetadataFields,
+                    "required; a job needs a name (or pass --name)");
+      } else {
+        r_.Required(root, "", "metadata", kTopFields,
+                    "metadata.name is required; a job needs a name (or pass --name)");
+      }
     }
   }
 
@@ -125,8 +131,8 @@ class Decoder {
     }
     const YAML::Node replicas = YamlReader::Child(body, "replicas");
     if (!YamlReader::Present(replicas)) {
-      r_.Report(body, "spec.replicas",
-                "required; e.g. replicas: {worker: {count: 2, command: [python3, train.py]}}");
+      r_.Required(body, "spec", "replicas", kSpecFields,
+                  "required; e.g. replicas: {worker: {count: 2, command: [python3, train.py]}}");
       return;
     }
     if (!r_.CheckMap(replicas, "spec.replicas", "a map of roles (chief, ps, worker, evaluator)",
@@ -164,7 +170,8 @@ class Decoder {
     const YAML::Node command = YamlReader::Child(node, "command");
     const std::string command_path = path + ".command";
     if (!YamlReader::Present(command)) {
-      r_.Report(node, command_path, "required; e.g. command: [python3, train.py]");
+      r_.Required(node, path, "command", kReplicaFields,
+                  "required; e.g. command: [python3, train.py]");
     } else if (auto v = r_.StringList(command, command_path)) {
       if (v->empty() || (*v)[0].empty()) {
         r_.Report(command, command_path,

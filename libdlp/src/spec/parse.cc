@@ -32,6 +32,7 @@ std::string SyntaxMessage(const std::string& msg) {
   static constexpr Hint kHints[] = {
       {"end of sequence flow not found", "a '[' list is not closed with ']'"},
       {"end of map flow not found", "a '{' map is not closed with '}'"},
+      {"illegal flow end", "a ']' or '}' that closes nothing, or brackets that do not match"},
       {"illegal map value",
        "a ':' where none was expected; check the indentation, or quote a "
        "value that contains ': '"},

@@ -68,6 +68,20 @@ bool YamlReader::CheckMap(const YAML::Node& node, absl::string_view path,
   return true;
 }
 
+void YamlReader::Required(const YAML::Node& map, absl::string_view path, absl::string_view field,
+                          std::span<const absl::string_view> names, absl::string_view message) {
+  if (map.IsMap()) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const YAML::Node key = it->first;
+      if (!key.IsScalar() || key.Scalar() == field) continue;
+      bool known = false;
+      for (absl::string_view n : names) known = known || n == key.Scalar();
+      if (!known && ClosestMatch(key.Scalar(), names) == std::string(field)) return;
+    }
+  }
+  Report(map, JoinPath(path, field), message);
+}
+
 YAML::Node YamlReader::Child(const YAML::Node& map, absl::string_view key) {
   if (!map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
   for (auto it = map.begin(); it != map.end(); ++it) {

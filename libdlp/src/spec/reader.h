@@ -35,6 +35,11 @@ class YamlReader {
   bool CheckMap(const YAML::Node& node, absl::string_view path, absl::string_view expected,
                 std::span<const absl::string_view> names, absl::string_view kind = "field");
 
+  // Reports that `field` (in `map`, at `path`) is required, unless a key of
+  // `map` is a misspelling of it: that was reported already, with the fix.
+  void Required(const YAML::Node& map, absl::string_view path, absl::string_view field,
+                std::span<const absl::string_view> names, absl::string_view message);
+
   // The value of `key` in `map`, or an undefined node when absent or null.
   static YAML::Node Child(const YAML::Node& map, absl::string_view key);
   static bool Present(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }
