@@ -46,11 +46,12 @@ int Spawn(const std::vector<std::string>& argv, const RunOptions& options,
   std::string in_path = TempPath(".in");
   std::ofstream(in_path, std::ios::binary) << options.stdin_data;
   std::vector<std::string> env = BuildEnv(options);
+  // Opened before fork: the parent unlinks the file right after forking.
+  int in = open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     setpgid(0, 0);
-    int in = open(in_path.c_str(), O_RDONLY);
     int out = open(out_path.c_str(), O_WRONLY | O_TRUNC);
     int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
     dup2(in, 0);
@@ -68,6 +69,7 @@ int Spawn(const std::vector<std::string>& argv, const RunOptions& options,
     _exit(127);
   }
   setpgid(pid, pid);
+  if (in >= 0) close(in);
   unlink(in_path.c_str());
   return pid;
 }
