@@ -2,13 +2,15 @@
 # Subcommands, flags per subcommand, context names and job ids (the latter two
 # from `dlp __complete contexts|jobs`, which never starts a daemon).
 
-_dlp_query() {
-  # $1: jobs|contexts; passes on --context/--config given on the command line.
+_dlp_call() {
+  # Passes on --context/--config given on the command line being completed.
   local -a extra=()
   [[ -n $_dlp_context ]] && extra+=(--context "$_dlp_context")
   [[ -n $_dlp_config ]] && extra+=(--config "$_dlp_config")
-  "${_dlp_bin:-dlp}" "${extra[@]}" __complete "$1" 2>/dev/null | cut -f1
+  "${_dlp_bin:-dlp}" "${extra[@]}" "$@" 2>/dev/null | cut -f1
 }
+_dlp_jobs() { _dlp_call __complete jobs; }
+_dlp_contexts() { _dlp_call __complete contexts; }
 
 _dlp_files() {
   if declare -F _filedir >/dev/null; then
@@ -41,7 +43,7 @@ _dlp() {
   done
 
   case $prev in
-    --context) COMPREPLY=($(compgen -W "$(_dlp_query contexts)" -- "$cur")); return ;;
+    --context) COMPREPLY=($(compgen -W "$(_dlp_contexts)" -- "$cur")); return ;;
     --config|--state-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     -o|--output) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")); return ;;
     --state) COMPREPLY=($(compgen -W "Queued Running Succeeded Failed Cancelled" -- "$cur")); return ;;
@@ -86,8 +88,8 @@ _dlp() {
   fi
   case $args in
     files) _dlp_files ;;
-    jobs) COMPREPLY=($(compgen -W "$(_dlp_query jobs)" -- "$cur")) ;;
-    contexts) COMPREPLY=($(compgen -W "$(_dlp_query contexts)" -- "$cur")) ;;
+    jobs) COMPREPLY=($(compgen -W "$(_dlp_jobs)" -- "$cur")) ;;
+    contexts) COMPREPLY=($(compgen -W "$(_dlp_contexts)" -- "$cur")) ;;
   esac
 }
 

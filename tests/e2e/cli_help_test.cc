@@ -92,25 +92,30 @@ TEST(CliHelp, CompletionsAndManPageNameEverySubcommand) {
   const std::vector<std::string> files = {source + "/completions/dlp.bash",
                                           source + "/completions/_dlp",
                                           source + "/completions/dlp.fish", source + "/man/dlp.1"};
+  std::vector<std::string> expected;  // "submit", ..., "server start", ...
+  for (const std::string& name : Subcommands(env, {})) {
+    expected.push_back(name);
+    for (const std::string& child : Subcommands(env, {name})) expected.push_back(child);
+  }
+  ASSERT_GT(expected.size(), 12u);
   for (const std::string& file : files) {
-    const std::string text = ReadFileOrEmpty(file);
+    // roff writes "get-contexts" as "get\-contexts".
+    const std::string text = absl::StrReplaceAll(ReadFileOrEmpty(file), {{"\\-", "-"}});
     ASSERT_FALSE(text.empty()) << file;
-    for (const std::string& name : Subcommands(env, {})) {
-      EXPECT_THAT(text, HasSubstr(name)) << file << " does not name " << name;
-      for (const std::string& child : Subcommands(env, {name})) {
-        EXPECT_THAT(text, HasSubstr(child)) << file << " does not name " << name << " " << child;
-      }
+    auto names = [&](const std::string& word) { return text.find(word) != std::string::npos; };
+    for (const std::string& name : expected) {
+      EXPECT_TRUE(names(name)) << file << " does not name " << name;
     }
     // The completions list jobs and contexts through the hidden helper.
     if (file.find("completions") != std::string::npos) {
-      EXPECT_THAT(text, HasSubstr("__complete jobs")) << file;
-      EXPECT_THAT(text, HasSubstr("__complete contexts")) << file;
+      EXPECT_TRUE(names("__complete jobs")) << file;
+      EXPECT_TRUE(names("__complete contexts")) << file;
     }
   }
   // The man page also documents every exit code and the environment.
   const std::string man = ReadFileOrEmpty(source + "/man/dlp.1");
   for (const char* word : {"130", "DLP_CONFIG", "DLP_CONTEXT", "XDG_STATE_HOME", "XDG_CONFIG_HOME"}) {
-    EXPECT_THAT(man, HasSubstr(word));
+    EXPECT_TRUE(man.find(word) != std::string::npos) << "dlp(1) does not mention " << word;
   }
 }
 
