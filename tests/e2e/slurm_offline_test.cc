@@ -1,5 +1,7 @@
 // What the Slurm backend does without a running Slurm: render batch scripts,
 // and fail cleanly (exit 4, Slurm's own words) when Slurm cannot be reached.
+#include <unistd.h>
+
 #include "slurm_harness.h"
 
 namespace dlp::testing {
@@ -15,6 +17,7 @@ class SlurmOfflineTest : public ::testing::Test {
         "  - name: dead-rest\n    backend: slurm\n    rest-url: http://127.0.0.1:9\n",
         "    token-file: ", dir_.WriteFile("token", "SLURM_JWT=x\n"), "\n    workdir: ",
         dir_.Join("jobs"), "\n",
+        "  - name: no-conf\n    backend: slurm\n    workdir: ", dir_.Join("jobs"), "\n",
         "  - name: local\n    backend: local\n"));
   }
   RunResult Dlp(const std::vector<std::string>& args) {
@@ -75,6 +78,16 @@ TEST_F(SlurmOfflineTest, UnreachableSlurmRestIsExitCodeFour) {
   EXPECT_TRUE(absl::StrContains(r.err, "slurmrestd")) << r.err;
   RunResult status = Dlp({"--context", "dead-rest", "status", "1"});
   EXPECT_EQ(status.exit_code, 4) << status.err;
+}
+
+TEST_F(SlurmOfflineTest, MissingSlurmConfigIsExitCodeFourQuotingSbatch) {
+  if (access("/usr/bin/sbatch", X_OK) != 0) GTEST_SKIP() << "sbatch is not installed";
+  std::string file = dir_.WriteFile(
+      "job.yaml", "apiVersion: dlp/v1\nkind: Job\nmetadata: {name: x}\n"
+                  "spec:\n  replicas:\n    worker:\n      command: [\"true\"]\n");
+  RunResult r = Dlp({"--context", "no-conf", "submit", file});
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "sbatch")) << r.err;
 }
 
 }  // namespace

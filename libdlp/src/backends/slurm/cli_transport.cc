@@ -4,7 +4,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "backends/slurm/run_program.h"
 #include "backends/slurm/transport.h"
@@ -28,6 +30,8 @@ std::string SlurmMessage(const ProgramResult& r) {
 
 bool Unreachable(const std::string& message) {
   return absl::StrContains(message, "Unable to contact slurm controller") ||
+         absl::StrContains(message, ": fatal: ") ||  // no usable slurm.conf
+         absl::StrContains(message, "Unable to process configuration file") ||
          absl::StrContains(message, "Socket timed out") ||
          absl::StrContains(message, "Connection refused") ||
          absl::StrContains(message, "Could not establish a configuration source") ||
@@ -87,6 +91,8 @@ class CliTransport final : public SlurmTransport {
     for (SlurmJobRecord& job : jobs) {
       if (job.id == id) return std::move(job);
     }
+    // Past MinJobAge only the completion log (jobcomp/filetxt) remembers it.
+    if (auto done = FromJobCompletions(id); done.ok()) return done;
     return absl::NotFoundError(absl::StrCat("Slurm knows no job ", id));
   }
 
@@ -108,6 +114,44 @@ class CliTransport final : public SlurmTransport {
   }
 
  private:
+  // `sacct -c` reads the job completion file; without slurmdbd it is all there
+  // is once squeue has forgotten a job. It has no comment, hence no job folder.
+  static absl::StatusOr<SlurmJobRecord> FromJobCompletions(const std::string& id) {
+    auto result = RunProgram({"sacct", "-c", "-j", id, "-P", "-n",
+                              "--format=JobID,JobName,User,Partition,State,ExitCode,Submit,"
+                              "Start,End,NodeList"});
+    if (!result.ok() || result->exit_code != 0) return absl::NotFoundError("no completion record");
+    for (absl::string_view line : absl::StrSplit(result->out, '\n', absl::SkipEmpty())) {
+      std::vector<std::string> f = absl::StrSplit(line, '|');
+      if (f.size() < 10 || f[0] != id) continue;
+      SlurmJobRecord r;
+      r.id = f[0];
+      r.name = f[1];
+      r.user = f[2].substr(0, f[2].find('('));
+      r.partition = f[3];
+      r.state = f[4].substr(0, f[4].find(' '));  // "CANCELLED by 0"
+      std::vector<std::string> code = absl::StrSplit(f[5], ':');
+      int exit = 0, signal = 0;
+      if (code.size() == 2 && absl::SimpleAtoi(code[0], &exit) && absl::SimpleAtoi(code[1], &signal)) {
+        r.exit_status = signal != 0 ? signal : exit << 8;
+      }
+      auto time = [](const std::string& text) -> std::optional<absl::Time> {
+        absl::Time t;
+        std::string error;
+        if (!absl::ParseTime("%Y-%m-%dT%H:%M:%S", text, absl::LocalTimeZone(), &t, &error)) {
+          return std::nullopt;
+        }
+        return t;
+      };
+      r.submitted = time(f[6]);
+      r.started = time(f[7]);
+      r.ended = time(f[8]);
+      r.nodes = f[9];
+      return r;
+    }
+    return absl::NotFoundError("no completion record");
+  }
+
   absl::StatusOr<std::vector<SlurmJobRecord>> Query(const std::vector<std::string>& argv) {
     auto result = RunProgram(argv);
     if (!result.ok()) return ToolError(argv[0], result.status());
