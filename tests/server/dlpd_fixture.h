@@ -40,6 +40,7 @@ class Dlpd {
   // Safety net: no job process of this test outlives it (dlp-run runs in its
   // own session, so killing dlpd's process group does not reach it).
   ~Dlpd() {
+    if (keep_jobs_) return;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(state_dir_ + "/jobs", ec)) {
       auto status = nlohmann::json::parse(ReadFileOrEmpty(entry.path() / "status.json"), nullptr,
@@ -75,11 +76,14 @@ class Dlpd {
   const std::string& address() const { return address_; }
   const std::string& token() const { return token_; }
   Background& process() { return *process_; }
+  // For restart tests: leave the jobs running when this object goes away.
+  void KeepJobsRunning() { keep_jobs_ = true; }
 
  private:
   std::string state_dir_;
   std::unique_ptr<Background> process_;
   std::string address_, token_;
+  bool keep_jobs_ = false;
 };
 
 inline int FileMode(const std::string& path) {

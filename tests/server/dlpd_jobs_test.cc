@@ -234,10 +234,8 @@ TEST_F(DlpdJobsTest, SigkilledDaemonAdoptsRunningJobsOnRestart) {
     EXPECT_EQ(GetJson(*client, "/v1/jobs/" + queued_id).value("state", ""), "Queued");
     dlpd.process().Signal(SIGKILL);
     dlpd.process().Wait(absl::Seconds(10));
-    // Keep the job's processes: this Dlpd's safety net must not run yet.
-    std::filesystem::rename(state + "/jobs", state + "/jobs.keep");
+    dlpd.KeepJobsRunning();
   }
-  std::filesystem::rename(state + "/jobs.keep", state + "/jobs");
   Dlpd again(state, {"--cpus", "1"});
   ASSERT_TRUE(again.WaitReady()) << again.process().OutputSoFar();
   EXPECT_EQ(again.token(), token);
@@ -254,7 +252,8 @@ TEST_F(DlpdJobsTest, SigkilledDaemonAdoptsRunningJobsOnRestart) {
   EXPECT_NE(logs->body.find("\"before\""), std::string::npos);
   EXPECT_NE(logs->body.find("\"after\""), std::string::npos);
   bool adopted_event = false;
-  for (const auto& e : GetJson(*client, "/v1/jobs/" + running_id + "/events")["events"]) {
+  const auto events = GetJson(*client, "/v1/jobs/" + running_id + "/events");
+  for (const auto& e : events["events"]) {
     if (e.value("type", "") == "Adopted") adopted_event = true;
   }
   EXPECT_TRUE(adopted_event);
@@ -269,19 +268,20 @@ TEST_F(DlpdJobsTest, JobWhoseRunnerDiedWhileTheDaemonWasDownIsLost) {
     ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
     auto client = dlpd.Client();
     id = SubmitJson(*client, ShellJob("doomed", "exec sleep 300", 1, "100")).value("id", "");
+    nlohmann::json job;
     ASSERT_TRUE(Eventually([&] {
-      auto job = GetJson(*client, "/v1/jobs/" + id);
-      return job["replicas"][0].value("pid", 0) > 0;
-    }));
+      job = GetJson(*client, "/v1/jobs/" + id);
+      return job.is_object() && job["replicas"].size() == 1 &&
+             job["replicas"][0].value("pid", 0) > 0;
+    })) << job.dump();
     dlpd.process().Signal(SIGKILL);
     dlpd.process().Wait(absl::Seconds(10));
     // Kill dlp-run alone (as a crash would), leaving its rank behind.
     auto status = nlohmann::json::parse(ReadFileOrEmpty(state + "/jobs/" + id + "/status.json"));
     kill(status.value("pid", 0), SIGKILL);
     ASSERT_TRUE(Eventually([&] { return !Alive(status.value("pid", 0)); }));
-    std::filesystem::rename(state + "/jobs", state + "/jobs.keep");
+    dlpd.KeepJobsRunning();
   }
-  std::filesystem::rename(state + "/jobs.keep", state + "/jobs");
   auto status = nlohmann::json::parse(ReadFileOrEmpty(state + "/jobs/" + id + "/status.json"));
   const int rank_pid = status["replicas"][0].value("pid", 0);
   Dlpd again(state);

@@ -117,7 +117,7 @@ TEST(DlpdTest, SecondDlpdOnTheSameStateFolderIsRefused) {
   TempDir dir;
   Dlpd first(dir.Join("state"));
   ASSERT_TRUE(first.WaitReady()) << first.process().OutputSoFar();
-  RunResult second = Run({BinPath("dlpd"), "--state-dir", dir.Join("state"), "--listen",
+  RunResult second = testing::Run({BinPath("dlpd"), "--state-dir", dir.Join("state"), "--listen",
                           "127.0.0.1:0"},
                          {.timeout = absl::Seconds(20)});
   EXPECT_EQ(second.exit_code, 1) << second.err;
@@ -176,13 +176,13 @@ TEST(DlpdTest, TenantTokensSeeOnlyTheirOwnJobs) {
 }
 
 TEST(DlpdTest, HelpAndVersion) {
-  RunResult help = Run({BinPath("dlpd"), "--help"});
+  RunResult help = testing::Run({BinPath("dlpd"), "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* flag : {"--state-dir", "--listen", "--tokens", "--tls-cert", "--tls-key",
                            "--log-file", "--cpus", "--memory", "--grace-period"}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
   }
-  RunResult version = Run({BinPath("dlpd"), "--version"});
+  RunResult version = testing::Run({BinPath("dlpd"), "--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_NE(version.out.find("dlpd "), std::string::npos);
 }

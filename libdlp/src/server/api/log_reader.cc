@@ -37,9 +37,10 @@ LogEntry ParseLogLine(const std::string& replica, absl::string_view line,
 }
 
 std::string LogEntryToNdjson(const LogEntry& e) {
-  nlohmann::json j = {
+  // Field order as in docs/api.md.
+  nlohmann::ordered_json j = {
       {"replica", e.replica}, {"stream", e.stream}, {"time", e.time}, {"text", e.text}};
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 void LogReader::ReadFile(const std::string& replica, const std::string& path, bool final,

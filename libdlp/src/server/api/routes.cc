@@ -4,7 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/codec.h"
 #include "dlp/version.h"
@@ -26,6 +29,37 @@ void Reply(httplib::Response& res, const absl::StatusOr<T>& result, int ok_statu
   SendJson(res, ok_status, render(*result));
 }
 
+std::string PercentDecode(absl::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    int hi = 0, lo = 0;
+    if (text[i] == '%' && i + 2 < text.size() &&
+        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      hi = std::stoi(std::string(text.substr(i + 1, 1)), nullptr, 16);
+      lo = std::stoi(std::string(text.substr(i + 2, 1)), nullptr, 16);
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else {
+      out.push_back(text[i] == '+' ? ' ' : text[i]);
+    }
+  }
+  return out;
+}
+
+// The label=K=V parameters. httplib splits a parameter at every '=', losing
+// "K=V" when the client did not encode it, so these are read from the raw target.
+std::vector<std::string> LabelParams(const httplib::Request& req) {
+  std::vector<std::string> labels;
+  const size_t question = req.target.find('?');
+  if (question == std::string::npos) return labels;
+  for (absl::string_view param :
+       absl::StrSplit(absl::string_view(req.target).substr(question + 1), '&')) {
+    if (absl::ConsumePrefix(&param, "label=")) labels.push_back(PercentDecode(param));
+  }
+  return labels;
+}
+
 absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
   ListFilter filter;
   if (req.has_param("state")) {
@@ -36,8 +70,7 @@ absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
                        "\" (expected Queued, Running, Succeeded, Failed or Cancelled)"));
     }
   }
-  for (size_t i = 0; i < req.get_param_value_count("label"); ++i) {
-    std::string label = req.get_param_value("label", i);
+  for (const std::string& label : LabelParams(req)) {
     size_t eq = label.find('=');
     if (eq == std::string::npos || eq == 0) {
       return absl::InvalidArgumentError(

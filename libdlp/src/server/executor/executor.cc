@@ -58,7 +58,8 @@ absl::Status Executor::Start(JobRecord& record, std::vector<Event>& events) {
   DLP_RETURN_IF_ERROR(WriteFileAtomically(group, GroupFileJson(record.job.spec)));
   SpawnOptions spawn;
   spawn.argv = {options_.dlp_run, "--group", group, "--log-dir", LogDir(id),
-                "--status-file", StatusPath(id)};
+                "--status-file", StatusPath(id), "--grace-period",
+                absl::StrCat(absl::ToDoubleSeconds(options_.grace_period))};
   spawn.extra_env = {{"DLP_JOB_ID", id}, {"DLP_JOB_NAME", record.job.name}};
   if (!record.gpus.empty()) {
     std::string gpus = absl::StrJoin(record.gpus, ",");
