@@ -23,63 +23,39 @@ absl::StatusOr<int> WorldSizeFromEnv() {
   return 1;
 }
 
-#if FMNIST_HAVE_COMM
 absl::Status CommError(const char* call, int rc) {
   if (rc == 0) return absl::OkStatus();
   return absl::InternalError(absl::StrCat(call, ": ", dlp_last_error()));
 }
-#endif
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Collective>> Collective::FromEnvironment() {
   DLP_ASSIGN_OR_RETURN(const int world, WorldSizeFromEnv());
   if (world == 1) return std::unique_ptr<Collective>(new Collective(nullptr, 0, 1));
-#if FMNIST_HAVE_COMM
   dlp_comm* comm = nullptr;
   DLP_RETURN_IF_ERROR(CommError("dlp_comm_init_from_env", dlp_comm_init_from_env(&comm)));
   return std::unique_ptr<Collective>(
       new Collective(comm, dlp_comm_rank(comm), dlp_comm_size(comm)));
-#else
-  return absl::FailedPreconditionError(
-      "this fmnist-train was built without the dlp collectives; run it with one rank");
-#endif
 }
 
 Collective::~Collective() {
-#if FMNIST_HAVE_COMM
   if (comm_ != nullptr) dlp_comm_destroy(comm_);
-#endif
 }
 
 absl::Status Collective::AllreduceSum(float* data, size_t count) {
   if (comm_ == nullptr) return absl::OkStatus();
-#if FMNIST_HAVE_COMM
   return CommError("dlp_allreduce", dlp_allreduce(comm_, data, data, count, DLP_FLOAT32, DLP_SUM));
-#else
-  (void)data, (void)count;
-  return absl::OkStatus();
-#endif
 }
 
 absl::Status Collective::Broadcast(float* data, size_t count) {
   if (comm_ == nullptr) return absl::OkStatus();
-#if FMNIST_HAVE_COMM
   return CommError("dlp_broadcast", dlp_broadcast(comm_, data, count, DLP_FLOAT32, 0));
-#else
-  (void)data, (void)count;
-  return absl::OkStatus();
-#endif
 }
 
 absl::Status Collective::Broadcast(int64_t* data, size_t count) {
   if (comm_ == nullptr) return absl::OkStatus();
-#if FMNIST_HAVE_COMM
   return CommError("dlp_broadcast", dlp_broadcast(comm_, data, count, DLP_INT64, 0));
-#else
-  (void)data, (void)count;
-  return absl::OkStatus();
-#endif
 }
 
 }  // namespace dlp::fmnist

@@ -13,15 +13,14 @@ namespace {
 
 constexpr uint32_t kImagesMagic = 0x00000803;  // unsigned byte, 3 dimensions
 constexpr uint32_t kLabelsMagic = 0x00000801;  // unsigned byte, 1 dimension
-// Fashion-MNIST's mean pixel, so inputs are roughly zero-centred.
-constexpr float kPixelMean = 0.286f;
 
 struct GzCloser {
   void operator()(gzFile f) const { gzclose(f); }
 };
 using GzFile = std::unique_ptr<std::remove_pointer_t<gzFile>, GzCloser>;
 
-absl::StatusOr<std::string> ReadGzip(const std::string& path) {
+// Decompresses up to max_bytes (all when 0): a subset need not inflate the whole file.
+absl::StatusOr<std::string> ReadGzip(const std::string& path, size_t max_bytes) {
   GzFile file(gzopen(path.c_str(), "rb"));
   if (!file) {
     return absl::NotFoundError(absl::StrCat(
@@ -30,8 +29,10 @@ absl::StatusOr<std::string> ReadGzip(const std::string& path) {
   }
   std::string data;
   char buffer[1 << 16];
-  for (;;) {
-    const int n = gzread(file.get(), buffer, sizeof(buffer));
+  while (max_bytes == 0 || data.size() < max_bytes) {
+    const size_t want = max_bytes == 0 ? sizeof(buffer)
+                                       : std::min(sizeof(buffer), max_bytes - data.size());
+    const int n = gzread(file.get(), buffer, static_cast<unsigned>(want));
     if (n < 0) {
       int code = 0;
       return absl::InvalidArgumentError(
@@ -65,8 +66,10 @@ absl::StatusOr<Dataset> LoadDataset(const std::string& dir, const std::string& p
                                     int limit) {
   const std::string images_path = absl::StrCat(dir, "/", prefix, "-images-idx3-ubyte.gz");
   const std::string labels_path = absl::StrCat(dir, "/", prefix, "-labels-idx1-ubyte.gz");
-  DLP_ASSIGN_OR_RETURN(std::string images, ReadGzip(images_path));
-  DLP_ASSIGN_OR_RETURN(std::string labels, ReadGzip(labels_path));
+  const size_t wanted = limit > 0 ? static_cast<size_t>(limit) : 0;
+  DLP_ASSIGN_OR_RETURN(std::string images,
+                       ReadGzip(images_path, wanted > 0 ? 16 + wanted * kImageSize : 0));
+  DLP_ASSIGN_OR_RETURN(std::string labels, ReadGzip(labels_path, wanted > 0 ? 8 + wanted : 0));
   DLP_RETURN_IF_ERROR(CheckHeader(images_path, images, kImagesMagic, 16));
   DLP_RETURN_IF_ERROR(CheckHeader(labels_path, labels, kLabelsMagic, 8));
 
@@ -78,18 +81,15 @@ absl::StatusOr<Dataset> LoadDataset(const std::string& dir, const std::string& p
     return absl::InvalidArgumentError(absl::StrCat(labels_path, ": ", BigEndian32(labels, 4),
                                                    " labels for ", count, " images"));
   }
-  if (images.size() < 16 + size_t{count} * kImageSize || labels.size() < 8 + size_t{count}) {
-    return absl::InvalidArgumentError(absl::StrCat(images_path, ": shorter than its header says"));
-  }
-
   Dataset set;
   set.count = limit > 0 ? std::min<int>(limit, count) : static_cast<int>(count);
-  set.images.resize(size_t{static_cast<size_t>(set.count)} * kImageSize);
-  set.labels.resize(set.count);
-  const auto* pixels = reinterpret_cast<const unsigned char*>(images.data() + 16);
-  for (size_t i = 0; i < set.images.size(); ++i) {
-    set.images[i] = pixels[i] * (1.0f / 255.0f) - kPixelMean;
+  if (images.size() < 16 + static_cast<size_t>(set.count) * kImageSize ||
+      labels.size() < 8 + static_cast<size_t>(set.count)) {
+    return absl::InvalidArgumentError(absl::StrCat(images_path, ": shorter than its header says"));
   }
+  set.labels.resize(set.count);
+  const auto* pixels = reinterpret_cast<const uint8_t*>(images.data() + 16);
+  set.pixels.assign(pixels, pixels + static_cast<size_t>(set.count) * kImageSize);
   for (int i = 0; i < set.count; ++i) {
     const int label = static_cast<unsigned char>(labels[8 + i]);
     if (label >= kClasses) {

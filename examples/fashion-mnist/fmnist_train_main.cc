@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Trains a classifier on Fashion-MNIST, data-parallel across the ranks that "
                "dlp-run starts (one process when run alone).",
                "fmnist-train"};
+  // A flag given twice keeps its last value, so wrappers can append overrides.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--epochs", o.epochs, "Epochs to train (a resumed run counts the done ones)")
       ->capture_default_str();
   app.add_option("--batch", o.batch, "Global batch size, split across the ranks")

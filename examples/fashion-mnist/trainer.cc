@@ -97,8 +97,9 @@ class BatchLoader {
     host_x_.resize(static_cast<size_t>(rows) * kImageSize);
     host_labels_.resize(rows);
     for (int i = 0; i < rows; ++i) {
-      const float* src = set.images.data() + static_cast<size_t>(order[i]) * kImageSize;
-      std::copy(src, src + kImageSize, host_x_.data() + static_cast<size_t>(i) * kImageSize);
+      const uint8_t* src = set.pixels.data() + static_cast<size_t>(order[i]) * kImageSize;
+      float* dst = host_x_.data() + static_cast<size_t>(i) * kImageSize;
+      for (int p = 0; p < kImageSize; ++p) dst[p] = PixelValue(src[p]);
       host_labels_[i] = set.labels[order[i]];
     }
     kernels_->CopyToDevice(x_.get(), host_x_.data(), host_x_.size() * sizeof(float));
