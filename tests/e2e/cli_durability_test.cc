@@ -33,10 +33,10 @@ TEST(CliDurability, SigkillKeepsEveryAcknowledgedJob) {
   EXPECT_NE(new_pid, pid);
 
   // Every job still reaches a terminal state (ran, or marked lost on restart).
-  for (const std::string& id : ids) {
-    RunResult w = env.Dlp({"wait", id, "--timeout", "60s", "-q"});
-    EXPECT_THAT(w.exit_code, ::testing::AnyOf(0, 1)) << id << ": " << w.err;
-  }
+  std::vector<std::string> wait = {"wait", "--timeout", "60s", "-q"};
+  wait.insert(wait.end(), ids.begin(), ids.end());
+  RunResult w = env.Dlp(wait);
+  EXPECT_THAT(w.exit_code, ::testing::AnyOf(0, 1)) << w.err;
 }
 
 }  // namespace

@@ -29,7 +29,13 @@ TEST(CliLogs, FollowSeesLinesWhileTheJobRuns) {
 
 TEST(CliLogs, SubmitFollowStreamsAndExitsWithTheOutcome) {
   CliEnv env;
-  const std::string spec = env.WriteJob("streamed", "echo \"line from $DLP_REPLICA\"\nexit 4", 2);
+  // Both replicas print before worker-1 fails (which terminates worker-0).
+  const std::string printed = env.Work("worker-0-printed");
+  const std::string spec = env.WriteJob(
+      "streamed", "echo \"line from $DLP_REPLICA\"\nif [ \"$DLP_REPLICA_INDEX\" = 0 ]; then touch " +
+                      printed + "; sleep 60; fi\nwhile [ ! -f " + printed +
+                      " ]; do sleep 0.05; done\nexit 4",
+      2);
   RunResult r = env.Dlp({"submit", spec, "--follow"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("[worker-0] line from worker-0"));
