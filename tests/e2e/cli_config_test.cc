@@ -43,5 +43,21 @@ TEST(CliConfig, SetUseAndListContexts) {
   EXPECT_EQ(missing_backend.exit_code, 2) << missing_backend.err;
 }
 
+TEST(CliServer, StartStatusStop) {
+  CliEnv env;
+  RunResult none = env.Dlp({"server", "status"});
+  EXPECT_EQ(none.exit_code, 4) << none.out << none.err;
+  RunResult start = env.Dlp({"server", "start"});
+  EXPECT_EQ(start.exit_code, 0) << start.err;
+  EXPECT_THAT(start.out, HasSubstr("127.0.0.1:"));
+  RunResult status = env.Dlp({"server", "status"});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_THAT(status.out, HasSubstr(env.StateDir()));
+  RunResult version = env.Dlp({"version"});
+  EXPECT_THAT(version.out, HasSubstr("dlpd "));
+  EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
+  EXPECT_EQ(env.Dlp({"server", "status"}).exit_code, 4);
+}
+
 }  // namespace
 }  // namespace dlp::testing
