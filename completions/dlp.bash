@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" i word
@@ -35,7 +35,7 @@ _dlp() {
       --context) _dlp_context=${COMP_WORDS[i+1]}; ((i++)); continue ;;
       --config) _dlp_config=${COMP_WORDS[i+1]}; ((i++)); continue ;;
       -o|--output|--set|--name|--label|--state|--queue|--limit|--replica|--tail|--since|\
-      --timeout|--backend|--field|--state-dir|--listen|-f|--file)
+      --timeout|--backend|--field|--state-dir|--listen|-f|--file|--trace|--duration|--dir|--png|--x)
         [[ $word == -f && $cmd == logs ]] || ((i++)); continue ;;
       -*) continue ;;
     esac
@@ -45,11 +45,19 @@ _dlp() {
   case $prev in
     --context) COMPREPLY=($(compgen -W "$(_dlp_contexts)" -- "$cur")); return ;;
     --config|--state-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -o|--output) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")); return ;;
+    -o|--output)
+      case $cmd in
+        profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+        metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
+      esac
+      return ;;
+    --trace|--png|--dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --x) COMPREPLY=($(compgen -W "step time" -- "$cur")); return ;;
     --state) COMPREPLY=($(compgen -W "Queued Running Succeeded Failed Cancelled" -- "$cur")); return ;;
     --backend) COMPREPLY=($(compgen -W "local remote slurm kubernetes" -- "$cur")); return ;;
     -f|--file) if [[ $cmd != logs ]]; then _dlp_files; return; fi ;;
-    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--field|--listen)
+    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--field|--listen|--duration)
       return ;;
   esac
 
@@ -66,6 +74,8 @@ _dlp() {
     validate) flags="--set -q --quiet"; args=files ;;
     render) flags="--backend --set"; args=files ;;
     version) flags="--client" ;;
+    profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
+    metrics) flags="--name --replica -o --output --plot --png --x"; args=jobs ;;
     server)
       if [[ -z $sub ]]; then
         COMPREPLY=($(compgen -W "start stop status --state-dir --help" -- "$cur")); return

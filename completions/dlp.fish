@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -86,3 +86,18 @@ complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subc
 complete -c dlp -n '__fish_seen_subcommand_from use-context set-context' -x -a '(__dlp_contexts)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l backend -x -a 'local remote slurm kubernetes' -d 'Backend'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -d 'Set a field (KEY=VALUE)'
+
+# profile, metrics
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a profile -d 'Merge rank traces, show where step time goes'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a metrics -d 'Show the training metrics a job reported'
+complete -c dlp -n '__fish_seen_subcommand_from profile metrics' -x -a '(__dlp_jobs)'
+complete -c dlp -n '__fish_seen_subcommand_from profile' -l trace -r -F -d 'Write the merged Chrome trace'
+complete -c dlp -n '__fish_seen_subcommand_from profile' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from profile' -l duration -x -d 'Profile a running job over this window'
+complete -c dlp -n '__fish_seen_subcommand_from profile' -l dir -r -a '(__fish_complete_directories)' -d 'Read rank traces from here'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l name -x -d 'Only this metric'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l replica -x -d 'Only this replica'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -s o -l output -x -a 'table json csv' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l plot -d 'Draw a chart in the terminal'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l png -r -F -d 'Write the chart as a PNG image'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l x -x -a 'step time' -d 'Horizontal axis'
