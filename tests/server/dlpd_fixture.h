@@ -60,9 +60,15 @@ class Dlpd {
              ReadFileOrEmpty(state_dir_ + "/dlpd.pid") == std::to_string(process_->pid());
     }, absl::Seconds(20));
     if (!ok) return false;
-    address_ = Trimmed(ReadFileOrEmpty(state_dir_ + "/dlpd.addr"));
-    token_ = Trimmed(ReadFileOrEmpty(state_dir_ + "/dlpd.token"));
-    return true;
+    // The address answers, and it is this dlpd that answers.
+    return Eventually([&] {
+      address_ = Trimmed(ReadFileOrEmpty(state_dir_ + "/dlpd.addr"));
+      token_ = Trimmed(ReadFileOrEmpty(state_dir_ + "/dlpd.token"));
+      auto res = Client()->Get("/v1/health");
+      if (!res || res->status != 200) return false;
+      auto health = nlohmann::json::parse(res->body, nullptr, false);
+      return health.is_object() && health.value("pid", 0) == process_->pid();
+    }, absl::Seconds(20));
   }
 
   std::unique_ptr<httplib::Client> Client(const std::string& token) const {

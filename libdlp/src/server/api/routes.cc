@@ -9,8 +9,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "dlp/codec.h"
 #include "dlp/version.h"
+#include "server/api/monitor.h"
 
 namespace dlp::server {
 namespace {
@@ -150,10 +152,12 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   });
 
   server.Post("/v1/jobs", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    const absl::Time start = absl::Now();
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(req.body);
     if (!spec.ok()) return SendError(res, spec.status());
-    Reply(res, ctx.controller->Submit(std::move(*spec), TenantOf(ctx, req)), 201,
-          [](const Job& job) { return JobToJson(job); });
+    absl::StatusOr<Job> job = ctx.controller->Submit(std::move(*spec), TenantOf(ctx, req));
+    if (job.ok()) ObserveSubmitLatency(absl::Now() - start);
+    Reply(res, job, 201, [](const Job& job) { return JobToJson(job); });
   });
 
   server.Get("/v1/jobs", [&ctx](const httplib::Request& req, httplib::Response& res) {
@@ -205,6 +209,8 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
     SendJson(res, 200, R"({"ok":true})");
     ctx.request_shutdown();
   });
+
+  InstallMonitorRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

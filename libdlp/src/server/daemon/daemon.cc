@@ -70,6 +70,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   int port = 0;
   DLP_RETURN_IF_ERROR(SplitHostPort(options.listen, host, port));
   DLP_ASSIGN_OR_RETURN(StateDir state, StateDir::Open(options.state_dir));
+  state.Unpublish();  // what a killed predecessor left points nowhere
   DLP_RETURN_IF_ERROR(
       SetLogFile(options.log_file.empty() ? state.File("dlpd.log") : options.log_file));
   chmod((options.log_file.empty() ? state.File("dlpd.log") : options.log_file).c_str(), 0600);
