@@ -112,6 +112,26 @@ TEST_F(DlpdJobsTest, FailedReplicaNamesItselfInTheReason) {
   EXPECT_EQ(done["replicas"][1]["exitCode"], 3);
 }
 
+TEST_F(DlpdJobsTest, RestartCountComesFromDlpRun) {
+  REQUIRE_DLP_RUN();
+  Dlpd dlpd(dir_.Join("state"));
+  ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+  auto client = dlpd.Client();
+  const std::string marker = dir_.Join("tried");
+  // Fails on the first round, succeeds on the second.
+  JobSpec spec = ShellJob("flaky", "[ -e " + marker + " ] && exit 0; touch " + marker +
+                                       "; exit 7", 1, "100");
+  spec.restart_policy = {RestartPolicyKind::kOnFailure, 2, 0};
+  const std::string id = SubmitJson(*client, spec).value("id", "");
+  auto done = WaitJob(*client, id);
+  ASSERT_EQ(done.value("state", ""), "Succeeded") << done.dump();
+  EXPECT_EQ(done.value("restartCount", 0), 1);
+  const auto events = GetJson(*client, "/v1/jobs/" + id + "/events");
+  bool restarted = false;
+  for (const auto& e : events["events"]) restarted |= e.value("type", "") == "Restarted";
+  EXPECT_TRUE(restarted) << events.dump();
+}
+
 TEST_F(DlpdJobsTest, CancelKillsTheWholeProcessTree) {
   REQUIRE_DLP_RUN();
   Dlpd dlpd(dir_.Join("state"), {"--grace-period", "1"});
