@@ -261,13 +261,17 @@ void Controller::Schedule() {
     Log(absl::StrCat("job ", record.job.id, ": ", started.ok() ? "started" : record.job.reason));
     Save(record, events);
   }
+  std::vector<std::pair<int64_t, std::string>> changed;
   for (const auto& [seq, reason] : decision.waiting) {
     JobRecord& record = active_[seq];
     if (record.job.reason == reason) continue;
-    JobRecord copy = record;
-    copy.job.reason = reason;
-    Save(copy, {});
+    record.job.reason = reason;
+    changed.emplace_back(seq, reason);
   }
+  if (changed.empty()) return;
+  absl::Status status = store_.UpdateReasons(changed);
+  if (!status.ok()) Log(absl::StrCat("cannot save queue reasons: ", status.message()));
+  changed_.notify_all();
 }
 
 }  // namespace dlp::server

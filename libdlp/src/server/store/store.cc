@@ -133,6 +133,18 @@ absl::Status Store::Update(const JobRecord& r, const std::vector<Event>& events)
   return tx.Commit();
 }
 
+absl::Status Store::UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons) {
+  if (reasons.empty()) return absl::OkStatus();
+  Transaction tx(db_);
+  DLP_RETURN_IF_ERROR(tx.begin_status());
+  DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare("UPDATE jobs SET reason=? WHERE id=?"));
+  for (const auto& [seq, reason] : reasons) {
+    s.Reset().Bind(1, reason).Bind(2, seq);
+    DLP_RETURN_IF_ERROR(s.Run());
+  }
+  return tx.Commit();
+}
+
 absl::Status Store::WriteReplicas(const JobRecord& r) {
   {
     DLP_ASSIGN_OR_RETURN(Statement del, db_.Prepare("DELETE FROM replicas WHERE job_id=?"));

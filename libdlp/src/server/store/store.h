@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -49,6 +50,9 @@ class Store {
   // Rewrites the job row and its replicas, and appends `events`, in one commit.
   absl::Status Update(const JobRecord& record, const std::vector<Event>& events = {});
   absl::Status AddEvent(int64_t seq, const Event& event);
+  // Sets the reason of many jobs in one commit (queued jobs' reasons change
+  // together whenever the queue moves).
+  absl::Status UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons);
 
   // NotFound when there is no such job.
   absl::StatusOr<JobRecord> Get(int64_t seq);
