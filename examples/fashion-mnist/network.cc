@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dataset.h"
+#include "dlp/trace.h"
 #include "rng.h"
 
 namespace dlp::fmnist {
@@ -65,16 +66,20 @@ void Network::Forward(const float* params, const float* x, int rows) {
 
 LossSum Network::TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
                            float* grads) {
+  dlp_trace_begin_cat("forward", "phase");
   Forward(params, x, rows);
   const size_t last = layers_.size() - 1;
   const LossSum loss = kernels_->SoftmaxCrossEntropy(outputs_[last].get(), labels, rows,
                                                      kClasses, output_grads_[last].get());
+  dlp_trace_end();
+  dlp_trace_begin_cat("backward", "phase");
   for (size_t i = last + 1; i-- > 0;) {
     const float* in = i == 0 ? x : outputs_[i - 1].get();
     float* dx = i == 0 ? nullptr : output_grads_[i - 1].get();
     layers_[i]->Backward(*kernels_, params + offsets_[i], in, outputs_[i].get(),
                          output_grads_[i].get(), rows, grads + offsets_[i], dx);
   }
+  dlp_trace_end();
   return loss;
 }
 

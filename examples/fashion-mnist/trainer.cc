@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "checkpoint.h"
+#include "dlp/trace.h"
 #include "collective.h"
 #include "network.h"
 #include "rng.h"
@@ -14,6 +17,18 @@ namespace dlp::fmnist {
 namespace {
 
 constexpr int kEvalChunk = 256;
+
+// Every rank reports its batch loss every kMetricEvery steps (DLP_METRIC lines).
+constexpr long kMetricEvery = 10;
+
+// Fault injection for tests of `dlp profile`: DLP_TEST_SLOW_RANK=R and
+// DLP_TEST_SLOW_MS=N make rank R sleep N ms in every step's data phase.
+int SlowDataMs(int rank) {
+  const char* slow_rank = std::getenv("DLP_TEST_SLOW_RANK");
+  const char* slow_ms = std::getenv("DLP_TEST_SLOW_MS");
+  if (slow_rank == nullptr || slow_ms == nullptr || std::atoi(slow_rank) != rank) return 0;
+  return std::max(0, std::atoi(slow_ms));
+}
 
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -169,6 +184,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   BatchLoader loader(kernels.get(), per_rank);
   // The flat gradient, then the summed loss: one allreduce per step.
   std::vector<float> flat(count + 1);
+  const int slow_ms = SlowDataMs(group->rank());
+  long step = 0;
   for (int epoch = static_cast<int>(start.epoch) + 1; epoch <= o.epochs; ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
     const std::vector<int> order = rng.Permutation(train.count);
@@ -176,26 +193,40 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     for (int begin = 0; begin < train.count; begin += o.batch) {
       const int global = std::min(o.batch, train.count - begin);
       const auto [lo, hi] = Slice(global, group->rank(), group->size());
+      dlp_trace_begin_cat("step", "step");
       kernels->Zero(grads.get(), count);
       LossSum local;
       if (hi > lo) {
+        dlp_trace_begin_cat("data", "phase");
         loader.Load(train, order.data() + begin + lo, hi - lo);
+        if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
+        dlp_trace_end();
         local = net->TrainStep(params.get(), loader.x(), loader.labels(), hi - lo, grads.get());
       }
       kernels->CopyToHost(flat.data(), grads.get(), count * sizeof(float));
       DLP_RETURN_IF_ERROR(kernels->Check());
       flat[count] = static_cast<float>(local.loss);
       DLP_RETURN_IF_ERROR(group->AllreduceSum(flat.data(), flat.size()));
+      dlp_trace_begin_cat("optimizer", "phase");
       kernels->CopyToDevice(grads.get(), flat.data(), count * sizeof(float));
       kernels->MomentumStep(params.get(), velocity.get(), grads.get(), count, o.lr, o.momentum,
                             1.0f / static_cast<float>(global));
+      dlp_trace_end();
+      dlp_trace_end_arg("samples", hi - lo);
       loss += flat[count];
+      ++step;
+      if (step % kMetricEvery == 0 && hi > lo) dlp_metric("loss", local.loss / (hi - lo), step);
     }
     const double train_seconds = Since(epoch_start);
     DLP_ASSIGN_OR_RETURN(const double accuracy,
                          TestAccuracy(test, *net, *kernels, params.get(), *group));
     EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
                        Since(epoch_start), train.count / std::max(train_seconds, 1e-9)};
+    dlp_metric("samples_per_s", report.samples_per_second, step);
+    if (rank0) {
+      dlp_metric("epoch_loss", report.loss, step);
+      dlp_metric("accuracy", report.test_accuracy, step);
+    }
     if (!rank0) continue;
     if (!o.checkpoint_dir.empty()) {
       Checkpoint c{o.model, epoch, rng.state(), std::vector<float>(count),

@@ -10,6 +10,9 @@
 #include "comm/dtype.h"
 #include "comm/transport_select.h"
 #include "common/status_macros.h"
+#include "trace/clock_sync.h"
+#include "trace/collective_span.h"
+#include "trace/tracer.h"
 
 namespace dlp::runtime {
 namespace {
@@ -46,7 +49,9 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
   if (store == nullptr && options.size > 1) {
     return absl::InvalidArgumentError("a communicator of several ranks needs a store");
   }
+  const int64_t rendezvous_start = trace::NowNs();
   auto links = options.size > 1 ? ConnectRing(options, *store) : absl::StatusOr<RingLinks>(RingLinks{});
+  trace::Complete("rendezvous", "comm", rendezvous_start, trace::NowNs());
   if (!links.ok()) {
     return absl::Status(links.status().code(),
                         absl::StrCat("dlp comm: rank ", options.rank, " could not join: ",
@@ -59,6 +64,10 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
   comm->ring_ = {options.rank, options.size, comm->next_.get(), comm->prev_.get(),
                  options.timeout};
   DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, store.get(), &comm->ring_));
+  // Only when tracing; a failed estimate leaves the trace without an offset.
+  if (store != nullptr) {
+    (void)trace::SyncClocks(*store, options.key_prefix, options.rank, options.size);
+  }
   return comm;
 }
 
@@ -117,7 +126,10 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   DLP_RETURN_IF_ERROR(Check(t, send, recv, count));
   if (!IsValidOp(op)) return absl::InvalidArgumentError(absl::StrCat("unknown op ", op));
   if (count == 0) return absl::OkStatus();
-  if (DevicePath* d = DeviceFor(send, recv)) return Remember(d->Allreduce(send, recv, count, t, op));
+  DevicePath* d = DeviceFor(send, recv);
+  trace::CollectiveSpan span("allreduce", count * DTypeSize(t), DTypeName(t), OpName(op),
+                             d ? d->name() : "ring", size());
+  if (d) return Remember(d->Allreduce(send, recv, count, t, op));
   return Remember(RingAllreduce(ring_, send, recv, count, t, op));
 }
 
@@ -127,7 +139,10 @@ absl::Status Communicator::Broadcast(void* buf, size_t count, dlp_dtype t, int r
     return absl::InvalidArgumentError(absl::StrCat("root ", root, " is not a rank"));
   }
   if (count == 0) return absl::OkStatus();
-  if (DevicePath* d = DeviceFor(buf, buf)) return Remember(d->Broadcast(buf, count, t, root));
+  DevicePath* d = DeviceFor(buf, buf);
+  trace::CollectiveSpan span("broadcast", count * DTypeSize(t), DTypeName(t), "",
+                             d ? d->name() : "ring", size());
+  if (d) return Remember(d->Broadcast(buf, count, t, root));
   return Remember(RingBroadcast(ring_, buf, count, t, root));
 }
 
@@ -135,7 +150,10 @@ absl::Status Communicator::Allgather(const void* send, void* recv, size_t count_
                                      dlp_dtype t) {
   DLP_RETURN_IF_ERROR(Check(t, send, recv, count_per_rank));
   if (count_per_rank == 0) return absl::OkStatus();
-  if (DevicePath* d = DeviceFor(send, recv)) {
+  DevicePath* d = DeviceFor(send, recv);
+  trace::CollectiveSpan span("allgather", count_per_rank * size() * DTypeSize(t), DTypeName(t),
+                             "", d ? d->name() : "ring", size());
+  if (d) {
     return Remember(d->Allgather(send, recv, count_per_rank, t));
   }
   return Remember(RingAllgather(ring_, send, recv, count_per_rank, t));
@@ -145,6 +163,7 @@ absl::Status Communicator::Barrier() {
   // One element around the whole ring: no rank returns before every rank entered.
   int32_t token = 0;
   DLP_RETURN_IF_ERROR(Check(DLP_INT32, &token, &token, 1));
+  trace::CollectiveSpan span("barrier", 0, "int32", "", "ring", size());
   return Remember(RingAllreduce(ring_, &token, &token, 1, DLP_INT32, DLP_SUM));
 }
 
