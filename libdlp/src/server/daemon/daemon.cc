@@ -103,6 +103,10 @@ absl::Status RunDaemon(const DaemonOptions& options) {
 
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<httplib::Server> server, MakeServer(options));
   server->new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
+  // Headers and body go out in separate writes: without TCP_NODELAY the body
+  // waits for the client's delayed ACK (40 ms a request).
+  server->set_tcp_nodelay(true);
+  server->set_keep_alive_max_count(1000);
   std::atomic<bool> api_shutdown{false};
   ApiContext context{&controller, &auth, [&api_shutdown] { api_shutdown = true; }};
   InstallRoutes(*server, context);
