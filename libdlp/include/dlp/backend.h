@@ -42,6 +42,23 @@ struct LogLine {
 // Called for each line in order; return false to stop early.
 using LogSink = std::function<bool(const LogLine&)>;
 
+// A file a job's ranks wrote next to their logs (a per-rank trace).
+struct TraceFile {
+  std::string name;  // "rank-3.trace.json"
+  std::string content;
+};
+
+// The latest resource sample of one running replica.
+struct ReplicaUsage {
+  std::string replica;  // "worker-0"
+  int pid = 0;
+  double cpu_percent = 0;         // of one core
+  int64_t rss_bytes = 0;
+  double gpu_util_percent = -1;   // -1: no GPU or no NVML
+  int64_t gpu_memory_bytes = -1;  // -1: no GPU or no NVML
+  absl::Time time;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -66,6 +83,18 @@ class Backend {
   virtual absl::StatusOr<std::vector<Event>> Events(std::string_view id) = 0;
   // What the backend would run for this spec (a command line, a batch script).
   virtual absl::StatusOr<std::string> Render(const JobSpec& spec) = 0;
+  // The job's per-rank trace files as they are now (a running job's are
+  // partial). NotFound for an unknown job; Unimplemented where the backend
+  // cannot reach them.
+  virtual absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) {
+    return absl::UnimplementedError("the " + Name() + " backend has no trace files for job " +
+                                    std::string(id));
+  }
+  // The latest CPU/memory/GPU sample of each running replica of the job.
+  virtual absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) {
+    return absl::UnimplementedError("the " + Name() + " backend has no usage for job " +
+                                    std::string(id));
+  }
 };
 
 // Creates the backend named by context.backend. InvalidArgument for an unknown

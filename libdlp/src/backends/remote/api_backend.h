@@ -34,6 +34,9 @@ class ApiBackend : public Backend {
                     const LogSink& sink) override;
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override;
   absl::StatusOr<std::string> Render(const JobSpec& spec) override;
+  // GET /v1/jobs/ID/traces and /usage (api_backend_monitor.cc).
+  absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
+  absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) override;
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect

@@ -1,0 +1,128 @@
+// Profiles and metrics of a job, from what its ranks wrote: per-rank Chrome
+// trace files (runtime/include/dlp/trace.h) and `DLP_METRIC name=value step=N`
+// lines in its logs. Used by `dlp profile`, `dlp metrics` and `dlp top`; the
+// files come from a Backend (Backend::TraceFiles, Backend::Logs).
+//
+// Everything here is pure computation over strings: thread-safe, no I/O
+// except WritePng.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "dlp/backend.h"
+
+namespace dlp {
+
+// TraceFile (dlp/backend.h): one rank's trace file, as written by the
+// runtime: "rank-3.trace.json" or "rank-3.restart-1.trace.json".
+
+struct PhaseTime {
+  std::string name;   // "data", "forward", "backward", "optimizer"...
+  double mean_ms = 0;  // per step
+};
+
+struct RankProfile {
+  int rank = 0;
+  std::string host;
+  int steps = 0;
+  double step_p50_ms = 0, step_p95_ms = 0, step_max_ms = 0;
+  double comm_ms = 0;  // mean per step inside collectives (waiting included)
+  double work_ms = 0;  // mean per step outside collectives
+  std::vector<PhaseTime> phases;
+  double clock_offset_us = 0;  // applied to line this rank up with rank 0
+};
+
+// The slowest rank by work per step (collective waits excluded: in
+// synchronous training every rank's step takes as long as the slowest one's,
+// and the others spend the difference waiting in the allreduce).
+struct Straggler {
+  int rank = -1;
+  double ratio = 0;        // its work time / the median work time
+  std::string phase;       // the phase that exceeds its median the most
+  double phase_excess_ms = 0;
+  // "rank 3 is 1.42× the median step time (excluding collective waits): data loading"
+  std::string Describe() const;
+};
+
+struct RestartSegment {
+  int restart = 0;
+  int steps = 0;             // rank 0's (or the lowest rank's) steps
+  double seconds = 0;        // first step start to last step end
+  double steps_per_s = 0;
+  double samples_per_s = 0;  // from the step spans' "samples" argument, all ranks
+};
+
+struct Profile {
+  int ranks = 0;
+  std::vector<RankProfile> per_rank;  // by rank
+  double comm_share = 0;     // of step time, over all ranks
+  double compute_share = 0;  // 1 - comm_share
+  int allreduce_count = 0;
+  int64_t allreduce_bytes = 0;      // median size
+  double allreduce_busbw_GBps = 0;  // median over allreduce spans
+  std::optional<Straggler> straggler;  // when one rank is ≥ threshold × the median
+  std::vector<RestartSegment> restarts;
+};
+
+struct ProfileOptions {
+  // For windows over a running job: per file name, ignore events that start at
+  // or before this timestamp (µs, the file's own clock). See LatestTimestamps.
+  std::map<std::string, double> after_us;
+  double straggler_threshold = 1.10;
+};
+
+// InvalidArgument when no file holds a trace event.
+absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
+                                        const ProfileOptions& options = {});
+// One Chrome trace ({"traceEvents":[...]}) of every file: pid = rank, one track
+// (tid) per category and thread, clock offsets applied, time 0 = first event.
+absl::StatusOr<std::string> MergeTraces(const std::vector<TraceFile>& files,
+                                        const ProfileOptions& options = {});
+// The latest event timestamp in each file (for ProfileOptions::after_us).
+std::map<std::string, double> LatestTimestamps(const std::vector<TraceFile>& files);
+std::string ProfileToJson(const Profile& profile);
+
+// "rank-N.trace.json" or "rank-N.restart-K.trace.json".
+bool IsTraceFileName(const std::string& name);
+// The trace files in `dir`, by name (possibly none). NotFound when `dir`
+// cannot be read.
+absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir);
+
+// ---- Training metrics ----
+
+struct MetricPoint {
+  std::string replica;  // "worker-0"
+  std::string name;     // "loss"
+  double value = 0;
+  int64_t step = 0;
+  absl::Time time;  // when the line was written
+};
+
+// Parses "DLP_METRIC name=value step=N" (leading text such as a log prefix is
+// not allowed; `step=` is optional, default -1). nullopt for any other line.
+std::optional<MetricPoint> ParseMetricLine(std::string_view text);
+std::string MetricsToJson(const std::vector<MetricPoint>& points);
+std::string MetricsToCsv(const std::vector<MetricPoint>& points);
+
+// One line of a chart: (x, y) points, drawn in order.
+struct Series {
+  std::string label;
+  std::vector<std::pair<double, double>> points;
+};
+// A chart in braille characters (2×4 dots per cell), `width`×`height` cells
+// of plot area plus axes and a legend; series are told apart by their marks
+// in the legend and, when `color`, by ANSI colours.
+std::string PlotText(const std::vector<Series>& series, int width, int height,
+                     const std::string& title, bool color);
+// Writes a PNG line chart. Unavailable when the file cannot be written.
+absl::Status WritePng(const std::vector<Series>& series, const std::string& path, int width,
+                      int height);
+
+}  // namespace dlp
