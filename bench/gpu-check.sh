@@ -47,8 +47,30 @@ timeout "$(left)" "$build/bin/memcpy_bench" --max-bytes $((64 << 20)) \
   | awk '{ printf "memcpy %10.1f MiB %8.2f GB/s\n", $4 / 1048576, $6 }'
 
 # ---- trainer (fmnist-train on the GPU against the CPU run) -----------------
-# Added by the trainer's owner: build fmnist-train here and print its table.
-# ---------------------------------------------------------------------------
+# One epoch per row (CNN rows on a 10k-sample subset, to stay in the budget);
+# the GPU MLP must reach 0.80 test accuracy after its epoch.
+step "fmnist-train: GPU (cuBLAS + CUDA kernels) against the CPU"
+timeout "$(left)" ninja -C "$build" -j"$jobs" fmnist-train dlp-run >>"$build.build.log" 2>&1 \
+  || { tail -30 "$build.build.log"; status=1; }
+if [[ -x "$build/bin/fmnist-train" ]]; then
+  printf '%-6s %-5s %6s %8s %12s %9s\n' device model ranks seconds samples/s accuracy
+  fmnist_row() {  # device model ranks flags...
+    local device=$1 model=$2 ranks=$3; shift 3
+    local cmd=("$build/bin/fmnist-train" --device "$device" --model "$model" --epochs 1 "$@")
+    [[ $ranks -gt 1 ]] && cmd=("$build/bin/dlp-run" -np "$ranks" -- "${cmd[@]}")
+    timeout "$(left)" "${cmd[@]}" 2>/dev/null | sed 's/^\[0\] //' | grep '^{' | tail -1 |
+      python3 -c 'import json, sys
+r = json.load(sys.stdin); d, m, n = sys.argv[1:4]
+print("%-6s %-5s %6s %8.1f %12.0f %9.4f" % (d, m, n, r["seconds"], r["samples_per_second"], r["test_accuracy"]))
+sys.exit(0 if m != "mlp" or d != "cuda" or r["test_accuracy"] >= 0.80 else 1)' "$device" "$model" "$ranks"
+  }
+  fmnist_row cuda mlp 1 || status=1
+  fmnist_row cpu mlp 1 || status=1
+  fmnist_row cuda mlp 2 || status=1
+  fmnist_row cuda cnn 1 --limit-train 10000 || status=1
+  fmnist_row cpu cnn 1 --limit-train 10000 || status=1
+fi
+# ---- end of the trainer section ---------------------------------------------
 
 step "done"
 exit $status

@@ -1,0 +1,83 @@
+// fmnist-train across ranks started by the real dlp-run: the same global batch
+// and seed give the same loss curve for 1 and 4 ranks (up to float rounding,
+// since only the order of the gradient sums changes).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace dlp {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::SizeIs;
+using testing::RunResult;
+
+// Rank 0's epoch lines: dlp-run prefixes every line with "[rank] ".
+std::vector<nlohmann::json> Rank0Epochs(const RunResult& r) {
+  std::vector<nlohmann::json> lines;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n', absl::SkipEmpty())) {
+    if (!absl::ConsumePrefix(&line, "[0] {")) continue;
+    const std::string text = absl::StrCat("{", line);
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    EXPECT_TRUE(j.is_object()) << "not JSON: " << text;
+    if (j.is_object()) lines.push_back(std::move(j));
+  }
+  return lines;
+}
+
+RunResult TrainWithRanks(int ranks, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> argv = {testing::BinPath("dlp-run"), "-np", std::to_string(ranks),
+                                   "--", testing::BinPath("fmnist-train"), "--epochs", "2",
+                                   "--batch", "64", "--seed", "3", "--limit-train", "1024",
+                                   "--limit-test", "400", "--device", "cpu"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return testing::Run(argv, {.timeout = absl::Seconds(60)});
+}
+
+TEST(FmnistMultiRankTest, OneAndFourRanksGiveTheSameLossCurve) {
+  const RunResult one = TrainWithRanks(1);
+  const RunResult four = TrainWithRanks(4);
+  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+  ASSERT_EQ(four.exit_code, 0) << four.out << four.err;
+  const auto a = Rank0Epochs(one);
+  const auto b = Rank0Epochs(four);
+  ASSERT_THAT(a, SizeIs(2)) << one.out;
+  ASSERT_THAT(b, SizeIs(2)) << four.out;
+  for (int e = 0; e < 2; ++e) {
+    const double la = a[e]["loss"].get<double>(), lb = b[e]["loss"].get<double>();
+    EXPECT_NEAR(la, lb, 1e-3 * la) << "epoch " << e + 1;
+    EXPECT_NEAR(a[e]["test_accuracy"].get<double>(), b[e]["test_accuracy"].get<double>(), 0.01)
+        << "epoch " << e + 1;
+  }
+  // Only rank 0 reports.
+  EXPECT_THAT(four.out, Not(HasSubstr("[1] {")));
+}
+
+TEST(FmnistMultiRankTest, FourRanksResumeFromRankZerosCheckpoint) {
+  testing::TempDir dir;
+  const std::string ckpt = dir.Join("ckpt");
+  const RunResult first = TrainWithRanks(4, {"--checkpoint", ckpt, "--epochs", "1"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const RunResult resumed = TrainWithRanks(4, {"--checkpoint", ckpt});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  const auto lines = Rank0Epochs(resumed);
+  ASSERT_THAT(lines, SizeIs(1)) << resumed.out;
+  EXPECT_EQ(lines[0]["epoch"], 2);
+
+  const auto straight = Rank0Epochs(TrainWithRanks(4));
+  ASSERT_THAT(straight, SizeIs(2));
+  EXPECT_NEAR(lines[0]["loss"].get<double>(), straight[1]["loss"].get<double>(), 1e-4);
+}
+
+}  // namespace
+}  // namespace dlp
