@@ -29,7 +29,7 @@ class EmbedTest : public ::testing::Test {
     dir_ = new TempDir();
     prefix_ = dir_->Join("prefix");
     RunResult install =
-        Run({"cmake", "--install", DLP_BUILD_DIR, "--prefix", prefix_}, {.timeout = absl::Seconds(120)});
+        dlp::testing::Run({"cmake", "--install", DLP_BUILD_DIR, "--prefix", prefix_}, {.timeout = absl::Seconds(120)});
     install_error_ = install.exit_code == 0 ? "" : "cmake --install failed: " + Describe(install);
   }
   static void TearDownTestSuite() {
@@ -63,9 +63,9 @@ TEST_F(EmbedTest, ExampleBuildsWithFindPackageAndRunsJobs) {
   if (std::system("command -v ccache >/dev/null 2>&1") == 0) {
     configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");
   }
-  RunResult configured = Run(configure, {.timeout = absl::Seconds(120)});
+  RunResult configured = dlp::testing::Run(configure, {.timeout = absl::Seconds(120)});
   ASSERT_EQ(configured.exit_code, 0) << Describe(configured);
-  RunResult built = Run({"cmake", "--build", build}, {.timeout = absl::Seconds(300)});
+  RunResult built = dlp::testing::Run({"cmake", "--build", build}, {.timeout = absl::Seconds(300)});
   ASSERT_EQ(built.exit_code, 0) << Describe(built);
 
   const std::string spec = dir_->WriteFile("job.yaml", R"(apiVersion: dlp/v1
@@ -89,8 +89,8 @@ spec:
                  {"DLP_DLPD", prefix_ + "/bin/dlpd"}};
   options.unset_env = {"DLP_CONTEXT"};
   options.timeout = absl::Seconds(60);
-  RunResult ok = Run({build + "/embed", spec}, options);
-  RunResult failed = Run({build + "/embed", failing}, options);
+  RunResult ok = dlp::testing::Run({build + "/embed", spec}, options);
+  RunResult failed = dlp::testing::Run({build + "/embed", failing}, options);
   LocalServerOptions server;
   server.state_dir = dir_->Join("state") + "/dlp";
   EXPECT_TRUE(StopLocalServer(server).ok());
@@ -105,7 +105,7 @@ spec:
 
 TEST_F(EmbedTest, CProgramLinksTheCollectivesThroughPkgConfig) {
   const std::string archive = LibDir() + "/libdlp_runtime.a";
-  RunResult symbols = Run({"sh", "-c", "nm -g --defined-only " + archive + " | grep -q ' T dlp_allreduce$'"});
+  RunResult symbols = dlp::testing::Run({"sh", "-c", "nm -g --defined-only " + archive + " | grep -q ' T dlp_allreduce$'"});
   if (symbols.exit_code != 0) {
     GTEST_SKIP() << "dlp_runtime does not define the dlp/comm.h functions yet";
   }
@@ -127,12 +127,12 @@ int main(void) {
   const std::string binary = dir_->Join("comm");
   RunOptions options;
   options.env = {{"PKG_CONFIG_PATH", LibDir() + "/pkgconfig"}};
-  RunResult built = Run({"sh", "-c", "cc -std=c99 -o " + binary + " " + source +
+  RunResult built = dlp::testing::Run({"sh", "-c", "cc -std=c99 -o " + binary + " " + source +
                                          " $(pkg-config --cflags --libs dlp)"},
                         options);
   ASSERT_EQ(built.exit_code, 0) << Describe(built);
   // Without dlp-run's environment it cannot join, and says so.
-  RunResult ran = Run({binary}, {.unset_env = {"RANK", "WORLD_SIZE", "DLP_STORE_ADDR"}});
+  RunResult ran = dlp::testing::Run({binary}, {.unset_env = {"RANK", "WORLD_SIZE", "DLP_STORE_ADDR"}});
   EXPECT_EQ(ran.exit_code, 3) << Describe(ran);
   EXPECT_THAT(ran.out, HasSubstr("init failed: "));
 }

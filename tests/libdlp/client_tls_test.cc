@@ -1,0 +1,61 @@
+// The remote backend over HTTPS against a real dlpd serving TLS with a
+// self-signed certificate: trusted through ca-file, refused without it, accepted
+// with insecure-skip-tls-verify.
+#include "client_test_util.h"
+#include "gmock/gmock.h"
+
+namespace dlp::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class TlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cert_ = dir_.Join("cert.pem");
+    const std::string key = dir_.Join("key.pem");
+    RunResult made = dlp::testing::Run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                          "1", "-subj", "/CN=127.0.0.1", "-addext",
+                          "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert_});
+    if (made.exit_code != 0) GTEST_SKIP() << "openssl cannot make a certificate: " << made.err;
+    const std::string state = dir_.Join("state");
+    dlpd_ = std::make_unique<Background>(std::vector<std::string>{
+        BinPath("dlpd"), "--state-dir", state, "--listen", "127.0.0.1:0", "--tls-cert", cert_,
+        "--tls-key", key});
+    ASSERT_TRUE(Eventually([&] {
+      return !ReadFileOrEmpty(state + "/dlpd.addr").empty() &&
+             !ReadFileOrEmpty(state + "/dlpd.token").empty();
+    }, absl::Seconds(10)))
+        << dlpd_->OutputSoFar();
+    url_ = "https://" + ReadFileOrEmpty(state + "/dlpd.addr");
+    while (!url_.empty() && url_.back() == '\n') url_.pop_back();
+    token_file_ = state + "/dlpd.token";
+  }
+
+  absl::Status ListWith(std::map<std::string, std::string> fields) {
+    fields["server"] = url_;
+    fields["token-file"] = token_file_;
+    auto backend = CreateBackend(Context{"team", "remote", fields});
+    if (!backend.ok()) return backend.status();
+    return (*backend)->List({}).status();
+  }
+
+  TempDir dir_;
+  std::string cert_, url_, token_file_;
+  std::unique_ptr<Background> dlpd_;
+};
+
+TEST_F(TlsTest, CaFileDecidesTrust) {
+  absl::Status trusted = ListWith({{"ca-file", cert_}});
+  EXPECT_TRUE(trusted.ok()) << trusted;
+
+  absl::Status untrusted = ListWith({});
+  EXPECT_EQ(untrusted.code(), absl::StatusCode::kUnavailable) << untrusted;
+  EXPECT_THAT(untrusted.message(), HasSubstr("cannot reach dlpd at 127.0.0.1:"));
+
+  absl::Status skipped = ListWith({{"insecure-skip-tls-verify", "true"}});
+  EXPECT_TRUE(skipped.ok()) << skipped;
+}
+
+}  // namespace
+}  // namespace dlp::testing
