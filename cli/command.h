@@ -49,6 +49,9 @@ void RegisterRender(CLI::App& parent, Invocation& invocation);
 void RegisterServer(CLI::App& parent, Invocation& invocation);
 void RegisterConfig(CLI::App& parent, Invocation& invocation);
 void RegisterVersion(CLI::App& parent, Invocation& invocation);
+void RegisterProfile(CLI::App& parent, Invocation& invocation);
+void RegisterMetrics(CLI::App& parent, Invocation& invocation);
+void RegisterTop(CLI::App& parent, Invocation& invocation);
 void RegisterComplete(CLI::App& parent, Invocation& invocation);
 
 }  // namespace dlp::cli

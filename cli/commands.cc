@@ -9,6 +9,8 @@ const std::vector<CommandEntry>& Commands() {
       {"describe", RegisterDescribe},   {"cancel", RegisterCancel},
       {"wait", RegisterWait},           {"validate", RegisterValidate},
       {"render", RegisterRender},       {"server", RegisterServer},
+      {"profile", RegisterProfile},     {"metrics", RegisterMetrics},
+      {"top", RegisterTop},
       {"config", RegisterConfig},       {"version", RegisterVersion},
       {"__complete", RegisterComplete},
   };

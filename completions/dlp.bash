@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" i word
@@ -76,6 +76,7 @@ _dlp() {
     version) flags="--client" ;;
     profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
     metrics) flags="--name --replica -o --output --plot --png --x"; args=jobs ;;
+    top) flags="--interval --once" ;;
     server)
       if [[ -z $sub ]]; then
         COMPREPLY=($(compgen -W "start stop status --state-dir --help" -- "$cur")); return

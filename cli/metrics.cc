@@ -1,0 +1,158 @@
+// dlp metrics JOB... [--name loss] [-o table|json|csv] [--plot] [--png FILE]:
+// the training metrics a job's ranks reported (DLP_METRIC lines in its logs),
+// several replicas or jobs overlaid in one chart.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "command.h"
+#include "common.h"
+#include "dlp/profile.h"
+#include "dlp/status.h"
+#include "table.h"
+
+namespace dlp::cli {
+namespace {
+
+struct MetricsFlags {
+  std::vector<std::string> ids;
+  std::string name;
+  std::string replica;
+  std::string output = "table";
+  std::string x = "step";
+  bool plot = false;
+  std::string png;
+};
+
+absl::StatusOr<std::vector<MetricPoint>> Collect(Client& client, const MetricsFlags& flags) {
+  std::vector<MetricPoint> points;
+  for (const std::string& id : flags.ids) {
+    LogOptions options;
+    options.replica = flags.replica;
+    DLP_RETURN_IF_ERROR(client.Logs(id, options, [&](const LogLine& line) {
+      if (line.stream != "stdout") return true;
+      std::optional<MetricPoint> p = ParseMetricLine(line.text);
+      if (!p || (!flags.name.empty() && p->name != flags.name)) return true;
+      p->replica = flags.ids.size() > 1 ? absl::StrCat(id, "/", line.replica) : line.replica;
+      p->time = line.time;
+      points.push_back(std::move(*p));
+      return true;
+    }));
+  }
+  return points;
+}
+
+// One series per (replica, metric name).
+std::vector<Series> ToSeries(const std::vector<MetricPoint>& points, bool by_time,
+                             bool one_name) {
+  std::map<std::string, Series> series;
+  absl::Time t0 = absl::InfiniteFuture();
+  for (const MetricPoint& p : points) t0 = std::min(t0, p.time);
+  for (const MetricPoint& p : points) {
+    const std::string key = one_name ? p.replica : absl::StrCat(p.replica, " ", p.name);
+    Series& s = series[key];
+    s.label = key;
+    const double x = by_time ? absl::ToDoubleSeconds(p.time - t0) : static_cast<double>(p.step);
+    s.points.push_back({x, p.value});
+  }
+  std::vector<Series> out;
+  for (auto& [key, s] : series) out.push_back(std::move(s));
+  return out;
+}
+
+int TerminalWidth() {
+  winsize ws{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) return ws.ws_col;
+  return 80;
+}
+
+int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<std::vector<MetricPoint>> points = Collect(**client, flags);
+  if (!points.ok()) return ReportError(points.status());
+  bool one_name = !flags.name.empty();
+  if (!one_name) {
+    one_name = true;
+    for (const MetricPoint& p : *points) one_name = one_name && p.name == points->front().name;
+  }
+  if (flags.plot || !flags.png.empty()) {
+    if (points->empty()) {
+      return ReportError(absl::NotFoundError("no DLP_METRIC lines to plot"));
+    }
+    std::vector<Series> series = ToSeries(*points, flags.x == "time", one_name);
+    if (!flags.png.empty()) {
+      absl::Status s = WritePng(series, flags.png, 800, 480);
+      if (!s.ok()) return ReportError(s);
+    }
+    if (flags.plot) {
+      const std::string title =
+          absl::StrCat(one_name ? points->front().name : "metrics", " by ", flags.x);
+      std::printf("%s", PlotText(series, std::max(20, TerminalWidth() - 14), 16, title,
+                                 UseColor(globals, STDOUT_FILENO))
+                            .c_str());
+    }
+    if (flags.output == "table") return Code(ExitCode::kSuccess);
+  }
+  if (flags.output == "json") {
+    std::printf("%s\n", MetricsToJson(*points).c_str());
+  } else if (flags.output == "csv") {
+    std::printf("%s", MetricsToCsv(*points).c_str());
+  } else {
+    // The table summarises: the latest value of each metric per replica.
+    struct Row {
+      int count = 0;
+      MetricPoint last;
+      double min = 0, max = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Row> rows;
+    for (const MetricPoint& p : *points) {
+      Row& r = rows[{p.replica, p.name}];
+      r.min = r.count == 0 ? p.value : std::min(r.min, p.value);
+      r.max = r.count == 0 ? p.value : std::max(r.max, p.value);
+      ++r.count;
+      r.last = p;
+    }
+    Table table({"REPLICA", "NAME", "POINTS", "LAST STEP", "LAST", "MIN", "MAX"});
+    for (const auto& [key, r] : rows) {
+      table.AddRow({key.first, key.second, absl::StrCat(r.count), absl::StrCat(r.last.step),
+                    absl::StrFormat("%.6g", r.last.value), absl::StrFormat("%.6g", r.min),
+                    absl::StrFormat("%.6g", r.max)});
+    }
+    if (table.empty()) {
+      std::printf("No metrics (programs report them with dlp_metric() or by printing "
+                  "\"DLP_METRIC name=value step=N\").\n");
+    } else {
+      table.Print(stdout, UseColor(globals, STDOUT_FILENO));
+    }
+  }
+  return Code(ExitCode::kSuccess);
+}
+
+}  // namespace
+
+void RegisterMetrics(CLI::App& parent, Invocation& invocation) {
+  auto flags = std::make_shared<MetricsFlags>();
+  CLI::App* cmd = parent.add_subcommand(
+      "metrics", "Show the training metrics a job reported (DLP_METRIC lines)");
+  cmd->add_option("JOB", flags->ids, "Job id(s); several jobs are overlaid")->required();
+  cmd->add_option("--name", flags->name, "Only this metric (loss, accuracy, ...)");
+  cmd->add_option("--replica", flags->replica, "Only this replica (worker-0)");
+  cmd->add_option("-o,--output", flags->output, "Output format: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_flag("--plot", flags->plot, "Draw a chart in the terminal");
+  cmd->add_option("--png", flags->png, "Write the chart as a PNG image");
+  cmd->add_option("--x", flags->x, "Horizontal axis: step or time")
+      ->check(CLI::IsMember({"step", "time"}));
+  cmd->callback([flags, &invocation] {
+    invocation.action = [flags, &invocation] { return RunMetrics(*flags, invocation.globals); };
+  });
+}
+
+}  // namespace dlp::cli
