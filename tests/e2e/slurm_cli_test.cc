@@ -14,7 +14,7 @@ class SlurmCliTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(SlurmCliTest, SubmitWaitStatusListLogs) {
   DLP_SKIP_WITHOUT_SLURM(env_);
-  std::string file = env_.WriteJob("hello", {"/bin/sh", "-c", "echo hello from $DLP_REPLICA; echo oops >&2"}, 2);
+  std::string file = env_.WriteJob("hello", {"/bin/sh", "-c", "echo hello from rank $RANK of $WORLD_SIZE; echo oops >&2"}, 2);
   RunResult r = env_.Dlp({"submit", file, "--wait", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string id = SlurmEnv::IdFrom(r);
@@ -33,11 +33,11 @@ TEST_P(SlurmCliTest, SubmitWaitStatusListLogs) {
 
   RunResult logs = env_.Dlp({"logs", id});
   ASSERT_EQ(logs.exit_code, 0) << logs.err;
-  EXPECT_TRUE(absl::StrContains(logs.out, "hello from worker-0")) << logs.out;
-  EXPECT_TRUE(absl::StrContains(logs.out, "hello from worker-1")) << logs.out;
+  EXPECT_TRUE(absl::StrContains(logs.out, "hello from rank 0 of 2")) << logs.out;
+  EXPECT_TRUE(absl::StrContains(logs.out, "hello from rank 1 of 2")) << logs.out;
   RunResult one = env_.Dlp({"logs", id, "--replica", "worker-1"});
-  EXPECT_TRUE(absl::StrContains(one.out, "hello from worker-1")) << one.out;
-  EXPECT_FALSE(absl::StrContains(one.out, "hello from worker-0")) << one.out;
+  EXPECT_TRUE(absl::StrContains(one.out, "hello from rank 1 of 2")) << one.out;
+  EXPECT_FALSE(absl::StrContains(one.out, "hello from rank 0 of 2")) << one.out;
   EXPECT_TRUE(absl::StrContains(one.out + one.err, "oops")) << one.out;
 }
 

@@ -168,15 +168,14 @@ std::string SlurmComment(const std::string& key, const JobSpec& spec) {
   std::vector<std::string> labels;
   for (const auto& [k, v] : spec.labels) labels.push_back(SlurmJobName(k) + "=" + SlurmJobName(v));
   std::string comment = absl::StrCat("dlp:", key);
-  if (!labels.empty()) absl::StrAppend(&comment, " ", absl::StrJoin(labels, ","));
+  for (const std::string& label : labels) absl::StrAppend(&comment, ",", label);
   return comment;
 }
 
 std::string KeyFromComment(const std::string& comment) {
   if (!absl::StartsWith(comment, "dlp:")) return "";
-  std::string key = comment.substr(4, comment.find(' ') == std::string::npos
-                                          ? std::string::npos
-                                          : comment.find(' ') - 4);
+  const size_t end = comment.find_first_of(", ", 4);
+  std::string key = comment.substr(4, end == std::string::npos ? std::string::npos : end - 4);
   // A key names a folder; never let it climb out of the workdir.
   if (key.empty() || absl::StrContains(key, "/") || key == "." || key == "..") return "";
   return key;

@@ -31,7 +31,7 @@ std::string ShellQuote(const std::string& word);
 std::string SlurmJobName(const std::string& name);
 
 // The comment carries the job folder's name, so that a job found in squeue
-// leads back to its spec and logs: "dlp:KEY" then the labels ("k=v,k2=v2").
+// leads back to its spec and logs: "dlp:KEY" then the labels (",k=v,k2=v2").
 std::string SlurmComment(const std::string& key, const JobSpec& spec);
 // KEY from such a comment; empty when it is not a dlp job.
 std::string KeyFromComment(const std::string& comment);
