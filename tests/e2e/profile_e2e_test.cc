@@ -9,11 +9,12 @@
 #include <set>
 
 #include "cli_harness.h"
+#include "gmock/gmock.h"
 
 namespace dlp::testing {
 namespace {
 
-using ::testing::HasSubstr;
+using ::testing::HasSubstr;  // gmock's, not dlp::testing
 
 const char* kSlowMs = "25";
 
@@ -57,7 +58,7 @@ TEST(ProfileE2E, DlpRunTracesNameTheSlowRank) {
   RunOptions options = env.Options();
   options.env["DLP_TEST_SLOW_RANK"] = "3";
   options.env["DLP_TEST_SLOW_MS"] = kSlowMs;
-  RunResult run = Run(argv, options);
+  RunResult run = dlp::testing::Run(argv, options);
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   RunResult table = env.Dlp({"profile", "--dir", env.Work("logs"), "--trace",
                              env.Work("merged.json")});
