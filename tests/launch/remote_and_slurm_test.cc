@@ -109,6 +109,20 @@ TEST(Slurm, RankEnvironmentFromSlurmVariables) {
   EXPECT_THAT(r.out, HasSubstr("\"task\":{\"index\":3,\"type\":\"worker\"}"));
 }
 
+TEST(Slurm, KeepsTheReplicaIdentityTheBatchScriptSet) {
+  RunOptions options;
+  options.env = {{"SLURM_PROCID", "1"},          {"SLURM_NTASKS", "2"},
+                 {"SLURM_LOCALID", "1"},         {"SLURM_STEP_NODELIST", "localhost"},
+                 {"SLURM_JOB_ID", "77"},         {"DLP_ROLE", "ps"},
+                 {"DLP_REPLICA_INDEX", "0"},     {"DLP_REPLICA", "ps-0"},
+                 {"DLP_RESTART_COUNT", "2"}};
+  RunResult r = ::dlp::testing::Run(
+      {DlpRun(), "--", "sh", "-c", "echo $RANK $DLP_ROLE $DLP_REPLICA_INDEX $DLP_REPLICA $DLP_RESTART_COUNT"},
+      options);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1 ps 0 ps-0 2\n");
+}
+
 TEST(Slurm, RankZeroHostsTheStore) {
   auto probe = runtime::TcpStoreServer::Start("127.0.0.1", 0);
   ASSERT_TRUE(probe.ok());

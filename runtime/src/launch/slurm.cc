@@ -163,6 +163,11 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
   SlurmRank out;
   out.env = RankEnvironment(layout, self, cluster);
   out.env.erase("CUDA_VISIBLE_DEVICES");  // Slurm's GPU binding stays in charge
+  // A batch script that knows the job's roles (the Slurm backend's) sets the
+  // replica's identity itself; Slurm only knows ranks.
+  for (const char* name : {"DLP_ROLE", "DLP_REPLICA_INDEX", "DLP_REPLICA", "DLP_RESTART_COUNT"}) {
+    if (auto it = env.find(name); it != env.end()) out.env[name] = it->second;
+  }
   out.rank = rank;
   out.store_port = port;
   return out;
