@@ -4,10 +4,14 @@
 # following its logs. The exit status is the job's outcome (see dlp(1)).
 set -euo pipefail
 
-JOB_FILE=${JOB_FILE:-examples/hello/job.yaml}
+JOB_FILE=${JOB_FILE:-examples/fashion-mnist/job.yaml}
 
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 build_dir=${BUILD_DIR:-build}
+# The job's command (fmnist-train) is found through PATH, as installed programs are.
+export PATH="$PWD/$build_dir/bin:$PATH"
+# A fresh run: the trainer would otherwise resume from the last run's checkpoint.
+rm -rf examples/fashion-mnist/fmnist-checkpoint
 exec "$build_dir/bin/dlp" submit "$JOB_FILE" --follow

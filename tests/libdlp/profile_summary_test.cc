@@ -146,7 +146,9 @@ TEST(ProfileMerge, OneValidTraceWithPidPerRankAndOffsetsApplied) {
     pids.insert(e["pid"].get<int>());
     if (e["name"] == "thread_name") tracks.insert(e["args"]["name"].get<std::string>());
     if (e["name"] == "step" && !first_step.count(e["pid"])) first_step[e["pid"]] = e["ts"];
-    if (e["name"] == "allreduce") EXPECT_EQ(e["args"]["bytes"], 4194304);
+    if (e["name"] == "allreduce") {
+      EXPECT_EQ(e["args"]["bytes"], 4194304);
+    }
   }
   EXPECT_EQ(pids, (std::set<int>{0, 1, 2, 3}));
   EXPECT_TRUE(tracks.count("step") && tracks.count("phase") && tracks.count("comm"));
