@@ -4,13 +4,14 @@
 # network namespaces) or by scripts/services.sh, and stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 scripts/install-deps.sh
 scripts/build.sh ${CI:+-DDLP_WERROR=ON}
 build_dir=${BUILD_DIR:-build}
 
 started_services=()
 cleanup() {
-  for s in "${started_services[@]}"; do scripts/services.sh stop "$s" || true; done
+  for s in "${started_services[@]}"; do "$root/scripts/services.sh" stop "$s" || true; done
 }
 trap cleanup EXIT
 if [ -x scripts/services.sh ]; then
