@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "comm/dtype.h"
 #include "comm/transport_select.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 #include "trace/clock_sync.h"
 #include "trace/collective_span.h"
 #include "trace/tracer.h"

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "comm/cuda_check.h"
 #include "comm/cuda_path.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 
 // NCCL calls go through this one macro: NCCL's own message, as a Status.
 #define DLP_NCCL_CHECK(call)                                                          \

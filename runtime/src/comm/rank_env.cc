@@ -8,7 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/socket.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 
 namespace dlp::runtime {
 namespace {

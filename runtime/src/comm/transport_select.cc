@@ -13,7 +13,7 @@
 #include "comm/shm_link.h"
 #include "comm/tcp_link.h"
 #include "common/socket.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 #include "dlp_build_config.h"
 #if DLP_HAVE_CUDA
 #include <set>

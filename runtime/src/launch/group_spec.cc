@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::launch {

@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/socket.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 #include "launch/rank_env.h"
 #include "launch/rank_process.h"
 #include "launch/signals.h"

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/socket.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 #include "rendezvous/store.h"
 #include "rendezvous/store_protocol.h"
 

@@ -15,7 +15,7 @@
 
 #include "absl/strings/numbers.h"
 #include "common/socket.h"
-#include "common/status_macros.h"
+#include "dlp/status.h"
 #include "rendezvous/store.h"
 #include "rendezvous/store_protocol.h"
 
