@@ -9,7 +9,9 @@
 
 #include <filesystem>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "launch_test_util.h"
 #include "support/temp_dir.h"
 
@@ -17,6 +19,7 @@ namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr int kHosts = 3;
 
@@ -45,10 +48,11 @@ class NetnsSsh : public ::testing::Test {
     if (started_) ::dlp::testing::Run({Script(), "down", prefix_, keys_, absl::StrCat(kHosts)});
   }
 
-  // dlp-run inside the first namespace, across all three.
-  std::vector<std::string> DlpRunInNamespace(std::vector<std::string> args) {
-    std::vector<std::string> argv = {"ip", "netns", "exec", prefix_ + "-0", DlpRun(), "-H",
-                                     "10.77.0.1:1,10.77.0.2:1,10.77.0.3:1"};
+  // dlp-run inside the first namespace, across all three (or the given hosts).
+  std::vector<std::string> DlpRunInNamespace(
+      std::vector<std::string> args,
+      const std::string& hosts = "10.77.0.1:1,10.77.0.2:1,10.77.0.3:1") {
+    std::vector<std::string> argv = {"ip", "netns", "exec", prefix_ + "-0", DlpRun(), "-H", hosts};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }
@@ -78,6 +82,30 @@ TEST_F(NetnsSsh, RanksOnEveryHostReachTheStoreAndFinish) {
   EXPECT_THAT(r.out, HasSubstr("[0] step rank=0 of 3 host=10.77.0.1 master=10.77.0.1\n"));
   EXPECT_THAT(r.out, HasSubstr("[1] step rank=1 of 3 host=10.77.0.2 master=10.77.0.1\n"));
   EXPECT_THAT(r.out, HasSubstr("[2] step rank=2 of 3 host=10.77.0.3 master=10.77.0.1\n"));
+}
+
+TEST_F(NetnsSsh, FmnistTrainsAcrossTwoHosts) {
+  // The real trainer, one rank per namespace. Different host ids make the
+  // communicator use TCP; each rank advertises the address that routes to the
+  // store (its own namespace's bridge address, see DLP_ADVERTISE_ADDR), which
+  // the other namespace can reach. The binary lives on the shared filesystem,
+  // so the same absolute path works on both hosts.
+  RunResult r = ::dlp::testing::Run(
+      DlpRunInNamespace({"--", BinPath("fmnist-train"), "--epochs", "1", "--limit-train", "512",
+                         "--limit-test", "200", "--batch", "64", "--device", "cpu"},
+                        "10.77.0.1:1,10.77.0.2:1"),
+      SshOptions());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json epoch;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n', absl::SkipEmpty())) {
+    if (!absl::ConsumePrefix(&line, "[0] {")) continue;
+    epoch = nlohmann::json::parse(absl::StrCat("{", line), nullptr, /*allow_exceptions=*/false);
+  }
+  ASSERT_TRUE(epoch.is_object()) << "no JSON epoch line from rank 0:\n" << r.out << r.err;
+  EXPECT_EQ(epoch["epoch"], 1) << epoch.dump();
+  ASSERT_TRUE(epoch.contains("test_accuracy")) << epoch.dump();
+  EXPECT_GT(epoch["test_accuracy"].get<double>(), 0.0) << epoch.dump();
+  EXPECT_THAT(r.out, Not(HasSubstr("[1] {")));  // only rank 0 reports
 }
 
 TEST_F(NetnsSsh, KilledRemoteRankIsReportedAndTheGroupRestarts) {
