@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# dlp's allreduce between network namespaces whose links are shaped to 1 Gbit/s,
+# against the ring bound 2(N-1)/N * S / B. Namespace PREFIX-0 holds the bridge
+# and dlp-run (with the rendezvous store); ranks run one per namespace
+# PREFIX-1..N, reached over real ssh (scripts/netns-ssh.sh), each joined to the
+# bridge by a veth pair shaped on both ends with
+#   tc qdisc add dev X root tbf rate 1gbit burst 256kb latency 50ms
+# All traffic stays between the namespaces. Needs root, iproute2, tc, sshd.
+#
+#   bench/allreduce/netns_tbf.sh [BUILD_DIR]     (RANKS="2 4" ITERS=3)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+ranks=${RANKS:-"2 4"}
+iters=${ITERS:-3}
+bin=$build/bin
+for b in dlp-run dlp_allreduce_bench; do
+  [[ -x $bin/$b ]] || { echo "missing $bin/$b (ninja -C $build $b)" >&2; exit 1; }
+done
+rate_bytes=125000000  # 1 Gbit/s
+
+prefix=dlpbw$$
+keys=$(mktemp -d)
+hosts_up=0
+cleanup() {
+  [[ $hosts_up -gt 0 ]] && "$root/scripts/netns-ssh.sh" down "$prefix" "$keys" "$hosts_up" || true
+  rm -rf "$keys"
+}
+trap cleanup EXIT
+
+printf '%-5s %5s | %12s %12s %8s\n' ranks MiB "time us" "bound us" "ratio"
+for n in $ranks; do
+  hosts_up=$((n + 1))
+  "$root/scripts/netns-ssh.sh" up "$prefix" "$keys/$n" "$hosts_up"
+  keys_n=$keys/$n
+  hostlist=""
+  for ((i = 1; i <= n; i++)); do
+    tc -n "$prefix-0" qdisc add dev "v$i" root tbf rate 1gbit burst 256kb latency 50ms
+    tc -n "$prefix-$i" qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency 50ms
+    hostlist+="${hostlist:+,}10.77.0.$((i + 1)):1"
+  done
+  out=$(DLP_SSH_OPTS="-i $keys_n/id -o UserKnownHostsFile=$keys_n/known_hosts -o ConnectTimeout=5" \
+    ip netns exec "$prefix-0" "$bin/dlp-run" -H "$hostlist" -- \
+    "$bin/dlp_allreduce_bench" --min-bytes $((16 << 20)) --max-bytes $((64 << 20)) --iters "$iters")
+  "$root/scripts/netns-ssh.sh" down "$prefix" "$keys_n" "$hosts_up"
+  hosts_up=0
+  # dlp-run prefixes rank 0's lines with "[0] ".
+  echo "$out" | awk -v n="$n" -v rate="$rate_bytes" '
+    $1 == "[0]" && $2 == "ROW" {
+      bytes = $5; us = $6; wrong = $9
+      bound = 2 * (n - 1) / n * bytes / rate * 1e6
+      printf "%-5d %5d | %12.0f %12.0f %8.2f%s\n", n, bytes / 1048576, us, bound, us / bound,
+        (wrong != 0 ? "  WRONG=" wrong : "")
+      if (wrong != 0) bad = 1
+    }
+    END { exit bad }'
+done
