@@ -2,29 +2,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/shell_quote.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::internal {
-namespace {
-
-// Quotes a word for a POSIX shell only when it needs it.
-std::string ShellQuote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                              "0123456789-_./=:,@%+") == std::string::npos) {
-    return word;
-  }
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "'";
-}
-
-}  // namespace
 
 std::string GroupJson(const JobSpec& spec) {
   nlohmann::ordered_json group;
@@ -49,7 +30,7 @@ std::string GroupJson(const JobSpec& spec) {
 
 std::string RenderDlpRun(const JobSpec& spec) {
   std::vector<std::string> env = {absl::StrCat("DLP_JOB_ID=ID"),
-                                  absl::StrCat("DLP_JOB_NAME=", ShellQuote(spec.name))};
+                                  absl::StrCat("DLP_JOB_NAME=", ShellQuoteIfNeeded(spec.name))};
   std::vector<std::string> argv = {"dlp-run", "--group", "STATE/jobs/ID/group.json",
                                    "--log-dir", "STATE/jobs/ID/logs", "--status-file",
                                    "STATE/jobs/ID/status.json"};
@@ -62,7 +43,7 @@ std::string RenderDlpRun(const JobSpec& spec) {
   std::string out = "# dlp-run command line (ID: the job id, STATE: dlpd's state folder)\n";
   absl::StrAppend(&out, absl::StrJoin(env, " "), " ",
                   absl::StrJoin(argv, " ", [](std::string* o, const std::string& w) {
-                    o->append(ShellQuote(w));
+                    o->append(ShellQuoteIfNeeded(w));
                   }),
                   "\n# STATE/jobs/ID/group.json\n", GroupJson(spec), "\n");
   return out;

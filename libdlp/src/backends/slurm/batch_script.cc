@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/shell_quote.h"
 
 namespace dlp::internal {
 namespace {
@@ -142,17 +143,6 @@ std::string RestartLoop(const JobSpec& spec) {
 
 }  // namespace
 
-std::string ShellQuote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "'";
-}
 
 std::string SlurmJobName(const std::string& name) {
   std::string out = name;

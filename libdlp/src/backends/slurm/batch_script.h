@@ -23,10 +23,6 @@ struct SlurmJobLayout {
 // cannot express (an environment variable name that is not a shell name).
 absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec, const SlurmJobLayout& layout);
 
-// Quotes a word for a POSIX shell: always single quotes, with ' written as '\''.
-// Nothing inside is expanded, whatever it holds ($(), backticks, newlines, ;).
-std::string ShellQuote(const std::string& word);
-
 // Slurm's job name for a dlp name: [A-Za-z0-9._-] kept, anything else '_'.
 std::string SlurmJobName(const std::string& name);
 

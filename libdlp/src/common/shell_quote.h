@@ -1,0 +1,16 @@
+// Quoting words for a POSIX shell, for everything dlp writes into a script or
+// prints as a command line.
+#pragma once
+
+#include <string>
+
+namespace dlp::internal {
+
+// Always single quotes, with ' written as '\''. Nothing inside is expanded,
+// whatever it holds ($(), backticks, newlines, ;).
+std::string ShellQuote(const std::string& word);
+
+// The word as is when it holds only characters a shell leaves alone, else ShellQuote.
+std::string ShellQuoteIfNeeded(const std::string& word);
+
+}  // namespace dlp::internal
