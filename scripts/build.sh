@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
+# Paths inside the tree are hashed relative to it, so every clone shares ccache's results.
+export CCACHE_BASEDIR="$PWD"
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
