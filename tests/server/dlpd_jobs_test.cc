@@ -279,6 +279,35 @@ TEST_F(DlpdJobsTest, SigkilledDaemonAdoptsRunningJobsOnRestart) {
   EXPECT_TRUE(adopted_event);
 }
 
+TEST_F(DlpdJobsTest, UsageOfAFinishedJobSurvivesARestart) {
+  REQUIRE_DLP_RUN();
+  const std::string state = dir_.Join("state");
+  const std::string go = dir_.Join("go");
+  std::string id;
+  {
+    Dlpd dlpd(state, {"--cpus", "1"});
+    ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+    auto client = dlpd.Client();
+    id = SubmitJson(*client, ShellJob("sampled", "while [ ! -e " + go + " ]; do sleep 0.05; done",
+                                      1, "1000"))
+             .value("id", "");
+    ASSERT_TRUE(Eventually([&] {
+      return !GetJson(*client, "/v1/jobs/" + id + "/usage")["replicas"].empty();
+    }, absl::Seconds(20)));
+    std::ofstream(go) << "go";
+    EXPECT_EQ(WaitJob(*client, id).value("state", ""), "Succeeded");
+  }
+  Dlpd again(state, {"--cpus", "1"});
+  ASSERT_TRUE(again.WaitReady()) << again.process().OutputSoFar();
+  auto usage = GetJson(*again.Client(), "/v1/jobs/" + id + "/usage");
+  ASSERT_EQ(usage["replicas"].size(), 1u) << usage.dump();
+  const auto& r = usage["replicas"][0];
+  EXPECT_EQ(r.value("replica", ""), "worker-0");
+  EXPECT_GT(r.value("rssBytes", int64_t{0}), 0);
+  EXPECT_TRUE(r.contains("gpuUtilPercent"));
+  EXPECT_FALSE(r.value("time", "").empty());
+}
+
 TEST_F(DlpdJobsTest, JobWhoseRunnerDiedWhileTheDaemonWasDownIsLost) {
   REQUIRE_DLP_RUN();
   const std::string state = dir_.Join("state");

@@ -145,5 +145,60 @@ TEST(StoreTest, NewerSchemaIsRefused) {
   EXPECT_NE(store.status().message().find("999"), absl::string_view::npos);
 }
 
+TEST(StoreTest, UsageSamplesRoundTripAreBoundedAndSurviveReopen) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("dlpd.db");
+  const absl::Time t0 = absl::FromUnixSeconds(1700000000);
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto job = store->Insert(NewRecord("a"));
+    ASSERT_TRUE(job.ok());
+    for (int round = 0; round < 5; ++round) {
+      std::vector<UsageSample> samples;
+      for (const char* replica : {"worker-1", "worker-0"}) {
+        UsageSample s;
+        s.seq = job->seq;
+        s.usage.replica = replica;
+        s.usage.pid = 4250;
+        s.usage.cpu_percent = 12.5 + round;
+        s.usage.rss_bytes = 1000 + round;
+        s.usage.time = t0 + absl::Seconds(round);
+        if (std::string(replica) == "worker-1") {
+          s.usage.gpu_util_percent = 80.25;
+          s.usage.gpu_memory_bytes = int64_t{1} << 33;
+        }
+        samples.push_back(s);
+      }
+      ASSERT_TRUE(store->AddUsage(samples, 3).ok());
+    }
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto latest = store->LatestUsage(1);
+  ASSERT_TRUE(latest.ok()) << latest.status();
+  ASSERT_EQ(latest->size(), 2u);
+  const ReplicaUsage& w0 = (*latest)[0];
+  const ReplicaUsage& w1 = (*latest)[1];
+  EXPECT_EQ(w0.replica, "worker-0");
+  EXPECT_EQ(w0.pid, 4250);
+  EXPECT_DOUBLE_EQ(w0.cpu_percent, 16.5);
+  EXPECT_EQ(w0.rss_bytes, 1004);
+  EXPECT_EQ(w0.time, t0 + absl::Seconds(4));
+  EXPECT_EQ(w0.gpu_util_percent, -1);  // no GPU data stays "none"
+  EXPECT_EQ(w0.gpu_memory_bytes, -1);
+  EXPECT_EQ(w1.replica, "worker-1");
+  EXPECT_DOUBLE_EQ(w1.gpu_util_percent, 80.25);
+  EXPECT_EQ(w1.gpu_memory_bytes, int64_t{1} << 33);
+  // Retention: only the newest 3 of each replica, oldest first.
+  auto history = store->UsageHistory(1, "worker-0");
+  ASSERT_TRUE(history.ok()) << history.status();
+  ASSERT_EQ(history->size(), 3u);
+  EXPECT_EQ((*history)[0].rss_bytes, 1002);
+  EXPECT_EQ((*history)[2].rss_bytes, 1004);
+  EXPECT_EQ(store->UsageHistory(1, "worker-1")->size(), 3u);
+  EXPECT_TRUE(store->LatestUsage(2)->empty());
+}
+
 }  // namespace
 }  // namespace dlp::server

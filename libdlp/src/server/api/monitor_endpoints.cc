@@ -11,12 +11,14 @@
 #include "absl/time/clock.h"
 #include "dlp/profile.h"
 #include "server/api/monitor.h"
+#include "server/log.h"
 #include "server/monitor/usage_sampler.h"
 
 namespace dlp::server {
 namespace {
 
 constexpr absl::Duration kSampleEvery = absl::Seconds(2);
+constexpr int kKeepPerReplica = 150;  // ~5 minutes at kSampleEvery
 constexpr std::array<double, 10> kBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025,
                                              0.05,  0.1,    0.25,  0.5,  1.0};
 
@@ -139,7 +141,12 @@ void InstallMonitorRoutes(httplib::Server& server, const ApiContext& context) {
         auto jobs = ctx->controller->List(running, "");
         return jobs.ok() ? *jobs : std::vector<Job>{};
       },
-      kSampleEvery);
+      kSampleEvery, kKeepPerReplica);
+  // Samples go to the store too, so a job's usage outlives the job and dlpd.
+  sampler->SetSink([ctx](const std::map<std::string, std::vector<ReplicaUsage>>& round) {
+    absl::Status stored = ctx->controller->RecordUsage(round, kKeepPerReplica);
+    if (!stored.ok()) Log(absl::StrCat("storing usage samples: ", stored.ToString()));
+  });
   sampler->Start();
 
   server.Get(R"(/v1/jobs/([^/]+)/traces)",
@@ -161,12 +168,12 @@ void InstallMonitorRoutes(httplib::Server& server, const ApiContext& context) {
                    "application/json");
              });
   server.Get(R"(/v1/jobs/([^/]+)/usage)",
-             [ctx, sampler](const httplib::Request& req, httplib::Response& res) {
-               const std::string id = req.matches[1];
-               absl::StatusOr<Job> job = ctx->controller->Get(id, TenantOf(*ctx, req));
-               if (!job.ok()) return SendError(res, job.status());
+             [ctx](const httplib::Request& req, httplib::Response& res) {
+               absl::StatusOr<std::vector<ReplicaUsage>> usage =
+                   ctx->controller->Usage(req.matches[1], TenantOf(*ctx, req));
+               if (!usage.ok()) return SendError(res, usage.status());
                nlohmann::json list = nlohmann::json::array();
-               for (const ReplicaUsage& u : sampler->Latest(id)) {
+               for (const ReplicaUsage& u : *usage) {
                  nlohmann::json j = {{"replica", u.replica},
                                      {"pid", u.pid},
                                      {"cpuPercent", u.cpu_percent},

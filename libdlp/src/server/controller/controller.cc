@@ -198,6 +198,25 @@ absl::StatusOr<std::string> Controller::LogDir(const std::string& id,
   return executor_.LogDir(record.job.id);
 }
 
+absl::Status Controller::RecordUsage(
+    const std::map<std::string, std::vector<ReplicaUsage>>& round, int keep_per_replica) {
+  std::vector<UsageSample> samples;
+  for (const auto& [id, usage] : round) {
+    int64_t seq = 0;
+    if (!absl::SimpleAtoi(id, &seq)) continue;
+    for (const ReplicaUsage& u : usage) samples.push_back({seq, u});
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_.AddUsage(samples, keep_per_replica);
+}
+
+absl::StatusOr<std::vector<ReplicaUsage>> Controller::Usage(const std::string& id,
+                                                            const std::string& tenant) {
+  std::lock_guard<std::mutex> lock(mu_);
+  DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
+  return store_.LatestUsage(record.seq);
+}
+
 void Controller::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {

@@ -54,6 +54,13 @@ class Controller {
   absl::StatusOr<std::vector<Event>> Events(const std::string& id, const std::string& tenant);
   // The job's log folder (NotFound as Get).
   absl::StatusOr<std::string> LogDir(const std::string& id, const std::string& tenant);
+  // Stores one sampling round (job id -> samples) in one commit, keeping the
+  // newest `keep_per_replica` samples of each replica.
+  absl::Status RecordUsage(const std::map<std::string, std::vector<ReplicaUsage>>& round,
+                           int keep_per_replica);
+  // The newest stored sample of each replica of the job (NotFound as Get).
+  absl::StatusOr<std::vector<ReplicaUsage>> Usage(const std::string& id,
+                                                  const std::string& tenant);
 
   const ResourceVector& capacity() const { return options_.capacity; }
 

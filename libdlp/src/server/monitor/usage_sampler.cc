@@ -18,7 +18,9 @@ UsageSampler::~UsageSampler() {
   if (thread_.joinable()) thread_.join();
 }
 
-void UsageSampler::Start() { thread_ = std::thread([this] { Loop(); }); }
+void UsageSampler::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
 
 void UsageSampler::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
@@ -36,44 +38,49 @@ void UsageSampler::SampleOnce() {
   const absl::Time now = absl::Now();
   std::map<int64_t, GroupStats> groups = ScanProcessGroups();
   std::map<int, GpuProcessUse> gpu = GpuUseByPid();
-  std::lock_guard<std::mutex> lock(mu_);
-  std::map<int64_t, Cpu> seen;
-  std::map<std::pair<std::string, std::string>, std::deque<ReplicaUsage>> kept;
-  for (const Job& job : jobs) {
-    for (const ReplicaStatus& r : job.replicas) {
-      auto key = std::make_pair(job.id, r.name);
-      auto old = history_.find(key);
-      std::deque<ReplicaUsage> hist =
-          old != history_.end() ? std::move(old->second) : std::deque<ReplicaUsage>{};
-      auto g = r.pid > 0 ? groups.find(r.pid) : groups.end();
-      if (r.state == JobState::kRunning && g != groups.end()) {
-        ReplicaUsage u;
-        u.replica = r.name;
-        u.pid = static_cast<int>(r.pid);
-        u.time = now;
-        u.rss_bytes = g->second.rss_bytes;
-        Cpu cpu{g->second.cpu_seconds, now};
-        auto last = last_cpu_.find(r.pid);
-        if (last != last_cpu_.end() && now > last->second.at) {
-          u.cpu_percent = 100.0 * (cpu.seconds - last->second.seconds) /
-                          absl::ToDoubleSeconds(now - last->second.at);
-          if (u.cpu_percent < 0) u.cpu_percent = 0;
+  std::map<std::string, std::vector<ReplicaUsage>> round;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::map<int64_t, Cpu> seen;
+    std::map<std::pair<std::string, std::string>, std::deque<ReplicaUsage>> kept;
+    for (const Job& job : jobs) {
+      for (const ReplicaStatus& r : job.replicas) {
+        auto key = std::make_pair(job.id, r.name);
+        auto old = history_.find(key);
+        std::deque<ReplicaUsage> hist =
+            old != history_.end() ? std::move(old->second) : std::deque<ReplicaUsage>{};
+        auto g = r.pid > 0 ? groups.find(r.pid) : groups.end();
+        if (r.state == JobState::kRunning && g != groups.end()) {
+          ReplicaUsage u;
+          u.replica = r.name;
+          u.pid = static_cast<int>(r.pid);
+          u.time = now;
+          u.rss_bytes = g->second.rss_bytes;
+          Cpu cpu{g->second.cpu_seconds, now};
+          auto last = last_cpu_.find(r.pid);
+          if (last != last_cpu_.end() && now > last->second.at) {
+            u.cpu_percent = 100.0 * (cpu.seconds - last->second.seconds) /
+                            absl::ToDoubleSeconds(now - last->second.at);
+            if (u.cpu_percent < 0) u.cpu_percent = 0;
+          }
+          seen[r.pid] = cpu;
+          for (int pid : g->second.pids) {
+            auto it = gpu.find(pid);
+            if (it == gpu.end()) continue;
+            u.gpu_memory_bytes = std::max<int64_t>(u.gpu_memory_bytes, 0) + it->second.memory_bytes;
+            u.gpu_util_percent = std::max(u.gpu_util_percent, it->second.util_percent);
+          }
+          hist.push_back(u);
+          round[job.id].push_back(u);
+          while (hist.size() > keep_) hist.pop_front();
         }
-        seen[r.pid] = cpu;
-        for (int pid : g->second.pids) {
-          auto it = gpu.find(pid);
-          if (it == gpu.end()) continue;
-          u.gpu_memory_bytes = std::max<int64_t>(u.gpu_memory_bytes, 0) + it->second.memory_bytes;
-          u.gpu_util_percent = std::max(u.gpu_util_percent, it->second.util_percent);
-        }
-        hist.push_back(u);
-        while (hist.size() > keep_) hist.pop_front();
+        if (!hist.empty()) kept[key] = std::move(hist);
       }
-      if (!hist.empty()) kept[key] = std::move(hist);
     }
+    history_ = std::move(kept);  // finished jobs drop out: retention is bounded
+    last_cpu_ = std::move(seen);
   }
-  history_ = std::move(kept);  // finished jobs drop out: retention is bounded
-  last_cpu_ = std::move(seen);
+  if (sink_ && !round.empty()) sink_(round);
 }
 
 std::vector<ReplicaUsage> UsageSampler::Latest(const std::string& job_id) const {

@@ -27,6 +27,11 @@ class UsageSampler {
   UsageSampler(std::function<std::vector<Job>()> running, absl::Duration interval,
                size_t keep_per_replica = 150);
   ~UsageSampler();  // stops the thread
+  // `sink` receives each round's new samples (job id -> samples), outside
+  // the sampler's lock, e.g. to store them. Call before Start().
+  void SetSink(std::function<void(const std::map<std::string, std::vector<ReplicaUsage>>&)> sink) {
+    sink_ = std::move(sink);
+  }
   void Start();
   // Takes one sample now (for tests and the first reading).
   void SampleOnce();
@@ -48,6 +53,7 @@ class UsageSampler {
   std::function<std::vector<Job>()> running_;
   absl::Duration interval_;
   size_t keep_;
+  std::function<void(const std::map<std::string, std::vector<ReplicaUsage>>&)> sink_;
   mutable std::mutex mu_;
   std::condition_variable wake_;
   bool stop_ = false;

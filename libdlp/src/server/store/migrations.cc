@@ -59,6 +59,22 @@ CREATE TABLE events (
 );
 CREATE INDEX events_job ON events(job_id);
 )sql",
+      // 1 -> 2: resource usage samples of replicas (bounded per replica by the
+      // writer). NULL GPU columns: no GPU or no NVML.
+      R"sql(
+CREATE TABLE usage_samples (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  replica TEXT NOT NULL,
+  pid INTEGER NOT NULL DEFAULT 0,
+  time_us INTEGER NOT NULL,
+  cpu_percent REAL NOT NULL,
+  rss_bytes INTEGER NOT NULL,
+  gpu_util_percent REAL,
+  gpu_memory_bytes INTEGER
+);
+CREATE INDEX usage_samples_job ON usage_samples(job_id, replica);
+)sql",
   };
   return kMigrations;
 }

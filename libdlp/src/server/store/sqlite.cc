@@ -31,6 +31,13 @@ Statement& Statement::Bind(int index, const std::optional<int64_t>& value) {
   return value ? Bind(index, *value) : BindNull(index);
 }
 
+Statement& Statement::BindDouble(int index, double value) {
+  if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK && bind_error_.ok()) {
+    bind_error_ = SqliteError(db_, "bind");
+  }
+  return *this;
+}
+
 Statement& Statement::BindNull(int index) {
   sqlite3_bind_null(stmt_, index);
   return *this;

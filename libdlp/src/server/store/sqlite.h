@@ -30,6 +30,8 @@ class Statement {
   Statement& Bind(int index, absl::string_view value);
   Statement& Bind(int index, const std::optional<int64_t>& value);
   Statement& BindNull(int index);
+  // Named apart from Bind so that an int argument never becomes ambiguous.
+  Statement& BindDouble(int index, double value);
 
   // Makes the statement ready to run again with new parameters.
   Statement& Reset() {
@@ -45,6 +47,7 @@ class Statement {
 
   int64_t Int(int column) const { return sqlite3_column_int64(stmt_, column); }
   std::optional<int64_t> OptionalInt(int column) const;
+  double Double(int column) const { return sqlite3_column_double(stmt_, column); }
   std::string Text(int column) const;
 
  private:

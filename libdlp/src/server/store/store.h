@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "dlp/backend.h"
 #include "dlp/job.h"
 #include "server/store/sqlite.h"
 
@@ -38,6 +39,12 @@ struct StoreFilter {
   bool active_only = false;  // Queued or Running only
 };
 
+// One resource sample of one replica of job `seq`.
+struct UsageSample {
+  int64_t seq = 0;
+  ReplicaUsage usage;
+};
+
 class Store {
  public:
   // Opens (creating) the database and runs pending migrations.
@@ -58,6 +65,15 @@ class Store {
   absl::StatusOr<JobRecord> Get(int64_t seq);
   absl::StatusOr<std::vector<JobRecord>> List(const StoreFilter& filter);
   absl::StatusOr<std::vector<Event>> Events(int64_t seq);
+
+  // Usage samples (usage_store.cc). AddUsage writes one sampling round in one
+  // commit and, in the same commit, drops all but the newest
+  // `keep_per_replica` samples of every replica it touched.
+  absl::Status AddUsage(const std::vector<UsageSample>& samples, int keep_per_replica);
+  // The newest sample of each replica of the job, by replica name.
+  absl::StatusOr<std::vector<ReplicaUsage>> LatestUsage(int64_t seq);
+  // Every retained sample of one replica, oldest first.
+  absl::StatusOr<std::vector<ReplicaUsage>> UsageHistory(int64_t seq, const std::string& replica);
 
   int schema_version() const { return schema_version_; }
 
