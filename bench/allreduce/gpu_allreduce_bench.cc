@@ -2,7 +2,6 @@
 // sharing one GPU go through host staging. Ranks are forked before CUDA is
 // initialised. Prints the same ROW lines as the host benchmarks.
 #include <cuda_runtime.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,7 +10,7 @@
 
 #include "bench_common.h"
 #include "comm/communicator.h"
-#include "rendezvous/store.h"
+#include "local_ranks.h"
 
 namespace {
 
@@ -63,28 +62,5 @@ int RunRank(const bench::Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::Args args = bench::ParseArgs(argc, argv);
-  if (std::getenv("RANK") != nullptr) return RunRank(args);
-  auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0);
-  if (!server.ok()) return 1;
-  std::vector<pid_t> pids;
-  for (int r = 0; r < args.ranks; ++r) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      setenv("RANK", std::to_string(r).c_str(), 1);
-      setenv("WORLD_SIZE", std::to_string(args.ranks).c_str(), 1);
-      setenv("LOCAL_RANK", std::to_string(r).c_str(), 1);
-      setenv("LOCAL_WORLD_SIZE", std::to_string(args.ranks).c_str(), 1);
-      setenv("DLP_STORE_ADDR", ("127.0.0.1:" + std::to_string((*server)->port())).c_str(), 1);
-      _exit(RunRank(args));
-    }
-    pids.push_back(pid);
-  }
-  int failed = 0;
-  for (pid_t pid : pids) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  }
-  return failed == 0 ? 0 : 1;
+  return bench::RunOnLocalRanks(bench::ParseArgs(argc, argv), RunRank);
 }

@@ -36,6 +36,10 @@ auto ApiBackend::WithClient(const Call& call)
   return call(*client);
 }
 
+absl::StatusOr<std::string> ApiBackend::GetBody(const std::string& path) {
+  return WithClient([&](const HttpClient& http) { return http.Get(path); });
+}
+
 absl::StatusOr<Job> ApiBackend::Submit(const JobSpec& spec) {
   const std::string body = JobSpecToJson(spec);
   DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {

@@ -43,6 +43,8 @@ class ApiBackend : public Backend {
   // (the request never reached a server, so nothing is done twice).
   template <typename Call>
   auto WithClient(const Call& call) -> decltype(call(std::declval<const HttpClient&>()));
+  // GET `path` through WithClient: the body of a 2xx reply.
+  absl::StatusOr<std::string> GetBody(const std::string& path);
 
   std::string name_;
   std::unique_ptr<ApiConnector> connector_;

@@ -19,15 +19,9 @@ absl::StatusOr<nlohmann::json> ParseReply(const std::string& reply, const char* 
 }  // namespace
 
 absl::StatusOr<std::vector<TraceFile>> ApiBackend::TraceFiles(std::string_view id) {
-  const std::string path = absl::StrCat("/v1/jobs/", UrlEncode(id), "/traces");
-  DLP_ASSIGN_OR_RETURN(auto client, connector_->Connect(/*refresh=*/false));
-  absl::StatusOr<std::string> reply = client->Get(path);
-  if (!reply.ok() && IsConnectFailure(reply.status())) {
-    DLP_ASSIGN_OR_RETURN(client, connector_->Connect(/*refresh=*/true));
-    reply = client->Get(path);
-  }
-  if (!reply.ok()) return reply.status();
-  DLP_ASSIGN_OR_RETURN(nlohmann::json j, ParseReply(*reply, "traces"));
+  DLP_ASSIGN_OR_RETURN(std::string reply,
+                       GetBody(absl::StrCat("/v1/jobs/", UrlEncode(id), "/traces")));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json j, ParseReply(reply, "traces"));
   std::vector<TraceFile> files;
   if (!j.contains("files") || !j["files"].is_array()) return files;
   for (const nlohmann::json& f : j["files"]) {
@@ -38,15 +32,9 @@ absl::StatusOr<std::vector<TraceFile>> ApiBackend::TraceFiles(std::string_view i
 }
 
 absl::StatusOr<std::vector<ReplicaUsage>> ApiBackend::Usage(std::string_view id) {
-  const std::string path = absl::StrCat("/v1/jobs/", UrlEncode(id), "/usage");
-  DLP_ASSIGN_OR_RETURN(auto client, connector_->Connect(/*refresh=*/false));
-  absl::StatusOr<std::string> reply = client->Get(path);
-  if (!reply.ok() && IsConnectFailure(reply.status())) {
-    DLP_ASSIGN_OR_RETURN(client, connector_->Connect(/*refresh=*/true));
-    reply = client->Get(path);
-  }
-  if (!reply.ok()) return reply.status();
-  DLP_ASSIGN_OR_RETURN(nlohmann::json j, ParseReply(*reply, "usage"));
+  DLP_ASSIGN_OR_RETURN(std::string reply,
+                       GetBody(absl::StrCat("/v1/jobs/", UrlEncode(id), "/usage")));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json j, ParseReply(reply, "usage"));
   std::vector<ReplicaUsage> out;
   if (!j.contains("replicas") || !j["replicas"].is_array()) return out;
   for (const nlohmann::json& r : j["replicas"]) {
