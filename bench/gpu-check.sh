@@ -1,76 +1,142 @@
 #!/usr/bin/env bash
-# The GPU check, for a machine with an NVIDIA GPU (CUDA under /usr/local/cuda,
-# NCCL beside it). Builds with CUDA, runs the gpu-labelled tests, prints a GPU
-# allreduce busbw table and the host allreduce table on this machine's cores.
-# Time-boxed: the whole script stops after BUDGET seconds (default 280).
+# The GPU check, for a machine with an NVIDIA GPU: runs the gpu-labelled
+# collectives tests, prints a GPU allreduce busbw table (NCCL for one rank,
+# host staging for ranks sharing the GPU), the host allreduce table on the
+# machine's cores, and fmnist-train on the GPU against the CPU. The whole check
+# stops after BUDGET seconds (default 280).
 #
-#   bench/gpu-check.sh [BUILD_DIR]
+#   bench/gpu-check.sh [BUILD_DIR]   build with CUDA here (CUDA and NCCL under
+#                                    /usr/local/cuda), then check
+#   bench/gpu-check.sh --pack DIR    build here, then copy the binaries, the
+#                                    shared libraries they need beyond glibc,
+#                                    libstdc++ and CUDA, and the Fashion-MNIST
+#                                    files into DIR
+#   bench/gpu-check.sh --packed DIR  check with DIR, on a GPU machine that has
+#                                    the CUDA libraries but not the build
+#                                    dependencies
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build-gpu}
 budget=${BUDGET:-280}
 start=$SECONDS
 left() { echo $((budget - (SECONDS - start))); }
-step() { echo; echo "=== $* ($(($SECONDS - start)) s)"; }
+step() { echo; echo "=== $* ($((SECONDS - start)) s)"; }
 status=0
+binaries=(runtime_gpu_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench fmnist-train dlp-run)
+optional=(gloo_allreduce_bench)  # built where CMake found Gloo
+data=/usr/share/datasets/fashion-mnist
+
+build_with_cuda() {  # build_dir
+  local build=$1
+  mkdir -p "$build"
+  step "configure and build (CUDA on)"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLP_WITH_CUDA=ON >"$build/gpu-check.cmake.log" 2>&1 \
+    || { tail -20 "$build/gpu-check.cmake.log"; exit 1; }
+  grep -E "dlp: CUDA" "$build/gpu-check.cmake.log"
+  for t in "${optional[@]}"; do
+    if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then binaries+=("$t"); fi
+  done
+  timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${binaries[@]}" >"$build/gpu-check.build.log" 2>&1 \
+    || { tail -30 "$build/gpu-check.build.log"; exit 1; }
+}
+
+# Copies what the check runs into a folder that travels to a GPU machine
+# without compilers or -dev packages (same architecture, glibc at least ours).
+pack() {  # build_dir pack_dir
+  local build=$1 out=$2
+  rm -rf "$out" && mkdir -p "$out/bin" "$out/lib" "$out/data"
+  for b in "${binaries[@]}"; do strip -o "$out/bin/$b" "$build/bin/$b"; done
+  # Libraries from the distribution, except the ones every Linux has and the
+  # CUDA ones, which must match the GPU machine's driver.
+  ldd "${binaries[@]/#/$build/bin/}" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+    grep -vE '/(libcuda|libcudart|libnccl|libcublas|libcublasLt)\.so' |
+    while read -r lib; do cp -L "$lib" "$out/lib/"; done
+  cp "$data"/*.gz "$out/data/"
+  du -sh "$out"
+}
+
+# Points the loader at the CUDA libraries a packed binary still misses:
+# the toolkit's folder, else a Python wheel's copy (nvidia-nccl, nvidia-cublas).
+find_cuda_libraries() {  # pack_dir
+  local missing lib found
+  export LD_LIBRARY_PATH="$1/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  missing=$(ldd "$1"/bin/* 2>/dev/null | awk '/not found/ { print $1 }' | sort -u)
+  for lib in $missing; do
+    found=$(find /usr/local /opt /usr/lib -name "$lib" -not -path '*/stubs/*' 2>/dev/null | head -1)
+    if [[ -n $found ]]; then
+      LD_LIBRARY_PATH="$(dirname "$found"):$LD_LIBRARY_PATH"
+      echo "$lib: $found"
+    else
+      echo "$lib: not found on this machine"
+    fi
+  done
+}
+
+mode=build
+case ${1:-} in
+  --pack) mode=pack; dir=${2:?--pack DIR} ;;
+  --packed) mode=packed; dir=$(cd "${2:?--packed DIR}" && pwd) ;;
+  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) dir=${1:-$root/build-gpu} ;;
+esac
+
+if [[ $mode == pack ]]; then
+  build_with_cuda "$root/build-gpu"
+  pack "$root/build-gpu" "$dir"
+  exit 0
+fi
 
 step "GPU"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || status=1
-
-step "configure and build (CUDA on)"
-jobs=$(nproc)
-# CUDA 17 dialect: CMake 3.25 does not know nvcc 13's C++20 flags.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLP_WITH_CUDA=ON -DCMAKE_CUDA_STANDARD=17 >"$build.cmake.log" 2>&1 \
-  || { tail -20 "$build.cmake.log"; exit 1; }
-grep -E "dlp: CUDA" "$build.cmake.log"
-targets="dlp_runtime runtime_gpu_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench"
-timeout "$(left)" ninja -C "$build" -j"$jobs" $targets >"$build.build.log" 2>&1 \
-  || { tail -30 "$build.build.log"; exit 1; }
+if [[ $mode == packed ]]; then
+  bin=$dir/bin
+  data=$dir/data
+  find_cuda_libraries "$dir"
+else
+  build_with_cuda "$dir"
+  bin=$dir/bin
+fi
 
 step "gpu-labelled tests"
-(cd "$build" && timeout "$(left)" "$build/bin/runtime_gpu_comm_gpu_test") || status=1
+timeout "$(left)" "$bin/runtime_gpu_comm_gpu_test" || status=1
 
 step "GPU allreduce busbw (float32): 1 rank = NCCL, 2 and 4 ranks sharing the GPU = host staging"
 for n in 1 2 4; do
-  timeout "$(left)" "$build/bin/gpu_allreduce_bench" --ranks "$n" --max-bytes $((256 << 20)) \
-    | awk '{ printf "%-16s ranks %d %10.1f MiB %12.1f us algbw %8.2f busbw %8.2f GB/s #wrong %s\n",
+  timeout "$(left)" "$bin/gpu_allreduce_bench" --ranks "$n" --max-bytes $((256 << 20)) \
+    | awk '$1 == "ROW" { printf "%-16s ranks %d %10.1f MiB %12.1f us algbw %8.2f busbw %8.2f GB/s #wrong %s\n",
              $2, $3, $4 / 1048576, $5, $6, $7, $8 }' || status=1
 done
 
-step "host allreduce on this machine's cores (dlp only, 2 and 4 ranks)"
-for n in 2 4; do
-  timeout "$(left)" "$build/bin/dlp_allreduce_bench" --ranks "$n" --max-bytes $((64 << 20)) \
-    | awk '{ printf "%-6s ranks %d %10.1f MiB %12.1f us busbw %8.2f GB/s #wrong %s\n",
-             $2, $3, $4 / 1048576, $5, $7, $8 }' || status=1
-done
-timeout "$(left)" "$build/bin/memcpy_bench" --max-bytes $((64 << 20)) \
-  | awk '{ printf "memcpy %10.1f MiB %8.2f GB/s\n", $4 / 1048576, $6 }'
+step "host allreduce on this machine's cores: dlp against Gloo where packed"
+BIN=$bin RANKS="2 4 8" MAX_BYTES=$((64 << 20)) timeout "$(left)" "$root/bench/allreduce/run.sh" || status=1
 
-# ---- trainer (fmnist-train on the GPU against the CPU run) -----------------
 # One epoch per row (CNN rows on a 10k-sample subset, to stay in the budget);
 # the GPU MLP must reach 0.80 test accuracy after its epoch.
 step "fmnist-train: GPU (cuBLAS + CUDA kernels) against the CPU"
-timeout "$(left)" ninja -C "$build" -j"$jobs" fmnist-train dlp-run >>"$build.build.log" 2>&1 \
-  || { tail -30 "$build.build.log"; status=1; }
-if [[ -x "$build/bin/fmnist-train" ]]; then
-  printf '%-6s %-5s %6s %8s %12s %9s\n' device model ranks seconds samples/s accuracy
-  fmnist_row() {  # device model ranks flags...
-    local device=$1 model=$2 ranks=$3; shift 3
-    local cmd=("$build/bin/fmnist-train" --device "$device" --model "$model" --epochs 1 "$@")
-    [[ $ranks -gt 1 ]] && cmd=("$build/bin/dlp-run" -np "$ranks" -- "${cmd[@]}")
-    timeout "$(left)" "${cmd[@]}" 2>/dev/null | sed 's/^\[0\] //' | grep '^{' | tail -1 |
-      python3 -c 'import json, sys
-r = json.load(sys.stdin); d, m, n = sys.argv[1:4]
+printf '%-6s %-5s %6s %8s %12s %9s\n' device model ranks seconds samples/s accuracy
+fmnist_row() {  # device model ranks flags...
+  local device=$1 model=$2 ranks=$3; shift 3
+  local cmd=("$bin/fmnist-train" --data "$data" --device "$device" --model "$model" --epochs 1 "$@")
+  [[ $ranks -gt 1 ]] && cmd=("$bin/dlp-run" -np "$ranks" -- "${cmd[@]}")
+  local log json
+  log=$(mktemp)
+  json=$(timeout "$(left)" "${cmd[@]}" 2>"$log" | sed 's/^\[0\] //' | grep '^{' | tail -1)
+  if [[ -z $json ]]; then
+    printf '%-6s %-5s %6s failed: %s\n' "$device" "$model" "$ranks" "$(grep -v '^$' "$log" | tail -1)"
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+  python3 -c 'import json, sys
+r = json.loads(sys.argv[4]); d, m, n = sys.argv[1:4]
 print("%-6s %-5s %6s %8.1f %12.0f %9.4f" % (d, m, n, r["seconds"], r["samples_per_second"], r["test_accuracy"]))
-sys.exit(0 if m != "mlp" or d != "cuda" or r["test_accuracy"] >= 0.80 else 1)' "$device" "$model" "$ranks"
-  }
-  fmnist_row cuda mlp 1 || status=1
-  fmnist_row cpu mlp 1 || status=1
-  fmnist_row cuda mlp 2 || status=1
-  fmnist_row cuda cnn 1 --limit-train 10000 || status=1
-  fmnist_row cpu cnn 1 --limit-train 10000 || status=1
-fi
-# ---- end of the trainer section ---------------------------------------------
+sys.exit(0 if m != "mlp" or d != "cuda" or r["test_accuracy"] >= 0.80 else 1)' "$device" "$model" "$ranks" "$json"
+}
+fmnist_row cuda mlp 1 || status=1
+fmnist_row cpu mlp 1 || status=1
+fmnist_row cuda mlp 2 || status=1
+fmnist_row cuda cnn 1 --limit-train 10000 || status=1
+fmnist_row cpu cnn 1 --limit-train 10000 || status=1
 
-step "done"
+step "done (exit $status)"
 exit $status

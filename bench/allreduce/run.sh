@@ -4,7 +4,8 @@
 # Builds what it needs, prints an nccl-tests-style table of medians and the
 # ratios at 64 MiB / 4 ranks; exits non-zero on any wrong element or failure.
 #
-#   bench/allreduce/run.sh [BUILD_DIR]     (MAX_BYTES=... RANKS="2 4" to narrow)
+#   bench/allreduce/run.sh [BUILD_DIR]     (MAX_BYTES=... RANKS="2 4" to narrow;
+#                                           BIN=DIR runs prebuilt benchmarks)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-bench}
@@ -12,20 +13,24 @@ ranks=${RANKS:-"2 4"}
 max_bytes=${MAX_BYTES:-268435456}
 jobs=${JOBS:-2}
 
-if [[ ! -f $build/build.ninja ]]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLP_WITH_CUDA=OFF \
-    -DDLP_BUILD_TESTS=OFF >/dev/null
+if [[ -n ${BIN:-} ]]; then
+  bin=$BIN
+else
+  if [[ ! -f $build/build.ninja ]]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLP_WITH_CUDA=OFF \
+      -DDLP_BUILD_TESTS=OFF >/dev/null
+  fi
+  targets="dlp_allreduce_bench memcpy_bench"
+  for t in mpi_allreduce_bench gloo_allreduce_bench; do
+    # Built only where CMake found MPI / Gloo.
+    if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then targets+=" $t"; fi
+  done
+  if ! ninja -C "$build" -j"$jobs" $targets >"$build/bench-build.log" 2>&1; then
+    tail -30 "$build/bench-build.log" >&2
+    exit 1
+  fi
+  bin=$build/bin
 fi
-targets="dlp_allreduce_bench memcpy_bench"
-for t in mpi_allreduce_bench gloo_allreduce_bench; do
-  # Built only where CMake found MPI / Gloo.
-  if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then targets+=" $t"; fi
-done
-if ! ninja -C "$build" -j"$jobs" $targets >"$build/bench-build.log" 2>&1; then
-  tail -30 "$build/bench-build.log" >&2
-  exit 1
-fi
-bin=$build/bin
 
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
@@ -38,7 +43,7 @@ run() {  # run LABEL CMD...: keep the ROW lines, note a failure
 run memcpy "$bin/memcpy_bench"
 for n in $ranks; do
   run "dlp $n" "$bin/dlp_allreduce_bench" --ranks "$n"
-  if [[ -x $bin/mpi_allreduce_bench ]]; then
+  if [[ -x $bin/mpi_allreduce_bench ]] && command -v mpirun >/dev/null; then
     run "mpi $n" mpirun --allow-run-as-root --oversubscribe -np "$n" "$bin/mpi_allreduce_bench"
   fi
   if [[ -x $bin/gloo_allreduce_bench ]]; then
