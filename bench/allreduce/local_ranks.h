@@ -19,22 +19,35 @@ namespace bench {
 template <typename RunRank>
 int RunOnLocalRanks(const Args& args, RunRank run_rank) {
   if (std::getenv("RANK") != nullptr) return run_rank(args);
-  auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0);
-  if (!server.ok()) return 1;
-  const std::string store = "127.0.0.1:" + std::to_string((*server)->port());
+  // Ranks are forked before the store's thread exists (a child of a threaded
+  // process may inherit a lock that thread held); they read its port from a pipe.
+  int port_pipe[2];
+  if (pipe(port_pipe) != 0) return 1;
   std::vector<pid_t> pids;
   for (int r = 0; r < args.ranks; ++r) {
     pid_t pid = fork();
     if (pid == 0) {
+      close(port_pipe[1]);
+      int port = 0;
+      if (read(port_pipe[0], &port, sizeof port) != sizeof port) _exit(1);
       setenv("RANK", std::to_string(r).c_str(), 1);
       setenv("WORLD_SIZE", std::to_string(args.ranks).c_str(), 1);
       setenv("LOCAL_RANK", std::to_string(r).c_str(), 1);
       setenv("LOCAL_WORLD_SIZE", std::to_string(args.ranks).c_str(), 1);
-      setenv("DLP_STORE_ADDR", store.c_str(), 1);
+      setenv("DLP_STORE_ADDR", ("127.0.0.1:" + std::to_string(port)).c_str(), 1);
       _exit(run_rank(args));
     }
     pids.push_back(pid);
   }
+  close(port_pipe[0]);
+  auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0);
+  if (server.ok()) {
+    int port = (*server)->port();
+    for (int r = 0; r < args.ranks; ++r) {
+      [[maybe_unused]] ssize_t w = write(port_pipe[1], &port, sizeof port);
+    }
+  }
+  close(port_pipe[1]);
   int failed = 0;
   for (pid_t pid : pids) {
     int status = 0;

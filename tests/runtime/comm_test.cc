@@ -149,6 +149,10 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
       return absl::InternalError(absl::StrCat("rank ", rank, " sends over ",
                                               (*comm)->send_transport(), ", want ", want));
     }
+    if ((*comm)->channels() != 1) {
+      return absl::InternalError(absl::StrCat("rank ", rank, " has ", (*comm)->channels(),
+                                              " channels; a ring with TCP links keeps one"));
+    }
     size_t count = 500009;
     std::vector<float> buf(count);
     testing::FillInput(buf.data(), count, 99, rank, DLP_FLOAT32);
@@ -156,6 +160,47 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
     return CheckResult(buf.data(), count, 99, rank, 4, DLP_FLOAT32, DLP_SUM);
   });
   EXPECT_TRUE(group.AllOk()) << group.Describe();
+}
+
+// Ranks asking for different channel counts agree on the smallest; a large
+// allreduce split over the channels is still exact and identical everywhere,
+// over shared memory and over TCP.
+TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
+  constexpr size_t kCount = 600011;  // 2 parts of at least 600 KB for every dtype
+  for (const std::string transport : {"shm", "tcp"}) {
+    dlp::testing::TempDir dir;
+    RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
+      auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+      if (!store.ok()) return store.status();
+      CommOptions o = TestOptions(rank, 3, transport);
+      o.channels = rank + 2;  // 2, 3, 4: they settle on 2
+      auto comm = Communicator::Create(o, std::move(*store));
+      if (!comm.ok()) return comm.status();
+      if ((*comm)->channels() != 2) {
+        return absl::InternalError(absl::StrCat("rank ", rank, ": ", (*comm)->channels(), " channels"));
+      }
+      uint64_t seed = 40;
+      for (dlp_dtype t : kDTypes) {
+        for (dlp_op op : kOps) {
+          ++seed;
+          std::vector<char> buf(kCount * DTypeSize(t));
+          testing::FillInput(buf.data(), kCount, seed, rank, t);
+          if (absl::Status s = (*comm)->Allreduce(buf.data(), buf.data(), kCount, t, op); !s.ok()) return s;
+          if (absl::Status c = CheckResult(buf.data(), kCount, seed, rank, 3, t, op); !c.ok()) return c;
+          testing::WriteFile(absl::StrFormat("%s-%d.bin", CaseName(dir.path(), t, op, kCount), rank),
+                             buf.data(), buf.size());
+        }
+      }
+      return absl::OkStatus();
+    });
+    ASSERT_TRUE(group.AllOk()) << transport << group.Describe();
+    for (dlp_dtype t : kDTypes) {
+      for (dlp_op op : kOps) {
+        EXPECT_EQ(CompareAcrossRanks(CaseName(dir.path(), t, op, kCount), 3, DTypeSize(t)), "")
+            << transport;
+      }
+    }
+  }
 }
 
 // 64M float32 elements (256 MiB) at two ranks: the pipeline and the bounded

@@ -66,12 +66,11 @@ inline RankGroup RunRanks(int n, const std::function<absl::Status(int rank, int 
                           const std::function<void(const std::vector<pid_t>&)>& on_started = {}) {
   RankGroup group;
   group.ranks.resize(static_cast<size_t>(n));
-  auto server = TcpStoreServer::Start("127.0.0.1", 0);
-  if (!server.ok()) {
-    for (auto& r : group.ranks) r.message = std::string(server.status().message());
-    return group;
-  }
-  int port = (*server)->port();
+  // The ranks are forked before the store's thread exists: a child forked from
+  // a threaded process may inherit a lock held by that thread and hang. They
+  // wait for the store's port on a pipe.
+  int port_pipe[2];
+  if (pipe(port_pipe) != 0) std::abort();
   std::vector<pid_t> pids;
   std::vector<int> pipes;
   for (int r = 0; r < n; ++r) {
@@ -80,7 +79,11 @@ inline RankGroup RunRanks(int n, const std::function<absl::Status(int rank, int 
     pid_t pid = fork();
     if (pid == 0) {
       close(fds[0]);
-      absl::Status s = body(r, port);
+      close(port_pipe[1]);
+      int port = 0;
+      absl::Status s = read(port_pipe[0], &port, sizeof port) == sizeof port
+                           ? body(r, port)
+                           : absl::UnavailableError("the test's store did not start");
       std::string text = s.ok() ? "" : std::string(s.message());
       [[maybe_unused]] ssize_t w = write(fds[1], text.data(), text.size());
       close(fds[1]);
@@ -90,6 +93,15 @@ inline RankGroup RunRanks(int n, const std::function<absl::Status(int rank, int 
     pids.push_back(pid);
     pipes.push_back(fds[0]);
   }
+  close(port_pipe[0]);
+  auto server = TcpStoreServer::Start("127.0.0.1", 0);
+  if (server.ok()) {
+    int port = (*server)->port();
+    for (int r = 0; r < n; ++r) {
+      [[maybe_unused]] ssize_t w = write(port_pipe[1], &port, sizeof port);
+    }
+  }
+  close(port_pipe[1]);
   if (on_started) on_started(pids);
 
   absl::Time deadline = absl::Now() + timeout;

@@ -48,6 +48,12 @@ int Spawn(const std::vector<std::string>& argv, const RunOptions& options,
   std::vector<std::string> env = BuildEnv(options);
   // Opened before fork: the parent unlinks the file right after forking.
   int in = open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Built before fork: the child of a threaded test may not allocate.
+  std::vector<char*> args, envp;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -58,11 +64,6 @@ int Spawn(const std::vector<std::string>& argv, const RunOptions& options,
     dup2(out, 1);
     dup2(err, 2);
     if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(126);
-    std::vector<char*> args, envp;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
     // execvpe searches PATH from the child's current environment.
     environ = envp.data();
     execvp(args[0], args.data());

@@ -7,8 +7,8 @@
 #include "absl/strings/numbers.h"
 
 #include "absl/strings/str_cat.h"
+#include "comm/channels.h"
 #include "comm/dtype.h"
-#include "comm/transport_select.h"
 #include "dlp/status.h"
 #include "trace/clock_sync.h"
 #include "trace/collective_span.h"
@@ -29,6 +29,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
     auto comm = std::unique_ptr<Communicator>(new Communicator());
     comm->options_ = env.options;
     comm->ring_ = {0, 1, nullptr, nullptr, env.options.timeout};
+    comm->rings_ = {comm->ring_};
     DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, nullptr, &comm->ring_));
     return comm;
   }
@@ -50,19 +51,12 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
     return absl::InvalidArgumentError("a communicator of several ranks needs a store");
   }
   const int64_t rendezvous_start = trace::NowNs();
-  auto links = options.size > 1 ? ConnectRing(options, *store) : absl::StatusOr<RingLinks>(RingLinks{});
+  absl::Status joined = comm->Join();
   trace::Complete("rendezvous", "comm", rendezvous_start, trace::NowNs());
-  if (!links.ok()) {
-    return absl::Status(links.status().code(),
-                        absl::StrCat("dlp comm: rank ", options.rank, " could not join: ",
-                                     links.status().message()));
+  if (!joined.ok()) {
+    return absl::Status(joined.code(), absl::StrCat("dlp comm: rank ", options.rank,
+                                                    " could not join: ", joined.message()));
   }
-  comm->next_ = std::move(links->next);
-  comm->prev_ = std::move(links->prev);
-  comm->send_kind_ = links->send_kind;
-  comm->recv_kind_ = links->recv_kind;
-  comm->ring_ = {options.rank, options.size, comm->next_.get(), comm->prev_.get(),
-                 options.timeout};
   DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, store.get(), &comm->ring_));
   // Only when tracing; a failed estimate leaves the trace without an offset.
   if (store != nullptr) {
@@ -71,10 +65,43 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
   return comm;
 }
 
+// Connects channel 0, agrees on the number of channels, connects the rest.
+absl::Status Communicator::Join() {
+  const CommOptions& o = options_;
+  if (o.size == 1) {
+    ring_ = {0, 1, nullptr, nullptr, o.timeout};
+    rings_ = {ring_};
+    return absl::OkStatus();
+  }
+  DLP_ASSIGN_OR_RETURN(RingLinks first, ConnectRing(o, *store_));
+  send_kind_ = first.send_kind;
+  recv_kind_ = first.recv_kind;
+  const bool on_host = std::string(send_kind_) == "shm" && std::string(recv_kind_) == "shm";
+  DLP_ASSIGN_OR_RETURN(int channels, AgreeOnChannels(o, *store_, ChannelWish(o, on_host)));
+  links_.push_back(std::move(first));
+  for (int k = 1; k < channels; ++k) {
+    CommOptions channel = o;
+    channel.key_prefix = ChannelPrefix(o, k);
+    DLP_ASSIGN_OR_RETURN(RingLinks more, ConnectRing(channel, *store_));
+    links_.push_back(std::move(more));
+  }
+  for (RingLinks& l : links_) {
+    rings_.push_back({o.rank, o.size, l.next.get(), l.prev.get(), o.timeout});
+  }
+  ring_ = rings_.front();
+  return absl::OkStatus();
+}
+
+void Communicator::AbandonLinks() {
+  for (RingLinks& l : links_) {
+    if (l.next) l.next->Abandon();
+    if (l.prev) l.prev->Abandon();
+  }
+}
+
 Communicator::~Communicator() {
   device_.reset();
-  if (next_) next_->Abandon();
-  if (prev_) prev_->Abandon();
+  AbandonLinks();
 }
 
 absl::Status Communicator::Check(dlp_dtype t, const void* a, const void* b, size_t count) const {
@@ -100,8 +127,7 @@ std::string Communicator::FailureKey(int rank) const {
 absl::Status Communicator::Remember(absl::Status s) {
   if (s.ok() || absl::IsInvalidArgument(s)) return s;
   if (store_ != nullptr) (void)store_->Set(FailureKey(rank()), std::string(s.message()));
-  if (next_) next_->Abandon();
-  if (prev_) prev_->Abandon();
+  AbandonLinks();
   auto peer = s.GetPayload(kPeerPayload);
   int peer_rank = -1;
   bool departed = s.message().find("left the communicator") != absl::string_view::npos ||
@@ -130,7 +156,7 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   trace::CollectiveSpan span("allreduce", count * DTypeSize(t), DTypeName(t), OpName(op),
                              d ? d->name() : "ring", size());
   if (d) return Remember(d->Allreduce(send, recv, count, t, op));
-  return Remember(RingAllreduce(ring_, send, recv, count, t, op));
+  return Remember(ChanneledAllreduce(rings_, send, recv, count, t, op));
 }
 
 absl::Status Communicator::Broadcast(void* buf, size_t count, dlp_dtype t, int root) {

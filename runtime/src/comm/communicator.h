@@ -9,11 +9,13 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "comm/device_path.h"
 #include "comm/rank_env.h"
 #include "comm/ring.h"
+#include "comm/transport_select.h"
 #include "dlp/comm.h"
 #include "rendezvous/store.h"
 
@@ -35,6 +37,8 @@ class Communicator {
   // "tcp" or "shm" (or "none" for one rank): the transports to the neighbours.
   const char* send_transport() const { return send_kind_; }
   const char* recv_transport() const { return recv_kind_; }
+  // Parallel rings that large allreduces are split over.
+  int channels() const { return static_cast<int>(rings_.size()); }
   // "nccl", "staging" or "none": how GPU buffers are handled.
   const char* device_path() const { return device_ ? device_->name() : "none"; }
 
@@ -46,17 +50,21 @@ class Communicator {
 
  private:
   Communicator() = default;
+  absl::Status Join();
   absl::Status Check(dlp_dtype t, const void* a, const void* b, size_t count) const;
   absl::Status Remember(absl::Status s);
   std::string FailureKey(int rank) const;
   DevicePath* DeviceFor(const void* a, const void* b) const;
 
+  // Leaves every channel's ring, so that the neighbours fail fast.
+  void AbandonLinks();
+
   CommOptions options_;
-  std::unique_ptr<SendLink> next_;
-  std::unique_ptr<RecvLink> prev_;
+  std::vector<RingLinks> links_;  // one per channel (see channels.h)
   const char* send_kind_ = "none";
   const char* recv_kind_ = "none";
-  RingContext ring_;
+  RingContext ring_;               // channel 0: every collective but large allreduces
+  std::vector<RingContext> rings_;  // all channels, ring_ first
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<Store> store_;
   absl::Status broken_;

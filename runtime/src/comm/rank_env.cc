@@ -59,6 +59,12 @@ absl::StatusOr<RankEnv> ReadRankEnv(int instance) {
           absl::StrCat("DLP_COMM_TRANSPORT='", t, "': expected tcp, shm or auto"));
     }
   }
+  DLP_ASSIGN_OR_RETURN(o.local_size, IntEnv("LOCAL_WORLD_SIZE", 1));
+  DLP_ASSIGN_OR_RETURN(o.channels, IntEnv("DLP_COMM_CHANNELS", 0));
+  if (o.channels < 0 || o.channels > kMaxChannels) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DLP_COMM_CHANNELS=", o.channels, ": expected 1 to ", kMaxChannels));
+  }
   DLP_ASSIGN_OR_RETURN(int timeout_s, IntEnv("DLP_COMM_TIMEOUT", 60));
   if (timeout_s <= 0) return absl::InvalidArgumentError("DLP_COMM_TIMEOUT must be positive");
   o.timeout = absl::Seconds(timeout_s);

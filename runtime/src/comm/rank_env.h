@@ -12,6 +12,9 @@
 //                      namespace) and may use shared memory (default: the hostname)
 //   DLP_COMM_TRANSPORT tcp | shm | auto (default auto: shm within a host, TCP between)
 //   DLP_COMM_TIMEOUT   seconds without progress before a collective fails (default 60)
+//   DLP_COMM_CHANNELS  parallel rings that split large allreduces, each driven by
+//                      its own thread (default: within one host, the cores per
+//                      local rank, at most 4; between hosts 1)
 //   DLP_ADVERTISE_ADDR address other ranks use to reach this one over TCP
 //                      (default: the local address that routes to the store)
 #pragma once
@@ -23,6 +26,8 @@
 
 namespace dlp::runtime {
 
+inline constexpr int kMaxChannels = 8;
+
 struct CommOptions {
   int rank = 0;
   int size = 1;
@@ -32,6 +37,8 @@ struct CommOptions {
   std::string transport = "auto";  // tcp | shm | auto
   std::string advertise_host = "127.0.0.1";
   absl::Duration timeout = absl::Seconds(60);
+  int local_size = 1;  // ranks on this host
+  int channels = 0;    // parallel rings; 0 = chosen from the cores per local rank
 };
 
 struct RankEnv {

@@ -29,7 +29,9 @@ namespace {
 
 constexpr uint64_t kMagic = 0x646c702d73686d31;  // "dlp-shm1"
 constexpr size_t kHeaderBytes = 4096;
-constexpr size_t kRingBytes = 4 << 20;  // a power of two: positions wrap on element boundaries
+// A power of two: positions wrap on element boundaries. Small enough that the
+// bytes in flight between two ranks stay in the shared cache.
+constexpr size_t kRingBytes = 1 << 20;
 
 // kill(pid, 0) succeeds on a zombie, so look at /proc for the state as well.
 bool ProcessAlive(int pid) {
