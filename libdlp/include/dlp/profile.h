@@ -75,6 +75,8 @@ struct ProfileOptions {
   // For windows over a running job: per file name, ignore events that start at
   // or before this timestamp (µs, the file's own clock). See LatestTimestamps.
   std::map<std::string, double> after_us;
+  // And events that start at or after this timestamp (the window's end).
+  std::map<std::string, double> before_us;
   double straggler_threshold = 1.10;
 };
 
@@ -87,6 +89,20 @@ absl::StatusOr<std::string> MergeTraces(const std::vector<TraceFile>& files,
                                         const ProfileOptions& options = {});
 // The latest event timestamp in each file (for ProfileOptions::after_us).
 std::map<std::string, double> LatestTimestamps(const std::vector<TraceFile>& files);
+
+// A window over a running job: it opened at `start` (this host's wall clock),
+// when the files' LatestTimestamps were `flushed`, and lasted `length`. Places
+// it on each file's own clock through the file's wall clock anchor (dlp_meta),
+// never before what the file had already written when the window opened (the
+// runtime writes in batches, so that is up to a second old); a file without an
+// anchor starts after what it had written and one without either is not
+// bounded. Assumes the hosts' wall clocks agree with this one's (NTP).
+ProfileOptions WindowOptions(const std::vector<TraceFile>& files,
+                             const std::map<std::string, double>& flushed, absl::Time start,
+                             absl::Duration length);
+// Whether every bounded file has written an event at or after its window's
+// end, i.e. the window's events have been written.
+bool WindowWritten(const std::vector<TraceFile>& files, const ProfileOptions& window);
 std::string ProfileToJson(const Profile& profile);
 
 // "rank-N.trace.json" or "rank-N.restart-K.trace.json".

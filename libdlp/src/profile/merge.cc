@@ -43,10 +43,9 @@ absl::StatusOr<std::string> MergeTraces(const std::vector<TraceFile>& files,
   std::vector<internal::RankTrace> traces = internal::ParseTraceFiles(files);
   double origin = std::numeric_limits<double>::infinity();
   for (const auto& t : traces) {
-    auto it = options.after_us.find(t.file);
-    const double after = it != options.after_us.end() ? it->second : -1e300;
+    const internal::FileWindow window = internal::WindowOf(options, t.file);
     for (const auto& e : t.events) {
-      if (e.ts > after) origin = std::min(origin, e.ts + t.offset_us);
+      if (window.Contains(e.ts)) origin = std::min(origin, e.ts + t.offset_us);
     }
   }
   if (origin == std::numeric_limits<double>::infinity()) {
@@ -56,12 +55,11 @@ absl::StatusOr<std::string> MergeTraces(const std::vector<TraceFile>& files,
   std::map<std::pair<int, int>, std::string> tracks;
   std::map<int, std::string> processes;
   for (const auto& t : traces) {
-    auto it = options.after_us.find(t.file);
-    const double after = it != options.after_us.end() ? it->second : -1e300;
+    const internal::FileWindow window = internal::WindowOf(options, t.file);
     processes[t.rank] = t.host.empty() ? absl::StrCat("rank ", t.rank)
                                        : absl::StrCat("rank ", t.rank, " (", t.host, ")");
     for (const auto& e : t.events) {
-      if (e.ts <= after) continue;
+      if (!window.Contains(e.ts)) continue;
       const int cat = CategoryIndex(e.cat);
       const int tid = cat * 100 + e.tid;
       std::string track = e.cat.empty() ? "other" : e.cat;

@@ -40,12 +40,15 @@ bool Inside(const TraceEvent& inner, const TraceEvent& outer) {
 }
 
 // Adds one file's steps to `acc`; returns the restart segment of this file.
-RestartSegment Accumulate(const RankTrace& t, double after_us, RankAccum& acc) {
+// Steps are those that start inside the window; their phases and collectives
+// are counted whole.
+RestartSegment Accumulate(const RankTrace& t, const internal::FileWindow& window,
+                          RankAccum& acc) {
   std::vector<const TraceEvent*> steps, inner;
   for (const TraceEvent& e : t.events) {
-    if (e.ph != "X" || e.ts <= after_us) continue;
+    if (e.ph != "X") continue;
     if (e.cat == "step") {
-      steps.push_back(&e);
+      if (window.Contains(e.ts)) steps.push_back(&e);
     } else if (e.cat == "comm" || e.cat == "phase") {
       inner.push_back(&e);
     }
@@ -104,16 +107,17 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
   size_t events = 0;
   for (const RankTrace& t : traces) {
     events += t.events.size();
-    auto it = options.after_us.find(t.file);
-    const double after = it != options.after_us.end() ? it->second : -1e300;
+    const internal::FileWindow window = internal::WindowOf(options, t.file);
     RankAccum& acc = ranks[t.rank];
     if (!t.host.empty()) acc.host = t.host;
     acc.offset_us = t.offset_us;
-    RestartSegment seg = Accumulate(t, after, acc);
+    RestartSegment seg = Accumulate(t, window, acc);
     restart_samples[t.restart] += seg.samples_per_s;
     if (!restarts.count(t.restart)) restarts[t.restart] = seg;
     for (const TraceEvent& e : t.events) {
-      if (e.ph != "X" || e.ts <= after || e.name != "allreduce" || !e.args.is_object()) continue;
+      if (e.ph != "X" || !window.Contains(e.ts) || e.name != "allreduce" || !e.args.is_object()) {
+        continue;
+      }
       busbw.push_back(e.args.value("busbw_GBps", 0.0));
       bytes.push_back(e.args.value("bytes", 0.0));
     }

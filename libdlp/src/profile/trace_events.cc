@@ -25,6 +25,12 @@ void Add(RankTrace& trace, const json& e) {
       trace.rank = a.value("rank", trace.rank);
       trace.restart = a.value("restart", trace.restart);
       trace.host = a.value("host", trace.host);
+      if (a.contains("wall_anchor_us") && a["wall_anchor_us"].is_number() &&
+          a.contains("steady_anchor_us") && a["steady_anchor_us"].is_number()) {
+        trace.has_anchor = true;
+        trace.wall_anchor_us = a["wall_anchor_us"].get<double>();
+        trace.steady_anchor_us = a["steady_anchor_us"].get<double>();
+      }
     } else if (ev.name == "dlp_clock_offset" && a.is_object()) {
       trace.offset_us = a.value("offset_us", 0.0);
     }
@@ -40,6 +46,13 @@ void Add(RankTrace& trace, const json& e) {
 }
 
 }  // namespace
+
+FileWindow WindowOf(const ProfileOptions& options, const std::string& file) {
+  FileWindow w;
+  if (auto it = options.after_us.find(file); it != options.after_us.end()) w.after = it->second;
+  if (auto it = options.before_us.find(file); it != options.before_us.end()) w.before = it->second;
+  return w;
+}
 
 RankTrace ParseTraceFile(const TraceFile& file) {
   RankTrace trace;

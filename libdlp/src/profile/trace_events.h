@@ -5,6 +5,7 @@
 // on any layout is read as well.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,21 @@ struct RankTrace {
   int restart = 0;
   std::string host;
   double offset_us = 0;  // from dlp_clock_offset
+  // From dlp_meta: the wall clock (µs since the epoch) at a moment of the
+  // file's clock; has_anchor when both were present.
+  bool has_anchor = false;
+  double wall_anchor_us = 0, steady_anchor_us = 0;
   std::vector<TraceEvent> events;  // "X", "i" and "C" events, by start time
   std::vector<TraceEvent> metadata;
 };
+
+// The events of one file that ProfileOptions selects: after < ts < before.
+struct FileWindow {
+  double after = -std::numeric_limits<double>::infinity();
+  double before = std::numeric_limits<double>::infinity();
+  bool Contains(double ts) const { return ts > after && ts < before; }
+};
+FileWindow WindowOf(const ProfileOptions& options, const std::string& file);
 
 RankTrace ParseTraceFile(const TraceFile& file);
 std::vector<RankTrace> ParseTraceFiles(const std::vector<TraceFile>& files);
