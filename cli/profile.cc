@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "CLI/CLI.hpp"
 #include <algorithm>
@@ -39,6 +41,9 @@ absl::StatusOr<absl::Duration> ParseWindow(const std::string& text) {
   return absl::InvalidArgumentError(
       absl::StrCat("--duration: '", text, "' is not a duration (30s, 2m, 1500ms)"));
 }
+
+// How long after a window the ranks get to write its last events.
+constexpr absl::Duration kWriteGrace = absl::Seconds(5);
 
 std::string Ms(double ms) { return absl::StrFormat("%.2f", ms); }
 
@@ -103,6 +108,37 @@ absl::StatusOr<std::vector<TraceFile>> Fetch(const ProfileFlags& flags, Client* 
   return client->backend().TraceFiles(flags.id);
 }
 
+bool Running(Client& client, const std::string& id) {
+  absl::StatusOr<Job> job = client.Get(id);
+  return job.ok() && !IsTerminal(job->state);
+}
+
+// Waits out `length` (Ctrl-C ends it early), then until every rank has written
+// past the window's end (the runtime writes about every second), the job
+// stops, or a deadline passes. Returns the files then; fills `options`.
+absl::StatusOr<std::vector<TraceFile>> ProfileWindow(const ProfileFlags& flags, Client* client,
+                                                     const std::vector<TraceFile>& before,
+                                                     absl::Duration length,
+                                                     ProfileOptions& options) {
+  const std::map<std::string, double> flushed = LatestTimestamps(before);
+  InstallInterruptHandler(InterruptMode::kFlag);
+  std::fprintf(stderr, "profiling for %s...\n", absl::FormatDuration(length).c_str());
+  const absl::Time start = absl::Now();
+  while (absl::Now() < start + length && !Interrupted()) absl::SleepFor(absl::Milliseconds(50));
+  length = std::min(length, absl::Now() - start);
+  const absl::Time deadline = absl::Now() + kWriteGrace;
+  for (;;) {
+    absl::StatusOr<std::vector<TraceFile>> files = Fetch(flags, client);
+    if (!files.ok()) return files.status();
+    options = WindowOptions(*files, flushed, start, length);
+    if (WindowWritten(*files, options) || absl::Now() >= deadline || Interrupted() ||
+        (client != nullptr && !Running(*client, flags.id))) {
+      return files;
+    }
+    absl::SleepFor(absl::Milliseconds(250));
+  }
+}
+
 int RunProfile(const ProfileFlags& flags, const GlobalFlags& globals) {
   if (flags.id.empty() && flags.dir.empty()) {
     PrintError("a JOB or --dir is required");
@@ -116,33 +152,26 @@ int RunProfile(const ProfileFlags& flags, const GlobalFlags& globals) {
   }
   ProfileOptions options;
   std::string title = flags.dir.empty() ? absl::StrCat("Job ", flags.id) : flags.dir;
+  std::optional<std::vector<TraceFile>> windowed;
   if (!flags.duration.empty()) {
     absl::StatusOr<absl::Duration> window = ParseWindow(flags.duration);
     if (!window.ok()) {
       PrintError(std::string(window.status().message()));
       return Code(ExitCode::kUsage);
     }
-    absl::StatusOr<std::vector<TraceFile>> before = Fetch(flags, client.get());
-    if (!before.ok()) return ReportError(before.status());
-    options.after_us = LatestTimestamps(*before);
-    bool running = true;
-    if (client) {
-      auto job = client->Get(flags.id);
-      running = job.ok() && !IsTerminal(job->state);
-    }
-    if (running) {  // on a finished job, the window is simply what was recorded
-      InstallInterruptHandler(InterruptMode::kFlag);
-      std::fprintf(stderr, "profiling for %s...\n", absl::FormatDuration(*window).c_str());
-      const absl::Time end = absl::Now() + *window;
-      while (absl::Now() < end && !Interrupted()) absl::SleepFor(absl::Milliseconds(100));
-      // The runtime writes its buffer every second; wait for the last one.
-      absl::SleepFor(absl::Milliseconds(1100));
+    // On a finished job the window is what was recorded; a --dir may be live.
+    if (!client || Running(*client, flags.id)) {
+      absl::StatusOr<std::vector<TraceFile>> before = Fetch(flags, client.get());
+      if (!before.ok()) return ReportError(before.status());
+      absl::StatusOr<std::vector<TraceFile>> during =
+          ProfileWindow(flags, client.get(), *before, *window, options);
+      if (!during.ok()) return ReportError(during.status());
+      windowed = std::move(*during);
       absl::StrAppend(&title, ", window ", absl::FormatDuration(*window));
-    } else {
-      options.after_us.clear();
     }
   }
-  absl::StatusOr<std::vector<TraceFile>> files = Fetch(flags, client.get());
+  absl::StatusOr<std::vector<TraceFile>> files =
+      windowed ? std::move(*windowed) : Fetch(flags, client.get());
   if (!files.ok()) return ReportError(files.status());
   if (files->empty()) {
     return ReportError(absl::NotFoundError(
