@@ -104,5 +104,36 @@ TEST_F(RemoteProfile, ProfileAndMetricsOfARemoteJob) {
   EXPECT_EQ(Dlp({"--context", "other", "metrics", id}).exit_code, 3);
 }
 
+// --duration through the remote backend: the window's steps of both ranks, and
+// the job runs on.
+TEST_F(RemoteProfile, WindowOverARunningRemoteJob) {
+  const std::string script = absl::StrCat(
+      "exec ", BinPath("fmnist-train"),
+      " --limit-train 256 --limit-test 64 --epochs 1000000 --batch 32 --device cpu");
+  RunResult submitted = Dlp({"submit", "-q", env_.WriteJob("remote-endless", script, 2, "100m")});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string id(absl::StripAsciiWhitespace(submitted.out));
+  ASSERT_TRUE(Eventually(
+      [&] {
+        RunResult r = Dlp({"profile", id, "-o", "json"});
+        nlohmann::json p = nlohmann::json::parse(r.out, nullptr, false);
+        return r.exit_code == 0 && p.is_object() && p["ranks"] == 2;
+      },
+      absl::Seconds(60)));
+  RunResult r = Dlp({"profile", id, "--duration", "1s", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json p = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(p.is_object()) << r.out;
+  EXPECT_EQ(p["ranks"], 2);
+  for (const nlohmann::json& rank : p["perRank"]) EXPECT_GT(rank["steps"], 0) << r.out;
+  EXPECT_GT(p["allreduce"]["count"].get<int>(), 0);
+  RunResult status = Dlp({"status", id, "-o", "json"});
+  EXPECT_THAT(status.out, HasSubstr("\"Running\""));
+  EXPECT_EQ(Dlp({"cancel", id}).exit_code, 0);
+  EXPECT_TRUE(Eventually([&] {
+    return Dlp({"status", id, "-o", "json"}).out.find("\"Cancelled\"") != std::string::npos;
+  }));
+}
+
 }  // namespace
 }  // namespace dlp::testing
