@@ -20,8 +20,8 @@ class RemoteProfile : public ::testing::Test {
     const std::string tokens =
         env_.dir().WriteFile("tokens", "team 0123456789abcdef0123\nother fedcba9876543210fedc\n");
     dlpd_ = std::make_unique<Background>(
-        std::vector<std::string>{BinPath("dlpd"), "--state-dir", state, "--listen",
-                                 "127.0.0.1:0", "--tokens", tokens},
+        std::vector<std::string>{BinPath("dlpd"), "--state-dir", state, "--listen", "127.0.0.1:0",
+                                 "--tokens", tokens},
         env_.Options());
     ASSERT_TRUE(Eventually([&] { return !ReadFileOrEmpty(state + "/dlpd.addr").empty(); },
                            absl::Seconds(20)))
@@ -30,12 +30,11 @@ class RemoteProfile : public ::testing::Test {
     const std::string team = env_.dir().WriteFile("team.token", "0123456789abcdef0123\n");
     const std::string other = env_.dir().WriteFile("other.token", "fedcba9876543210fedc\n");
     config_ = env_.dir().WriteFile(
-        "config.yaml",
-        absl::StrCat("current-context: team\ncontexts:\n",
-                     "  - {name: team, backend: remote, server: \"http://", addr,
-                     "\", token-file: ", team, "}\n",
-                     "  - {name: other, backend: remote, server: \"http://", addr,
-                     "\", token-file: ", other, "}\n"));
+        "config.yaml", absl::StrCat("current-context: team\ncontexts:\n",
+                                    "  - {name: team, backend: remote, server: \"http://", addr,
+                                    "\", token-file: ", team, "}\n",
+                                    "  - {name: other, backend: remote, server: \"http://", addr,
+                                    "\", token-file: ", other, "}\n"));
   }
 
   void TearDown() override {
@@ -56,9 +55,9 @@ class RemoteProfile : public ::testing::Test {
 };
 
 TEST_F(RemoteProfile, ProfileAndMetricsOfARemoteJob) {
-  const std::string script = absl::StrCat(
-      "echo \"DLP_METRIC printed=2.5 step=7\"\nexec ", BinPath("fmnist-train"),
-      " --limit-train 512 --limit-test 64 --epochs 1 --batch 32 --device cpu");
+  const std::string script =
+      absl::StrCat("echo \"DLP_METRIC printed=2.5 step=7\"\nexec ", BinPath("fmnist-train"),
+                   " --limit-train 512 --limit-test 64 --epochs 1 --batch 32 --device cpu");
   RunResult submitted = Dlp({"submit", "-q", env_.WriteJob("remote-train", script, 2, "100m")});
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string id(absl::StripAsciiWhitespace(submitted.out));
@@ -107,9 +106,9 @@ TEST_F(RemoteProfile, ProfileAndMetricsOfARemoteJob) {
 // --duration through the remote backend: the window's steps of both ranks, and
 // the job runs on.
 TEST_F(RemoteProfile, WindowOverARunningRemoteJob) {
-  const std::string script = absl::StrCat(
-      "exec ", BinPath("fmnist-train"),
-      " --limit-train 256 --limit-test 64 --epochs 1000000 --batch 32 --device cpu");
+  const std::string script =
+      absl::StrCat("exec ", BinPath("fmnist-train"),
+                   " --limit-train 256 --limit-test 64 --epochs 1000000 --batch 32 --device cpu");
   RunResult submitted = Dlp({"submit", "-q", env_.WriteJob("remote-endless", script, 2, "100m")});
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string id(absl::StripAsciiWhitespace(submitted.out));

@@ -57,8 +57,8 @@ TEST(ProfileWindow, RunningJobIsProfiledForTheWindowOnly) {
 
   const absl::Duration window = absl::Seconds(2);
   const absl::Time before = absl::Now();
-  RunResult r = env.Dlp({"profile", id, "--duration", "2s", "-o", "json", "--trace",
-                         env.Work("window.json")});
+  RunResult r = env.Dlp(
+      {"profile", id, "--duration", "2s", "-o", "json", "--trace", env.Work("window.json")});
   const absl::Duration took = absl::Now() - before;
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("profiling for 2s"));

@@ -12,8 +12,8 @@
 namespace dlp {
 namespace {
 
-constexpr double kSteadyAnchorUs = 5e6;     // the file's clock at the anchor
-constexpr double kWallAnchorUs = 1.7e15;    // the wall clock then
+constexpr double kSteadyAnchorUs = 5e6;   // the file's clock at the anchor
+constexpr double kWallAnchorUs = 1.7e15;  // the wall clock then
 constexpr double kStepEveryUs = 100e3;
 
 // A rank's file: `steps` steps of 10 ms every 100 ms from the anchor on, each
@@ -21,20 +21,28 @@ constexpr double kStepEveryUs = 100e3;
 TraceFile RankFile(int rank, int steps, bool anchor) {
   std::string s = "[\n";
   const std::string meta =
-      anchor ? absl::StrFormat(R"(,"wall_anchor_us":%.0f,"steady_anchor_us":%.3f)",
-                               kWallAnchorUs, kSteadyAnchorUs)
+      anchor ? absl::StrFormat(R"(,"wall_anchor_us":%.0f,"steady_anchor_us":%.3f)", kWallAnchorUs,
+                               kSteadyAnchorUs)
              : "";
-  absl::StrAppend(&s, absl::StrFormat(R"({"name":"dlp_meta","ph":"M","pid":%d,"tid":0,"args":{"rank":%d%s}},)",
-                                      rank, rank, meta),
-                  "\n");
+  absl::StrAppend(
+      &s,
+      absl::StrFormat(R"({"name":"dlp_meta","ph":"M","pid":%d,"tid":0,"args":{"rank":%d%s}},)",
+                      rank, rank, meta),
+      "\n");
   for (int i = 0; i < steps; ++i) {
     const double t = kSteadyAnchorUs + i * kStepEveryUs;
-    absl::StrAppend(&s, absl::StrFormat(R"({"name":"allreduce","cat":"comm","ph":"X","ts":%.3f,"dur":2000,"pid":%d,"tid":0,"args":{"bytes":64,"busbw_GBps":1}},)",
-                                        t + 5e3, rank),
-                    "\n");
-    absl::StrAppend(&s, absl::StrFormat(R"({"name":"step","cat":"step","ph":"X","ts":%.3f,"dur":10000,"pid":%d,"tid":0,"args":{"samples":8}},)",
-                                        t, rank),
-                    "\n");
+    absl::StrAppend(
+        &s,
+        absl::StrFormat(
+            R"({"name":"allreduce","cat":"comm","ph":"X","ts":%.3f,"dur":2000,"pid":%d,"tid":0,"args":{"bytes":64,"busbw_GBps":1}},)",
+            t + 5e3, rank),
+        "\n");
+    absl::StrAppend(
+        &s,
+        absl::StrFormat(
+            R"({"name":"step","cat":"step","ph":"X","ts":%.3f,"dur":10000,"pid":%d,"tid":0,"args":{"samples":8}},)",
+            t, rank),
+        "\n");
   }
   return {absl::StrCat("rank-", rank, ".trace.json"), s};
 }
@@ -56,8 +64,8 @@ TEST(ProfileWindow, WallClockAnchorPlacesTheWindow) {
   // buffers were not yet written out); the window lasts 1 s.
   std::map<std::string, double> flushed = {{"rank-0.trace.json", kSteadyAnchorUs + 1.0e6},
                                            {"rank-1.trace.json", kSteadyAnchorUs + 1.0e6}};
-  ProfileOptions w = WindowOptions(files, flushed, Wall(kSteadyAnchorUs + 2.05e6),
-                                   absl::Seconds(1));
+  ProfileOptions w =
+      WindowOptions(files, flushed, Wall(kSteadyAnchorUs + 2.05e6), absl::Seconds(1));
   // Within a microsecond: wall clock microseconds since 1970 in a double.
   EXPECT_NEAR(w.after_us["rank-0.trace.json"], kSteadyAnchorUs + 2.05e6, 1);
   EXPECT_NEAR(w.before_us["rank-0.trace.json"], kSteadyAnchorUs + 3.05e6, 1);
@@ -85,8 +93,8 @@ TEST(ProfileWindow, NeverBeforeWhatWasWritten) {
   std::vector<TraceFile> files = {RankFile(0, 50, true)};
   // A wall clock behind the job's host: the window starts after what was written.
   std::map<std::string, double> flushed = {{"rank-0.trace.json", kSteadyAnchorUs + 2.5e6}};
-  ProfileOptions w = WindowOptions(files, flushed, Wall(kSteadyAnchorUs + 2.05e6),
-                                   absl::Seconds(1));
+  ProfileOptions w =
+      WindowOptions(files, flushed, Wall(kSteadyAnchorUs + 2.05e6), absl::Seconds(1));
   EXPECT_DOUBLE_EQ(w.after_us["rank-0.trace.json"], kSteadyAnchorUs + 2.5e6);
   EXPECT_DOUBLE_EQ(w.before_us["rank-0.trace.json"], kSteadyAnchorUs + 3.5e6);
   auto p = SummarizeTraces(files, w);
@@ -98,8 +106,8 @@ TEST(ProfileWindow, WithoutAnAnchorStartsAfterWhatWasWritten) {
   std::vector<TraceFile> files = {RankFile(0, 50, false), RankFile(1, 50, false)};
   // rank-1's file did not exist yet: nothing bounds it.
   std::map<std::string, double> flushed = {{"rank-0.trace.json", kSteadyAnchorUs + 1.0e6}};
-  ProfileOptions w = WindowOptions(files, flushed, Wall(kSteadyAnchorUs + 2.05e6),
-                                   absl::Seconds(1));
+  ProfileOptions w =
+      WindowOptions(files, flushed, Wall(kSteadyAnchorUs + 2.05e6), absl::Seconds(1));
   EXPECT_EQ(w.after_us.count("rank-1.trace.json"), 0u);
   auto p = SummarizeTraces(files, w);
   ASSERT_TRUE(p.ok()) << p.status();
@@ -113,8 +121,8 @@ TEST(ProfileWindow, WrittenOnceEveryFilePassedTheEnd) {
   const absl::Time start = Wall(kSteadyAnchorUs + 1.0e6);
   // rank-1 has written up to 2.0 s, short of the window's end at 2.5 s.
   std::vector<TraceFile> partial = {RankFile(0, 50, true), RankFile(1, 21, true)};
-  EXPECT_FALSE(WindowWritten(partial, WindowOptions(partial, flushed, start,
-                                                     absl::Milliseconds(1500))));
+  EXPECT_FALSE(
+      WindowWritten(partial, WindowOptions(partial, flushed, start, absl::Milliseconds(1500))));
   std::vector<TraceFile> full = {RankFile(0, 50, true), RankFile(1, 26, true)};
   EXPECT_TRUE(WindowWritten(full, WindowOptions(full, flushed, start, absl::Milliseconds(1500))));
 }
