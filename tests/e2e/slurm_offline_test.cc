@@ -56,7 +56,9 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
   for (const char* line : {"#SBATCH --job-name=train\n", "#SBATCH --ntasks=4\n",
                            "#SBATCH --cpus-per-task=2\n", "#SBATCH --mem-per-cpu=2048\n",
                            "#SBATCH --time=2\n", "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n", "#SBATCH --nodes=1-4\n",
-                           "srun --kill-on-bad-exit=1", "-lt 4 ]"}) {
+                           "srun --kill-on-bad-exit=1", "-lt 4 ]", "#SBATCH --requeue\n",
+                           "max_restarts=2\n", "DLP_RESTART_COUNT=$restarts srun",
+                           "DLP_TRACE_DIR=\"$dlp_dir/traces\""}) {
     EXPECT_TRUE(absl::StrContains(s, line)) << line << " missing in\n" << s;
   }
   EXPECT_TRUE(absl::StrContains(s, "team=vision")) << s;
@@ -67,6 +69,13 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
   RunResult offline = Dlp({"render", file});
   EXPECT_EQ(offline.exit_code, 0) << offline.err;
   EXPECT_TRUE(absl::StrContains(offline.out, "#SBATCH --partition=gpu")) << offline.out;
+
+  // Without restarts, Slurm may not requeue the job either.
+  RunResult never = Dlp({"render", file, "--set", "spec.restartPolicy.policy=Never", "--set",
+                          "spec.restartPolicy.maxRestarts=0"});
+  EXPECT_EQ(never.exit_code, 0) << never.err;
+  EXPECT_TRUE(absl::StrContains(never.out, "#SBATCH --no-requeue\n")) << never.out;
+  EXPECT_TRUE(absl::StrContains(never.out, "max_restarts=0\n")) << never.out;
 }
 
 TEST_F(SlurmOfflineTest, UnreachableSlurmRestIsExitCodeFour) {

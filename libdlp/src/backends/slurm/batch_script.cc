@@ -63,6 +63,9 @@ std::string TaskScript(const JobSpec& spec, const SlurmJobLayout& layout) {
       "set -u\n",
       "dlp_dir=", ShellQuote(layout.job_dir), "\n",
       "p=$SLURM_PROCID\n",
+      // Every rank traces into the job's folder, where `dlp profile` reads;
+      // a replica's own env may point elsewhere.
+      "export DLP_TRACE_DIR=\"$dlp_dir/traces\"\n",
       RoleSelection(spec),
       "export DLP_ROLE=\"$role\" DLP_REPLICA_INDEX=\"$index\" DLP_REPLICA=\"$role-$index\"\n"
       "export RANK=\"$p\" WORLD_SIZE=\"$SLURM_NTASKS\" LOCAL_RANK=\"${SLURM_LOCALID:-0}\" "
@@ -117,25 +120,49 @@ std::string SbatchLines(const SlurmSubmission& s) {
       absl::StrAppend(&out, "# --", flag, " is passed on sbatch's command line\n");
     }
   }
+  absl::StrAppend(&out, "#SBATCH --", s.requeue ? "requeue" : "no-requeue", "\n");
   return out;
 }
 
+// The restart policy, driven here rather than by dlp-run's --max-restarts:
+// under srun each task's dlp-run sees only its own rank, so none of them can
+// stop and restart the whole group. An attempt is one srun step; a failed task
+// ends it (--kill-on-bad-exit), and the next attempt is a new step in the same
+// allocation with DLP_RESTART_COUNT one higher. When the allocation itself is
+// lost (a node fails, the job is preempted), only Slurm can start it again:
+// --requeue, and the requeued script counts that as a restart too.
 std::string RestartLoop(const JobSpec& spec) {
   const RestartPolicy& policy = spec.restart_policy;
   const int max = policy.policy == RestartPolicyKind::kNever ? 0 : policy.max_restarts;
   std::string out = absl::StrCat(
+      "max_restarts=", max, "\n",
       "restarts=0\n"
+      "if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then\n"
+      "  restarts=$(( $(cat \"$dlp_dir/restarts\" 2>/dev/null || echo 0) + 1 ))\n"
+      "  echo \"dlp: Slurm requeued the job; restart $restarts of $max_restarts\"\n"
+      "  if [ \"$restarts\" -gt \"$max_restarts\" ]; then\n"
+      "    echo \"dlp: no restarts left after the requeue\" >&2; exit 1\n"
+      "  fi\n"
+      "fi\n"
       "while :; do\n"
       "  echo \"$restarts\" > \"$dlp_dir/restarts\"\n"
       "  DLP_RESTART_COUNT=$restarts srun --kill-on-bad-exit=1 /bin/bash -c \"$dlp_task\" "
       "dlp-task\n"
       "  rc=$?\n"
-      "  [ \"$rc\" -eq 0 ] && exit 0\n"
-      "  [ \"$restarts\" -lt ", max, " ] || exit \"$rc\"\n");
+      "  [ \"$rc\" -eq 0 ] && exit 0\n");
   if (policy.policy == RestartPolicyKind::kExitCode) {
     absl::StrAppend(&out, "  [ \"$rc\" -ge 128 ] || exit \"$rc\"  # only signals restart\n");
   }
-  absl::StrAppend(&out, "  restarts=$((restarts + 1))\n");
+  absl::StrAppend(
+      &out,
+      "  if [ \"$restarts\" -ge \"$max_restarts\" ]; then\n"
+      "    [ \"$max_restarts\" -eq 0 ] || "
+      "echo \"dlp: attempt $restarts exited with code $rc; no restarts left\"\n"
+      "    exit \"$rc\"\n"
+      "  fi\n"
+      "  restarts=$((restarts + 1))\n"
+      "  echo \"dlp: attempt $((restarts - 1)) exited with code $rc; restart $restarts of "
+      "$max_restarts\"\n");
   if (policy.backoff_seconds > 0) absl::StrAppend(&out, "  sleep ", policy.backoff_seconds, "\n");
   absl::StrAppend(&out, "done\n");
   return out;
@@ -206,6 +233,8 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   }
   // Only operators may lower nice below 0: higher priorities need a QoS.
   s.nice = spec.priority < 0 ? -spec.priority : 0;
+  s.requeue = spec.restart_policy.policy != RestartPolicyKind::kNever &&
+              spec.restart_policy.max_restarts > 0;
   s.name = SlurmJobName(spec.name);
   const std::string key = layout.job_dir.substr(layout.job_dir.rfind('/') + 1);
   s.comment = SlurmComment(key, spec);
@@ -222,7 +251,7 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
       "set -u\n",
       "export DLP_JOB_ID=\"$SLURM_JOB_ID\" DLP_JOB_NAME=", ShellQuote(spec.name), "\n",
       "dlp_dir=", ShellQuote(layout.job_dir), "\n",
-      "mkdir -p \"$dlp_dir/logs\" \"$dlp_dir/exit\"\n",
+      "mkdir -p \"$dlp_dir/logs\" \"$dlp_dir/exit\" \"$dlp_dir/traces\"\n",
       "dlp_task=", ShellQuote(TaskScript(spec, layout)), "\n",
       RestartLoop(spec));
   return s;

@@ -45,6 +45,7 @@ class RestTransport final : public SlurmTransport {
         {"tasks", job.tasks},
         {"cpus_per_task", job.cpus_per_task},
         {"environment", job.environment},
+        {"requeue", job.requeue},
     };
     auto set = [&](const char* key, const std::string& value) {
       if (!value.empty()) props[key] = value;

@@ -21,6 +21,7 @@
 #include "backends/slurm/logs.h"
 #include "backends/slurm/transport.h"
 #include "dlp/codec.h"
+#include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
 
@@ -181,6 +182,19 @@ class SlurmBackend final : public Backend {
       DLP_ASSIGN_OR_RETURN(SlurmJobRecord r, transport_->Job(job_id));
       return IsTerminal(MapSlurmState(r.state));
     });
+  }
+
+  // The ranks trace into the job's folder (DLP_TRACE_DIR in the batch script).
+  absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override {
+    DLP_RETURN_IF_ERROR(CheckId(id));
+    DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
+    const std::string dir = JobDir(record);
+    if (dir.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job ", std::string(id), " was not submitted by dlp (or its folder is not under ",
+          workdir_, "); it has no trace folder"));
+    }
+    return ReadTraceDir(dir + "/traces");
   }
 
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override {

@@ -32,6 +32,9 @@ struct SlurmSubmission {
   int gpus_per_task = 0;
   int64_t time_limit_minutes = 0;  // 0: the partition's limit
   int nice = 0;
+  // Whether Slurm may requeue the job (node failure, preemption): --requeue or
+  // --no-requeue, never the cluster's default.
+  bool requeue = false;
   // The job's environment. sbatch exports the submitter's own (like
   // --export=ALL); the REST API needs it spelled out.
   std::map<std::string, std::string> environment;
