@@ -235,6 +235,19 @@ void Executor::RequestStop(JobRecord& record, JobState final_state, const std::s
 }
 
 void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
+  if (record.job.state == JobState::kQueued) {
+    std::optional<pid_t> runner = FindProcessWithArgument("--status-file", StatusPath(record.job.id));
+    if (!runner) return;
+    record.runner_pid = *runner;
+    record.runner_start_time = ProcessStartTime(*runner).value_or(0);
+    record.job.state = JobState::kRunning;
+    record.job.reason = "";
+    record.job.started = absl::Now();
+    events.push_back({*record.job.started, "Adopted",
+                      absl::StrCat("dlp-run (pid ", *runner,
+                                   ") was started before the daemon restarted; adopted")});
+    return;
+  }
   if (record.job.state != JobState::kRunning) return;
   const auto pid = static_cast<pid_t>(record.runner_pid);
   if (pid > 0 && SameProcessAlive(pid, record.runner_start_time)) {

@@ -48,7 +48,9 @@ class Executor {
 
   // At daemon start, for a job the store says is Running: adopt its runner if
   // it is still the same process, else settle the job from its status file or
-  // mark it Failed ("lost on daemon restart") and kill what is left.
+  // mark it Failed ("lost on daemon restart") and kill what is left. For a
+  // Queued job: adopt a dlp-run that a daemon started but died before it
+  // recorded the start, so that the job never runs twice.
   void Reconcile(JobRecord& record, std::vector<Event>& events);
 
   std::string JobDir(const std::string& id) const { return options_.jobs_dir + "/" + id; }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "absl/strings/numbers.h"
@@ -20,6 +21,21 @@
 extern char** environ;
 
 namespace dlp::server {
+
+std::optional<pid_t> FindProcessWithArgument(const std::string& flag, const std::string& value) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    pid_t pid = 0;
+    if (!absl::SimpleAtoi(entry.path().filename().string(), &pid)) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> args = absl::StrSplit(cmdline, '\0');
+    for (size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] == flag && args[i + 1] == value && ProcessStartTime(pid)) return pid;
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<int64_t> ProcessStartTime(pid_t pid) {
   if (pid <= 0) return std::nullopt;

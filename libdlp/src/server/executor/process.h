@@ -21,6 +21,10 @@ std::optional<int64_t> ProcessStartTime(pid_t pid);
 // True when `pid` runs and is the same process that had `start_time`.
 bool SameProcessAlive(pid_t pid, int64_t start_time);
 
+// A live process whose command line holds `flag` followed by `value` (dlp-run
+// started with `--status-file PATH`), found through /proc; nullopt if none.
+std::optional<pid_t> FindProcessWithArgument(const std::string& flag, const std::string& value);
+
 // True when any process is in process group `pgid`.
 bool GroupAlive(pid_t pgid);
 
