@@ -22,6 +22,15 @@ class LocalConnector : public ApiConnector {
     if (client_ != nullptr && !refresh) return client_;
     client_ = nullptr;
     absl::StatusOr<LocalConnection> connection;
+    if (!refresh) {
+      // Usually dlpd is up: skip the health request (one process per CLI command
+      // would pay it every time). A failed connect comes back with refresh = true.
+      connection = FindLocalServer(StateDirOf(options_));
+      if (connection.ok()) {
+        client_ = std::move(connection->client);
+        return client_;
+      }
+    }
     if (autostart_) {
       connection = EnsureLocalServer(options_);
     } else {

@@ -64,6 +64,21 @@ absl::StatusOr<LocalConnection> ProbeLocalServer(const std::string& state_dir) {
   return connection;
 }
 
+absl::StatusOr<LocalConnection> FindLocalServer(const std::string& state_dir) {
+  // dlpd takes the lock before it writes its files, and holds it until it exits.
+  if (!LockHeld(state_dir + "/dlpd.lock")) {
+    return absl::NotFoundError(absl::StrCat("no dlpd holds ", state_dir, "/dlpd.lock"));
+  }
+  DLP_ASSIGN_OR_RETURN(StateFiles files, ReadStateFiles(state_dir));
+  LocalConnection connection;
+  connection.client = std::make_shared<const HttpClient>(
+      HttpEndpoint{absl::StrCat("http://", files.address), files.token, "", false});
+  connection.info.running = true;
+  connection.info.address = files.address;
+  connection.info.state_dir = state_dir;
+  return connection;
+}
+
 absl::StatusOr<LocalConnection> EnsureLocalServer(const LocalServerOptions& options) {
   const std::string state_dir = StateDirOf(options);
   auto probe = ProbeLocalServer(state_dir);

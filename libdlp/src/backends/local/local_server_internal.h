@@ -23,6 +23,12 @@ std::string StateDirOf(const LocalServerOptions& options);
 // state files are not private to this user.
 absl::StatusOr<LocalConnection> ProbeLocalServer(const std::string& state_dir);
 
+// The dlpd recorded in the state folder, found without a request: its lock is held
+// and it has written its address and token. Saves the /v1/health round trip of
+// ProbeLocalServer on every command; a dlpd that went away since shows up as a
+// connect failure on the first request. NotFound when none is recorded.
+absl::StatusOr<LocalConnection> FindLocalServer(const std::string& state_dir);
+
 // ProbeLocalServer, else starts dlpd and waits (10 s at most) until it answers.
 // Safe against other processes doing the same at once: dlpd's lock lets one win,
 // and the others are found through the files it writes.

@@ -1,13 +1,12 @@
-// slurmrestd's REST API, version v0.0.38 (Slurm 22.05), over libcurl.
+// slurmrestd's REST API, version v0.0.38 (Slurm 22.05), over libcurl (loaded on first use).
 // Every request carries X-SLURM-USER-NAME and the JWT from the token file.
-#include <curl/curl.h>
-
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "backends/slurm/curl_library.h"
 #include "backends/slurm/transport.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
@@ -31,9 +30,7 @@ class RestTransport final : public SlurmTransport {
  public:
   RestTransport(std::string url, std::string user, std::string token_file)
       : url_(absl::StripSuffix(url, "/")), user_(std::move(user)),
-        token_file_(std::move(token_file)) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-  }
+        token_file_(std::move(token_file)) {}
 
   std::string Name() const override { return "rest"; }
 
@@ -127,35 +124,36 @@ class RestTransport final : public SlurmTransport {
 
   absl::StatusOr<Reply> Request(const std::string& method, const std::string& path,
                                 const std::string& body) {
+    DLP_ASSIGN_OR_RETURN(const CurlLibrary* lib, LoadCurl());
     DLP_ASSIGN_OR_RETURN(std::string token, Token());
-    CURL* curl = curl_easy_init();
+    CURL* curl = lib->easy_init();
     if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
     const std::string url = absl::StrCat(url_, kApi, path);
     curl_slist* headers = nullptr;
-    headers = curl_slist_append(headers, absl::StrCat("X-SLURM-USER-NAME: ", user_).c_str());
-    headers = curl_slist_append(headers, absl::StrCat("X-SLURM-USER-TOKEN: ", token).c_str());
-    headers = curl_slist_append(headers, "Content-Type: application/json");
-    headers = curl_slist_append(headers, "Accept: application/json");
+    headers = lib->slist_append(headers, absl::StrCat("X-SLURM-USER-NAME: ", user_).c_str());
+    headers = lib->slist_append(headers, absl::StrCat("X-SLURM-USER-TOKEN: ", token).c_str());
+    headers = lib->slist_append(headers, "Content-Type: application/json");
+    headers = lib->slist_append(headers, "Accept: application/json");
     Reply reply;
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
+    lib->easy_setopt(curl, CURLOPT_URL, url.c_str());
+    lib->easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    lib->easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
     if (method == "POST") {
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+      lib->easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+      lib->easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
     }
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 60000L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    CURLcode rc = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.code);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
+    lib->easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
+    lib->easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
+    lib->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+    lib->easy_setopt(curl, CURLOPT_TIMEOUT_MS, 60000L);
+    lib->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    CURLcode rc = lib->easy_perform(curl);
+    lib->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.code);
+    lib->slist_free_all(headers);
+    lib->easy_cleanup(curl);
     if (rc != CURLE_OK) {
       return absl::UnavailableError(
-          absl::StrCat("cannot reach slurmrestd at ", url_, ": ", curl_easy_strerror(rc)));
+          absl::StrCat("cannot reach slurmrestd at ", url_, ": ", lib->easy_strerror(rc)));
     }
     if (reply.code == 401 || reply.code == 403) {
       return absl::UnavailableError(absl::StrCat(
