@@ -32,12 +32,12 @@ YAML
 
 # --- dlp local backend: dlp submit per job, like sbatch per job ---
 export XDG_STATE_HOME=$work/state
-local_env=(env DLP_CONFIG="$work/none.yaml")
-"${local_env[@]}" "$bin/dlp" server start >/dev/null
+# Prefix assignments, not env(1): one process per submission, like sbatch.
+DLP_CONFIG=$work/none.yaml "$bin/dlp" server start >/dev/null
 t0=$(now)
-for _ in $(seq "$jobs"); do "${local_env[@]}" "$bin/dlp" submit -q "$work/trivial.yaml"; done > "$work/local.ids"
+for _ in $(seq "$jobs"); do DLP_CONFIG=$work/none.yaml "$bin/dlp" submit -q "$work/trivial.yaml"; done > "$work/local.ids"
 t1=$(now)
-"${local_env[@]}" "$bin/dlp" wait $(cat "$work/local.ids") > /dev/null
+DLP_CONFIG=$work/none.yaml "$bin/dlp" wait $(cat "$work/local.ids") > /dev/null
 t2=$(now)
 local_submit=$(secs "$t0" "$t1"); local_all=$(secs "$t0" "$t2")
 
