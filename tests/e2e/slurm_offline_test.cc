@@ -56,7 +56,7 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
   for (const char* line : {"#SBATCH --job-name=train\n", "#SBATCH --ntasks=4\n",
                            "#SBATCH --cpus-per-task=2\n", "#SBATCH --mem-per-cpu=2048\n",
                            "#SBATCH --time=2\n", "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n", "#SBATCH --nodes=1-4\n",
-                           "srun --kill-on-bad-exit=1", "-lt 4 ]", "#SBATCH --requeue\n",
+                           "srun --kill-on-bad-exit=1", "-lt 4 ]", "#SBATCH --requeue\n", "#SBATCH --open-mode=append\n",
                            "max_restarts=2\n", "DLP_RESTART_COUNT=$restarts srun",
                            "DLP_TRACE_DIR=\"$dlp_dir/traces\""}) {
     EXPECT_TRUE(absl::StrContains(s, line)) << line << " missing in\n" << s;
@@ -75,6 +75,7 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
                           "spec.restartPolicy.maxRestarts=0"});
   EXPECT_EQ(never.exit_code, 0) << never.err;
   EXPECT_TRUE(absl::StrContains(never.out, "#SBATCH --no-requeue\n")) << never.out;
+  EXPECT_FALSE(absl::StrContains(never.out, "--open-mode")) << never.out;
   EXPECT_TRUE(absl::StrContains(never.out, "max_restarts=0\n")) << never.out;
 }
 

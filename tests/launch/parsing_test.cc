@@ -51,6 +51,23 @@ TEST(NodeList, ExpandsSlurmSyntax) {
   EXPECT_FALSE(ExpandNodeList("node[1").ok());
 }
 
+TEST(SlurmRank, RoundComesFromTheScriptsRestartCountBeforeSlurms) {
+  std::map<std::string, std::string> env = {
+      {"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_JOB_ID", "77"},
+      {"SLURM_JOB_NODELIST", "node[1-2]"}, {"SLURM_STEP_NODELIST", "node[1-2]"},
+      {"SLURM_NODEID", "1"}, {"SLURM_LOCALID", "0"}, {"SLURM_RESTART_COUNT", "1"}};
+  auto requeued = SlurmRankEnvironment(env, "pytorch", 0);
+  ASSERT_TRUE(requeued.ok()) << requeued.status();
+  EXPECT_EQ(requeued->env.at("DLP_RDZV_ROUND"), "1");
+  env["DLP_RESTART_COUNT"] = "3";
+  auto restarted = SlurmRankEnvironment(env, "pytorch", 0);
+  ASSERT_TRUE(restarted.ok()) << restarted.status();
+  EXPECT_EQ(restarted->env.at("DLP_RDZV_ROUND"), "3");
+  EXPECT_EQ(restarted->env.at("DLP_RESTART_COUNT"), "3");
+  EXPECT_EQ(restarted->env.at("TORCHELASTIC_RESTART_COUNT"), "3");
+  EXPECT_EQ(restarted->env.at("RANK"), "1");
+}
+
 TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
   GroupSpec group;
   group.roles = {{"worker", 3, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}, {"ps", 1, {"p"}, {}, 0}};

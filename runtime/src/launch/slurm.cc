@@ -158,7 +158,9 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
   cluster.master_addr = (*nodes)[0];
   cluster.master_port = port + 1;
   cluster.store_addr = absl::StrCat((*nodes)[0], ":", port);
-  cluster.round = IntOr(env, "SLURM_RESTART_COUNT", 0);
+  // A batch script that restarts srun steps itself counts them in
+  // DLP_RESTART_COUNT; Slurm counts only requeues.
+  cluster.round = IntOr(env, "DLP_RESTART_COUNT", IntOr(env, "SLURM_RESTART_COUNT", 0));
   for (int r = 0; r < world; ++r) cluster.tf_ports.push_back(port + 2 + r);
   SlurmRank out;
   out.env = RankEnvironment(layout, self, cluster);

@@ -121,6 +121,8 @@ std::string SbatchLines(const SlurmSubmission& s) {
     }
   }
   absl::StrAppend(&out, "#SBATCH --", s.requeue ? "requeue" : "no-requeue", "\n");
+  // A requeued job keeps the output of its earlier runs.
+  if (s.requeue) absl::StrAppend(&out, "#SBATCH --open-mode=append\n");
   return out;
 }
 

@@ -57,6 +57,7 @@ class RestTransport final : public SlurmTransport {
     if (job.gpus_per_task > 0) props["gpus_per_task"] = absl::StrCat(job.gpus_per_task);
     if (job.time_limit_minutes > 0) props["time_limit"] = job.time_limit_minutes;
     if (job.nice != 0) props["nice"] = job.nice;
+    if (job.requeue) props["open_mode"] = "append";  // keep earlier runs' output
     nlohmann::json body = {{"script", job.script}, {"job", props}};
     DLP_ASSIGN_OR_RETURN(Reply reply, Request("POST", "/job/submit", body.dump()));
     std::string errors = SlurmErrors(reply.body);
