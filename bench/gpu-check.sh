@@ -21,7 +21,7 @@ start=$SECONDS
 left() { echo $((budget - (SECONDS - start))); }
 step() { echo; echo "=== $* ($((SECONDS - start)) s)"; }
 status=0
-binaries=(runtime_gpu_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench fmnist-train dlp-run)
+binaries=(runtime_gpu_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench fmnist-train dlp-run dlp dlpd)
 optional=(gloo_allreduce_bench)  # built where CMake found Gloo
 data=/usr/share/datasets/fashion-mnist
 
@@ -35,7 +35,9 @@ build_with_cuda() {  # build_dir
   for t in "${optional[@]}"; do
     if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then binaries+=("$t"); fi
   done
-  timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${binaries[@]}" >"$build/gpu-check.build.log" 2>&1 \
+  local targets=()
+  for b in "${binaries[@]}"; do targets+=("$([[ $b == dlp ]] && echo dlp_cli || echo "$b")"); done
+  timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${targets[@]}" >"$build/gpu-check.build.log" 2>&1 \
     || { tail -30 "$build/gpu-check.build.log"; exit 1; }
 }
 
@@ -137,6 +139,41 @@ fmnist_row cpu mlp 1 || status=1
 fmnist_row cuda mlp 2 || status=1
 fmnist_row cuda cnn 1 --limit-train 10000 || status=1
 fmnist_row cpu cnn 1 --limit-train 10000 || status=1
+
+# dlpd schedules a gpu: 1 job onto the GPU and samples its use through NVML.
+step "dlpd: a gpu: 1 job, its GPU use sampled through NVML (dlp top)"
+sandbox=$(mktemp -d)
+export XDG_STATE_HOME=$sandbox/state XDG_CONFIG_HOME=$sandbox/config XDG_RUNTIME_DIR=$sandbox/run
+cat >"$sandbox/job.yaml" <<EOF
+apiVersion: dlp/v1
+kind: Job
+metadata: {name: gpu-sampling}
+spec:
+  framework: none
+  replicas:
+    worker:
+      count: 1
+      command: ["$bin/fmnist-train", "--device", "cuda", "--epochs", "100", "--data", "$data"]
+      resources: {cpu: 1, memory: 2Gi, gpu: 1}
+  restartPolicy: {policy: Never}
+EOF
+if job=$("$bin/dlp" submit -q "$sandbox/job.yaml"); then
+  row=""
+  for _ in $(seq 1 60); do  # up to 30 s: dlpd samples every 2 s
+    # Columns: JOB NAME REPLICA PID CPU% MEM(2) GPU% GPU-MEM(2) STEP RATE.
+    row=$("$bin/dlp" top --once 2>/dev/null | awk -v j="$job" '$1 == j && $8 ~ /^[0-9]+$/ && $9 + 0 > 0')
+    [[ -n $row ]] && break
+    sleep 0.5
+  done
+  "$bin/dlp" top --once | grep "^JOB"
+  if [[ -n $row ]]; then echo "$row"; else echo "no GPU sample for job $job"; status=1; fi
+  "$bin/dlp" describe "$job" 2>/dev/null | grep -iE "gpu|CUDA_VISIBLE" | head -3
+  "$bin/dlp" cancel "$job" >/dev/null
+else
+  status=1
+fi
+"$bin/dlp" server stop >/dev/null 2>&1
+rm -rf "$sandbox"
 
 step "done (exit $status)"
 exit $status
