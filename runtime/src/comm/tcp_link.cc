@@ -59,8 +59,14 @@ class TcpRecvLink : public RecvLink {
       if (got > 0) {
         tail_ += static_cast<size_t>(got);
       } else if (got == 0) {
-        // Data that arrived before the close is still delivered.
-        if (tail_ - head_ < 8) return PeerGone(peer_, "closed the connection");
+        // Data that arrived before the close is still delivered, however
+        // little. The close is final once nothing is left, or when what is
+        // left was offered and not taken since (a torn element).
+        if (tail_ == head_ || (closed_ && head_ == head_at_close_)) {
+          return PeerGone(peer_, "closed the connection");
+        }
+        closed_ = true;
+        head_at_close_ = head_;
       } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         return PeerGone(peer_, absl::StrCat("closed the connection (", std::strerror(errno), ")").c_str());
       }
@@ -77,6 +83,8 @@ class TcpRecvLink : public RecvLink {
   int peer_;
   std::vector<char> buf_;
   size_t head_ = 0, tail_ = 0;
+  bool closed_ = false;  // the peer's close was seen
+  size_t head_at_close_ = 0;
 };
 
 }  // namespace
