@@ -28,9 +28,9 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
   if (env.store_host.empty()) {  // a single rank needs no rendezvous
     auto comm = std::unique_ptr<Communicator>(new Communicator());
     comm->options_ = env.options;
-    comm->ring_ = {0, 1, nullptr, nullptr, env.options.timeout};
-    comm->rings_ = {comm->ring_};
-    DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, nullptr, &comm->ring_));
+    DLP_RETURN_IF_ERROR(comm->Join());
+    DLP_ASSIGN_OR_RETURN(comm->device_,
+                         MakeDevicePath(comm->options_, nullptr, &comm->rings_.front()));
     return comm;
   }
   DLP_ASSIGN_OR_RETURN(auto store,
@@ -57,7 +57,8 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
     return absl::Status(joined.code(), absl::StrCat("dlp comm: rank ", options.rank,
                                                     " could not join: ", joined.message()));
   }
-  DLP_ASSIGN_OR_RETURN(comm->device_, MakeDevicePath(comm->options_, store.get(), &comm->ring_));
+  DLP_ASSIGN_OR_RETURN(comm->device_,
+                       MakeDevicePath(comm->options_, store.get(), &comm->rings_.front()));
   // Only when tracing; a failed estimate leaves the trace without an offset.
   if (store != nullptr) {
     (void)trace::SyncClocks(*store, options.key_prefix, options.rank, options.size);
@@ -69,14 +70,12 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOpt
 absl::Status Communicator::Join() {
   const CommOptions& o = options_;
   if (o.size == 1) {
-    ring_ = {0, 1, nullptr, nullptr, o.timeout};
-    rings_ = {ring_};
+    rings_ = {{0, 1, nullptr, nullptr, o.timeout}};
     return absl::OkStatus();
   }
   DLP_ASSIGN_OR_RETURN(RingLinks first, ConnectRing(o, *store_));
-  send_kind_ = first.send_kind;
-  recv_kind_ = first.recv_kind;
-  const bool on_host = std::string(send_kind_) == "shm" && std::string(recv_kind_) == "shm";
+  const bool on_host =
+      std::string(first.send_kind) == "shm" && std::string(first.recv_kind) == "shm";
   DLP_ASSIGN_OR_RETURN(int channels, AgreeOnChannels(o, *store_, ChannelWish(o, on_host)));
   links_.push_back(std::move(first));
   for (int k = 1; k < channels; ++k) {
@@ -88,7 +87,6 @@ absl::Status Communicator::Join() {
   for (RingLinks& l : links_) {
     rings_.push_back({o.rank, o.size, l.next.get(), l.prev.get(), o.timeout});
   }
-  ring_ = rings_.front();
   return absl::OkStatus();
 }
 
@@ -169,7 +167,7 @@ absl::Status Communicator::Broadcast(void* buf, size_t count, dlp_dtype t, int r
   trace::CollectiveSpan span("broadcast", count * DTypeSize(t), DTypeName(t), "",
                              d ? d->name() : "ring", size());
   if (d) return Remember(d->Broadcast(buf, count, t, root));
-  return Remember(RingBroadcast(ring_, buf, count, t, root));
+  return Remember(RingBroadcast(rings_.front(), buf, count, t, root));
 }
 
 absl::Status Communicator::Allgather(const void* send, void* recv, size_t count_per_rank,
@@ -182,7 +180,7 @@ absl::Status Communicator::Allgather(const void* send, void* recv, size_t count_
   if (d) {
     return Remember(d->Allgather(send, recv, count_per_rank, t));
   }
-  return Remember(RingAllgather(ring_, send, recv, count_per_rank, t));
+  return Remember(RingAllgather(rings_.front(), send, recv, count_per_rank, t));
 }
 
 absl::Status Communicator::Barrier() {
@@ -190,7 +188,7 @@ absl::Status Communicator::Barrier() {
   int32_t token = 0;
   DLP_RETURN_IF_ERROR(Check(DLP_INT32, &token, &token, 1));
   trace::CollectiveSpan span("barrier", 0, "int32", "", "ring", size());
-  return Remember(RingAllreduce(ring_, &token, &token, 1, DLP_INT32, DLP_SUM));
+  return Remember(RingAllreduce(rings_.front(), &token, &token, 1, DLP_INT32, DLP_SUM));
 }
 
 }  // namespace dlp::runtime

@@ -35,8 +35,8 @@ class Communicator {
   int rank() const { return options_.rank; }
   int size() const { return options_.size; }
   // "tcp" or "shm" (or "none" for one rank): the transports to the neighbours.
-  const char* send_transport() const { return send_kind_; }
-  const char* recv_transport() const { return recv_kind_; }
+  const char* send_transport() const { return links_.empty() ? "none" : links_[0].send_kind; }
+  const char* recv_transport() const { return links_.empty() ? "none" : links_[0].recv_kind; }
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
   // "nccl", "staging" or "none": how GPU buffers are handled.
@@ -61,10 +61,9 @@ class Communicator {
 
   CommOptions options_;
   std::vector<RingLinks> links_;  // one per channel (see channels.h)
-  const char* send_kind_ = "none";
-  const char* recv_kind_ = "none";
-  RingContext ring_;               // channel 0: every collective but large allreduces
-  std::vector<RingContext> rings_;  // all channels, ring_ first
+  // All channels; the first carries every collective but large allreduces
+  // (and the staging path's, which keeps a pointer to it: set once, in Join).
+  std::vector<RingContext> rings_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<Store> store_;
   absl::Status broken_;

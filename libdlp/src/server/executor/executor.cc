@@ -236,15 +236,17 @@ void Executor::RequestStop(JobRecord& record, JobState final_state, const std::s
 
 void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
   if (record.job.state == JobState::kQueued) {
-    std::optional<pid_t> runner = FindProcessWithArgument("--status-file", StatusPath(record.job.id));
-    if (!runner) return;
-    record.runner_pid = *runner;
-    record.runner_start_time = ProcessStartTime(*runner).value_or(0);
+    if (!runners_at_start_) runners_at_start_ = ProcessesByArgument("--status-file");
+    auto found = runners_at_start_->find(StatusPath(record.job.id));
+    if (found == runners_at_start_->end()) return;
+    const pid_t runner = found->second;
+    record.runner_pid = runner;
+    record.runner_start_time = ProcessStartTime(runner).value_or(0);
     record.job.state = JobState::kRunning;
     record.job.reason = "";
     record.job.started = absl::Now();
     events.push_back({*record.job.started, "Adopted",
-                      absl::StrCat("dlp-run (pid ", *runner,
+                      absl::StrCat("dlp-run (pid ", runner,
                                    ") was started before the daemon restarted; adopted")});
     return;
   }

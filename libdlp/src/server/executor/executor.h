@@ -68,6 +68,9 @@ class Executor {
   ExecutorOptions options_;
   std::map<pid_t, std::optional<int>> children_;  // runner pid -> wait status once reaped
   std::set<int64_t> killed_;                      // jobs already sent SIGKILL
+  // Runners alive at daemon start, by status file: one /proc scan for every
+  // Queued job that Reconcile looks at.
+  std::optional<std::map<std::string, pid_t>> runners_at_start_;
 };
 
 // "worker-2 exited with code 3", "worker-0 killed by signal 9 (SIGKILL)".

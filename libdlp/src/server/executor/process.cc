@@ -22,7 +22,8 @@ extern char** environ;
 
 namespace dlp::server {
 
-std::optional<pid_t> FindProcessWithArgument(const std::string& flag, const std::string& value) {
+std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag) {
+  std::map<std::string, pid_t> found;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     pid_t pid = 0;
@@ -31,10 +32,10 @@ std::optional<pid_t> FindProcessWithArgument(const std::string& flag, const std:
     std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::vector<std::string> args = absl::StrSplit(cmdline, '\0');
     for (size_t i = 0; i + 1 < args.size(); ++i) {
-      if (args[i] == flag && args[i + 1] == value && ProcessStartTime(pid)) return pid;
+      if (args[i] == flag && ProcessStartTime(pid)) found[args[i + 1]] = pid;
     }
   }
-  return std::nullopt;
+  return found;
 }
 
 std::optional<int64_t> ProcessStartTime(pid_t pid) {

@@ -21,9 +21,9 @@ std::optional<int64_t> ProcessStartTime(pid_t pid);
 // True when `pid` runs and is the same process that had `start_time`.
 bool SameProcessAlive(pid_t pid, int64_t start_time);
 
-// A live process whose command line holds `flag` followed by `value` (dlp-run
-// started with `--status-file PATH`), found through /proc; nullopt if none.
-std::optional<pid_t> FindProcessWithArgument(const std::string& flag, const std::string& value);
+// Live processes whose command line holds `flag` followed by a value (dlp-run
+// started with `--status-file PATH`), by that value; one scan of /proc.
+std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag);
 
 // True when any process is in process group `pgid`.
 bool GroupAlive(pid_t pgid);
