@@ -23,7 +23,9 @@ std::string FakeSsh(const TempDir& dir, const std::string& body) {
   return path;
 }
 
-constexpr char kRunLastArg[] = "for last; do :; done; exec sh -c \"$last\"";
+// Runs the remote command line in a session of its own, as sshd would on
+// another host: signals to the local ssh's process group do not reach it.
+constexpr char kRunLastArg[] = "for last; do :; done; exec setsid -w sh -c \"$last\"";
 
 TEST(RemoteRanks, RunThroughSshWithQuotedEnvironment) {
   TempDir dir;
