@@ -21,7 +21,7 @@ start=$SECONDS
 left() { echo $((budget - (SECONDS - start))); }
 step() { echo; echo "=== $* ($((SECONDS - start)) s)"; }
 status=0
-binaries=(runtime_gpu_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench fmnist-train dlp-run dlp dlpd)
+binaries=(runtime_comm_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench fmnist-train dlp-run dlp dlpd)
 optional=(gloo_allreduce_bench)  # built where CMake found Gloo
 data=/usr/share/datasets/fashion-mnist
 
@@ -100,7 +100,7 @@ else
 fi
 
 step "gpu-labelled tests"
-timeout "$(left)" "$bin/runtime_gpu_comm_gpu_test" || status=1
+timeout "$(left)" "$bin/runtime_comm_comm_gpu_test" || status=1
 
 step "GPU allreduce busbw (float32): 1 rank = NCCL, 2 and 4 ranks sharing the GPU = host staging"
 for n in 1 2 4; do

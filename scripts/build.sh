@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds dlp into build/ (BUILD_DIR to change). Extra arguments go to cmake.
+# Configures and builds dlp into build/ (BUILD_DIR to change). Extra arguments go to cmake;
+# DLP_BUILD_TARGETS (space-separated) builds only those targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -12,4 +13,6 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
 elif [ $# -gt 0 ]; then
   cmake -S . -B "$build_dir" "$@"
 fi
-cmake --build "$build_dir" -j "$(nproc)"
+targets=()
+for t in ${DLP_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Network namespaces joined by a bridge, each running its own sshd, for the
-# dlp-run remote-host tests (tests/launch/netns_ssh_test.cc).
+# dlp-run remote-host tests (tests/runtime/launch/netns_ssh_integration_test.cc).
 #
 #   netns-ssh.sh up PREFIX DIR N    namespaces PREFIX-0..N-1 at 10.77.0.1..N,
 #                                   keys, known_hosts and sshd configs in DIR

@@ -24,7 +24,7 @@ int ChannelWish(const CommOptions& o, bool neighbours_on_host) {
   return std::clamp(cores / std::max(1, o.local_size), 1, kMaxAutoChannels);
 }
 
-absl::StatusOr<int> AgreeOnChannels(const CommOptions& o, Store& store, int wish) {
+absl::StatusOr<int> AgreeOnChannels(const CommOptions& o, RendezvousStore& store, int wish) {
   const std::string prefix = absl::StrCat(o.key_prefix, "/channels/");
   DLP_RETURN_IF_ERROR(store.Set(absl::StrCat(prefix, o.rank), std::to_string(wish)));
   int agreed = wish;

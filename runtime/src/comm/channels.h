@@ -20,7 +20,7 @@ namespace dlp::runtime {
 int ChannelWish(const CommOptions& options, bool neighbours_on_host);
 
 // The smallest wish of all ranks (every rank must call it).
-absl::StatusOr<int> AgreeOnChannels(const CommOptions& options, Store& store, int wish);
+absl::StatusOr<int> AgreeOnChannels(const CommOptions& options, RendezvousStore& store, int wish);
 
 // The key prefix of channel `k`'s links (channel 0 keeps the communicator's).
 std::string ChannelPrefix(const CommOptions& options, int k);

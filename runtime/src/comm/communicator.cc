@@ -35,11 +35,11 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
   }
   DLP_ASSIGN_OR_RETURN(auto store,
                        ConnectTcpStore(env.store_host, env.store_port, env.options.timeout));
-  return Create(env.options, std::shared_ptr<Store>(std::move(store)));
+  return Create(env.options, std::shared_ptr<RendezvousStore>(std::move(store)));
 }
 
-absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(const CommOptions& options,
-                                                                   std::shared_ptr<Store> store) {
+absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(
+    const CommOptions& options, std::shared_ptr<RendezvousStore> store) {
   if (options.size < 1 || options.rank < 0 || options.rank >= options.size) {
     return absl::InvalidArgumentError(
         absl::StrCat("rank ", options.rank, " is not within size ", options.size));

@@ -26,8 +26,8 @@ class Communicator {
   // Joins the ranks described by the rank environment (rank_env.h).
   static absl::StatusOr<std::unique_ptr<Communicator>> FromEnv();
   // Joins through `store`, kept to report and look up why ranks failed.
-  static absl::StatusOr<std::unique_ptr<Communicator>> Create(const CommOptions& options,
-                                                              std::shared_ptr<Store> store);
+  static absl::StatusOr<std::unique_ptr<Communicator>> Create(
+      const CommOptions& options, std::shared_ptr<RendezvousStore> store);
   ~Communicator();
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;
@@ -65,7 +65,7 @@ class Communicator {
   // (and the staging path's, which keeps a pointer to it: set once, in Join).
   std::vector<RingContext> rings_;
   std::unique_ptr<DevicePath> device_;
-  std::shared_ptr<Store> store_;
+  std::shared_ptr<RendezvousStore> store_;
   absl::Status broken_;
 };
 

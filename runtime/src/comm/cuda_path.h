@@ -23,6 +23,7 @@ std::unique_ptr<DevicePath> MakeStagingPath(const RingContext* host_ring);
 
 // A NCCL communicator over all ranks (one GPU per rank); rank 0's unique id
 // travels through `store` (null for a single rank).
-absl::StatusOr<std::unique_ptr<DevicePath>> MakeNcclPath(const CommOptions& options, Store* store);
+absl::StatusOr<std::unique_ptr<DevicePath>> MakeNcclPath(const CommOptions& options,
+                                                         RendezvousStore* store);
 
 }  // namespace dlp::runtime

@@ -112,7 +112,8 @@ class NcclPath : public DevicePath {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<DevicePath>> MakeNcclPath(const CommOptions& o, Store* store) {
+absl::StatusOr<std::unique_ptr<DevicePath>> MakeNcclPath(const CommOptions& o,
+                                                         RendezvousStore* store) {
   ncclUniqueId id;
   if (o.rank == 0) DLP_NCCL_CHECK(ncclGetUniqueId(&id));
   if (o.size > 1) {

@@ -34,7 +34,7 @@ bool UseShm(const CommOptions& o, const std::string& a, const std::string& b) {
 
 class Rendezvous {
  public:
-  Rendezvous(const CommOptions& o, Store& store) : o_(o), store_(store) {}
+  Rendezvous(const CommOptions& o, RendezvousStore& store) : o_(o), store_(store) {}
   std::string Key(const std::string& what, int r) const {
     return absl::StrCat(o_.key_prefix, "/", what, "/", r);
   }
@@ -44,11 +44,11 @@ class Rendezvous {
   absl::StatusOr<std::string> Get(const std::string& what, int r) {
     return store_.Get(Key(what, r), o_.timeout);
   }
-  Store& store() { return store_; }
+  RendezvousStore& store() { return store_; }
 
  private:
   const CommOptions& o_;
-  Store& store_;
+  RendezvousStore& store_;
 };
 
 absl::StatusOr<Fd> ConnectToNext(const CommOptions& o, Rendezvous& rdzv, int next) {
@@ -83,7 +83,7 @@ absl::StatusOr<Fd> AcceptFromPrev(const CommOptions& o, int listen_fd, int prev)
 
 }  // namespace
 
-absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, Store& store) {
+absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& store) {
   RingLinks links;
   if (o.size == 1) return links;
   const int next = (o.rank + 1) % o.size, prev = (o.rank + o.size - 1) % o.size;
@@ -151,7 +151,7 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, Store& store) {
 }
 
 absl::StatusOr<std::unique_ptr<DevicePath>> MakeDevicePath(const CommOptions& options,
-                                                           Store* store,
+                                                           RendezvousStore* store,
                                                            const RingContext* host_ring) {
 #if DLP_HAVE_CUDA
   if (CudaDeviceCount() == 0) return std::unique_ptr<DevicePath>();

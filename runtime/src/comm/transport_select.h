@@ -23,13 +23,13 @@ struct RingLinks {
 
 // Connects this rank to its ring neighbours through `store`. Every rank of the
 // communicator must call it; errors name the rank or key that was missing.
-absl::StatusOr<RingLinks> ConnectRing(const CommOptions& options, Store& store);
+absl::StatusOr<RingLinks> ConnectRing(const CommOptions& options, RendezvousStore& store);
 
 // The GPU path, or null when the build has no CUDA or the machine no GPU.
 // `store` may be null for a single rank.
 // `host_ring` stays valid for the life of the result.
 absl::StatusOr<std::unique_ptr<DevicePath>> MakeDevicePath(const CommOptions& options,
-                                                           Store* store,
+                                                           RendezvousStore* store,
                                                            const RingContext* host_ring);
 
 }  // namespace dlp::runtime

@@ -1,4 +1,4 @@
-// The rendezvous Store: a small key-value store with blocking reads, through
+// RendezvousStore: a small key-value store with blocking reads, through
 // which ranks exchange addresses. dlp-run hosts a TcpStoreServer; every rank
 // connects to it (DLP_STORE_ADDR=host:port). Keys are namespaced per
 // rendezvous round by the callers ("r3/addr/5").
@@ -14,9 +14,9 @@
 
 namespace dlp::runtime {
 
-class Store {
+class RendezvousStore {
  public:
-  virtual ~Store() = default;
+  virtual ~RendezvousStore() = default;
   virtual absl::Status Set(const std::string& key, const std::string& value) = 0;
   // Blocks until `key` exists; DeadlineExceeded (naming the key) after `timeout`.
   virtual absl::StatusOr<std::string> Get(const std::string& key, absl::Duration timeout) = 0;
@@ -37,7 +37,7 @@ class TcpStoreServer {
 };
 
 // Connects, retrying until `timeout` (the server may start after the client).
-absl::StatusOr<std::unique_ptr<Store>> ConnectTcpStore(const std::string& host, int port,
-                                                       absl::Duration timeout);
+absl::StatusOr<std::unique_ptr<RendezvousStore>> ConnectTcpStore(const std::string& host, int port,
+                                                                 absl::Duration timeout);
 
 }  // namespace dlp::runtime

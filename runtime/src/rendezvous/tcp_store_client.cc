@@ -28,7 +28,7 @@ int64_t TimeoutMs(absl::Duration timeout) {
   return std::max<int64_t>(0, absl::ToInt64Milliseconds(timeout));
 }
 
-class TcpStore : public Store {
+class TcpStore : public RendezvousStore {
  public:
   TcpStore(Fd fd, std::string where) : fd_(std::move(fd)), where_(std::move(where)) {}
 
@@ -125,15 +125,16 @@ class TcpStore : public Store {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Store>> ConnectTcpStore(const std::string& host, int port,
-                                                       absl::Duration timeout) {
+absl::StatusOr<std::unique_ptr<RendezvousStore>> ConnectTcpStore(const std::string& host, int port,
+                                                                 absl::Duration timeout) {
   auto fd = ConnectTcp(host, port, absl::Now() + timeout);
   if (!fd.ok()) {
     return absl::UnavailableError(absl::StrCat("rendezvous: cannot reach the store at ", host, ":",
                                                port, " within ", HumanDuration(timeout), ": ",
                                                fd.status().message()));
   }
-  return std::unique_ptr<Store>(new TcpStore(std::move(*fd), absl::StrCat(host, ":", port)));
+  return std::unique_ptr<RendezvousStore>(
+      new TcpStore(std::move(*fd), absl::StrCat(host, ":", port)));
 }
 
 }  // namespace dlp::runtime

@@ -19,7 +19,7 @@ std::string Key(const std::string& prefix, int rank, int round, const char* what
 
 }  // namespace
 
-absl::Status SyncClocks(Store& store, const std::string& prefix, int rank, int size) {
+absl::Status SyncClocks(RendezvousStore& store, const std::string& prefix, int rank, int size) {
   if (!Enabled() || size < 2) return absl::OkStatus();
   const int64_t begin = NowNs();
   if (rank == 0) {

@@ -26,6 +26,6 @@ struct ClockEstimate {
 
 // Every rank of the communicator calls this with the same `prefix`. Records the
 // estimate in the trace; a no-op when tracing is off.
-absl::Status SyncClocks(Store& store, const std::string& prefix, int rank, int size);
+absl::Status SyncClocks(RendezvousStore& store, const std::string& prefix, int rank, int size);
 
 }  // namespace dlp::runtime::trace

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "backends/factories.h"
 #include "backends/local/local_server_internal.h"
-#include "backends/remote/api_backend.h"
+#include "backends/api/api_backend.h"
 #include "dlp/status.h"
 
 namespace dlp::internal {

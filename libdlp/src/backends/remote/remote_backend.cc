@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "backends/factories.h"
-#include "backends/remote/api_backend.h"
+#include "backends/api/api_backend.h"
 #include "config/paths.h"
 #include "dlp/status.h"
 

@@ -26,7 +26,7 @@ std::vector<ReplicaStatus> InitialReplicas(const JobSpec& spec) {
   return out;
 }
 
-Controller::Controller(Store store, std::unique_ptr<SchedulingPolicy> policy, Executor executor,
+Controller::Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy, Executor executor,
                        ControllerOptions options)
     : store_(std::move(store)),
       policy_(std::move(policy)),
@@ -265,9 +265,9 @@ void Controller::Schedule() {
     if (!held.contains(g)) cluster.free_gpus.push_back(g);
   }
   ScheduleDecision decision = policy_->Schedule(pending, cluster);
-  for (const Placement& placement : decision.start) {
-    JobRecord record = active_[placement.seq];
-    record.gpus = placement.gpus;
+  for (const GpuAssignment& assignment : decision.start) {
+    JobRecord record = active_[assignment.seq];
+    record.gpus = assignment.gpus;
     std::vector<Event> events;
     absl::Status started = executor_.Start(record, events);
     if (!started.ok()) {

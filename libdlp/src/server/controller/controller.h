@@ -22,7 +22,7 @@
 #include "dlp/job.h"
 #include "server/executor/executor.h"
 #include "server/scheduler/policy.h"
-#include "server/store/store.h"
+#include "server/store/job_store.h"
 
 namespace dlp::server {
 
@@ -33,7 +33,7 @@ struct ControllerOptions {
 
 class Controller {
  public:
-  Controller(Store store, std::unique_ptr<SchedulingPolicy> policy, Executor executor,
+  Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy, Executor executor,
              ControllerOptions options);
   ~Controller();  // stops the loop; jobs keep running
 
@@ -75,7 +75,7 @@ class Controller {
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed
   std::condition_variable wake_;     // the loop has work now
-  Store store_;
+  JobStore store_;
   std::unique_ptr<SchedulingPolicy> policy_;
   Executor executor_;
   ControllerOptions options_;

@@ -84,7 +84,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   DLP_ASSIGN_OR_RETURN(std::string token, state.LoadOrCreateToken());
   Authenticator auth(token, std::move(tenants));
 
-  DLP_ASSIGN_OR_RETURN(Store store, Store::Open(state.File("dlpd.db")));
+  DLP_ASSIGN_OR_RETURN(JobStore store, JobStore::Open(state.File("dlpd.db")));
   for (const char* suffix : {"", "-wal", "-shm"}) {
     chmod(state.File(absl::StrCat("dlpd.db", suffix)).c_str(), 0600);
   }

@@ -17,7 +17,7 @@
 #include "absl/time/time.h"
 #include "dlp/job.h"
 #include "server/executor/runner_files.h"
-#include "server/store/store.h"
+#include "server/store/job_store.h"
 
 namespace dlp::server {
 

@@ -81,13 +81,13 @@ ScheduleDecision PriorityFifoPolicy::Schedule(const std::vector<PendingJob>& pen
       blocked_queues[job->queue] = job->seq;
       continue;
     }
-    Placement placement{job->seq, {}};
-    placement.gpus.assign(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
+    GpuAssignment assignment{job->seq, {}};
+    assignment.gpus.assign(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
     free_gpus.erase(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
     free.cpu_millis -= job->demand.cpu_millis;
     free.memory_bytes -= job->demand.memory_bytes;
     free.gpus -= job->demand.gpus;
-    decision.start.push_back(std::move(placement));
+    decision.start.push_back(std::move(assignment));
   }
   return decision;
 }

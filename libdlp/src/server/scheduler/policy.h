@@ -30,13 +30,13 @@ struct ClusterState {
   std::vector<int> free_gpus;  // device indices not held by a running job
 };
 
-struct Placement {
+struct GpuAssignment {  // the scheduler starts job `seq` on these GPUs
   int64_t seq = 0;
   std::vector<int> gpus;  // device indices assigned to the job
 };
 
 struct ScheduleDecision {
-  std::vector<Placement> start;             // in start order
+  std::vector<GpuAssignment> start;        // in start order
   std::map<int64_t, std::string> waiting;  // seq -> why it still waits
 };
 

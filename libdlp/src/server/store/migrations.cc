@@ -1,11 +1,11 @@
 // Schema migrations, in order. The schema version lives in PRAGMA user_version;
 // migration N takes the database from version N to N+1. Append, never edit.
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "dlp/status.h"
-#include "server/store/store.h"
+#include "server/store/job_store.h"
 
 namespace dlp::server {
 namespace {

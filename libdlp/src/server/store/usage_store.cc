@@ -1,11 +1,11 @@
-// Store's usage samples: written a round at a time, bounded per replica.
+// JobStore's usage samples: written a round at a time, bounded per replica.
 #include <optional>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
-#include "server/store/store.h"
+#include "server/store/job_store.h"
 
 namespace dlp::server {
 namespace {
@@ -37,7 +37,7 @@ absl::StatusOr<std::vector<ReplicaUsage>> ReadAll(Statement& s) {
 
 }  // namespace
 
-absl::Status Store::AddUsage(const std::vector<UsageSample>& samples, int keep_per_replica) {
+absl::Status JobStore::AddUsage(const std::vector<UsageSample>& samples, int keep_per_replica) {
   if (samples.empty()) return absl::OkStatus();
   // One commit (one fsync) per round, not per sample.
   Transaction tx(db_);
@@ -76,7 +76,7 @@ absl::Status Store::AddUsage(const std::vector<UsageSample>& samples, int keep_p
   return tx.Commit();
 }
 
-absl::StatusOr<std::vector<ReplicaUsage>> Store::LatestUsage(int64_t seq) {
+absl::StatusOr<std::vector<ReplicaUsage>> JobStore::LatestUsage(int64_t seq) {
   DLP_ASSIGN_OR_RETURN(
       Statement s,
       db_.Prepare(absl::StrCat("SELECT ", kUsageColumns,
@@ -86,8 +86,8 @@ absl::StatusOr<std::vector<ReplicaUsage>> Store::LatestUsage(int64_t seq) {
   return ReadAll(s);
 }
 
-absl::StatusOr<std::vector<ReplicaUsage>> Store::UsageHistory(int64_t seq,
-                                                              const std::string& replica) {
+absl::StatusOr<std::vector<ReplicaUsage>> JobStore::UsageHistory(int64_t seq,
+                                                                 const std::string& replica) {
   DLP_ASSIGN_OR_RETURN(Statement s,
                        db_.Prepare(absl::StrCat("SELECT ", kUsageColumns,
                                                 " FROM usage_samples WHERE job_id=? AND replica=? "

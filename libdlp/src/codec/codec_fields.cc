@@ -1,5 +1,5 @@
 #include "absl/strings/str_cat.h"
-#include "common/codec_internal.h"
+#include "codec/codec_internal.h"
 
 namespace dlp::internal {
 namespace {

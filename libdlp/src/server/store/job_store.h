@@ -45,11 +45,11 @@ struct UsageSample {
   ReplicaUsage usage;
 };
 
-class Store {
+class JobStore {
  public:
   // Opens (creating) the database and runs pending migrations.
-  static absl::StatusOr<Store> Open(const std::string& path);
-  Store(Store&&) = default;
+  static absl::StatusOr<JobStore> Open(const std::string& path);
+  JobStore(JobStore&&) = default;
 
   // Inserts a new job (state Queued) with its replicas and a Submitted event,
   // committed durably before returning. `record.job.spec` must be set.
@@ -78,7 +78,7 @@ class Store {
   int schema_version() const { return schema_version_; }
 
  private:
-  explicit Store(Database db) : db_(std::move(db)) {}
+  explicit JobStore(Database db) : db_(std::move(db)) {}
   absl::Status WriteReplicas(const JobRecord& record);
   absl::Status LoadReplicas(JobRecord& record);
 

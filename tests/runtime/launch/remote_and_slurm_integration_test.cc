@@ -1,6 +1,6 @@
 // Remote ranks through the ssh command line (with a stand-in ssh that runs the
 // remote command on this machine, so quoting and --exec-rank are exercised
-// without sshd; tests/launch/netns_ssh_test.cc uses real sshd), the start
+// without sshd; tests/runtime/launch/netns_ssh_integration_test.cc uses real sshd), the start
 // timeout, and the Slurm mode.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

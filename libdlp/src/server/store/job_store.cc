@@ -1,4 +1,4 @@
-#include "server/store/store.h"
+#include "server/store/job_store.h"
 
 #include <algorithm>
 
@@ -65,18 +65,18 @@ std::optional<int64_t> OptionalInt(const std::optional<int>& v) {
 
 }  // namespace
 
-absl::StatusOr<Store> Store::Open(const std::string& path) {
+absl::StatusOr<JobStore> JobStore::Open(const std::string& path) {
   DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
   DLP_ASSIGN_OR_RETURN(int version, MigrateSchema(db));
-  Store store(std::move(db));
+  JobStore store(std::move(db));
   store.schema_version_ = version;
   return store;
 }
 
-absl::StatusOr<JobRecord> Store::Insert(JobRecord record) {
+absl::StatusOr<JobRecord> JobStore::Insert(JobRecord record) {
   if (!record.job.created) record.job.created = absl::Now();
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
@@ -104,7 +104,7 @@ absl::StatusOr<JobRecord> Store::Insert(JobRecord record) {
   return record;
 }
 
-absl::Status Store::Update(const JobRecord& r, const std::vector<Event>& events) {
+absl::Status JobStore::Update(const JobRecord& r, const std::vector<Event>& events) {
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
   {
@@ -133,7 +133,7 @@ absl::Status Store::Update(const JobRecord& r, const std::vector<Event>& events)
   return tx.Commit();
 }
 
-absl::Status Store::UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons) {
+absl::Status JobStore::UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons) {
   if (reasons.empty()) return absl::OkStatus();
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
@@ -145,7 +145,7 @@ absl::Status Store::UpdateReasons(const std::vector<std::pair<int64_t, std::stri
   return tx.Commit();
 }
 
-absl::Status Store::WriteReplicas(const JobRecord& r) {
+absl::Status JobStore::WriteReplicas(const JobRecord& r) {
   {
     DLP_ASSIGN_OR_RETURN(Statement del, db_.Prepare("DELETE FROM replicas WHERE job_id=?"));
     del.Bind(1, r.seq);
@@ -173,7 +173,7 @@ absl::Status Store::WriteReplicas(const JobRecord& r) {
   return absl::OkStatus();
 }
 
-absl::Status Store::LoadReplicas(JobRecord& r) {
+absl::Status JobStore::LoadReplicas(JobRecord& r) {
   DLP_ASSIGN_OR_RETURN(
       Statement s, db_.Prepare("SELECT name, role, role_index, state, exit_code, signal, host, "
                                "pid FROM replicas WHERE job_id=? ORDER BY ordinal"));
@@ -196,7 +196,7 @@ absl::Status Store::LoadReplicas(JobRecord& r) {
   return absl::OkStatus();
 }
 
-absl::Status Store::AddEvent(int64_t seq, const Event& e) {
+absl::Status JobStore::AddEvent(int64_t seq, const Event& e) {
   DLP_ASSIGN_OR_RETURN(
       Statement s,
       db_.Prepare("INSERT INTO events (job_id, time_us, type, message) VALUES (?, ?, ?, ?)"));
@@ -204,7 +204,7 @@ absl::Status Store::AddEvent(int64_t seq, const Event& e) {
   return s.Run();
 }
 
-absl::StatusOr<JobRecord> Store::Get(int64_t seq) {
+absl::StatusOr<JobRecord> JobStore::Get(int64_t seq) {
   DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare(absl::StrCat("SELECT ", kJobColumns,
                                                              " FROM jobs WHERE id=?")));
   s.Bind(1, seq);
@@ -215,7 +215,7 @@ absl::StatusOr<JobRecord> Store::Get(int64_t seq) {
   return r;
 }
 
-absl::StatusOr<std::vector<JobRecord>> Store::List(const StoreFilter& f) {
+absl::StatusOr<std::vector<JobRecord>> JobStore::List(const StoreFilter& f) {
   std::string sql = absl::StrCat("SELECT ", kJobColumns, " FROM jobs WHERE 1=1");
   std::vector<std::string> args;
   if (f.state) {
@@ -247,7 +247,7 @@ absl::StatusOr<std::vector<JobRecord>> Store::List(const StoreFilter& f) {
   return out;
 }
 
-absl::StatusOr<std::vector<Event>> Store::Events(int64_t seq) {
+absl::StatusOr<std::vector<Event>> JobStore::Events(int64_t seq) {
   DLP_ASSIGN_OR_RETURN(
       Statement s,
       db_.Prepare("SELECT time_us, type, message FROM events WHERE job_id=? ORDER BY id"));

@@ -1,5 +1,5 @@
 // The SQLite store: durability across reopen, migrations, filters, events.
-#include "server/store/store.h"
+#include "server/store/job_store.h"
 
 #include <gtest/gtest.h>
 
@@ -30,7 +30,7 @@ TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
   testing::TempDir dir;
   const std::string path = dir.Join("dlpd.db");
   {
-    auto store = Store::Open(path);
+    auto store = JobStore::Open(path);
     ASSERT_TRUE(store.ok()) << store.status();
     auto a = store->Insert(NewRecord("a"));
     auto b = store->Insert(NewRecord("b", "gpu", {{"team", "vision"}}));
@@ -47,7 +47,7 @@ TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
     running.job.replicas[1].exit_code = 3;
     ASSERT_TRUE(store->Update(running, {{absl::Now(), "Started", "go"}}).ok());
   }
-  auto store = Store::Open(path);  // as after a crash: a new connection
+  auto store = JobStore::Open(path);  // as after a crash: a new connection
   ASSERT_TRUE(store.ok()) << store.status();
   auto b = store->Get(2);
   ASSERT_TRUE(b.ok()) << b.status();
@@ -76,14 +76,14 @@ TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
 
 TEST(StoreTest, GetMissingIsNotFound) {
   testing::TempDir dir;
-  auto store = Store::Open(dir.Join("dlpd.db"));
+  auto store = JobStore::Open(dir.Join("dlpd.db"));
   ASSERT_TRUE(store.ok());
   EXPECT_TRUE(absl::IsNotFound(store->Get(9).status()));
 }
 
 TEST(StoreTest, ListFiltersAndLimitKeepsNewestOldestFirst) {
   testing::TempDir dir;
-  auto store = Store::Open(dir.Join("dlpd.db"));
+  auto store = JobStore::Open(dir.Join("dlpd.db"));
   ASSERT_TRUE(store.ok());
   for (const char* q : {"a", "b", "a", "a"}) ASSERT_TRUE(store->Insert(NewRecord("j", q)).ok());
   StoreFilter by_queue;
@@ -107,7 +107,7 @@ TEST(StoreTest, ListFiltersAndLimitKeepsNewestOldestFirst) {
 
 TEST(StoreTest, WalAndFullSyncAndSchemaVersion) {
   testing::TempDir dir;
-  auto store = Store::Open(dir.Join("dlpd.db"));
+  auto store = JobStore::Open(dir.Join("dlpd.db"));
   ASSERT_TRUE(store.ok());
   EXPECT_EQ(store->schema_version(), LatestSchemaVersion());
   auto db = Database::Open(dir.Join("dlpd.db"));
@@ -139,7 +139,7 @@ TEST(StoreTest, NewerSchemaIsRefused) {
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(db->Exec("PRAGMA user_version = 999").ok());
   }
-  auto store = Store::Open(dir.Join("dlpd.db"));
+  auto store = JobStore::Open(dir.Join("dlpd.db"));
   ASSERT_FALSE(store.ok());
   EXPECT_TRUE(absl::IsFailedPrecondition(store.status()));
   EXPECT_NE(store.status().message().find("999"), absl::string_view::npos);
@@ -150,7 +150,7 @@ TEST(StoreTest, UsageSamplesRoundTripAreBoundedAndSurviveReopen) {
   const std::string path = dir.Join("dlpd.db");
   const absl::Time t0 = absl::FromUnixSeconds(1700000000);
   {
-    auto store = Store::Open(path);
+    auto store = JobStore::Open(path);
     ASSERT_TRUE(store.ok()) << store.status();
     auto job = store->Insert(NewRecord("a"));
     ASSERT_TRUE(job.ok());
@@ -173,7 +173,7 @@ TEST(StoreTest, UsageSamplesRoundTripAreBoundedAndSurviveReopen) {
       ASSERT_TRUE(store->AddUsage(samples, 3).ok());
     }
   }
-  auto store = Store::Open(path);
+  auto store = JobStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
   auto latest = store->LatestUsage(1);
   ASSERT_TRUE(latest.ok()) << latest.status();

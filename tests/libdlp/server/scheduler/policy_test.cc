@@ -18,7 +18,7 @@ ClusterState Machine(int64_t cpus, int64_t used_cpus = 0, int gpus = 0) {
 
 std::vector<int64_t> Started(const ScheduleDecision& d) {
   std::vector<int64_t> out;
-  for (const Placement& p : d.start) out.push_back(p.seq);
+  for (const GpuAssignment& p : d.start) out.push_back(p.seq);
   return out;
 }
 

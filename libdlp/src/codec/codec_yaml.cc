@@ -3,7 +3,7 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
-#include "common/codec_internal.h"
+#include "codec/codec_internal.h"
 #include "dlp/codec.h"
 #include "dlp/spec.h"
 #include "yaml-cpp/yaml.h"

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "common/codec_internal.h"
+#include "codec/codec_internal.h"
 #include "dlp/codec.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"

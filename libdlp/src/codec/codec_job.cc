@@ -1,6 +1,6 @@
 // Job and Event <-> JSON, the forms of docs/api.md.
 #include "absl/strings/str_cat.h"
-#include "common/codec_internal.h"
+#include "codec/codec_internal.h"
 #include "dlp/codec.h"
 #include "dlp/status.h"
 

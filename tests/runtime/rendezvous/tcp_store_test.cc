@@ -18,7 +18,7 @@ class StoreTest : public ::testing::Test {
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
   }
-  std::unique_ptr<Store> Connect() {
+  std::unique_ptr<RendezvousStore> Connect() {
     auto store = ConnectTcpStore("127.0.0.1", server_->port(), absl::Seconds(5));
     EXPECT_TRUE(store.ok()) << store.status();
     return store.ok() ? std::move(*store) : nullptr;

@@ -1,7 +1,7 @@
 // The monitoring calls of the dlpd API backend: trace files and usage samples.
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "backends/remote/api_backend.h"
+#include "backends/api/api_backend.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
 

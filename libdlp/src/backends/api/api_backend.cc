@@ -1,4 +1,4 @@
-#include "backends/remote/api_backend.h"
+#include "backends/api/api_backend.h"
 
 #include <algorithm>
 #include <cmath>
