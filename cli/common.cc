@@ -18,11 +18,15 @@ int ReportError(const absl::Status& status) {
   return Code(ExitCodeForStatus(status));
 }
 
-absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals) {
+ClientOptions ClientOptionsFor(const GlobalFlags& globals) {
   ClientOptions options;
   options.context = globals.context;
   options.config_path = globals.config_path;
-  return Client::Create(options);
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals) {
+  return Client::Create(ClientOptionsFor(globals));
 }
 
 absl::StatusOr<JobSpec> LoadSpecForCli(const std::string& path, const SpecOptions& options) {

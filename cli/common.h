@@ -20,7 +20,9 @@ void PrintError(std::string_view message);
 int ReportError(const absl::Status& status);
 inline int Code(ExitCode code) { return static_cast<int>(code); }
 
-// The client for --context/--config (or their environment variables).
+// The options --context/--config (or their environment variables) give.
+ClientOptions ClientOptionsFor(const GlobalFlags& globals);
+// The client for --context/--config.
 absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals);
 
 // Loads a spec ("-" = stdin). A file that cannot be read is a usage error

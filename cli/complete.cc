@@ -21,9 +21,7 @@ int CompleteContexts(const GlobalFlags& globals) {
 }
 
 int CompleteJobs(const GlobalFlags& globals) {
-  absl::StatusOr<Config> config = LoadConfig(DefaultConfigPath(globals.config_path));
-  if (!config.ok()) return Code(ExitCode::kSuccess);
-  absl::StatusOr<Context> context = ResolveContext(*config, globals.context);
+  absl::StatusOr<Context> context = ResolveContext(ClientOptionsFor(globals));
   if (!context.ok()) return Code(ExitCode::kSuccess);
   if (context->backend == "local") {
     LocalServerOptions options;

@@ -1,4 +1,5 @@
 // dlp logs JOB [-f] [--replica worker-0] [--tail N] [--since 10m] [--timestamps]
+// [--metrics]
 #include <memory>
 
 #include "CLI/CLI.hpp"
@@ -18,6 +19,7 @@ struct LogsFlags {
   int64_t tail = -1;
   std::string since;
   bool timestamps = false;
+  bool metrics = false;
 };
 
 // "10m", "1h30m", "45s" (relative to now) or an RFC 3339 time.
@@ -36,6 +38,7 @@ int RunLogs(const LogsFlags& flags, const GlobalFlags& globals) {
   options.replica = flags.replica;
   options.follow = flags.follow;
   options.tail = flags.tail;
+  options.metrics = flags.metrics;
   if (!flags.since.empty()) {
     absl::StatusOr<absl::Time> since = ParseSince(flags.since);
     if (!since.ok()) return ReportError(since.status());
@@ -68,6 +71,8 @@ void RegisterLogs(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("--since", flags->since, "Only lines newer than a duration (10m) or a time")
       ->option_text("WHEN");
   cmd->add_flag("--timestamps", flags->timestamps, "Print each line's time (RFC 3339, UTC)");
+  cmd->add_flag("--metrics", flags->metrics,
+                "Also print DLP_METRIC lines (left out by default; see dlp metrics)");
   cmd->callback([flags, &invocation] {
     invocation.action = [flags, &invocation] { return RunLogs(*flags, invocation.globals); };
   });

@@ -30,20 +30,18 @@ struct MetricsFlags {
   std::string png;
 };
 
+// Several jobs' replicas are told apart as "JOB/replica".
 absl::StatusOr<std::vector<MetricPoint>> Collect(Client& client, const MetricsFlags& flags) {
   std::vector<MetricPoint> points;
+  MetricsFilter filter;
+  filter.name = flags.name;
+  filter.replica = flags.replica;
   for (const std::string& id : flags.ids) {
-    LogOptions options;
-    options.replica = flags.replica;
-    DLP_RETURN_IF_ERROR(client.Logs(id, options, [&](const LogLine& line) {
-      if (line.stream != "stdout") return true;
-      std::optional<MetricPoint> p = ParseMetricLine(line.text);
-      if (!p || (!flags.name.empty() && p->name != flags.name)) return true;
-      p->replica = flags.ids.size() > 1 ? absl::StrCat(id, "/", line.replica) : line.replica;
-      p->time = line.time;
-      points.push_back(std::move(*p));
-      return true;
-    }));
+    DLP_ASSIGN_OR_RETURN(std::vector<MetricPoint> job_points, client.Metrics(id, filter));
+    for (MetricPoint& p : job_points) {
+      if (flags.ids.size() > 1) p.replica = absl::StrCat(id, "/", p.replica);
+      points.push_back(std::move(p));
+    }
   }
   return points;
 }

@@ -42,9 +42,6 @@ absl::StatusOr<absl::Duration> ParseWindow(const std::string& text) {
       absl::StrCat("--duration: '", text, "' is not a duration (30s, 2m, 1500ms)"));
 }
 
-// How long after a window the ranks get to write its last events.
-constexpr absl::Duration kWriteGrace = absl::Seconds(5);
-
 std::string Ms(double ms) { return absl::StrFormat("%.2f", ms); }
 
 void PrintTable(const Profile& p, const std::string& title, const GlobalFlags& globals) {
@@ -105,38 +102,24 @@ void PrintTable(const Profile& p, const std::string& title, const GlobalFlags& g
 
 absl::StatusOr<std::vector<TraceFile>> Fetch(const ProfileFlags& flags, Client* client) {
   if (!flags.dir.empty()) return ReadTraceDir(flags.dir);
-  return client->backend().TraceFiles(flags.id);
+  return client->TraceFiles(flags.id);
 }
 
-bool Running(Client& client, const std::string& id) {
-  absl::StatusOr<Job> job = client.Get(id);
-  return job.ok() && !IsTerminal(job->state);
-}
-
-// Waits out `length` (Ctrl-C ends it early), then until every rank has written
-// past the window's end (the runtime writes about every second), the job
-// stops, or a deadline passes. Returns the files then; fills `options`.
-absl::StatusOr<std::vector<TraceFile>> ProfileWindow(const ProfileFlags& flags, Client* client,
-                                                     const std::vector<TraceFile>& before,
-                                                     absl::Duration length,
-                                                     ProfileOptions& options) {
-  const std::map<std::string, double> flushed = LatestTimestamps(before);
-  InstallInterruptHandler(InterruptMode::kFlag);
-  std::fprintf(stderr, "profiling for %s...\n", absl::FormatDuration(length).c_str());
-  const absl::Time start = absl::Now();
-  while (absl::Now() < start + length && !Interrupted()) absl::SleepFor(absl::Milliseconds(50));
-  length = std::min(length, absl::Now() - start);
-  const absl::Time deadline = absl::Now() + kWriteGrace;
-  for (;;) {
-    absl::StatusOr<std::vector<TraceFile>> files = Fetch(flags, client);
-    if (!files.ok()) return files.status();
-    options = WindowOptions(*files, flushed, start, length);
-    if (WindowWritten(*files, options) || absl::Now() >= deadline || Interrupted() ||
-        (client != nullptr && !Running(*client, flags.id))) {
-      return files;
-    }
-    absl::SleepFor(absl::Milliseconds(250));
+// A window over the running job (or --dir); Ctrl-C ends it early. On a job
+// that has ended, the files as recorded.
+absl::StatusOr<WindowedTraces> Window(const ProfileFlags& flags, Client* client,
+                                      absl::Duration length) {
+  ProfileWindowOptions options;
+  options.length = length;
+  options.on_open = [length] {
+    InstallInterruptHandler(InterruptMode::kFlag);
+    std::fprintf(stderr, "profiling for %s...\n", absl::FormatDuration(length).c_str());
+  };
+  options.cancelled = [] { return Interrupted(); };
+  if (client == nullptr) {
+    return RecordProfileWindow([&] { return ReadTraceDir(flags.dir); }, options);
   }
+  return client->ProfileWindow(flags.id, options);
 }
 
 int RunProfile(const ProfileFlags& flags, const GlobalFlags& globals) {
@@ -159,16 +142,11 @@ int RunProfile(const ProfileFlags& flags, const GlobalFlags& globals) {
       PrintError(std::string(window.status().message()));
       return Code(ExitCode::kUsage);
     }
-    // On a finished job the window is what was recorded; a --dir may be live.
-    if (!client || Running(*client, flags.id)) {
-      absl::StatusOr<std::vector<TraceFile>> before = Fetch(flags, client.get());
-      if (!before.ok()) return ReportError(before.status());
-      absl::StatusOr<std::vector<TraceFile>> during =
-          ProfileWindow(flags, client.get(), *before, *window, options);
-      if (!during.ok()) return ReportError(during.status());
-      windowed = std::move(*during);
-      absl::StrAppend(&title, ", window ", absl::FormatDuration(*window));
-    }
+    absl::StatusOr<WindowedTraces> traces = Window(flags, client.get(), *window);
+    if (!traces.ok()) return ReportError(traces.status());
+    if (traces->windowed) absl::StrAppend(&title, ", window ", absl::FormatDuration(*window));
+    options = std::move(traces->options);
+    windowed = std::move(traces->files);
   }
   absl::StatusOr<std::vector<TraceFile>> files =
       windowed ? std::move(*windowed) : Fetch(flags, client.get());

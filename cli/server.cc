@@ -19,9 +19,7 @@ struct ServerFlags {
 LocalServerOptions ResolveOptions(const ServerFlags& flags, const GlobalFlags& globals) {
   LocalServerOptions options = flags.options;
   if (!options.state_dir.empty()) return options;
-  absl::StatusOr<Config> config = LoadConfig(DefaultConfigPath(globals.config_path));
-  if (!config.ok()) return options;
-  absl::StatusOr<Context> context = ResolveContext(*config, globals.context);
+  absl::StatusOr<Context> context = ResolveContext(ClientOptionsFor(globals));
   if (context.ok() && context->backend == "local") options.state_dir = context->Field("state-dir");
   return options;
 }

@@ -1,4 +1,4 @@
-// dlp submit FILE|-f FILE [--set K=V]... [--name N] [--wait] [--follow] [-q]
+// dlp submit FILE|-f FILE [--set K=V]... [--name N] [--wait] [--follow [--metrics]] [-q]
 #include <cstdio>
 #include <memory>
 
@@ -20,6 +20,7 @@ struct SubmitFlags {
   std::string name;
   bool wait = false;
   bool follow = false;
+  bool metrics = false;
   bool quiet = false;
 };
 
@@ -56,6 +57,7 @@ int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
   if (flags.follow && !flags.quiet) {
     LogOptions log_options;
     log_options.follow = true;
+    log_options.metrics = flags.metrics;
     LogPrintFlags print_flags;
     print_flags.prefix = true;
     absl::Status streamed = StreamLogs(**client, job->id, log_options, print_flags, globals);
@@ -87,6 +89,8 @@ void RegisterSubmit(CLI::App& parent, Invocation& invocation) {
   cmd->add_flag("--wait", flags->wait, "Wait for the job to end; exit with its outcome");
   cmd->add_flag("--follow", flags->follow,
                 "Stream the job's logs until it ends; exit with its outcome");
+  cmd->add_flag("--metrics", flags->metrics,
+                "With --follow, also print DLP_METRIC lines (left out by default)");
   cmd->add_flag("-q,--quiet", flags->quiet, "Print only the job id (and nothing while waiting)");
   cmd->callback([flags, &invocation] {
     invocation.action = [flags, &invocation] { return RunSubmit(*flags, invocation.globals); };

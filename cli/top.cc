@@ -41,35 +41,6 @@ std::string Bytes(int64_t b) {
   return absl::StrFormat(u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
 }
 
-struct StepInfo {
-  int64_t step = -1;
-  double rate = 0;  // steps per second
-};
-
-// Per replica: the latest step and the rate over the last metric lines.
-std::map<std::string, StepInfo> StepRates(Client& client, const std::string& id) {
-  std::map<std::string, std::vector<std::pair<absl::Time, int64_t>>> seen;
-  LogOptions options;
-  options.tail = 200;
-  (void)client.Logs(id, options, [&](const LogLine& line) {
-    std::optional<MetricPoint> p = ParseMetricLine(line.text);
-    if (p && p->step >= 0) seen[line.replica].push_back({line.time, p->step});
-    return true;
-  });
-  std::map<std::string, StepInfo> out;
-  for (auto& [replica, points] : seen) {
-    StepInfo info;
-    info.step = points.back().second;
-    // The first and last distinct steps of what was read.
-    const auto& first = points.front();
-    const auto& last = points.back();
-    const double dt = absl::ToDoubleSeconds(last.first - first.first);
-    if (last.second > first.second && dt > 0) info.rate = (last.second - first.second) / dt;
-    out[replica] = info;
-  }
-  return out;
-}
-
 std::string Snapshot(Client& client, bool color) {
   ListFilter running;
   running.state = JobState::kRunning;
@@ -85,15 +56,17 @@ std::string Snapshot(Client& client, bool color) {
                "STEPS/S"});
   for (const Job& job : *jobs) {
     std::map<std::string, ReplicaUsage> usage;
-    absl::StatusOr<std::vector<ReplicaUsage>> u = client.backend().Usage(job.id);
+    absl::StatusOr<std::vector<ReplicaUsage>> u = client.Usage(job.id);
     if (u.ok()) {
       for (const ReplicaUsage& r : *u) usage[r.replica] = r;
     }
-    std::map<std::string, StepInfo> steps = StepRates(client, job.id);
+    // A job whose logs cannot be read shows no steps.
+    std::map<std::string, StepRate> steps =
+        client.StepRates(job.id).value_or(std::map<std::string, StepRate>{});
     for (const ReplicaStatus& r : job.replicas) {
       auto it = usage.find(r.name);
       const bool have = it != usage.end();
-      const StepInfo step = steps.count(r.name) ? steps[r.name] : StepInfo{};
+      const StepRate step = steps.count(r.name) ? steps[r.name] : StepRate{};
       table.AddRow({job.id, job.name, r.name, r.pid > 0 ? absl::StrCat(r.pid) : "-",
                     have ? absl::StrFormat("%.1f", it->second.cpu_percent) : "-",
                     have ? Bytes(it->second.rss_bytes) : "-",
@@ -102,7 +75,7 @@ std::string Snapshot(Client& client, bool color) {
                         : "-",
                     have ? Bytes(it->second.gpu_memory_bytes) : "-",
                     step.step >= 0 ? absl::StrCat(step.step) : "-",
-                    step.rate > 0 ? absl::StrFormat("%.2f", step.rate) : "-"});
+                    step.steps_per_s > 0 ? absl::StrFormat("%.2f", step.steps_per_s) : "-"});
     }
   }
   if (table.empty()) {

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
@@ -13,9 +12,6 @@
 
 namespace dlp::cli {
 namespace {
-
-// Backend waits are chunked so that Ctrl-C is noticed within this period.
-constexpr absl::Duration kPollPeriod = absl::Milliseconds(500);
 
 class ProgressLine {
  public:
@@ -54,29 +50,13 @@ absl::StatusOr<Job> WaitForJob(Client& client, const std::string& id, const Wait
   InstallInterruptHandler(InterruptMode::kFlag);
   ProgressLine progress(flags.progress);
   const absl::Time begin = absl::Now();
-  const absl::Time deadline = flags.deadline;
-  auto interrupted = [&] {
-    progress.Clear();
-    return absl::CancelledError(
-        absl::StrCat("interrupted while waiting for job ", id, "; the job keeps running"));
+  WaitOptions options;
+  options.timeout = flags.deadline - begin;
+  options.on_update = [&](const Job& job) {
+    if (!IsTerminal(job.state)) progress.Show(job, begin);
   };
-  while (true) {
-    if (Interrupted()) return interrupted();
-    const absl::Duration chunk =
-        std::min(kPollPeriod, std::max(deadline - absl::Now(), absl::ZeroDuration()));
-    absl::StatusOr<Job> job = client.backend().Wait(id, chunk);
-    // Ctrl-C may have broken the request itself (EINTR): report the interrupt.
-    if (Interrupted()) return interrupted();
-    if (!job.ok()) return job.status();
-    if (IsTerminal(job->state)) return job;
-    progress.Show(*job, begin);
-    if (absl::Now() >= deadline) {
-      progress.Clear();
-      return absl::DeadlineExceededError(
-          absl::StrCat("timed out waiting for job ", id, ": still ",
-                       std::string(JobStateName(job->state))));
-    }
-  }
+  options.cancelled = [] { return Interrupted(); };
+  return client.Wait(id, options);  // the progress line is cleared on return
 }
 
 }  // namespace dlp::cli

@@ -64,10 +64,10 @@ _dlp() {
   local flags="" args=""
   case $cmd in
     "") COMPREPLY=($(compgen -W "$commands $global_flags" -- "$cur")); return ;;
-    submit) flags="-f --file --set --name --wait --follow -q --quiet"; args=files ;;
+    submit) flags="-f --file --set --name --wait --follow --metrics -q --quiet"; args=files ;;
     status) flags="-o --output"; args=jobs ;;
     list) flags="--state --label --queue --limit -o --output" ;;
-    logs) flags="-f --follow --replica --tail --since --timestamps"; args=jobs ;;
+    logs) flags="-f --follow --replica --tail --since --timestamps --metrics"; args=jobs ;;
     describe) flags="-o --output"; args=jobs ;;
     cancel) flags="-q --quiet"; args=jobs ;;
     wait) flags="--timeout -q --quiet"; args=jobs ;;

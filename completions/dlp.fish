@@ -38,6 +38,7 @@ complete -c dlp -n '__fish_seen_subcommand_from submit' -l set -x -d 'Override a
 complete -c dlp -n '__fish_seen_subcommand_from submit' -l name -x -d 'Job name'
 complete -c dlp -n '__fish_seen_subcommand_from submit' -l wait -d 'Wait for the job to end'
 complete -c dlp -n '__fish_seen_subcommand_from submit' -l follow -d 'Stream logs until the job ends'
+complete -c dlp -n '__fish_seen_subcommand_from submit' -l metrics -d 'With --follow, also print DLP_METRIC lines'
 complete -c dlp -n '__fish_seen_subcommand_from submit' -s q -l quiet -d 'Print only the job id'
 
 # commands taking job ids
@@ -56,6 +57,7 @@ complete -c dlp -n '__fish_seen_subcommand_from logs' -l replica -x -d 'Only thi
 complete -c dlp -n '__fish_seen_subcommand_from logs' -l tail -x -d 'Last N lines per replica'
 complete -c dlp -n '__fish_seen_subcommand_from logs' -l since -x -d 'Only lines newer than (10m)'
 complete -c dlp -n '__fish_seen_subcommand_from logs' -l timestamps -d "Print each line's time"
+complete -c dlp -n '__fish_seen_subcommand_from logs' -l metrics -d 'Also print DLP_METRIC lines'
 
 # cancel, wait
 complete -c dlp -n '__fish_seen_subcommand_from cancel wait validate' -s q -l quiet -d 'Print less'

@@ -73,7 +73,10 @@ kind: Job
 metadata: {name: embedded}
 spec:
   replicas:
-    worker: {count: 2, command: [sh, -c, 'echo hello from $DLP_REPLICA'], resources: {cpu: 100m}}
+    worker:
+      count: 2
+      command: [sh, -c, 'echo hello from $DLP_REPLICA; echo DLP_METRIC loss=0.5 step=3']
+      resources: {cpu: 100m}
 )");
   const std::string failing = dir_->WriteFile("fail.yaml", R"(apiVersion: dlp/v1
 kind: Job
@@ -99,6 +102,10 @@ spec:
   EXPECT_THAT(ok.out, HasSubstr("[worker-0] hello from worker-0"));
   EXPECT_THAT(ok.out, HasSubstr("[worker-1] hello from worker-1"));
   EXPECT_THAT(ok.out, HasSubstr("Succeeded"));
+  // Metric lines are left out of the followed logs and read as metrics.
+  EXPECT_THAT(ok.out, ::testing::Not(HasSubstr("] DLP_METRIC")));
+  EXPECT_THAT(ok.out, HasSubstr("metric worker-0 loss=0.5 step=3\n"));
+  EXPECT_THAT(ok.out, HasSubstr("metric worker-1 loss=0.5 step=3\n"));
   EXPECT_EQ(failed.exit_code, 1) << Describe(failed);  // a failed job is never 0
   EXPECT_THAT(failed.out, HasSubstr("[worker-0] bye"));
 }

@@ -30,6 +30,10 @@ struct LogOptions {
   bool follow = false;  // keep streaming until the job is terminal and its logs drained
   int64_t tail = -1;    // last N lines per replica; -1: all
   std::optional<absl::Time> since;
+  // false: leave out metric lines (`DLP_METRIC name=value step=N` on stdout,
+  // see IsMetricLine in dlp/profile.h). Applied by Client::Logs for every
+  // backend, after `tail`: the last N lines may include metric lines.
+  bool metrics = true;
 };
 
 struct LogLine {
@@ -65,7 +69,8 @@ class Backend {
 
   virtual std::string Name() const = 0;
 
-  // Submits a validated spec. Returns the job as acknowledged (durably stored):
+  // Submits a spec that ValidateJobSpec accepted (Client::Submit checks it;
+  // backends do not check it again). Returns the job as acknowledged (durably stored):
   // InvalidArgument for a spec the backend cannot run (e.g. it can never fit),
   // Unavailable when the backend cannot be reached.
   virtual absl::StatusOr<Job> Submit(const JobSpec& spec) = 0;
@@ -81,7 +86,8 @@ class Backend {
   virtual absl::Status Logs(std::string_view id, const LogOptions& options,
                             const LogSink& sink) = 0;
   virtual absl::StatusOr<std::vector<Event>> Events(std::string_view id) = 0;
-  // What the backend would run for this spec (a command line, a batch script).
+  // What the backend would run for a validated spec (a command line, a batch
+  // script).
   virtual absl::StatusOr<std::string> Render(const JobSpec& spec) = 0;
   // The job's per-rank trace files as they are now (a running job's are
   // partial). NotFound for an unknown job; Unimplemented where the backend

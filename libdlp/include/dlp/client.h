@@ -5,10 +5,15 @@
 //   auto job = (*client)->Submit(*spec);
 //   auto done = (*client)->Wait(job->id);
 //
-// A Client is thread-safe; it owns its Backend.
+// Everything the `dlp` command does goes through these functions; the CLI only
+// prints what they return. A Client owns its Backend and is thread-safe: its
+// functions may be called from several threads at once. Callbacks in options
+// run on the calling thread. Errors are those of the backend: NotFound for an
+// unknown job, Unavailable when the backend cannot be reached.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,37 +24,87 @@
 #include "dlp/backend.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
+#include "dlp/profile.h"
 
 namespace dlp {
 
 struct ClientOptions {
   std::string context;      // empty: $DLP_CONTEXT, then the config's current-context
   std::string config_path;  // empty: $DLP_CONFIG, then ~/.config/dlp/config.yaml
+  // Non-empty: the context's fields under this backend instead of its own
+  // (`dlp render --backend slurm`); one of BackendNames().
+  std::string backend;
 };
+
+// The context a Client with these options uses. NotFound for an unknown
+// context (listing the known ones), InvalidArgument for a config that does not
+// parse or a `backend` that BackendNames() lacks. Reads the config file only.
+absl::StatusOr<Context> ResolveContext(const ClientOptions& options);
 
 struct WaitOptions {
   absl::Duration timeout = absl::InfiniteDuration();
-  // Called whenever the job's state is re-read (for progress lines).
+  // Called with the job each time its state is re-read (about every second,
+  // and once more when it is terminal): for progress lines.
   std::function<void(const Job&)> on_update;
+  // Polled at least every 500 ms while waiting: true ends the wait with
+  // Cancelled (the job keeps running). For Ctrl-C.
+  std::function<bool()> cancelled;
+};
+
+// Which of a job's metrics Client::Metrics returns.
+struct MetricsFilter {
+  std::string name;     // "loss"; empty: every metric
+  std::string replica;  // "worker-0"; empty: every replica
 };
 
 class Client {
  public:
+  // The client of the context ResolveContext(options) picks, with its backend
+  // (CreateBackend). Connects to nothing yet.
   static absl::StatusOr<std::unique_ptr<Client>> Create(const ClientOptions& options = {});
   Client(Context context, std::unique_ptr<Backend> backend);
 
   const Context& context() const { return context_; }
-  Backend& backend() { return *backend_; }
 
+  // ---- Jobs ----
+
+  // Validates the spec (ValidateJobSpec: InvalidArgument) and submits it;
+  // returns the job once the backend has stored it.
   absl::StatusOr<Job> Submit(const JobSpec& spec);
   absl::StatusOr<Job> Get(std::string_view id);
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter = {});
+  // Requests cancellation; a terminal job is returned unchanged.
   absl::StatusOr<Job> Cancel(std::string_view id);
-  // Until terminal; DeadlineExceeded when options.timeout passes first.
+  // Until the job is terminal; returns it then. DeadlineExceeded ("timed out
+  // waiting for job 7: still Running") when options.timeout passes first,
+  // Cancelled when options.cancelled says so.
   absl::StatusOr<Job> Wait(std::string_view id, const WaitOptions& options = {});
+  // Calls `sink` with each line in order (see LogOptions; with follow, until
+  // the job is terminal and its logs are drained, or `sink` returns false).
   absl::Status Logs(std::string_view id, const LogOptions& options, const LogSink& sink);
   absl::StatusOr<std::vector<Event>> Events(std::string_view id);
+  // Validates the spec (InvalidArgument) and returns what the backend would
+  // run for it (a command line, a batch script). Contacts no server.
   absl::StatusOr<std::string> Render(const JobSpec& spec);
+
+  // ---- What running jobs report ----
+
+  // The job's per-rank trace files as they are now (partial while it runs).
+  // Unimplemented where the backend cannot reach them.
+  absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id);
+  // The latest CPU/memory/GPU sample of each running replica.
+  // Unimplemented where the backend does not sample.
+  absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id);
+  // Per replica, the latest step and the step rate over its last metrics.
+  absl::StatusOr<std::map<std::string, StepRate>> StepRates(std::string_view id);
+  // The metrics the job's ranks reported, in log order.
+  absl::StatusOr<std::vector<MetricPoint>> Metrics(std::string_view id,
+                                                   const MetricsFilter& filter = {});
+  // A profiling window over the running job (RecordProfileWindow on its trace
+  // files, until it stops running). On a job that has ended, returns the files
+  // it wrote at once (`windowed` false, on_open not called).
+  absl::StatusOr<WindowedTraces> ProfileWindow(std::string_view id,
+                                               const ProfileWindowOptions& options);
 
  private:
   Context context_;

@@ -1,13 +1,16 @@
 // Profiles and metrics of a job, from what its ranks wrote: per-rank Chrome
 // trace files (runtime/include/dlp/trace.h) and `DLP_METRIC name=value step=N`
 // lines in its logs. Used by `dlp profile`, `dlp metrics` and `dlp top`; the
-// files come from a Backend (Backend::TraceFiles, Backend::Logs).
+// files and lines come from a Client (Client::TraceFiles, Client::Logs) or a
+// folder (ReadTraceDir).
 //
-// Everything here is pure computation over strings: thread-safe, no I/O
-// except WritePng.
+// Everything here is pure computation over strings and thread-safe, except
+// WritePng and ReadTraceDir (file I/O) and RecordProfileWindow (which blocks
+// for the window and calls back into its caller).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -105,6 +108,38 @@ ProfileOptions WindowOptions(const std::vector<TraceFile>& files,
 bool WindowWritten(const std::vector<TraceFile>& files, const ProfileOptions& window);
 std::string ProfileToJson(const Profile& profile);
 
+// Reads a job's trace files as they are now (Client::TraceFiles, ReadTraceDir).
+using TraceSource = std::function<absl::StatusOr<std::vector<TraceFile>>()>;
+
+struct ProfileWindowOptions {
+  absl::Duration length = absl::Seconds(30);
+  // After the window, how long the ranks get to write its last events (the
+  // runtime writes about every second).
+  absl::Duration write_grace = absl::Seconds(5);
+  // Called once the window opens, e.g. to say "profiling for 30s...".
+  std::function<void()> on_open;
+  // Polled every 50 ms: true closes the window early (it then covers the time
+  // so far) and stops waiting for writes. Ctrl-C handling goes here.
+  std::function<bool()> cancelled;
+  // Polled while waiting for writes: false (the job ended) stops waiting.
+  // Empty: the source is always live.
+  std::function<bool()> running;
+};
+
+// The files after a window and its bounds, for SummarizeTraces / MergeTraces.
+struct WindowedTraces {
+  std::vector<TraceFile> files;
+  ProfileOptions options;
+  bool windowed = false;  // false: the job had ended, `files` are all it wrote
+};
+
+// Reads `source`, waits out the window, then reads it again until every rank
+// has written past the window's end (WindowWritten), the job stops running,
+// `cancelled` or `write_grace` passes. Returns the first error of `source`.
+// Blocks the calling thread; the callbacks run on it.
+absl::StatusOr<WindowedTraces> RecordProfileWindow(const TraceSource& source,
+                                                   const ProfileWindowOptions& options);
+
 // "rank-N.trace.json" or "rank-N.restart-K.trace.json".
 bool IsTraceFileName(const std::string& name);
 // The trace files in `dir`, by name (possibly none). NotFound when `dir`
@@ -124,6 +159,20 @@ struct MetricPoint {
 // Parses "DLP_METRIC name=value step=N" (leading text such as a log prefix is
 // not allowed; `step=` is optional, default -1). nullopt for any other line.
 std::optional<MetricPoint> ParseMetricLine(std::string_view text);
+// The metric a log line reports (its replica and time filled in): metrics are
+// DLP_METRIC lines on stdout. nullopt for any other line.
+std::optional<MetricPoint> MetricFromLogLine(const LogLine& line);
+// Whether the line is a metric (what LogOptions::metrics = false leaves out).
+bool IsMetricLine(const LogLine& line);
+
+// A replica's progress through its steps, from the `step=` of its metrics.
+struct StepRate {
+  int64_t step = -1;       // the latest step reported; -1: none
+  double steps_per_s = 0;  // between the first and last step read; 0: unknown
+};
+// Per replica, from the metric lines among `lines` (in log order; other lines
+// are skipped). Used by `dlp top` over the last lines of each replica.
+std::map<std::string, StepRate> StepRatesFromLogs(const std::vector<LogLine>& lines);
 std::string MetricsToJson(const std::vector<MetricPoint>& points);
 std::string MetricsToCsv(const std::vector<MetricPoint>& points);
 

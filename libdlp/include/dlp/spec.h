@@ -25,7 +25,10 @@ absl::StatusOr<JobSpec> ParseJobSpec(std::string_view yaml, std::string_view fil
 // Reads `path` ("-" reads standard input) and parses it.
 absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options = {});
 
-// Semantic checks on a spec built in code (ParseJobSpec already runs them).
+// The rules of dlp-job(5) on a spec built in code. ParseJobSpec applies the
+// same rules while decoding (with positions), and Client::Submit and
+// Client::Render run this on whatever they are given; backends rely on it.
+// InvalidArgument listing every problem as "FIELD.PATH: what is wrong".
 absl::Status ValidateJobSpec(const JobSpec& spec);
 
 // Quantities as Kubernetes writes them.

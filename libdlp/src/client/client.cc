@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
 
@@ -11,15 +13,29 @@ namespace dlp {
 namespace {
 
 // With a progress callback the state is re-read often enough to show changes;
-// without one, each backend wait is a long poll.
+// without one, each backend wait is a long poll. A cancel predicate is polled
+// often enough for Ctrl-C to feel immediate.
 constexpr absl::Duration kProgressInterval = absl::Seconds(1);
 constexpr absl::Duration kQuietInterval = absl::Seconds(30);
+constexpr absl::Duration kCancelInterval = absl::Milliseconds(500);
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Client>> Client::Create(const ClientOptions& options) {
+absl::StatusOr<Context> ResolveContext(const ClientOptions& options) {
   DLP_ASSIGN_OR_RETURN(Config config, LoadConfig(options.config_path));
   DLP_ASSIGN_OR_RETURN(Context context, ResolveContext(config, options.context));
+  if (options.backend.empty() || options.backend == context.backend) return context;
+  const std::vector<std::string> names = BackendNames();
+  if (std::find(names.begin(), names.end(), options.backend) == names.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown backend '", options.backend, "': expected one of ", absl::StrJoin(names, ", ")));
+  }
+  context.backend = options.backend;
+  return context;
+}
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Create(const ClientOptions& options) {
+  DLP_ASSIGN_OR_RETURN(Context context, ResolveContext(options));
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, CreateBackend(context));
   return std::make_unique<Client>(std::move(context), std::move(backend));
 }
@@ -42,22 +58,34 @@ absl::StatusOr<Job> Client::Cancel(std::string_view id) { return backend_->Cance
 
 absl::StatusOr<Job> Client::Wait(std::string_view id, const WaitOptions& options) {
   const absl::Time deadline = absl::Now() + options.timeout;
-  const absl::Duration interval = options.on_update ? kProgressInterval : kQuietInterval;
+  absl::Duration interval = options.on_update ? kProgressInterval : kQuietInterval;
+  if (options.cancelled) interval = std::min(interval, kCancelInterval);
+  auto cancelled = [&] { return options.cancelled && options.cancelled(); };
+  auto interrupted = [&] {
+    return absl::CancelledError(absl::StrCat("interrupted while waiting for job ", std::string(id),
+                                             "; the job keeps running"));
+  };
   while (true) {
+    if (cancelled()) return interrupted();
     const absl::Duration left = std::max(deadline - absl::Now(), absl::ZeroDuration());
-    DLP_ASSIGN_OR_RETURN(Job job, backend_->Wait(id, std::min(left, interval)));
-    if (options.on_update) options.on_update(job);
-    if (IsTerminal(job.state)) return job;
+    absl::StatusOr<Job> job = backend_->Wait(id, std::min(left, interval));
+    // Cancelling (Ctrl-C) may have broken the request itself (EINTR).
+    if (cancelled()) return interrupted();
+    if (!job.ok()) return job.status();
+    if (options.on_update) options.on_update(*job);
+    if (IsTerminal(job->state)) return job;
     if (absl::Now() >= deadline) {
-      return absl::DeadlineExceededError(
-          absl::StrCat("job ", std::string(id), " is still ", std::string(JobStateName(job.state)), " after ",
-                       absl::FormatDuration(options.timeout)));
+      return absl::DeadlineExceededError(absl::StrCat("timed out waiting for job ", std::string(id),
+                                                      ": still ",
+                                                      std::string(JobStateName(job->state))));
     }
   }
 }
 
 absl::Status Client::Logs(std::string_view id, const LogOptions& options, const LogSink& sink) {
-  return backend_->Logs(id, options, sink);
+  if (options.metrics) return backend_->Logs(id, options, sink);
+  return backend_->Logs(id, options,
+                        [&](const LogLine& line) { return IsMetricLine(line) || sink(line); });
 }
 
 absl::StatusOr<std::vector<Event>> Client::Events(std::string_view id) {

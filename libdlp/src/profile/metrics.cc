@@ -1,6 +1,8 @@
-// Training metrics: "DLP_METRIC name=value step=N" lines, as JSON and CSV.
+// Training metrics: "DLP_METRIC name=value step=N" lines in a job's logs,
+// the step rates they imply, and the points as JSON and CSV.
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -46,6 +48,37 @@ std::optional<MetricPoint> ParseMetricLine(std::string_view text) {
   }
   if (!NextWord(text).empty()) return std::nullopt;
   return p;
+}
+
+std::optional<MetricPoint> MetricFromLogLine(const LogLine& line) {
+  if (line.stream != "stdout") return std::nullopt;
+  std::optional<MetricPoint> p = ParseMetricLine(line.text);
+  if (!p) return std::nullopt;
+  p->replica = line.replica;
+  p->time = line.time;
+  return p;
+}
+
+bool IsMetricLine(const LogLine& line) { return MetricFromLogLine(line).has_value(); }
+
+std::map<std::string, StepRate> StepRatesFromLogs(const std::vector<LogLine>& lines) {
+  // Per replica: (time, step) of each metric that names a step.
+  std::map<std::string, std::vector<std::pair<absl::Time, int64_t>>> seen;
+  for (const LogLine& line : lines) {
+    std::optional<MetricPoint> p = MetricFromLogLine(line);
+    if (p && p->step >= 0) seen[line.replica].push_back({line.time, p->step});
+  }
+  std::map<std::string, StepRate> out;
+  for (const auto& [replica, points] : seen) {
+    StepRate rate;
+    const auto& [first_time, first_step] = points.front();
+    const auto& [last_time, last_step] = points.back();
+    rate.step = last_step;
+    const double dt = absl::ToDoubleSeconds(last_time - first_time);
+    if (last_step > first_step && dt > 0) rate.steps_per_s = (last_step - first_step) / dt;
+    out[replica] = rate;
+  }
+  return out;
 }
 
 std::string MetricsToJson(const std::vector<MetricPoint>& points) {

@@ -105,12 +105,10 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
   }
   internal::DecodeOptions decode{.name = options.name, .base_dir = base.string()};
   JobSpec spec = internal::DecodeJobSpec(root, decode, diagnostics);
+  // The decoder applies every rule of spec/rules.h with positions, so the
+  // spec is valid here; Client::Submit runs ValidateJobSpec for specs from
+  // any source (the client side's one check).
   DLP_RETURN_IF_ERROR(diagnostics.ToStatus());
-  // The decoder checks everything with positions; this is the safety net that
-  // keeps both paths to a JobSpec under the same rules.
-  if (absl::Status s = ValidateJobSpec(spec); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(shown, ": ", s.message()));
-  }
   return spec;
 }
 

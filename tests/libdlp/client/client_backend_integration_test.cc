@@ -46,7 +46,9 @@ TEST(BackendRegistryTest, ClientCreateUsesTheConfig) {
   auto client = Client::Create({.context = "", .config_path = config});
   ASSERT_TRUE(client.ok()) << client.status();
   EXPECT_EQ((*client)->context().name, "team");
-  EXPECT_EQ((*client)->backend().Name(), "remote");
+  EXPECT_EQ((*client)->context().backend, "remote");
+  // Its backend is the remote one: it asks the server, which is not there.
+  EXPECT_EQ((*client)->List().status().code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(Client::Create({.context = "nope", .config_path = config}).status().code(),
             absl::StatusCode::kNotFound);
 }

@@ -156,7 +156,8 @@ TEST_F(LocalBackendTest, CancelAndWaitDeadline) {
   short_wait.timeout = absl::Milliseconds(500);
   auto waited = client->Wait(job->id, short_wait);
   EXPECT_EQ(waited.status().code(), absl::StatusCode::kDeadlineExceeded) << waited.status();
-  EXPECT_THAT(waited.status().message(), HasSubstr("job " + job->id + " is still"));
+  EXPECT_THAT(waited.status().message(),
+              HasSubstr("timed out waiting for job " + job->id + ": still Running"));
 
   auto cancelled = client->Cancel(job->id);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();

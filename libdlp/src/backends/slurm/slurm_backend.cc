@@ -84,7 +84,6 @@ class SlurmBackend final : public Backend {
   std::string Name() const override { return "slurm"; }
 
   absl::StatusOr<Job> Submit(const JobSpec& spec) override {
-    DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
     SlurmJobLayout layout = defaults_;
     layout.job_dir = absl::StrCat(workdir_, "/", NewKey(spec.name));
     DLP_ASSIGN_OR_RETURN(SlurmSubmission submission, BuildSubmission(spec, layout));
@@ -213,7 +212,6 @@ class SlurmBackend final : public Backend {
   }
 
   absl::StatusOr<std::string> Render(const JobSpec& spec) override {
-    DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
     SlurmJobLayout layout = defaults_;
     layout.job_dir = absl::StrCat(workdir_, "/", SlurmJobName(spec.name), "-KEY");
     DLP_ASSIGN_OR_RETURN(SlurmSubmission submission, BuildSubmission(spec, layout));
