@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "libdlp/client_test_util.h"
+#include "libdlp/client/client_test_util.h"
 
 namespace dlp::testing {
 namespace {
