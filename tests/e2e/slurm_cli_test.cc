@@ -43,10 +43,10 @@ TEST_P(SlurmCliTest, SubmitWaitStatusListLogs) {
 
 TEST_P(SlurmCliTest, LogsLeaveMetricLinesOutUnlessAsked) {
   DLP_SKIP_WITHOUT_SLURM(env_);
-  std::string file = env_.WriteJob(
-      "metrics", {"/bin/sh", "-c",
-                  "echo epoch 1; echo 'DLP_METRIC loss=0.5 step=1'; echo finished; "
-                  "echo 'DLP_METRIC loss=0.25 step=2'"});
+  std::string file =
+      env_.WriteJob("metrics", {"/bin/sh", "-c",
+                                "echo epoch 1; echo 'DLP_METRIC loss=0.5 step=1'; echo finished; "
+                                "echo 'DLP_METRIC loss=0.25 step=2'"});
   RunResult r = env_.Dlp({"submit", file, "--wait", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string id = SlurmEnv::IdFrom(r);
@@ -54,8 +54,7 @@ TEST_P(SlurmCliTest, LogsLeaveMetricLinesOutUnlessAsked) {
   RunResult logs = env_.Dlp({"logs", id, "--replica", "worker-0", "--tail", "2"});
   EXPECT_EQ(logs.out, "epoch 1\nfinished\n") << logs.err;
   RunResult all = env_.Dlp({"logs", id, "--replica", "worker-0", "--metrics"});
-  EXPECT_EQ(all.out,
-            "epoch 1\nDLP_METRIC loss=0.5 step=1\nfinished\nDLP_METRIC loss=0.25 step=2\n")
+  EXPECT_EQ(all.out, "epoch 1\nDLP_METRIC loss=0.5 step=1\nfinished\nDLP_METRIC loss=0.25 step=2\n")
       << all.err;
   RunResult metrics = env_.Dlp({"metrics", id, "-o", "csv"});
   EXPECT_TRUE(absl::StrContains(metrics.out, "worker-0,loss,2,0.25,")) << metrics.out;
