@@ -38,6 +38,9 @@ TEST(CliLogsMetrics, LogsLeaveThemOutAndMetricsStillReportsTheSeries) {
   EXPECT_EQ(logs.out, "[worker-0] epoch 1\n[worker-0] finished\n");
   RunResult followed = env.Dlp({"logs", "-f", "--replica", "worker-0", id});
   EXPECT_EQ(followed.out, "epoch 1\nfinished\n") << followed.err;
+  // --tail counts the lines printed, not the metric lines left out.
+  RunResult tail = env.Dlp({"logs", id, "--tail", "2", "--replica", "worker-0"});
+  EXPECT_EQ(tail.out, "epoch 1\nfinished\n") << tail.err;
   RunResult with = env.Dlp({"logs", id, "--metrics", "--replica", "worker-0"});
   EXPECT_EQ(with.out,
             "epoch 1\nDLP_METRIC loss=0.5 step=1\nDLP_METRIC loss=0.25 step=2\nfinished\n")

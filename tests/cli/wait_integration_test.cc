@@ -40,9 +40,8 @@ TEST(CliWaitInterrupt, ATimeoutNamesTheJobAndItsState) {
   const std::string id = env.Submit(env.WriteJob("sleeper", "sleep 60"));
   RunResult r = env.Dlp({"wait", id, "--timeout", "1s"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_THAT(r.err, ::testing::MatchesRegex(
-                         "dlp: error: timed out waiting for job " + id +
-                         ": still (Queued|Running)\n"));
+  EXPECT_THAT(r.err, ::testing::MatchesRegex("dlp: error: timed out waiting for job " + id +
+                                             ": still (Queued|Running)\n"));
   EXPECT_EQ(env.Dlp({"cancel", "-q", id}).exit_code, 0);
 }
 

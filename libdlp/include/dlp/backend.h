@@ -31,8 +31,8 @@ struct LogOptions {
   int64_t tail = -1;    // last N lines per replica; -1: all
   std::optional<absl::Time> since;
   // false: leave out metric lines (`DLP_METRIC name=value step=N` on stdout,
-  // see IsMetricLine in dlp/profile.h). Applied by Client::Logs for every
-  // backend, after `tail`: the last N lines may include metric lines.
+  // IsMetricLine in dlp/profile.h) before `tail` counts lines. Every backend
+  // honours it where the logs are read (dlpd: the logs endpoint's metrics=0).
   bool metrics = true;
 };
 

@@ -5,7 +5,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
-#include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
 
@@ -83,9 +82,7 @@ absl::StatusOr<Job> Client::Wait(std::string_view id, const WaitOptions& options
 }
 
 absl::Status Client::Logs(std::string_view id, const LogOptions& options, const LogSink& sink) {
-  if (options.metrics) return backend_->Logs(id, options, sink);
-  return backend_->Logs(id, options,
-                        [&](const LogLine& line) { return IsMetricLine(line) || sink(line); });
+  return backend_->Logs(id, options, sink);
 }
 
 absl::StatusOr<std::vector<Event>> Client::Events(std::string_view id) {

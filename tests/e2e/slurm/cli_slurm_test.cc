@@ -41,6 +41,25 @@ TEST_P(SlurmCliTest, SubmitWaitStatusListLogs) {
   EXPECT_TRUE(absl::StrContains(one.out + one.err, "oops")) << one.out;
 }
 
+TEST_P(SlurmCliTest, LogsLeaveMetricLinesOutUnlessAsked) {
+  DLP_SKIP_WITHOUT_SLURM(env_);
+  std::string file =
+      env_.WriteJob("metrics", {"/bin/sh", "-c",
+                                "echo epoch 1; echo 'DLP_METRIC loss=0.5 step=1'; echo finished; "
+                                "echo 'DLP_METRIC loss=0.25 step=2'"});
+  RunResult r = env_.Dlp({"submit", file, "--wait", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string id = SlurmEnv::IdFrom(r);
+  // --tail counts the lines printed, not the metric lines left out.
+  RunResult logs = env_.Dlp({"logs", id, "--replica", "worker-0", "--tail", "2"});
+  EXPECT_EQ(logs.out, "epoch 1\nfinished\n") << logs.err;
+  RunResult all = env_.Dlp({"logs", id, "--replica", "worker-0", "--metrics"});
+  EXPECT_EQ(all.out, "epoch 1\nDLP_METRIC loss=0.5 step=1\nfinished\nDLP_METRIC loss=0.25 step=2\n")
+      << all.err;
+  RunResult metrics = env_.Dlp({"metrics", id, "-o", "csv"});
+  EXPECT_TRUE(absl::StrContains(metrics.out, "worker-0,loss,2,0.25,")) << metrics.out;
+}
+
 TEST_P(SlurmCliTest, FailingJobGivesExitCodeThree) {
   DLP_SKIP_WITHOUT_SLURM(env_);
   std::string file = env_.WriteJob("fails", {"/bin/sh", "-c", "echo about to fail; exit 3"});

@@ -1,6 +1,7 @@
 // The Client functions the CLI is a table over, against a real dlpd: logs with
 // and without metric lines, metrics, step rates, a cancelled wait, a profile
 // window over a job that has ended.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,15 @@ using ::testing::HasSubstr;
 
 using ClientReportsTest = LocalDlpdTest;
 
-std::vector<std::string> Texts(Client& client, const std::string& id, bool metrics) {
+// The lines of each stream, in order (the two streams interleave by time,
+// which the job does not control).
+std::map<std::string, std::vector<std::string>> Texts(Client& client, const std::string& id,
+                                                      bool metrics) {
   LogOptions options;
   options.metrics = metrics;
-  std::vector<std::string> texts;
+  std::map<std::string, std::vector<std::string>> texts;
   absl::Status status = client.Logs(id, options, [&](const LogLine& line) {
-    texts.push_back(line.text);
+    texts[line.stream].push_back(line.text);
     return true;
   });
   EXPECT_TRUE(status.ok()) << status;
@@ -38,11 +42,14 @@ TEST_F(ClientReportsTest, MetricLinesAreLeftOutOfLogsOnRequestAndStillReadAsMetr
   wait.timeout = absl::Seconds(60);
   ASSERT_TRUE(client->Wait(job->id, wait).ok());
 
-  EXPECT_THAT(Texts(*client, job->id, true),
-              ElementsAre("training", "DLP_METRIC loss=0.5 step=1", "DLP_METRIC loss=0.25 step=2",
-                          "DLP_METRIC x=1", "done"));
+  auto all = Texts(*client, job->id, true);
+  EXPECT_THAT(all["stdout"], ElementsAre("training", "DLP_METRIC loss=0.5 step=1",
+                                         "DLP_METRIC loss=0.25 step=2", "done"));
+  EXPECT_THAT(all["stderr"], ElementsAre("DLP_METRIC x=1"));
   // Only stdout carries metrics: the stderr line stays.
-  EXPECT_THAT(Texts(*client, job->id, false), ElementsAre("training", "DLP_METRIC x=1", "done"));
+  auto quiet = Texts(*client, job->id, false);
+  EXPECT_THAT(quiet["stdout"], ElementsAre("training", "done"));
+  EXPECT_THAT(quiet["stderr"], ElementsAre("DLP_METRIC x=1"));
 
   auto metrics = client->Metrics(job->id);
   ASSERT_TRUE(metrics.ok()) << metrics.status();

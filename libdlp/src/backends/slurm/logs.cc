@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
+#include "dlp/profile.h"
 #include "dlp/status.h"
 
 namespace dlp::internal {
@@ -89,7 +90,8 @@ std::vector<LogLine> ReadNew(FileState* f, bool final) {
 }
 
 bool Wanted(const LogLine& line, const LogOptions& options) {
-  return !options.since || line.time >= *options.since;
+  return (!options.since || line.time >= *options.since) &&
+         (options.metrics || !IsMetricLine(line));
 }
 
 }  // namespace

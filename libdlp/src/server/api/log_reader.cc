@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "dlp/profile.h"
+
 namespace dlp::server {
 
 LogEntry ParseLogLine(const std::string& replica, absl::string_view line,
@@ -72,6 +74,11 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
   }
   if (options_.since) {
     std::erase_if(entries, [&](const LogEntry& e) { return e.parsed_time < *options_.since; });
+  }
+  if (!options_.metrics) {
+    std::erase_if(entries, [](const LogEntry& e) {
+      return IsMetricLine(LogLine{e.replica, e.stream, e.parsed_time, e.text});
+    });
   }
   if (!state.tailed) {
     state.tailed = true;

@@ -1,6 +1,6 @@
 // Reads the per-replica log files of a job (format in runtime-contract.md:
 // "TIMESTAMP O|E text") incrementally, for the logs endpoint: filters by
-// replica, tail and since, and interleaves replicas by timestamp.
+// replica, tail, since and metric lines, and interleaves replicas by timestamp.
 // Not thread-safe; one reader per request.
 #pragma once
 
@@ -27,6 +27,7 @@ struct LogReaderOptions {
   std::string replica;  // empty: every replica
   int64_t tail = -1;    // last N lines per replica on the first read; -1: all
   std::optional<absl::Time> since;
+  bool metrics = true;  // false: leave out metric lines (IsMetricLine), before the tail
 };
 
 class LogReader {

@@ -1,6 +1,6 @@
 // GET /v1/jobs/ID/logs: the replicas' log lines as chunked NDJSON. With
 // follow=1 the stream polls the files for appended lines and ends once the job
-// is terminal and every line was sent.
+// is terminal and every line was sent; metrics=0 leaves out metric lines.
 #include <cctype>
 #include <chrono>
 #include <memory>
@@ -60,6 +60,8 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
     }
     options.since = since;
   }
+  const std::string metrics = req.get_param_value("metrics");
+  options.metrics = metrics != "0" && metrics != "false";
   const std::string follow = req.get_param_value("follow");
   auto state = std::make_shared<FollowState>(FollowState{
       LogReader(std::move(options)), id, tenant, follow == "1" || follow == "true"});

@@ -61,6 +61,25 @@ TEST(LogReaderTest, TailSinceAndReplicaFilter) {
   EXPECT_EQ(Texts(after.ReadNew(true)), (std::vector<std::string>{"worker-0:a3", "worker-1:b1"}));
 }
 
+TEST(LogReaderTest, LeavesOutMetricLinesBeforeTheTail) {
+  testing::TempDir dir;
+  Append(dir.Join("worker-0.log"),
+         "2026-11-30T12:00:01Z O a1\n2026-11-30T12:00:02Z O a2\n"
+         "2026-11-30T12:00:03Z O DLP_METRIC loss=0.5 step=1\n"
+         "2026-11-30T12:00:04Z E DLP_METRIC on stderr\n"
+         "2026-11-30T12:00:05Z O DLP_METRIC loss=0.25 step=2\n");
+  LogReader all({dir.path(), "", 2, std::nullopt});
+  EXPECT_EQ(Texts(all.ReadNew(true)),
+            (std::vector<std::string>{"worker-0:DLP_METRIC on stderr",
+                                      "worker-0:DLP_METRIC loss=0.25 step=2"}));
+  LogReader quiet({dir.path(), "", 2, std::nullopt, /*metrics=*/false});
+  EXPECT_EQ(Texts(quiet.ReadNew(false)),
+            (std::vector<std::string>{"worker-0:a2", "worker-0:DLP_METRIC on stderr"}));
+  Append(dir.Join("worker-0.log"),
+         "2026-11-30T12:00:06Z O DLP_METRIC loss=0.1 step=3\n2026-11-30T12:00:07Z O a3\n");
+  EXPECT_EQ(Texts(quiet.ReadNew(true)), (std::vector<std::string>{"worker-0:a3"}));
+}
+
 TEST(LogReaderTest, FollowsAppendsAndHoldsPartialLinesUntilTheEnd) {
   testing::TempDir dir;
   const std::string path = dir.Join("worker-0.log");
