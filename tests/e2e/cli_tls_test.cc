@@ -25,7 +25,7 @@ TEST(CliTls, LocalSubmitLoadsNoTlsLibrary) {
   const std::string spec = env.WriteJob("plain", "true");
   RunOptions options = env.Options();
   options.env["LD_DEBUG"] = "files";
-  RunResult submitted = Run({BinPath("dlp"), "submit", "-q", spec}, options);
+  RunResult submitted = dlp::testing::Run({BinPath("dlp"), "submit", "-q", spec}, options);
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   EXPECT_THAT(submitted.err, HasSubstr("libc.so"));  // LD_DEBUG reported
   EXPECT_THAT(submitted.err, Not(HasSubstr("libssl")));
@@ -41,9 +41,9 @@ class CliHttpsTest : public ::testing::Test {
   void SetUp() override {
     const std::string cert = dir_.Join("cert.pem");
     const std::string key = dir_.Join("key.pem");
-    RunResult made = Run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                          "-keyout", key, "-out", cert});
+    RunResult made = dlp::testing::Run(
+        {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+         "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert});
     if (made.exit_code != 0) GTEST_SKIP() << "openssl cannot make a certificate: " << made.err;
     const std::string state = dir_.Join("dlpd");
     dlpd_ = std::make_unique<Background>(
@@ -71,7 +71,7 @@ class CliHttpsTest : public ::testing::Test {
     options.env = {{"DLP_CONFIG", config_}, {"LD_DEBUG", "files"}};
     options.unset_env = {"DLP_CONTEXT", "LD_LIBRARY_PATH"};
     options.timeout = absl::Seconds(60);
-    return Run(argv, options);
+    return dlp::testing::Run(argv, options);
   }
 
   TempDir dir_;
