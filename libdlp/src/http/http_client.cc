@@ -180,7 +180,6 @@ std::string HttpClient::Target(std::string_view path, const Query& query) const 
   return target;
 }
 
-
 namespace {
 
 absl::Status CheckUrl(const HttpEndpoint& endpoint) {
@@ -198,8 +197,9 @@ struct ResponseSink {
 };
 
 // A request to `endpoint`, with the sink's callbacks wired in.
-HttpExchange NewExchange(const HttpEndpoint& endpoint, const char* method, const std::string& target,
-                         absl::Duration read_timeout, ResponseSink& sink) {
+HttpExchange NewExchange(const HttpEndpoint& endpoint, const char* method,
+                         const std::string& target, absl::Duration read_timeout,
+                         ResponseSink& sink) {
   HttpExchange exchange = {};
   exchange.url = endpoint.url.c_str();
   exchange.method = method;
@@ -212,7 +212,9 @@ HttpExchange NewExchange(const HttpEndpoint& endpoint, const char* method, const
   exchange.connect_timeout_us = absl::ToInt64Microseconds(kConnectTimeout);
   exchange.read_timeout_us = absl::ToInt64Microseconds(read_timeout);
   exchange.sink = &sink;
-  exchange.on_status = [](void* sink, int status) { static_cast<ResponseSink*>(sink)->status = status; };
+  exchange.on_status = [](void* sink, int status) {
+    static_cast<ResponseSink*>(sink)->status = status;
+  };
   exchange.on_body = [](void* sink, const char* data, size_t size) -> int {
     return static_cast<ResponseSink*>(sink)->on_body(std::string_view(data, size)) ? 1 : 0;
   };
