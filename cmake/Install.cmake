@@ -8,6 +8,8 @@ foreach(program dlp_cli dlpd dlp-run fmnist-train)
   endif()
 endforeach()
 
+# The https:// transport libdlp opens on first use (libdlp/src/http/https_module.h).
+install(TARGETS dlp_https LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS dlp dlp_runtime EXPORT dlpTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds dlp into build/ (BUILD_DIR to change). Extra arguments go to cmake;
-# DLP_BUILD_TARGETS (space-separated) builds only those targets.
+# Configures and builds dlp into build/ (BUILD_DIR to change). Extra arguments go to cmake.
+# BUILD_TARGETS: build only these targets (e.g. "programs"); default: everything,
+# tests and benchmarks included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -14,5 +15,8 @@ elif [ $# -gt 0 ]; then
   cmake -S . -B "$build_dir" "$@"
 fi
 targets=()
-for t in ${DLP_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+if [ -n "${BUILD_TARGETS:-}" ]; then
+  read -ra names <<<"$BUILD_TARGETS"
+  targets=(--target "${names[@]}")
+fi
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"

@@ -13,7 +13,7 @@ build_dir=${BUILD_DIR:-build}
 
 if [ "${1:-}" = "--quick" ]; then
   shift
-  DLP_BUILD_TARGETS=dlp_unit_tests scripts/build.sh
+  BUILD_TARGETS=dlp_unit_tests scripts/build.sh
   cd "$build_dir"
   exec ctest --output-on-failure -j "$(nproc)" -L unit "$@"
 fi

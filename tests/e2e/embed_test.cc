@@ -1,7 +1,7 @@
 // The installed library works for others: `cmake --install` the build tree into a
 // temporary prefix, build examples/embed against it with find_package(dlp), run
-// it against a real dlpd (the installed one), and link a C program using
-// dlp/comm.h through pkg-config.
+// it against a real dlpd (the installed one, over HTTP and over HTTPS), and link a
+// C program using dlp/comm.h through pkg-config.
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -46,27 +46,43 @@ class EmbedTest : public ::testing::Test {
     return prefix_ + "/lib";
   }
 
+  // The example, built once against the prefix with find_package(dlp); sets
+  // example_error_ when it cannot be built.
+  static std::string Example() {
+    const std::string build = dir_->Join("embed-build");
+    const std::string program = build + "/embed";
+    if (!example_error_.empty() || std::filesystem::exists(program)) return program;
+    std::vector<std::string> configure = {"cmake", "-S",
+                                          std::string(DLP_SOURCE_DIR) + "/examples/embed", "-B",
+                                          build, "-DCMAKE_PREFIX_PATH=" + prefix_,
+                                          "-DCMAKE_BUILD_TYPE=Release"};
+    if (std::system("command -v ccache >/dev/null 2>&1") == 0) {
+      configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");
+    }
+    RunResult configured = dlp::testing::Run(configure, {.timeout = absl::Seconds(120)});
+    if (configured.exit_code != 0) {
+      example_error_ = "configure: " + Describe(configured);
+      return program;
+    }
+    RunResult built = dlp::testing::Run({"cmake", "--build", build}, {.timeout = absl::Seconds(300)});
+    if (built.exit_code != 0) example_error_ = "build: " + Describe(built);
+    return program;
+  }
+
   static TempDir* dir_;
   static std::string prefix_;
   static std::string install_error_;
+  static std::string example_error_;
 };
 
 TempDir* EmbedTest::dir_ = nullptr;
 std::string EmbedTest::prefix_;
 std::string EmbedTest::install_error_;
+std::string EmbedTest::example_error_;
 
 TEST_F(EmbedTest, ExampleBuildsWithFindPackageAndRunsJobs) {
-  const std::string build = dir_->Join("embed-build");
-  std::vector<std::string> configure = {"cmake", "-S", std::string(DLP_SOURCE_DIR) + "/examples/embed",
-                                        "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix_,
-                                        "-DCMAKE_BUILD_TYPE=Release"};
-  if (std::system("command -v ccache >/dev/null 2>&1") == 0) {
-    configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");
-  }
-  RunResult configured = dlp::testing::Run(configure, {.timeout = absl::Seconds(120)});
-  ASSERT_EQ(configured.exit_code, 0) << Describe(configured);
-  RunResult built = dlp::testing::Run({"cmake", "--build", build}, {.timeout = absl::Seconds(300)});
-  ASSERT_EQ(built.exit_code, 0) << Describe(built);
+  const std::string embed = Example();
+  ASSERT_EQ(example_error_, "");
 
   const std::string spec = dir_->WriteFile("job.yaml", R"(apiVersion: dlp/v1
 kind: Job
@@ -92,8 +108,8 @@ spec:
                  {"DLP_DLPD", prefix_ + "/bin/dlpd"}};
   options.unset_env = {"DLP_CONTEXT"};
   options.timeout = absl::Seconds(60);
-  RunResult ok = dlp::testing::Run({build + "/embed", spec}, options);
-  RunResult failed = dlp::testing::Run({build + "/embed", failing}, options);
+  RunResult ok = dlp::testing::Run({embed, spec}, options);
+  RunResult failed = dlp::testing::Run({embed, failing}, options);
   LocalServerOptions server;
   server.state_dir = dir_->Join("state") + "/dlp";
   EXPECT_TRUE(StopLocalServer(server).ok());
@@ -108,6 +124,48 @@ spec:
   EXPECT_THAT(ok.out, HasSubstr("metric worker-1 loss=0.5 step=3\n"));
   EXPECT_EQ(failed.exit_code, 1) << Describe(failed);  // a failed job is never 0
   EXPECT_THAT(failed.out, HasSubstr("[worker-0] bye"));
+}
+
+// An embedding program reaches an https:// server: libdlp opens the installed TLS
+// module, found through the RUNPATH that find_package(dlp) gave the program.
+TEST_F(EmbedTest, ExampleReachesAnHttpsServer) {
+  const std::string embed = Example();
+  ASSERT_EQ(example_error_, "");
+  const std::string cert = dir_->Join("cert.pem");
+  const std::string key = dir_->Join("key.pem");
+  RunResult made = dlp::testing::Run(
+      {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+       "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert});
+  if (made.exit_code != 0) GTEST_SKIP() << "openssl cannot make a certificate: " << made.err;
+  const std::string state = dir_->Join("tls-state");
+  Background dlpd({prefix_ + "/bin/dlpd", "--state-dir", state, "--listen", "127.0.0.1:0",
+                   "--tls-cert", cert, "--tls-key", key});
+  ASSERT_TRUE(Eventually([&] {
+    return !ReadFileOrEmpty(state + "/dlpd.addr").empty() &&
+           !ReadFileOrEmpty(state + "/dlpd.token").empty();
+  }, absl::Seconds(10)))
+      << dlpd.OutputSoFar();
+  std::string address = ReadFileOrEmpty(state + "/dlpd.addr");
+  while (!address.empty() && address.back() == '\n') address.pop_back();
+  const std::string config = dir_->WriteFile(
+      "tls-config.yaml", "current-context: team\ncontexts:\n  - name: team\n"
+                         "    backend: remote\n    server: https://" + address + "\n"
+                         "    token-file: " + state + "/dlpd.token\n    ca-file: " + cert + "\n");
+  const std::string spec = dir_->WriteFile("tls-job.yaml", R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: embedded-tls}
+spec:
+  replicas:
+    worker: {count: 1, command: [sh, -c, 'echo hello over tls'], resources: {cpu: 100m}}
+)");
+  RunOptions options;
+  options.env = {{"DLP_CONFIG", config}};
+  options.unset_env = {"DLP_CONTEXT", "LD_LIBRARY_PATH"};
+  options.timeout = absl::Seconds(60);
+  RunResult ran = dlp::testing::Run({embed, spec}, options);
+  EXPECT_EQ(ran.exit_code, 0) << Describe(ran);
+  EXPECT_THAT(ran.out, HasSubstr("[worker-0] hello over tls"));
+  EXPECT_THAT(ran.out, HasSubstr("Succeeded"));
 }
 
 TEST_F(EmbedTest, CProgramLinksTheCollectivesThroughPkgConfig) {

@@ -1,6 +1,5 @@
 #include "http/http_client.h"
 
-#include <httplib.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -14,12 +13,17 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "dlp/status.h"
+#include "http/exchange.h"
+#include "http/https_module.h"
+#include "http/plain_http.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::internal {
 namespace {
 
 constexpr char kConnectFailedPayload[] = "dlp.dev/connect-failed";
+constexpr absl::Duration kConnectTimeout = absl::Seconds(5);
 
 // "https://host:8470/x" -> "host:8470".
 std::string AddressOf(std::string_view url) {
@@ -27,19 +31,8 @@ std::string AddressOf(std::string_view url) {
   return std::string(url.substr(0, url.find('/')));
 }
 
-void SetTimeout(httplib::Client& client, absl::Duration timeout, bool read) {
-  const int64_t micros = absl::ToInt64Microseconds(timeout);
-  const time_t sec = static_cast<time_t>(micros / 1000000);
-  const time_t usec = static_cast<time_t>(micros % 1000000);
-  if (read) {
-    client.set_read_timeout(sec, usec);
-  } else {
-    client.set_connection_timeout(sec, usec);
-  }
-}
-
-// httplib does not keep the reason a connect failed; ask the kernel again, with a
-// short deadline, so that the message can say "connection refused".
+// Asks the kernel why a connect to `address` fails, with a short deadline, so that
+// the message can say "connection refused".
 std::string ConnectFailureReason(const std::string& address) {
   const size_t colon = address.rfind(':');
   if (colon == std::string::npos) return "connection failed";
@@ -70,36 +63,38 @@ std::string ConnectFailureReason(const std::string& address) {
   return reason;
 }
 
-absl::Status TransportError(const std::string& address, httplib::Error error) {
+absl::Status TransportError(const std::string& address, HttpFailure failure,
+                            std::string_view detail) {
   std::string reason;
-  switch (error) {
-    case httplib::Error::Connection:
-      reason = ConnectFailureReason(address);
+  switch (failure) {
+    case HttpFailure::kConnect:
+      // The TLS module does not say why a connect failed; ask the kernel again.
+      reason = detail.empty() ? ConnectFailureReason(address) : std::string(detail);
       break;
-    case httplib::Error::ConnectionTimeout:
+    case HttpFailure::kConnectTimeout:
       reason = "connection timed out";
       break;
-    case httplib::Error::Read:
+    case HttpFailure::kRead:
       reason = "no answer (the connection closed or the read timed out)";
       break;
-    case httplib::Error::Write:
+    case HttpFailure::kWrite:
       reason = "the request could not be sent";
       break;
-    case httplib::Error::SSLConnection:
+    case HttpFailure::kTlsHandshake:
       reason = "TLS handshake failed";
       break;
-    case httplib::Error::SSLLoadingCerts:
+    case HttpFailure::kTlsLoadCerts:
       reason = "cannot load the CA certificates (check ca-file)";
       break;
-    case httplib::Error::SSLServerVerification:
+    case HttpFailure::kTlsVerify:
       reason = "the server's certificate is not trusted (set ca-file in the context)";
       break;
     default:
-      reason = absl::AsciiStrToLower(httplib::to_string(error));
+      reason = detail.empty() ? "unknown error" : absl::AsciiStrToLower(std::string(detail));
   }
   absl::Status status =
       absl::UnavailableError(absl::StrCat("cannot reach dlpd at ", address, ": ", reason));
-  if (error == httplib::Error::Connection || error == httplib::Error::ConnectionTimeout) {
+  if (failure == HttpFailure::kConnect || failure == HttpFailure::kConnectTimeout) {
     status.SetPayload(kConnectFailedPayload, absl::Cord("1"));
   }
   return status;
@@ -187,23 +182,6 @@ std::string HttpClient::Target(std::string_view path, const Query& query) const 
 
 namespace {
 
-std::unique_ptr<httplib::Client> MakeClient(const HttpEndpoint& endpoint,
-                                            absl::Duration read_timeout) {
-  auto client = std::make_unique<httplib::Client>(endpoint.url);
-  SetTimeout(*client, absl::Seconds(5), /*read=*/false);
-  SetTimeout(*client, read_timeout, /*read=*/true);
-  if (!endpoint.token.empty()) client->set_bearer_token_auth(endpoint.token);
-  if (!endpoint.ca_file.empty()) client->set_ca_cert_path(endpoint.ca_file);
-  client->enable_server_certificate_verification(!endpoint.insecure_skip_verify);
-  return client;
-}
-
-absl::StatusOr<std::string> Finish(const std::string& address, const httplib::Result& result) {
-  if (!result) return TransportError(address, result.error());
-  if (result->status >= 200 && result->status < 300) return result->body;
-  return StatusFromHttpError(result->status, result->body);
-}
-
 absl::Status CheckUrl(const HttpEndpoint& endpoint) {
   if (absl::StartsWith(endpoint.url, "http://") || absl::StartsWith(endpoint.url, "https://")) {
     return absl::OkStatus();
@@ -212,54 +190,118 @@ absl::Status CheckUrl(const HttpEndpoint& endpoint) {
       absl::StrCat("server '", endpoint.url, "': expected http://HOST:PORT or https://HOST:PORT"));
 }
 
+// Where a response goes: its status, and each piece of its body to `on_body`.
+struct ResponseSink {
+  int status = 0;
+  std::function<bool(std::string_view)> on_body;
+};
+
+// A request to `endpoint`, with the sink's callbacks wired in.
+HttpExchange NewExchange(const HttpEndpoint& endpoint, const char* method,
+                         const std::string& target, absl::Duration read_timeout,
+                         ResponseSink& sink) {
+  HttpExchange exchange = {};
+  exchange.url = endpoint.url.c_str();
+  exchange.method = method;
+  exchange.target = target.c_str();
+  exchange.body = "";
+  exchange.content_type = "";
+  exchange.bearer_token = endpoint.token.c_str();
+  exchange.ca_file = endpoint.ca_file.c_str();
+  exchange.verify_server = endpoint.insecure_skip_verify ? 0 : 1;
+  exchange.connect_timeout_us = absl::ToInt64Microseconds(kConnectTimeout);
+  exchange.read_timeout_us = absl::ToInt64Microseconds(read_timeout);
+  exchange.sink = &sink;
+  exchange.on_status = [](void* sink, int status) {
+    static_cast<ResponseSink*>(sink)->status = status;
+  };
+  exchange.on_body = [](void* sink, const char* data, size_t size) -> int {
+    return static_cast<ResponseSink*>(sink)->on_body(std::string_view(data, size)) ? 1 : 0;
+  };
+  return exchange;
+}
+
+// Sends `exchange` over plain HTTP, or over HTTPS through the TLS module, which is
+// loaded here the first time a process needs it.
+absl::Status Perform(const std::string& address, HttpExchange& exchange) {
+  HttpFailure failure;
+  if (absl::StartsWith(exchange.url, "https://")) {
+    DLP_ASSIGN_OR_RETURN(HttpsExchangeFn https, LoadHttpsModule());
+    failure = https(&exchange);
+  } else {
+    failure = PlainHttpExchange(exchange);
+  }
+  if (failure == HttpFailure::kNone) return absl::OkStatus();
+  return TransportError(address, failure, exchange.detail);
+}
+
+absl::StatusOr<std::string> BodyOrError(const ResponseSink& sink, std::string body) {
+  if (sink.status >= 200 && sink.status < 300) return body;
+  return StatusFromHttpError(sink.status, body);
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> HttpClient::Get(std::string_view path, const Query& query,
                                             absl::Duration timeout) const {
-  if (auto status = CheckUrl(endpoint_); !status.ok()) return status;
-  auto client = MakeClient(endpoint_, timeout);
-  return Finish(address_, client->Get(Target(path, query).c_str()));
+  DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
+  std::string body;
+  ResponseSink sink;
+  sink.on_body = [&body](std::string_view piece) {
+    body.append(piece);
+    return true;
+  };
+  const std::string target = Target(path, query);
+  HttpExchange exchange = NewExchange(endpoint_, "GET", target, timeout, sink);
+  DLP_RETURN_IF_ERROR(Perform(address_, exchange));
+  return BodyOrError(sink, std::move(body));
 }
 
 absl::StatusOr<std::string> HttpClient::Post(std::string_view path, std::string_view json_body,
                                              absl::Duration timeout) const {
-  if (auto status = CheckUrl(endpoint_); !status.ok()) return status;
-  auto client = MakeClient(endpoint_, timeout);
-  return Finish(address_, client->Post(std::string(path).c_str(), json_body.data(),
-                                       json_body.size(), "application/json"));
+  DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
+  std::string body;
+  ResponseSink sink;
+  sink.on_body = [&body](std::string_view piece) {
+    body.append(piece);
+    return true;
+  };
+  const std::string target(path);
+  HttpExchange exchange = NewExchange(endpoint_, "POST", target, timeout, sink);
+  exchange.body = json_body.data();
+  exchange.body_size = json_body.size();
+  exchange.content_type = "application/json";
+  DLP_RETURN_IF_ERROR(Perform(address_, exchange));
+  return BodyOrError(sink, std::move(body));
 }
 
 absl::Status HttpClient::StreamLines(std::string_view path, const Query& query,
                                      const std::function<bool(std::string_view)>& on_line,
                                      absl::Duration idle_timeout) const {
-  if (auto status = CheckUrl(endpoint_); !status.ok()) return status;
-  auto client = MakeClient(endpoint_, idle_timeout);
-  int http_status = 0;
+  DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
   std::string pending;  // an incomplete line, or the error body
   bool stopped = false;
-  auto result = client->Get(
-      Target(path, query).c_str(),
-      [&](const httplib::Response& response) {
-        http_status = response.status;
-        return true;
-      },
-      [&](const char* data, size_t size) {
-        pending.append(data, size);
-        if (http_status < 200 || http_status >= 300) return true;
-        size_t start = 0;
-        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
-          std::string_view line(pending.data() + start, nl - start);
-          if (!line.empty() && !on_line(line)) {
-            stopped = true;
-            return false;
-          }
-        }
-        pending.erase(0, start);
-        return true;
-      });
+  ResponseSink sink;
+  sink.on_body = [&](std::string_view piece) {
+    pending.append(piece);
+    if (sink.status < 200 || sink.status >= 300) return true;
+    size_t start = 0;
+    for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
+      std::string_view line(pending.data() + start, nl - start);
+      if (!line.empty() && !on_line(line)) {
+        stopped = true;
+        return false;
+      }
+    }
+    pending.erase(0, start);
+    return true;
+  };
+  const std::string target = Target(path, query);
+  HttpExchange exchange = NewExchange(endpoint_, "GET", target, idle_timeout, sink);
+  absl::Status sent = Perform(address_, exchange);
   if (stopped) return absl::OkStatus();
-  if (!result) return TransportError(address_, result.error());
-  if (http_status < 200 || http_status >= 300) return StatusFromHttpError(http_status, pending);
+  DLP_RETURN_IF_ERROR(sent);
+  if (sink.status < 200 || sink.status >= 300) return StatusFromHttpError(sink.status, pending);
   if (!pending.empty()) on_line(pending);
   return absl::OkStatus();
 }

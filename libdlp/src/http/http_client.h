@@ -1,6 +1,8 @@
-// A small HTTP+JSON client for the dlpd API over cpp-httplib: adds the bearer
-// token, maps transport failures and JSON error bodies to absl statuses, and
-// streams NDJSON line by line. One httplib connection per call, so an
+// A small HTTP+JSON client for the dlpd API: adds the bearer token, maps
+// transport failures and JSON error bodies to absl statuses, and streams NDJSON
+// line by line. http:// goes over plain sockets (plain_http.h); https:// through
+// the TLS module, loaded on first use (https_module.h), so that a process that
+// never speaks TLS never loads OpenSSL. One connection per call, so an
 // HttpClient is safe to use from several threads at once.
 #pragma once
 

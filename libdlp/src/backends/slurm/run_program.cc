@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+
+extern char** environ;
 
 namespace dlp::internal {
 namespace {
@@ -24,38 +27,46 @@ void CloseIf(int& fd) {
 absl::StatusOr<ProgramResult> RunProgram(const std::vector<std::string>& argv,
                                          const std::string& stdin_data, absl::Duration timeout) {
   if (argv.empty()) return absl::InvalidArgumentError("RunProgram: empty argv");
-  int in[2], out[2], err[2], exec_err[2];
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
-      pipe2(exec_err, O_CLOEXEC) != 0) {
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     return absl::InternalError(absl::StrCat("pipe: ", strerror(errno)));
   }
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", strerror(errno)));
-  if (pid == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    signal(SIGPIPE, SIG_DFL);
-    execvp(args[0], args.data());
-    int e = errno;
-    (void)!write(exec_err[1], &e, sizeof e);
-    _exit(127);
-  }
+  // posix_spawn, not fork: the child shares our memory until it execs (vfork), so
+  // starting sbatch does not copy the page tables of this process; a program that
+  // cannot be executed comes back as its error.
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  const int spawn_error = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
   close(in[0]);
   close(out[1]);
   close(err[1]);
-  close(exec_err[1]);
-  int exec_errno = 0;
-  bool exec_failed = read(exec_err[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
-  close(exec_err[0]);
+  if (spawn_error != 0) {
+    close(in[1]);
+    close(out[0]);
+    close(err[0]);
+    return absl::NotFoundError(absl::StrCat("cannot run ", argv[0], ": ", strerror(spawn_error)));
+  }
 
   ProgramResult result;
   int fds[3] = {in[1], out[0], err[0]};
   size_t written = 0;
-  if (stdin_data.empty() || exec_failed) CloseIf(fds[0]);
+  if (stdin_data.empty()) CloseIf(fds[0]);
   const absl::Time deadline = absl::Now() + timeout;
   bool timed_out = false;
   while (fds[0] >= 0 || fds[1] >= 0 || fds[2] >= 0) {
@@ -95,9 +106,6 @@ absl::StatusOr<ProgramResult> RunProgram(const std::vector<std::string>& argv,
   if (timed_out) kill(pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (exec_failed) {
-    return absl::NotFoundError(absl::StrCat("cannot run ", argv[0], ": ", strerror(exec_errno)));
   }
   if (timed_out) {
     return absl::DeadlineExceededError(absl::StrCat(
