@@ -90,7 +90,7 @@ std::string Snapshot(Client& client, bool color) {
       for (const ReplicaUsage& r : *u) usage[r.replica] = r;
     }
     std::map<std::string, StepInfo> steps = StepRates(client, job.id);
-    for (const ReplicaStatus& r : job.replicas) {
+    for (const JobReplica& r : job.replicas) {
       auto it = usage.find(r.name);
       const bool have = it != usage.end();
       const StepInfo step = steps.count(r.name) ? steps[r.name] : StepInfo{};

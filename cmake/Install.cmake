@@ -8,7 +8,7 @@ foreach(program dlp_cli dlpd dlp-run fmnist-train)
   endif()
 endforeach()
 
-install(TARGETS dlp dlp_runtime EXPORT dlpTargets
+install(TARGETS dlp dlp_runtime dlp_contract EXPORT dlpTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY libdlp/include/dlp runtime/include/dlp

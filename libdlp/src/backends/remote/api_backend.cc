@@ -92,7 +92,7 @@ absl::StatusOr<Job> ApiBackend::Wait(std::string_view id, absl::Duration timeout
   }
 }
 
-absl::StatusOr<LogLine> ParseLogLine(std::string_view text) {
+absl::StatusOr<LogLine> ParseNdjsonLogLine(std::string_view text) {
   auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object()) {
     return absl::InternalError(absl::StrCat("dlpd sent a log line that is not JSON: ", std::string(text)));
@@ -124,7 +124,7 @@ absl::Status ApiBackend::Logs(std::string_view id, const LogOptions& options,
   auto stream = [&](const HttpClient& http) -> absl::StatusOr<bool> {
     DLP_RETURN_IF_ERROR(http.StreamLines(JobPath(id, "/logs"), query,
                                          [&](std::string_view text) {
-                                           auto line = ParseLogLine(text);
+                                           auto line = ParseNdjsonLogLine(text);
                                            if (!line.ok()) {
                                              parse_error = line.status();
                                              return false;

@@ -1,18 +1,19 @@
 // The environment each rank gets: torchrun's variables, their DLP_* twins, the
 // rendezvous store, and what the chosen framework expects (TF_CONFIG, HOROVOD_*,
-// JAX_*). Documented in man/dlp-run.1.
+// JAX_*). Documented in man/dlp-run.1; the names are contract/env_names.h's.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "contract/names.h"
 #include "launch/placement.h"
 
 namespace dlp::launch {
 
 struct ClusterInfo {
-  std::string framework = "none";
+  contract::Framework framework = contract::Framework::kNone;
   std::string master_addr;   // host of rank 0
   int master_port = 0;       // a free port on rank 0's host
   std::string store_addr;    // host:port of the launcher's rendezvous store
