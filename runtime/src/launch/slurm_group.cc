@@ -387,7 +387,10 @@ int SlurmGroupTask::Run() {
     Notify(std::string(first.status().message()));
     return 1;
   }
-  if (*first < 0) return 1;
+  if (*first < 0) {
+    Acknowledge(-1);  // rank 0 keeps its store up until every task read "none"
+    return 1;
+  }
   for (int round = *first;; ++round) {
     status_.restarts = round;
     status_.state = std::string(contract::kStarting);
