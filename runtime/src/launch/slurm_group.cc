@@ -22,6 +22,7 @@
 #include "launch/child.h"
 #include "launch/rank_environment.h"
 #include "launch/rank_process.h"
+#include "launch/round_coordinator.h"
 #include "launch/signals.h"
 #include "launch/slurm.h"
 #include "launch/store_watcher.h"
@@ -31,38 +32,6 @@ namespace dlp::launch {
 namespace {
 
 namespace names = contract::env;
-
-// The store keys of the coordination, all under "dlp-run/".
-struct Keys {
-  static std::string Base() { return "dlp-run/base"; }
-  static std::string Events(int round) { return absl::StrCat("dlp-run/r", round, "/events"); }
-  static std::string Event(int round, int n) {
-    return absl::StrCat("dlp-run/r", round, "/event/", n);
-  }
-  static std::string Decision(int round) { return absl::StrCat("dlp-run/r", round, "/decision"); }
-  static std::string Ack(int round, int rank) {
-    return absl::StrCat("dlp-run/r", round, "/ack/", rank);
-  }
-};
-
-constexpr char kEnd[] = "end";
-constexpr char kDone[] = "done";
-constexpr char kRestart[] = "restart";
-constexpr char kFail[] = "fail";
-constexpr char kNoRound[] = "none";
-
-// The exit code a rank's end gives the job: its code, or 128+N for signal N.
-int JobExitCode(const contract::RankStatus& r) {
-  return r.signal ? 128 + *r.signal : r.exit_code.value_or(1);
-}
-
-std::string DescribeEnd(const contract::RankStatus& r) {
-  std::string who = absl::StrCat("rank ", r.rank, " (", r.name, ") on host ", r.host);
-  if (r.signal) {
-    return absl::StrCat(who, " was killed by signal ", *r.signal, " (", strsignal(*r.signal), ")");
-  }
-  return absl::StrCat(who, " exited with code ", r.exit_code.value_or(-1));
-}
 
 class SlurmGroupTask {
  public:
@@ -79,8 +48,6 @@ class SlurmGroupTask {
   // Supervises the round until its decision; "" when cancelled by a signal.
   std::string Supervise(int round);
   void Post(int round, const std::string& event);
-  // Rank 0: applies one event; returns the decision once there is one.
-  std::optional<std::string> OnEvent(int round, const std::string& event);
   void StopChild();
   bool Backoff();
   void WriteStatus();
@@ -92,7 +59,7 @@ class SlurmGroupTask {
   const SlurmGroupOptions& options_;
   const std::function<void(const std::string&)>& notify_;
   contract::StatusFileWriter status_writer_;
-  contract::GroupStatus status_;  // rank 0's view of the group
+  std::unique_ptr<RoundCoordinator> coordinator_;  // rank 0's
   SlurmTask task_;
   Layout layout_;
   std::unique_ptr<RankProcess> rank_;
@@ -100,7 +67,6 @@ class SlurmGroupTask {
   std::unique_ptr<runtime::Store> store_;
   int signal_fd_ = -1;
   int cancel_signal_ = 0;
-  int exited_ok_ = 0;  // rank 0: ranks that succeeded in this round
 };
 
 absl::Status SlurmGroupTask::Prepare() {
@@ -125,15 +91,10 @@ absl::Status SlurmGroupTask::Prepare() {
   }
   DLP_ASSIGN_OR_RETURN(store_, runtime::ConnectTcpStore(host, task_.store_port,
                                                         options_.start_timeout));
-  status_.pid = getpid();
-  for (const RankPlan& plan : layout_.ranks) {
-    contract::RankStatus r;
-    r.name = plan.name;
-    r.role = plan.role;
-    r.index = plan.index;
-    r.rank = plan.rank;
-    r.host = plan.host;
-    status_.replicas.push_back(r);
+  if (coordinator()) {
+    coordinator_ = std::make_unique<RoundCoordinator>(
+        options_.group, layout_, [this](const std::string& line) { Notify(line); });
+    coordinator_->status().pid = getpid();
   }
   return absl::OkStatus();
 }
@@ -142,7 +103,7 @@ absl::Status SlurmGroupTask::Prepare() {
 // Rank 0 decides and publishes it; kNoRound when no restart is left.
 absl::StatusOr<int> SlurmGroupTask::FirstRound() {
   if (!coordinator()) {
-    DLP_ASSIGN_OR_RETURN(std::string base, store_->Get(Keys::Base(), options_.start_timeout));
+    DLP_ASSIGN_OR_RETURN(std::string base, store_->Get(RoundKeys::Base(), options_.start_timeout));
     int round = -1;
     if (!absl::SimpleAtoi(base, &round)) return -1;
     return round;
@@ -155,16 +116,17 @@ absl::StatusOr<int> SlurmGroupTask::FirstRound() {
     const int max = g.restart_policy == contract::RestartPolicy::kNever ? 0 : g.max_restarts;
     Notify(absl::StrCat("Slurm requeued the job; restart ", round, " of ", max));
     if (round > max) {
-      DLP_RETURN_IF_ERROR(store_->Set(Keys::Base(), kNoRound));
-      status_.restarts = round - 1;
-      status_.state = std::string(contract::kFailed);
-      status_.reason = "Slurm requeued the job and no restarts are left";
+      DLP_RETURN_IF_ERROR(store_->Set(RoundKeys::Base(), kNoRound));
+      contract::GroupStatus& status = coordinator_->status();
+      status.restarts = round - 1;
+      status.state = std::string(contract::kFailed);
+      status.reason = "Slurm requeued the job and no restarts are left";
       Notify("no restarts left after the requeue");
       WriteStatus();
       return -1;
     }
   }
-  DLP_RETURN_IF_ERROR(store_->Set(Keys::Base(), absl::StrCat(round)));
+  DLP_RETURN_IF_ERROR(store_->Set(RoundKeys::Base(), absl::StrCat(round)));
   return round;
 }
 
@@ -186,9 +148,9 @@ void SlurmGroupTask::StartChild(int round) {
   request.workdir = options_.group.workdir;
   (void)rank_->Start(request);  // a command that cannot start is a failed rank (127)
   if (rank_->exited()) {
-    Post(round, absl::StrCat("exit ", task_.rank, " ", JobExitCode(rank_->status()), " 0"));
+    Post(round, ExitEvent(task_.rank, rank_->status()));
   } else {
-    Post(round, absl::StrCat("start ", task_.rank, " ", rank_->status().pid, " ", task_.host));
+    Post(round, StartEvent(task_.rank, rank_->status().pid, task_.host));
   }
 }
 
@@ -197,78 +159,11 @@ void SlurmGroupTask::Notify(const std::string& line) {
 }
 
 void SlurmGroupTask::Post(int round, const std::string& event) {
-  auto n = store_->Add(Keys::Events(round), 1);
-  if (n.ok()) (void)store_->Set(Keys::Event(round, static_cast<int>(*n)), event);
-}
-
-std::optional<std::string> SlurmGroupTask::OnEvent(int round, const std::string& event) {
-  std::vector<std::string> words = absl::StrSplit(event, absl::MaxSplits(' ', 3));
-  int rank = -1;
-  if (words.size() < 3 || !absl::SimpleAtoi(words[1], &rank) || rank < 0 ||
-      rank >= static_cast<int>(status_.replicas.size())) {
-    return std::nullopt;
-  }
-  contract::RankStatus& r = status_.replicas[rank];
-  if (words[0] == "start") {
-    (void)absl::SimpleAtoi(words[2], &r.pid);
-    r.pgid = r.pid;
-    if (words.size() > 3) r.host = words[3];
-    r.state = std::string(contract::kRunning);
-    if (std::all_of(status_.replicas.begin(), status_.replicas.end(),
-                    [](const auto& x) { return x.state != contract::kStarting; })) {
-      status_.state = std::string(contract::kRunning);
-    }
-    WriteStatus();
-    return std::nullopt;
-  }
-  if (words[0] != "exit" || words.size() < 4) return std::nullopt;
-  int code = 0, sig = 0;
-  (void)absl::SimpleAtoi(words[2], &code);
-  (void)absl::SimpleAtoi(words[3], &sig);
-  r.exit_code.reset();
-  r.signal.reset();
-  if (sig != 0) {
-    r.signal = sig;
-  } else {
-    r.exit_code = code;
-  }
-  r.state = std::string(code == 0 && sig == 0 ? contract::kSucceeded : contract::kFailed);
-  if (r.state == contract::kSucceeded) {
-    WriteStatus();
-    if (++exited_ok_ < task_.world) return std::nullopt;
-    status_.state = std::string(contract::kSucceeded);
-    status_.reason = "";
-    WriteStatus();
-    return std::string(kDone);
-  }
-  const contract::Group& g = options_.group;
-  const std::string failure = DescribeEnd(r);
-  const int exit_code = JobExitCode(r);
-  Notify(absl::StrCat(failure, "; stopping the other ranks"));
-  for (contract::RankStatus& other : status_.replicas) {
-    if (other.state == contract::kRunning || other.state == contract::kStarting) {
-      other.state = std::string(contract::kFailed);
-      other.signal = SIGTERM;
-    }
-  }
-  status_.reason = failure;
-  if (round < g.max_restarts && contract::ShouldRestart(g.restart_policy, code, sig)) {
-    Notify(absl::StrCat("attempt ", round, " exited with code ", exit_code, "; restart ",
-                        round + 1, " of ", g.max_restarts));
-    WriteStatus();
-    return std::string(kRestart);
-  }
-  if (g.max_restarts > 0) {
-    Notify(absl::StrCat("attempt ", round, " exited with code ", exit_code,
-                        "; no restarts left"));
-  }
-  status_.state = std::string(contract::kFailed);
-  WriteStatus();
-  return absl::StrCat(kFail, " ", exit_code);
+  auto n = store_->Add(RoundKeys::Events(round), 1);
+  if (n.ok()) (void)store_->Set(RoundKeys::Event(round, static_cast<int>(*n)), event);
 }
 
 std::string SlurmGroupTask::Supervise(int round) {
-  exited_ok_ = 0;
   std::unique_ptr<StoreWatcher> watcher;
   {
     const std::string host = coordinator() ? "127.0.0.1" : task_.nodes[0];
@@ -279,10 +174,10 @@ std::string SlurmGroupTask::Supervise(int round) {
     }
     if (coordinator()) {
       watcher = std::make_unique<StoreWatcher>(
-          *std::move(connection), [round](int n) { return Keys::Event(round, n); }, kEnd);
+          *std::move(connection), [round](int n) { return RoundKeys::Event(round, n); }, kEnd);
     } else {
       watcher = std::make_unique<StoreWatcher>(
-          *std::move(connection), [round](int) { return Keys::Decision(round); }, "");
+          *std::move(connection), [round](int) { return RoundKeys::Decision(round); }, "");
     }
   }
   StartChild(round);
@@ -299,9 +194,7 @@ std::string SlurmGroupTask::Supervise(int round) {
     for (size_t i = 2; n > 0 && i < fds.size(); ++i) rank_->OnPollEvent(fds[i]);
     if (rank_->Reap() && !reported) {
       reported = true;
-      const contract::RankStatus& s = rank_->status();
-      Post(round, absl::StrCat("exit ", task_.rank, " ", s.exit_code.value_or(0), " ",
-                               s.signal.value_or(0)));
+      Post(round, ExitEvent(task_.rank, rank_->status()));
     }
     if (cancel_signal_ != 0) return "";
     for (const std::string& value : watcher->Take()) {
@@ -310,9 +203,10 @@ std::string SlurmGroupTask::Supervise(int round) {
         return absl::StrCat(kFail, " 1");
       }
       if (!coordinator()) return value;
-      std::optional<std::string> decision = OnEvent(round, value);
+      std::optional<std::string> decision = coordinator_->OnEvent(value);
+      WriteStatus();
       if (!decision) continue;
-      (void)store_->Set(Keys::Decision(round), *decision);
+      (void)store_->Set(RoundKeys::Decision(round), *decision);
       Post(round, kEnd);
       return *decision;
     }
@@ -343,11 +237,11 @@ void SlurmGroupTask::StopChild() {
 
 void SlurmGroupTask::Acknowledge(int round) {
   if (!coordinator()) {
-    (void)store_->Set(Keys::Ack(round, task_.rank), "1");
+    (void)store_->Set(RoundKeys::Ack(round, task_.rank), "1");
     return;
   }
   std::vector<std::string> keys;
-  for (int r = 1; r < task_.world; ++r) keys.push_back(Keys::Ack(round, r));
+  for (int r = 1; r < task_.world; ++r) keys.push_back(RoundKeys::Ack(round, r));
   // A task that is gone never acknowledges: bounded.
   if (!keys.empty()) (void)store_->Wait(keys, options_.grace + absl::Seconds(30));
 }
@@ -367,7 +261,7 @@ bool SlurmGroupTask::Backoff() {
 
 void SlurmGroupTask::WriteStatus() {
   if (!coordinator()) return;
-  absl::Status written = status_writer_.Write(status_);
+  absl::Status written = status_writer_.Write(coordinator_->status());
   if (!written.ok()) Notify(std::string(written.message()));
 }
 
@@ -392,19 +286,17 @@ int SlurmGroupTask::Run() {
     return 1;
   }
   for (int round = *first;; ++round) {
-    status_.restarts = round;
-    status_.state = std::string(contract::kStarting);
-    for (contract::RankStatus& r : status_.replicas) {
-      r = contract::RankStatus{r.name, r.role, r.index, r.rank, r.host};
-    }
+    if (coordinator()) coordinator_->StartRound(round);
     WriteStatus();
     const std::string decision = Supervise(round);
     StopChild();
     if (!decision.empty() && decision != kRestart) Acknowledge(round);
     if (decision.empty() || (decision == kRestart && !Backoff())) {
-      status_.state = std::string(contract::kFailed);
-      status_.reason = absl::StrCat("cancelled by signal ", cancel_signal_, " (",
-                                    strsignal(cancel_signal_), ")");
+      if (coordinator()) {
+        coordinator_->status().state = std::string(contract::kFailed);
+        coordinator_->status().reason = absl::StrCat("cancelled by signal ", cancel_signal_, " (",
+                                                     strsignal(cancel_signal_), ")");
+      }
       WriteStatus();
       return 128 + cancel_signal_;
     }
