@@ -54,17 +54,17 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string& s = r.out;
   EXPECT_TRUE(absl::StartsWith(s, "#!/bin/bash\n")) << s;
-  for (const char* line : {"#SBATCH --job-name=train\n", "#SBATCH --ntasks=4\n",
-                           "#SBATCH --cpus-per-task=2\n", "#SBATCH --mem-per-cpu=2048\n",
-                           "#SBATCH --time=2\n", "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n", "#SBATCH --nodes=1-4\n",
-                           "#SBATCH --requeue\n", "#SBATCH --open-mode=append\n",
-                           "DLP_JOB_NAME=train srun --kill-on-bad-exit=0 ",
-                           "--group ", "/train-KEY/group.json --log-dir ",
-                           "/train-KEY/logs --status-file ", "/train-KEY/status.json --trace-dir ",
-                           "/train-KEY/traces\n",
-                           // The group file dlp-run reads, as the backend writes it.
-                           "/train-KEY/group.json\n{", "\"maxRestarts\": 2",
-                           "\"restartPolicy\": \"OnFailure\"", "\"count\": 3"}) {
+  for (const char* line :
+       {"#SBATCH --job-name=train\n", "#SBATCH --ntasks=4\n", "#SBATCH --cpus-per-task=2\n",
+        "#SBATCH --mem-per-cpu=2048\n", "#SBATCH --time=2\n",
+        "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n",
+        "#SBATCH --nodes=1-4\n", "#SBATCH --requeue\n", "#SBATCH --open-mode=append\n",
+        "DLP_JOB_NAME=train srun --kill-on-bad-exit=0 ", "--group ",
+        "/train-KEY/group.json --log-dir ", "/train-KEY/logs --status-file ",
+        "/train-KEY/status.json --trace-dir ", "/train-KEY/traces\n",
+        // The group file dlp-run reads, as the backend writes it.
+        "/train-KEY/group.json\n{", "\"maxRestarts\": 2", "\"restartPolicy\": \"OnFailure\"",
+        "\"count\": 3"}) {
     EXPECT_TRUE(absl::StrContains(s, line)) << line << " missing in\n" << s;
   }
   EXPECT_TRUE(absl::StrContains(s, "team=vision")) << s;

@@ -167,8 +167,7 @@ Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts) {
   }
   if (max_restarts < 1 || max_restarts > kMaxRestarts) {
     return absl::StrFormat("must be between 1 and %d with policy %s, got %d", kMaxRestarts,
-                           std::string(RestartPolicyName(policy)).c_str(),
-                           max_restarts);
+                           std::string(RestartPolicyName(policy)).c_str(), max_restarts);
   }
   return std::nullopt;
 }

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "comm/device_path.h"
 #include "comm/comm_env.h"
+#include "comm/device_path.h"
 #include "comm/ring.h"
 #include "comm/transport_select.h"
 #include "dlp/comm.h"

@@ -59,8 +59,7 @@ DlpRunCommand MakeDlpRunCommand(const DlpRunJob& job) {
 std::string DlpRunCommand::ShellLine() const {
   std::vector<std::string> words;
   for (const auto& [k, v] : env) words.push_back(absl::StrCat(k, "=", ShellQuoteIfNeeded(v)));
-  return absl::StrCat(absl::StrJoin(words, " "), words.empty() ? "" : " ",
-                      ShellCommandLine(argv));
+  return absl::StrCat(absl::StrJoin(words, " "), words.empty() ? "" : " ", ShellCommandLine(argv));
 }
 
 }  // namespace dlp::contract

@@ -20,8 +20,7 @@ absl::Status FieldError(const std::string& source, const std::string& field,
 
 // Every access below checks types first, so nlohmann never throws from here;
 // ParseGroupJson still catches, as the one adapter for this format.
-absl::StatusOr<Role> ParseRole(const Json& j, const std::string& source,
-                               const std::string& field) {
+absl::StatusOr<Role> ParseRole(const Json& j, const std::string& source, const std::string& field) {
   if (!j.is_object()) return FieldError(source, field, "must be an object");
   Role role;
   if (j.contains("role")) {
@@ -76,8 +75,7 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     std::optional<Framework> framework;
     if (j["framework"].is_string()) framework = ParseFramework(j["framework"].get<std::string>());
     if (!framework) {
-      return FieldError(source, "framework",
-                        "must be one of " + FrameworkNameList());
+      return FieldError(source, "framework", "must be one of " + FrameworkNameList());
     }
     group.framework = *framework;
   }
@@ -89,7 +87,8 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     return FieldError(source, "roles", "must be a non-empty array");
   }
   for (size_t i = 0; i < j["roles"].size(); ++i) {
-    DLP_ASSIGN_OR_RETURN(Role role, ParseRole(j["roles"][i], source, absl::StrCat("roles[", i, "]")));
+    DLP_ASSIGN_OR_RETURN(Role role,
+                         ParseRole(j["roles"][i], source, absl::StrCat("roles[", i, "]")));
     for (const Role& other : group.roles) {
       if (other.role == role.role) {
         return FieldError(source, absl::StrCat("roles[", i, "].role"),
@@ -104,8 +103,7 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
       policy = ParseRestartPolicy(j["restartPolicy"].get<std::string>());
     }
     if (!policy) {
-      return FieldError(source, "restartPolicy",
-                        "must be one of " + RestartPolicyNameList());
+      return FieldError(source, "restartPolicy", "must be one of " + RestartPolicyNameList());
     }
     group.restart_policy = *policy;
   }

@@ -55,8 +55,8 @@ std::string_view RestartPolicyName(RestartPolicy policy) {
 }
 
 std::optional<RestartPolicy> ParseRestartPolicy(std::string_view name) {
-  for (RestartPolicy p : {RestartPolicy::kNever, RestartPolicy::kOnFailure,
-                          RestartPolicy::kExitCode}) {
+  for (RestartPolicy p :
+       {RestartPolicy::kNever, RestartPolicy::kOnFailure, RestartPolicy::kExitCode}) {
     if (RestartPolicyName(p) == name) return p;
   }
   return std::nullopt;

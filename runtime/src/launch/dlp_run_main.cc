@@ -136,9 +136,8 @@ int RunSlurmGroup(const Flags& f, const std::vector<std::string>& command) {
   options.grace = Seconds(f.grace);
   options.start_timeout = Seconds(f.start_timeout);
   options.rdzv_port = f.rdzv_port;
-  return dlp::launch::RunSlurmGroupTask(options, [](const std::string& line) {
-    fprintf(stderr, "dlp-run: %s\n", line.c_str());
-  });
+  return dlp::launch::RunSlurmGroupTask(
+      options, [](const std::string& line) { fprintf(stderr, "dlp-run: %s\n", line.c_str()); });
 }
 
 }  // namespace
@@ -173,7 +172,8 @@ int main(int argc, char** argv) {
   app.add_option("--backoff", f.backoff, "Seconds to wait before a restart");
   app.add_option("--log-dir", f.log_dir, "Write DIR/<replica>.log instead of prefixed output");
   app.add_option("--status-file", f.status_file, "Keep the group's status in this JSON file");
-  app.add_option("--trace-dir", f.trace_dir, "DLP_TRACE_DIR for the ranks (default: the log folder)");
+  app.add_option("--trace-dir", f.trace_dir,
+                 "DLP_TRACE_DIR for the ranks (default: the log folder)");
   app.add_option("--group", f.group_file, "Group file with the roles to launch (runtime contract)");
   app.add_option("--gpus", f.gpus, "GPU ids the ranks may use, e.g. 0,1");
   app.add_option("--grace-period", f.grace, "Seconds between SIGTERM and SIGKILL when stopping");

@@ -21,11 +21,11 @@
 #include "absl/time/clock.h"
 #include "common/socket.h"
 #include "contract/env_names.h"
+#include "contract/status.h"
 #include "dlp/status.h"
 #include "launch/rank_environment.h"
 #include "launch/rank_process.h"
 #include "launch/signals.h"
-#include "contract/status.h"
 #include "rendezvous/store.h"
 
 namespace dlp::launch {

@@ -28,10 +28,10 @@ class LogFile : public LineWriter {
   explicit LogFile(int fd) : fd_(fd) {}
   ~LogFile() override { close(fd_); }
   void WriteLine(Stream stream, absl::string_view line) override {
-    WriteAll(fd_, contract::FormatLogFileLine(
-                      absl::Now(),
-                      stream == Stream::kOut ? contract::LogStream::kOut : contract::LogStream::kErr,
-                      std::string_view(line.data(), line.size())));
+    WriteAll(fd_, contract::FormatLogFileLine(absl::Now(),
+                                              stream == Stream::kOut ? contract::LogStream::kOut
+                                                                     : contract::LogStream::kErr,
+                                              std::string_view(line.data(), line.size())));
   }
 
  private:

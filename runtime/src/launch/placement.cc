@@ -160,13 +160,15 @@ contract::Group NpGroup(int np, const std::vector<std::string>& command) {
   return group;
 }
 
-absl::StatusOr<Layout> PlaceGroup(const contract::Group& group, const std::vector<HostSlots>& hosts_in,
+absl::StatusOr<Layout> PlaceGroup(const contract::Group& group,
+                                  const std::vector<HostSlots>& hosts_in,
                                   const std::vector<int>& gpus_in, bool gpus_given) {
   std::vector<const contract::Role*> roles;
   for (const contract::Role& r : group.roles) roles.push_back(&r);
-  std::stable_sort(roles.begin(), roles.end(), [](const contract::Role* a, const contract::Role* b) {
-    return RoleOrder(a->role) < RoleOrder(b->role);
-  });
+  std::stable_sort(roles.begin(), roles.end(),
+                   [](const contract::Role* a, const contract::Role* b) {
+                     return RoleOrder(a->role) < RoleOrder(b->role);
+                   });
   int total = 0;
   for (const contract::Role* r : roles) total += r->count;
 

@@ -25,8 +25,8 @@ std::string TfConfig(const Layout& layout, const RankPlan& rank, const ClusterIn
   for (const RankPlan& r : layout.ranks) {
     const std::string type = TfTaskType(r.role);
     if (type == "evaluator") continue;  // TensorFlow keeps evaluators out of the cluster
-    const int port = r.rank < static_cast<int>(cluster.tf_ports.size()) ? cluster.tf_ports[r.rank]
-                                                                          : 0;
+    const int port =
+        r.rank < static_cast<int>(cluster.tf_ports.size()) ? cluster.tf_ports[r.rank] : 0;
     members[type].push_back(absl::StrCat(r.host, ":", port));
   }
   spec["cluster"] = members;
@@ -75,8 +75,7 @@ std::map<std::string, std::string> RankEnvironment(const Layout& layout, const R
     vars["HOROVOD_CONTROLLER"] = "gloo";
     vars["HOROVOD_CPU_OPERATIONS"] = "gloo";
   } else if (cluster.framework == Framework::kJax) {
-    vars[env::kJaxCoordinatorAddress] =
-        absl::StrCat(cluster.master_addr, ":", cluster.master_port);
+    vars[env::kJaxCoordinatorAddress] = absl::StrCat(cluster.master_addr, ":", cluster.master_port);
     vars[env::kJaxProcessId] = absl::StrCat(rank.rank);
     vars[env::kJaxNumProcesses] = world;
     vars[env::kJaxLocalProcessId] = absl::StrCat(rank.local_rank);

@@ -14,11 +14,11 @@ namespace dlp::launch {
 
 struct ClusterInfo {
   contract::Framework framework = contract::Framework::kNone;
-  std::string master_addr;   // host of rank 0
-  int master_port = 0;       // a free port on rank 0's host
-  std::string store_addr;    // host:port of the launcher's rendezvous store
-  int round = 0;             // rendezvous round = restart count
-  std::vector<int> tf_ports; // per rank, for TF_CONFIG's cluster spec
+  std::string master_addr;    // host of rank 0
+  int master_port = 0;        // a free port on rank 0's host
+  std::string store_addr;     // host:port of the launcher's rendezvous store
+  int round = 0;              // rendezvous round = restart count
+  std::vector<int> tf_ports;  // per rank, for TF_CONFIG's cluster spec
 };
 
 // The variables to set for `rank` (on top of the inherited environment).

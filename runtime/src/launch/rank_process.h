@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "contract/status.h"
 #include "launch/child.h"
 #include "launch/output.h"
 #include "launch/placement.h"
-#include "contract/status.h"
 
 namespace dlp::launch {
 

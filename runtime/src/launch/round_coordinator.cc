@@ -28,9 +28,7 @@ std::string RoundKeys::Events(int round) { return absl::StrCat("dlp-run/r", roun
 std::string RoundKeys::Event(int round, int n) {
   return absl::StrCat("dlp-run/r", round, "/event/", n);
 }
-std::string RoundKeys::Decision(int round) {
-  return absl::StrCat("dlp-run/r", round, "/decision");
-}
+std::string RoundKeys::Decision(int round) { return absl::StrCat("dlp-run/r", round, "/decision"); }
 std::string RoundKeys::Ack(int round, int rank) {
   return absl::StrCat("dlp-run/r", round, "/ack/", rank);
 }
@@ -135,8 +133,8 @@ std::string RoundCoordinator::Decide(const contract::RankStatus& failed) {
     return std::string(kRestart);
   }
   if (group_.max_restarts > 0 && notify_) {
-    notify_(absl::StrCat("attempt ", round_, " exited with code ", exit_code,
-                         "; no restarts left"));
+    notify_(
+        absl::StrCat("attempt ", round_, " exited with code ", exit_code, "; no restarts left"));
   }
   status_.state = std::string(contract::kFailed);
   return absl::StrCat(kFail, " ", exit_code);

@@ -193,7 +193,8 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
   out.env = RankEnvironment(layout, layout.ranks[task->rank], cluster);
   // A batch script that knows the job's roles sets the replica's identity
   // itself; Slurm only knows ranks.
-  for (const char* name : {names::kRole, names::kReplicaIndex, names::kReplica, names::kRestartCount}) {
+  for (const char* name :
+       {names::kRole, names::kReplicaIndex, names::kReplica, names::kRestartCount}) {
     if (auto it = env.find(name); it != env.end()) out.env[name] = it->second;
   }
   out.rank = task->rank;

@@ -89,8 +89,8 @@ absl::Status SlurmGroupTask::Prepare() {
   } else {
     host = task_.nodes[0];
   }
-  DLP_ASSIGN_OR_RETURN(store_, runtime::ConnectTcpStore(host, task_.store_port,
-                                                        options_.start_timeout));
+  DLP_ASSIGN_OR_RETURN(store_,
+                       runtime::ConnectTcpStore(host, task_.store_port, options_.start_timeout));
   if (coordinator()) {
     coordinator_ = std::make_unique<RoundCoordinator>(
         options_.group, layout_, [this](const std::string& line) { Notify(line); });

@@ -45,10 +45,14 @@ class SlurmGroupTest : public ::testing::Test {
     for (int k = 0; k < tasks; ++k) {
       RunOptions options;
       options.cwd = dir_.path();
-      options.env = {{"SLURM_PROCID", absl::StrCat(k)},   {"SLURM_NTASKS", absl::StrCat(tasks)},
-                     {"SLURM_LOCALID", absl::StrCat(k)},  {"SLURM_NODEID", "0"},
-                     {"SLURM_JOB_ID", "4242"},            {"SLURM_JOB_NODELIST", "localhost"},
-                     {"SLURM_STEP_NODELIST", "localhost"}, {"SLURMD_NODENAME", "localhost"},
+      options.env = {{"SLURM_PROCID", absl::StrCat(k)},
+                     {"SLURM_NTASKS", absl::StrCat(tasks)},
+                     {"SLURM_LOCALID", absl::StrCat(k)},
+                     {"SLURM_NODEID", "0"},
+                     {"SLURM_JOB_ID", "4242"},
+                     {"SLURM_JOB_NODELIST", "localhost"},
+                     {"SLURM_STEP_NODELIST", "localhost"},
+                     {"SLURMD_NODENAME", "localhost"},
                      {"SLURM_RESTART_COUNT", absl::StrCat(requeues)}};
       options.unset_env = {"DLP_JOB_ID", "DLP_TRACE_DIR", "DLP_RESTART_COUNT"};
       running.push_back(std::make_unique<Background>(
@@ -95,8 +99,8 @@ TEST_F(SlurmGroupTest, AFailedRankRestartsEveryTaskAndTheSecondRoundSucceeds) {
   }
   EXPECT_THAT(results[0].err, HasSubstr("attempt 0 exited with code 3; restart 1 of 2"));
   const std::string w1 = ReadFileOrEmpty(dir_.Join("logs/worker-1.log"));
-  EXPECT_THAT(w1, HasSubstr(" O hi worker-1 rank=1/2 round=0 job=4242 traces=" +
-                            dir_.Join("traces")));
+  EXPECT_THAT(w1,
+              HasSubstr(" O hi worker-1 rank=1/2 round=0 job=4242 traces=" + dir_.Join("traces")));
   EXPECT_THAT(w1, HasSubstr(" O hi worker-1 rank=1/2 round=1"));
   const std::string w0 = ReadFileOrEmpty(dir_.Join("logs/worker-0.log"));
   EXPECT_THAT(w0, HasSubstr("hi worker-0 rank=0/2 round=1"));
@@ -110,9 +114,9 @@ TEST_F(SlurmGroupTest, AFailedRankRestartsEveryTaskAndTheSecondRoundSucceeds) {
 }
 
 TEST_F(SlurmGroupTest, ExhaustedRestartsEndEveryTaskWithTheFailedRanksCode) {
-  auto results = RunTasks(Workers(2, "echo \"try $DLP_RESTART_COUNT\"; exit 3",
-                                  contract::RestartPolicy::kOnFailure, 2),
-                          2);
+  auto results = RunTasks(
+      Workers(2, "echo \"try $DLP_RESTART_COUNT\"; exit 3", contract::RestartPolicy::kOnFailure, 2),
+      2);
   for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_THAT(results[0].err, HasSubstr("attempt 2 exited with code 3; no restarts left"));
   contract::GroupStatus status = Status();
@@ -125,10 +129,9 @@ TEST_F(SlurmGroupTest, ExhaustedRestartsEndEveryTaskWithTheFailedRanksCode) {
 }
 
 TEST_F(SlurmGroupTest, ExitCodePolicyDoesNotRestartAPlainFailure) {
-  auto results = RunTasks(
-      Workers(2, "if [ \"$RANK\" = 0 ]; then exit 2; fi; exec sleep 60",
-              contract::RestartPolicy::kExitCode, 3),
-      2);
+  auto results = RunTasks(Workers(2, "if [ \"$RANK\" = 0 ]; then exit 2; fi; exec sleep 60",
+                                  contract::RestartPolicy::kExitCode, 3),
+                          2);
   // Rank 1 is stopped (SIGTERM) once rank 0 failed; both report the job's code.
   for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_EQ(Status().restarts, 0);
@@ -140,8 +143,8 @@ TEST_F(SlurmGroupTest, ARequeueContinuesTheCountAndStopsWhenNoneIsLeft) {
   previous.state = "Running";
   previous.restarts = 2;
   dir_.WriteFile("status.json", contract::StatusToJson(previous));
-  auto results = RunTasks(
-      Workers(2, "echo ran", contract::RestartPolicy::kOnFailure, 2), 2, /*requeues=*/1);
+  auto results =
+      RunTasks(Workers(2, "echo ran", contract::RestartPolicy::kOnFailure, 2), 2, /*requeues=*/1);
   for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_THAT(results[0].err, HasSubstr("no restarts left after the requeue"));
   EXPECT_EQ(ReadFileOrEmpty(dir_.Join("logs/worker-0.log")), "");
@@ -149,17 +152,16 @@ TEST_F(SlurmGroupTest, ARequeueContinuesTheCountAndStopsWhenNoneIsLeft) {
 
   previous.restarts = 0;
   dir_.WriteFile("status.json", contract::StatusToJson(previous));
-  results = RunTasks(Workers(2, "echo \"ran round $DLP_RESTART_COUNT\"",
-                             contract::RestartPolicy::kOnFailure, 2),
-                     2, /*requeues=*/1);
+  results = RunTasks(
+      Workers(2, "echo \"ran round $DLP_RESTART_COUNT\"", contract::RestartPolicy::kOnFailure, 2),
+      2, /*requeues=*/1);
   for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_THAT(ReadFileOrEmpty(dir_.Join("logs/worker-1.log")), HasSubstr("ran round 1"));
   EXPECT_EQ(Status().restarts, 1);
 }
 
 TEST_F(SlurmGroupTest, TooFewTasksForTheGroupIsASetupError) {
-  auto results =
-      RunTasks(Workers(3, "true", contract::RestartPolicy::kNever, 0), 1);
+  auto results = RunTasks(Workers(3, "true", contract::RestartPolicy::kNever, 0), 1);
   EXPECT_EQ(results[0].exit_code, 2);
   EXPECT_THAT(results[0].err, HasSubstr("the group has 3 ranks but Slurm started 1 tasks"));
 }

@@ -122,16 +122,17 @@ absl::Status ApiBackend::Logs(std::string_view id, const LogOptions& options,
   const absl::Duration idle = options.follow ? absl::Hours(24) : absl::Seconds(60);
   absl::Status parse_error;
   auto stream = [&](const HttpClient& http) -> absl::StatusOr<bool> {
-    DLP_RETURN_IF_ERROR(http.StreamLines(JobPath(id, "/logs"), query,
-                                         [&](std::string_view text) {
-                                           auto line = ParseNdjsonLogLine(text);
-                                           if (!line.ok()) {
-                                             parse_error = line.status();
-                                             return false;
-                                           }
-                                           return sink(*line);
-                                         },
-                                         idle));
+    DLP_RETURN_IF_ERROR(http.StreamLines(
+        JobPath(id, "/logs"), query,
+        [&](std::string_view text) {
+          auto line = ParseNdjsonLogLine(text);
+          if (!line.ok()) {
+            parse_error = line.status();
+            return false;
+          }
+          return sink(*line);
+        },
+        idle));
     return true;
   };
   DLP_RETURN_IF_ERROR(WithClient(stream).status());

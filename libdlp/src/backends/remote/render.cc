@@ -11,9 +11,9 @@ std::string RenderDlpRun(const JobSpec& spec) {
   int gpus = 0;
   for (const ReplicaSpec& replica : spec.replicas) gpus += replica.count * replica.resources.gpu;
   // dlpd's defaults; `dlpd --grace-period` changes the grace period.
-  const contract::DlpRunCommand command = ExecutorDlpRunCommand(
-      "dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},
-      gpus > 0 ? "(assigned at start)" : "");
+  const contract::DlpRunCommand command =
+      ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},
+                            gpus > 0 ? "(assigned at start)" : "");
   return absl::StrCat("# dlp-run command line (ID: the job id, STATE: dlpd's state folder)\n",
                       command.ShellLine(), "\n# ", folder.GroupFile(), "\n",
                       contract::GroupToJson(JobGroup(spec)));

@@ -137,11 +137,10 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   for (const auto& [key, value] : command.env) {
     absl::StrAppend(&env, key, "=", contract::ShellQuoteIfNeeded(value), " ");
   }
-  s.script = absl::StrCat("#!/bin/bash\n", SbatchLines(s), "# dlp job ",
-                          contract::ShellQuote(spec.name), ": ", tasks,
-                          " Slurm tasks, one per replica of the group file.\n", env,
-                          "srun --kill-on-bad-exit=0 ", contract::ShellCommandLine(command.argv),
-                          "\n");
+  s.script =
+      absl::StrCat("#!/bin/bash\n", SbatchLines(s), "# dlp job ", contract::ShellQuote(spec.name),
+                   ": ", tasks, " Slurm tasks, one per replica of the group file.\n", env,
+                   "srun --kill-on-bad-exit=0 ", contract::ShellCommandLine(command.argv), "\n");
   return s;
 }
 

@@ -97,8 +97,7 @@ Job ToJob(const SlurmJobRecord& record, const std::string& job_dir) {
     for (JobReplica& replica : job.replicas) {
       // Slurm's state wins over a status file it outlived: a job Slurm ended
       // has no running replica, a requeued one none at all yet.
-      if ((IsTerminal(job.state) && !IsTerminal(replica.state)) ||
-          job.state == JobState::kQueued) {
+      if ((IsTerminal(job.state) && !IsTerminal(replica.state)) || job.state == JobState::kQueued) {
         replica.state = job.state;
       }
     }

@@ -78,9 +78,9 @@ class SlurmBackend final : public Backend {
     if (layout.dlp_run.empty()) {
       absl::StatusOr<std::string> found = contract::FindDlpRun();
       if (!found.ok()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "the Slurm tasks run dlp-run: ", found.status().message(),
-            " (set the context's dlp-run field to its path on the nodes)"));
+        return absl::FailedPreconditionError(
+            absl::StrCat("the Slurm tasks run dlp-run: ", found.status().message(),
+                         " (set the context's dlp-run field to its path on the nodes)"));
       }
       layout.dlp_run = *found;
     }

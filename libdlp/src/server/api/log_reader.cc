@@ -10,7 +10,7 @@
 namespace dlp::server {
 
 LogEntry LogEntryFromLine(const std::string& replica, absl::string_view line,
-                         const LogEntry* previous) {
+                          const LogEntry* previous) {
   LogEntry e;
   e.replica = replica;
   if (auto parsed = contract::ParseLogFileLine(std::string_view(line.data(), line.size()))) {
@@ -56,14 +56,14 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
     if (nl == std::string::npos) {
       if (final) {
         entries.push_back(LogEntryFromLine(replica, absl::string_view(data).substr(start),
-                                       entries.empty() ? nullptr : &entries.back()));
+                                           entries.empty() ? nullptr : &entries.back()));
       } else {
         state.partial = data.substr(start);
       }
       break;
     }
     entries.push_back(LogEntryFromLine(replica, absl::string_view(data).substr(start, nl - start),
-                                   entries.empty() ? nullptr : &entries.back()));
+                                       entries.empty() ? nullptr : &entries.back()));
     start = nl + 1;
   }
   if (options_.since) {

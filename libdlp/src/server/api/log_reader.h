@@ -54,7 +54,7 @@ class LogReader {
 // One line of a replica log (contract::ParseLogFileLine); a line in another
 // format becomes stdout text with the previous line's time.
 LogEntry LogEntryFromLine(const std::string& replica, absl::string_view line,
-                      const LogEntry* previous);
+                          const LogEntry* previous);
 
 // {"replica":...,"stream":...,"time":...,"text":...} and a newline.
 std::string LogEntryToNdjson(const LogEntry& entry);

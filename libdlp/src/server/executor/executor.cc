@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "dlp/status.h"
 #include "common/job_group.h"
 #include "contract/group.h"
+#include "dlp/status.h"
 #include "server/executor/process.h"
 
 namespace dlp::server {
@@ -52,9 +52,8 @@ absl::Status Executor::Start(JobRecord& record, std::vector<Event>& events) {
   const contract::JobFolder folder = Folder(id);
   DLP_RETURN_IF_ERROR(
       contract::WriteGroupFile(folder.GroupFile(), internal::JobGroup(record.job.spec)));
-  contract::DlpRunCommand command =
-      internal::ExecutorDlpRunCommand(options_.dlp_run, folder, id, record.job.name,
-                                      options_.grace_period, record.gpus);
+  contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
+      options_.dlp_run, folder, id, record.job.name, options_.grace_period, record.gpus);
   SpawnOptions spawn;
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);
@@ -108,14 +107,16 @@ void Executor::ApplyStatus(JobRecord& record, const contract::GroupStatus& statu
   record.job.replicas = std::move(replicas);
 }
 
-void Executor::KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status) {
+void Executor::KillEverything(const JobRecord& record,
+                              const std::optional<contract::GroupStatus>& status) {
   SignalGroup(static_cast<pid_t>(record.runner_pid), SIGKILL);
   if (!status) return;
-  for (const contract::RankStatus& r : status->replicas) SignalGroup(static_cast<pid_t>(r.pgid), SIGKILL);
+  for (const contract::RankStatus& r : status->replicas)
+    SignalGroup(static_cast<pid_t>(r.pgid), SIGKILL);
 }
 
-void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status, bool lost,
-                        std::vector<Event>& events) {
+void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status,
+                        bool lost, std::vector<Event>& events) {
   Job& job = record.job;
   if (record.stop_requested_us) {
     job.state = ParseJobState(record.stop_state).value_or(JobState::kCancelled);
@@ -168,7 +169,8 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   const size_t events_before = events.size();
   // Liveness first: a runner's final status is written before it exits.
   const bool gone = RunnerGone(record);
-  absl::StatusOr<std::optional<contract::GroupStatus>> status = contract::ReadStatusFile(StatusPath(record.job.id));
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(StatusPath(record.job.id));
   std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
   if (current) ApplyStatus(record, *current, events);
   const absl::Time now = absl::Now();
@@ -240,7 +242,8 @@ void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
     if (record.stop_requested_us) SignalGroup(pid, SIGTERM);
     return;
   }
-  absl::StatusOr<std::optional<contract::GroupStatus>> status = contract::ReadStatusFile(StatusPath(record.job.id));
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(StatusPath(record.job.id));
   std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
   if (current) ApplyStatus(record, *current, events);
   const bool settled = current && current->terminal();

@@ -15,9 +15,9 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "dlp/job.h"
 #include "contract/dlp_run.h"
 #include "contract/status.h"
+#include "dlp/job.h"
 #include "server/store/store.h"
 
 namespace dlp::server {
@@ -25,7 +25,7 @@ namespace dlp::server {
 struct ExecutorOptions {
   std::string jobs_dir;                          // STATE/jobs
   absl::Duration grace_period = absl::Seconds(10);  // SIGTERM -> SIGKILL
-  std::string dlp_run;  // empty: contract::FindDlpRun() at first start
+  std::string dlp_run;                              // empty: contract::FindDlpRun() at first start
 };
 
 class Executor {
@@ -54,9 +54,7 @@ class Executor {
   // recorded the start, so that the job never runs twice.
   void Reconcile(JobRecord& record, std::vector<Event>& events);
 
-  contract::JobFolder Folder(const std::string& id) const {
-    return {options_.jobs_dir + "/" + id};
-  }
+  contract::JobFolder Folder(const std::string& id) const { return {options_.jobs_dir + "/" + id}; }
   std::string JobDir(const std::string& id) const { return Folder(id).path; }
   std::string LogDir(const std::string& id) const { return Folder(id).LogDir(); }
   std::string StatusPath(const std::string& id) const { return Folder(id).StatusFile(); }
@@ -64,7 +62,8 @@ class Executor {
  private:
   // True when the job's runner has exited (reaping it if it is our child).
   bool RunnerGone(const JobRecord& record);
-  void ApplyStatus(JobRecord& record, const contract::GroupStatus& status, std::vector<Event>& events);
+  void ApplyStatus(JobRecord& record, const contract::GroupStatus& status,
+                   std::vector<Event>& events);
   void Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status, bool lost,
                 std::vector<Event>& events);
   void KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status);

@@ -19,8 +19,11 @@ JobSpec TwoRoles() {
   spec.name = "train";
   spec.labels = {{"team", "vision"}};
   ReplicaSpec chief{"chief", 1, {"python", "chief.py"}, {}, {2000, 0, 0}};
-  ReplicaSpec worker{"worker", 3, {"python", "train.py", "--msg", "a'b $(x)"},
-                     {{"MODE", "fast; rm -rf /"}}, {1500, int64_t{4} << 30, 1}};
+  ReplicaSpec worker{"worker",
+                     3,
+                     {"python", "train.py", "--msg", "a'b $(x)"},
+                     {{"MODE", "fast; rm -rf /"}},
+                     {1500, int64_t{4} << 30, 1}};
   spec.replicas = {chief, worker};
   spec.active_deadline_seconds = 90;
   spec.restart_policy = {RestartPolicyKind::kOnFailure, 2, 0};
@@ -86,12 +89,11 @@ TEST(BuildSubmission, ScriptIsTheAllocationAndOneSrunOfDlpRun) {
   std::vector<std::string> lines = absl::StrSplit(s->script, '\n', absl::SkipEmpty());
   EXPECT_LT(lines.size(), 25u) << s->script;
   EXPECT_EQ(lines.front(), "#!/bin/bash");
-  for (const char* line : {"#SBATCH --job-name=train", "#SBATCH --partition=batch",
-                           "#SBATCH --ntasks=4", "#SBATCH --cpus-per-task=2",
-                           "#SBATCH --mem-per-cpu=2048", "#SBATCH --gpus-per-task=1",
-                           "#SBATCH --time=2", "#SBATCH --nodes=1-4", "#SBATCH --requeue",
-                           "#SBATCH --open-mode=append",
-                           "#SBATCH --comment=dlp:train-KEY,team=vision"}) {
+  for (const char* line :
+       {"#SBATCH --job-name=train", "#SBATCH --partition=batch", "#SBATCH --ntasks=4",
+        "#SBATCH --cpus-per-task=2", "#SBATCH --mem-per-cpu=2048", "#SBATCH --gpus-per-task=1",
+        "#SBATCH --time=2", "#SBATCH --nodes=1-4", "#SBATCH --requeue",
+        "#SBATCH --open-mode=append", "#SBATCH --comment=dlp:train-KEY,team=vision"}) {
     EXPECT_THAT(s->script, HasSubstr(std::string(line) + "\n")) << s->script;
   }
   EXPECT_EQ(lines.back(),

@@ -24,8 +24,8 @@ TEST(MapSlurmState, EveryStateHasADlpState) {
   }
   EXPECT_EQ(MapSlurmState("COMPLETED"), JobState::kSucceeded);
   EXPECT_EQ(MapSlurmState("CANCELLED"), JobState::kCancelled);
-  for (const char* s : {"FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL",
-                        "DEADLINE", "PREEMPTED"}) {
+  for (const char* s :
+       {"FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "PREEMPTED"}) {
     EXPECT_EQ(MapSlurmState(s), JobState::kFailed) << s;
   }
 }
@@ -105,9 +105,8 @@ TEST_F(ToJobWithFolder, ReplicasAndRestartsComeFromTheStatusFile) {
   contract::GroupStatus status;
   status.state = "Failed";
   status.restarts = 2;
-  status.replicas = {
-      {"worker-0", "worker", 0, 0, "node1", 10, 10, "Failed", std::nullopt, 15},
-      {"worker-1", "worker", 1, 1, "node2", 11, 11, "Failed", 3, std::nullopt}};
+  status.replicas = {{"worker-0", "worker", 0, 0, "node1", 10, 10, "Failed", std::nullopt, 15},
+                     {"worker-1", "worker", 1, 1, "node2", 11, 11, "Failed", 3, std::nullopt}};
   WriteStatus(status);
   Job job = ToJob(Finished("FAILED", 3 << 8), dir_.path());
   EXPECT_EQ(job.name, "train");

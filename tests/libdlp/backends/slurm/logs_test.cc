@@ -50,9 +50,9 @@ TEST(ReadJobLogs, SlurmOutIsItsOwnReplica) {
   testing::TempDir dir;
   dir.WriteFile("logs/worker-0.log", "");
   dir.WriteFile("slurm.out", "dlp-run: attempt 0 exited with code 1; restart 1 of 2\n");
-  EXPECT_THAT(Read(dir.path(), {}),
-              ::testing::ElementsAre(
-                  "slurm/stdout:dlp-run: attempt 0 exited with code 1; restart 1 of 2"));
+  EXPECT_THAT(
+      Read(dir.path(), {}),
+      ::testing::ElementsAre("slurm/stdout:dlp-run: attempt 0 exited with code 1; restart 1 of 2"));
 }
 
 }  // namespace
