@@ -136,9 +136,9 @@ void SlurmGroupTask::StartChild(int round) {
       RankEnvironment(layout_, plan, SlurmCluster(task_, options_.group.framework, round));
   SpawnRequest request;
   request.env = CurrentEnvironment();
-  if (!request.env.count(names::kJobId) && !task_.job_id.empty()) {
-    request.env[names::kJobId] = task_.job_id;
-  }
+  // Slurm's job id is the dlp job's id on this backend, whatever the
+  // submitter's environment (which sbatch exports) held.
+  if (!task_.job_id.empty()) request.env[names::kJobId] = task_.job_id;
   for (auto& [k, v] : vars) request.env[k] = v;
   if (!vars.count(names::kTraceDir)) {
     const std::string& dir = options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;

@@ -53,8 +53,10 @@ class SlurmGroupTest : public ::testing::Test {
                      {"SLURM_JOB_NODELIST", "localhost"},
                      {"SLURM_STEP_NODELIST", "localhost"},
                      {"SLURMD_NODENAME", "localhost"},
-                     {"SLURM_RESTART_COUNT", absl::StrCat(requeues)}};
-      options.unset_env = {"DLP_JOB_ID", "DLP_TRACE_DIR", "DLP_RESTART_COUNT"};
+                     {"SLURM_RESTART_COUNT", absl::StrCat(requeues)},
+                     // sbatch exports the submitter's environment: Slurm's id wins.
+                     {"DLP_JOB_ID", "submitters-own"}};
+      options.unset_env = {"DLP_TRACE_DIR", "DLP_RESTART_COUNT"};
       running.push_back(std::make_unique<Background>(
           std::vector<std::string>{BinPath("dlp-run"), "--group", path, "--log-dir",
                                    dir_.Join("logs"), "--status-file", dir_.Join("status.json"),
