@@ -53,7 +53,7 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
 
   std::printf("\n%s\n", Colorize("Replicas:", kBold, color).c_str());
   Table replicas({"NAME", "STATE", "EXIT", "HOST", "PID"});
-  for (const ReplicaStatus& r : job.replicas) {
+  for (const JobReplica& r : job.replicas) {
     replicas.AddRow({r.name, ColoredState(r.state, color), ReplicaOutcome(r),
                      r.host.empty() ? "-" : r.host, r.pid > 0 ? absl::StrCat(r.pid) : "-"});
   }

@@ -55,13 +55,13 @@ std::string JobDuration(const Job& job, absl::Time now) {
 
 std::string ReplicaSummary(const Job& job) {
   int active = 0;
-  for (const ReplicaStatus& r : job.replicas) {
+  for (const JobReplica& r : job.replicas) {
     if (r.state != JobState::kQueued) ++active;
   }
   return absl::StrCat(active, "/", job.replicas.size());
 }
 
-std::string ReplicaOutcome(const ReplicaStatus& replica) {
+std::string ReplicaOutcome(const JobReplica& replica) {
   if (replica.signal) {
     const char* name = sigabbrev_np(*replica.signal);
     return name ? absl::StrFormat("signal %d (SIG%s)", *replica.signal, name)
@@ -141,9 +141,9 @@ void PrintJobOutcome(const Job& job) {
   if (job.state != JobState::kFailed) return;
   // The replica that failed on its own: a non-zero exit first, then a signal
   // (the group's other replicas are usually terminated by a signal afterwards).
-  const ReplicaStatus* failing = nullptr;
+  const JobReplica* failing = nullptr;
   int best = 0;
-  for (const ReplicaStatus& r : job.replicas) {
+  for (const JobReplica& r : job.replicas) {
     if (r.state != JobState::kFailed) continue;
     const int rank = r.exit_code && *r.exit_code != 0 && !r.signal ? 3 : r.signal ? 2 : 1;
     if (rank > best) {

@@ -28,7 +28,7 @@ std::string JobDuration(const Job& job, absl::Time now);
 // "2/3": replicas running or done out of the total.
 std::string ReplicaSummary(const Job& job);
 // "exit 3", "signal 9 (SIGKILL)", or "-".
-std::string ReplicaOutcome(const ReplicaStatus& replica);
+std::string ReplicaOutcome(const JobReplica& replica);
 std::string FormatTimestamp(const std::optional<absl::Time>& time);  // RFC 3339 or "-"
 
 // Prints jobs to stdout in `format`; `as_list`: JSON/YAML as {"jobs":[...]}.

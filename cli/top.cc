@@ -63,7 +63,7 @@ std::string Snapshot(Client& client, bool color) {
     // A job whose logs cannot be read shows no steps.
     std::map<std::string, StepRate> steps =
         client.StepRates(job.id).value_or(std::map<std::string, StepRate>{});
-    for (const ReplicaStatus& r : job.replicas) {
+    for (const JobReplica& r : job.replicas) {
       auto it = usage.find(r.name);
       const bool have = it != usage.end();
       const StepRate step = steps.count(r.name) ? steps[r.name] : StepRate{};

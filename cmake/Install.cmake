@@ -10,7 +10,7 @@ endforeach()
 
 # The https:// transport libdlp opens on first use (libdlp/src/http/https_module.h).
 install(TARGETS dlp_https LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS dlp dlp_runtime EXPORT dlpTargets
+install(TARGETS dlp dlp_runtime dlp_contract EXPORT dlpTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY libdlp/include/dlp runtime/include/dlp

@@ -63,7 +63,8 @@ std::string_view JobStateName(JobState state);  // "Queued", "Running", ...
 std::optional<JobState> ParseJobState(std::string_view name);  // case-insensitive
 bool IsTerminal(JobState state);
 
-struct ReplicaStatus {
+// One replica of a job as its backend reports it.
+struct JobReplica {
   std::string name;  // "worker-1"
   std::string role;
   int index = 0;     // 0-based within its role
@@ -85,7 +86,7 @@ struct Job {
   std::optional<int> exit_code;  // of the failing replica (or 0 on success)
   int restart_count = 0;
   JobSpec spec;
-  std::vector<ReplicaStatus> replicas;
+  std::vector<JobReplica> replicas;
 };
 
 struct Event {

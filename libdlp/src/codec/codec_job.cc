@@ -28,12 +28,12 @@ absl::StatusOr<JobState> ReadState(const Json& object, absl::string_view path) {
   return *state;
 }
 
-absl::StatusOr<ReplicaStatus> ReplicaFromJson(const Json& value, const std::string& path) {
+absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string& path) {
   if (!value.is_object()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": expected an object, got ", value.type_name()));
   }
-  ReplicaStatus r;
+  JobReplica r;
   DLP_RETURN_IF_ERROR(ReadString(value, path, "name", &r.name));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "role", &r.role));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "index", &r.index));
@@ -49,7 +49,7 @@ absl::StatusOr<ReplicaStatus> ReplicaFromJson(const Json& value, const std::stri
 
 OrderedJson JobToJsonValue(const Job& job) {
   OrderedJson replicas = OrderedJson::array();
-  for (const ReplicaStatus& r : job.replicas) {
+  for (const JobReplica& r : job.replicas) {
     replicas.push_back({{"name", r.name},
                         {"role", r.role},
                         {"index", r.index},
@@ -101,7 +101,7 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_ASSIGN_OR_RETURN(const Json* replicas, ReadArray(value, path, "replicas"));
   if (replicas != nullptr) {
     for (size_t i = 0; i < replicas->size(); ++i) {
-      DLP_ASSIGN_OR_RETURN(ReplicaStatus r,
+      DLP_ASSIGN_OR_RETURN(JobReplica r,
                            ReplicaFromJson((*replicas)[i], absl::StrCat(dot, "replicas[", i, "]")));
       job.replicas.push_back(std::move(r));
     }

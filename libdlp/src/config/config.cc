@@ -156,7 +156,7 @@ absl::Status SaveConfig(const Config& config) {
   out << YAML::EndSeq << YAML::EndMap;
   if (!out.good()) return absl::InternalError(absl::StrCat("config: ", out.GetLastError()));
   const std::string path = config.path.empty() ? DefaultConfigPath() : config.path;
-  return internal::WriteFileAtomically(path, absl::StrCat(out.c_str(), "\n"), 0600);
+  return internal::WriteFileInNewDirs(path, absl::StrCat(out.c_str(), "\n"), 0600);
 }
 
 absl::StatusOr<Context> ResolveContext(const Config& config, std::string_view name) {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "contract/files.h"
 
 namespace dlp::internal {
 
@@ -48,34 +49,13 @@ absl::Status MakeDirs(const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents,
-                                 int mode) {
+absl::Status WriteFileInNewDirs(const std::string& path, std::string_view contents, int mode) {
   const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  if (auto status = MakeDirs(dir); !status.ok()) return status;
-  std::string tmp = absl::StrCat(path, ".tmp-XXXXXX");
-  int fd = mkstemp(tmp.data());
-  if (fd < 0) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
+  if (auto status = MakeDirs(slash == std::string::npos ? "." : path.substr(0, slash));
+      !status.ok()) {
+    return status;
   }
-  fchmod(fd, static_cast<mode_t>(mode));
-  size_t written = 0;
-  while (written < contents.size()) {
-    ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    written += static_cast<size_t>(n);
-  }
-  const bool ok = written == contents.size() && fsync(fd) == 0;
-  const int saved_errno = errno;
-  close(fd);
-  if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = ok ? errno : saved_errno;
-    unlink(tmp.c_str());
-    return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(err)));
-  }
-  return absl::OkStatus();
+  return contract::WriteFileAtomically(path, contents, mode);
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {

@@ -17,10 +17,9 @@ std::string ExpandUser(std::string_view path);
 // Creates `path` and its parents (mode 0700 for the ones it creates).
 absl::Status MakeDirs(const std::string& path);
 
-// Writes `contents` to `path` atomically: a temporary file in the same folder,
-// fsync, then rename. The file gets `mode`.
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents,
-                                 int mode = 0644);
+// Writes `contents` to `path` atomically (contract::WriteFileAtomically) after
+// creating its folder with MakeDirs.
+absl::Status WriteFileInNewDirs(const std::string& path, std::string_view contents, int mode);
 
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 

@@ -1,37 +1,19 @@
-// Names of the job model's enums, as they appear in specs, JSON and tables.
+// Names of the job model's enums, as they appear in specs, JSON and tables
+// (frameworks and restart policies: the job contract's names).
 #include "dlp/job.h"
 
 #include "absl/strings/match.h"
+#include "common/job_group.h"
 #include "common/string_view_compat.h"
 
 namespace dlp {
 
 std::string_view FrameworkName(Framework framework) {
-  switch (framework) {
-    case Framework::kNone:
-      return "none";
-    case Framework::kPyTorch:
-      return "pytorch";
-    case Framework::kTensorFlow:
-      return "tensorflow";
-    case Framework::kHorovod:
-      return "horovod";
-    case Framework::kJax:
-      return "jax";
-  }
-  return "none";
+  return contract::FrameworkName(internal::ToContract(framework));
 }
 
 std::string_view RestartPolicyName(RestartPolicyKind kind) {
-  switch (kind) {
-    case RestartPolicyKind::kNever:
-      return "Never";
-    case RestartPolicyKind::kOnFailure:
-      return "OnFailure";
-    case RestartPolicyKind::kExitCode:
-      return "ExitCode";
-  }
-  return "Never";
+  return contract::RestartPolicyName(internal::ToContract(kind));
 }
 
 namespace {

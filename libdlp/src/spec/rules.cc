@@ -4,6 +4,8 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/job_group.h"
+#include "common/string_view_compat.h"
 
 namespace dlp::internal {
 namespace {
@@ -62,19 +64,15 @@ int RoleIndex(absl::string_view role) {
 }
 
 std::optional<Framework> FrameworkFromName(absl::string_view name) {
-  if (name == "none") return Framework::kNone;
-  if (name == "pytorch") return Framework::kPyTorch;
-  if (name == "tensorflow") return Framework::kTensorFlow;
-  if (name == "horovod") return Framework::kHorovod;
-  if (name == "jax") return Framework::kJax;
-  return std::nullopt;
+  auto framework = contract::ParseFramework(ToStd(name));
+  if (!framework) return std::nullopt;
+  return FromContract(*framework);
 }
 
 std::optional<RestartPolicyKind> RestartPolicyFromName(absl::string_view name) {
-  if (name == "Never") return RestartPolicyKind::kNever;
-  if (name == "OnFailure") return RestartPolicyKind::kOnFailure;
-  if (name == "ExitCode") return RestartPolicyKind::kExitCode;
-  return std::nullopt;
+  auto policy = contract::ParseRestartPolicy(ToStd(name));
+  if (!policy) return std::nullopt;
+  return FromContract(*policy);
 }
 
 Problem CheckJobName(absl::string_view name) {
@@ -169,8 +167,7 @@ Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts) {
   }
   if (max_restarts < 1 || max_restarts > kMaxRestarts) {
     return absl::StrFormat("must be between 1 and %d with policy %s, got %d", kMaxRestarts,
-                           policy == RestartPolicyKind::kOnFailure ? "OnFailure" : "ExitCode",
-                           max_restarts);
+                           std::string(RestartPolicyName(policy)).c_str(), max_restarts);
   }
   return std::nullopt;
 }

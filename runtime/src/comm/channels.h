@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "comm/rank_env.h"
+#include "comm/comm_env.h"
 #include "comm/ring.h"
 #include "rendezvous/store.h"
 

@@ -24,7 +24,7 @@ constexpr absl::Duration kReasonWait = absl::Seconds(1);
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
-  DLP_ASSIGN_OR_RETURN(RankEnv env, ReadRankEnv(g_instances.fetch_add(1)));
+  DLP_ASSIGN_OR_RETURN(CommEnv env, ReadCommEnv(g_instances.fetch_add(1)));
   if (env.store_host.empty()) {  // a single rank needs no rendezvous
     auto comm = std::unique_ptr<Communicator>(new Communicator());
     comm->options_ = env.options;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "comm/comm_env.h"
 #include "comm/device_path.h"
-#include "comm/rank_env.h"
 #include "comm/ring.h"
 #include "comm/transport_select.h"
 #include "dlp/comm.h"
@@ -23,7 +23,7 @@ namespace dlp::runtime {
 
 class Communicator {
  public:
-  // Joins the ranks described by the rank environment (rank_env.h).
+  // Joins the ranks described by the rank environment (comm_env.h).
   static absl::StatusOr<std::unique_ptr<Communicator>> FromEnv();
   // Joins through `store`, kept to report and look up why ranks failed.
   static absl::StatusOr<std::unique_ptr<Communicator>> Create(

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "comm/comm_env.h"
 #include "comm/device_path.h"
-#include "comm/rank_env.h"
 #include "comm/ring.h"
 #include "rendezvous/store.h"
 

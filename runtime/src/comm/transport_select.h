@@ -6,9 +6,9 @@
 
 #include <memory>
 
+#include "comm/comm_env.h"
 #include "comm/device_path.h"
 #include "comm/link.h"
-#include "comm/rank_env.h"
 #include "comm/ring.h"
 #include "rendezvous/store.h"
 

@@ -2,6 +2,7 @@
 //   dlp-run -np 4 [-H a:2,b:2] -- COMMAND ARGS...        torchrun-like
 //   dlp-run --group GROUP.json --log-dir D --status-file S dlpd's executor
 //   srun dlp-run -- COMMAND                              one rank per Slurm task
+//   srun dlp-run --group GROUP.json --log-dir D ...      the Slurm backend
 //   dlp-run --exec-rank --env K=V ... -- COMMAND         internal, run over ssh
 #include <unistd.h>
 
@@ -11,11 +12,15 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "contract/group.h"
+#include "contract/names.h"
 #include "launch/child.h"
 #include "launch/exec_rank.h"
 #include "launch/launcher.h"
 #include "launch/slurm.h"
+#include "launch/slurm_group.h"
 
 namespace {
 
@@ -26,7 +31,7 @@ struct Flags {
   std::string hosts, hostfile, group_file, gpus, framework = "none", restart_policy;
   int nproc_per_node = 0, max_restarts = 0, ssh_port = 0, rdzv_port = 0;
   double backoff = 0, grace = 10, start_timeout = 120;
-  std::string log_dir, status_file, remote_path, workdir;
+  std::string log_dir, status_file, trace_dir, remote_path, workdir;
   std::vector<std::string> ssh_opts, env;
   bool exec_rank = false;
 };
@@ -42,7 +47,7 @@ int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
   LaunchOptions options;
   if (!f.group_file.empty()) {
     if (!command.empty()) return Fail("--group takes the commands from the group file, not after --");
-    auto group = dlp::launch::ReadGroupFile(f.group_file);
+    auto group = dlp::contract::ReadGroupFile(f.group_file);
     if (!group.ok()) return Fail(std::string(group.status().message()));
     options.group = *group;
   } else {
@@ -64,17 +69,21 @@ int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
     }
     if (np < 1) return Fail("-np must be at least 1");
     options.group = dlp::launch::NpGroup(np, command);
-    options.group.framework = f.framework;
+    options.group.framework =
+        dlp::contract::ParseFramework(f.framework).value_or(dlp::contract::Framework::kNone);
     options.group.workdir = f.workdir;
     options.group.max_restarts = f.max_restarts;
-    options.group.restart_policy = f.max_restarts > 0 ? dlp::launch::RestartPolicy::kOnFailure
-                                                      : dlp::launch::RestartPolicy::kNever;
+    options.group.restart_policy = f.max_restarts > 0 ? dlp::contract::RestartPolicy::kOnFailure
+                                                      : dlp::contract::RestartPolicy::kNever;
     options.group.backoff = Seconds(f.backoff);
   }
   // Flags given explicitly override the group file.
   if (!f.restart_policy.empty()) {
-    auto policy = dlp::launch::ParseRestartPolicy(f.restart_policy);
-    if (!policy.ok()) return Fail(std::string(policy.status().message()));
+    auto policy = dlp::contract::ParseRestartPolicy(f.restart_policy);
+    if (!policy) {
+      return Fail("unknown restart policy '" + f.restart_policy + "' (" +
+                  dlp::contract::RestartPolicyNameList() + ")");
+    }
     options.group.restart_policy = *policy;
   }
   if (!f.gpus.empty()) {
@@ -85,6 +94,7 @@ int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
   }
   options.log_dir = f.log_dir;
   options.status_file = f.status_file;
+  options.trace_dir = f.trace_dir;
   options.grace = Seconds(f.grace);
   options.start_timeout = Seconds(f.start_timeout);
   options.ssh.port = f.ssh_port;
@@ -105,6 +115,29 @@ int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
   if (!result.ok()) return Fail(std::string(result.status().message()));
   if (result->exit_code != 0) Fail(result->reason);
   return result->exit_code;
+}
+
+// Under srun with --group: this task is one rank of the group.
+int RunSlurmGroup(const Flags& f, const std::vector<std::string>& command) {
+  if (!command.empty()) return Fail("--group takes the commands from the group file, not after --");
+  if (f.log_dir.empty()) return Fail("--group under Slurm needs --log-dir");
+  auto group = dlp::contract::ReadGroupFile(f.group_file);
+  if (!group.ok()) return Fail(std::string(group.status().message()));
+  dlp::launch::SlurmGroupOptions options;
+  options.group = *std::move(group);
+  if (!f.restart_policy.empty()) {
+    auto policy = dlp::contract::ParseRestartPolicy(f.restart_policy);
+    if (!policy) return Fail("unknown restart policy '" + f.restart_policy + "'");
+    options.group.restart_policy = *policy;
+  }
+  options.log_dir = f.log_dir;
+  options.status_file = f.status_file;
+  options.trace_dir = f.trace_dir;
+  options.grace = Seconds(f.grace);
+  options.start_timeout = Seconds(f.start_timeout);
+  options.rdzv_port = f.rdzv_port;
+  return dlp::launch::RunSlurmGroupTask(
+      options, [](const std::string& line) { fprintf(stderr, "dlp-run: %s\n", line.c_str()); });
 }
 
 }  // namespace
@@ -130,13 +163,17 @@ int main(int argc, char** argv) {
   app.add_option("-H,--host", f.hosts, "Hosts and slots: host1:slots,host2:slots");
   app.add_option("--hostfile", f.hostfile, "File with one host per line (host slots=N)");
   app.add_option("--nproc-per-node", f.nproc_per_node, "Ranks per host");
-  app.add_option("--framework", f.framework, "Variables to set: pytorch, tensorflow, horovod, jax, none")
-      ->check(CLI::IsMember({"pytorch", "tensorflow", "horovod", "jax", "none"}));
+  const std::vector<std::string> frameworks(dlp::contract::kFrameworkNames.begin(),
+                                            dlp::contract::kFrameworkNames.end());
+  app.add_option("--framework", f.framework, "Variables to set: " + absl::StrJoin(frameworks, ", "))
+      ->check(CLI::IsMember(frameworks));
   app.add_option("--max-restarts", f.max_restarts, "Restart the group up to R times after a failure");
   app.add_option("--restart-policy", f.restart_policy, "Never, OnFailure or ExitCode");
   app.add_option("--backoff", f.backoff, "Seconds to wait before a restart");
   app.add_option("--log-dir", f.log_dir, "Write DIR/<replica>.log instead of prefixed output");
   app.add_option("--status-file", f.status_file, "Keep the group's status in this JSON file");
+  app.add_option("--trace-dir", f.trace_dir,
+                 "DLP_TRACE_DIR for the ranks (default: the log folder)");
   app.add_option("--group", f.group_file, "Group file with the roles to launch (runtime contract)");
   app.add_option("--gpus", f.gpus, "GPU ids the ranks may use, e.g. 0,1");
   app.add_option("--grace-period", f.grace, "Seconds between SIGTERM and SIGKILL when stopping");
@@ -165,8 +202,10 @@ int main(int argc, char** argv) {
     }
     return dlp::launch::RunExecRank(env, f.workdir, command, Seconds(f.grace));
   }
-  if (f.np == 0 && f.group_file.empty() && f.hosts.empty() && f.hostfile.empty() &&
-      dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment())) {
+  const bool in_slurm_task = f.np == 0 && f.hosts.empty() && f.hostfile.empty() &&
+                             dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment());
+  if (in_slurm_task && !f.group_file.empty()) return RunSlurmGroup(f, command);
+  if (in_slurm_task) {
     if (command.empty()) return Fail("no command given (srun dlp-run -- COMMAND ARGS...)");
     return dlp::launch::RunSlurmRank(command, f.framework, f.rdzv_port);
   }

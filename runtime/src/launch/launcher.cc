@@ -20,11 +20,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/socket.h"
+#include "contract/env_names.h"
+#include "contract/status.h"
 #include "dlp/status.h"
-#include "launch/rank_env.h"
+#include "launch/rank_environment.h"
 #include "launch/rank_process.h"
 #include "launch/signals.h"
-#include "launch/status_file.h"
 #include "rendezvous/store.h"
 
 namespace dlp::launch {
@@ -60,8 +61,8 @@ class Launcher {
 
   const LaunchOptions& options_;
   std::function<void(const std::string&)> notify_;
-  StatusFileWriter status_writer_;
-  GroupStatus group_status_;
+  contract::StatusFileWriter status_writer_;
+  contract::GroupStatus group_status_;
   Layout layout_;
   std::vector<std::unique_ptr<RankProcess>> ranks_;
   std::unique_ptr<runtime::TcpStoreServer> store_;
@@ -123,7 +124,7 @@ void Launcher::StartRound(int round) {
   cluster.master_port = FreePort();
   cluster.store_addr = absl::StrCat(store_host_, ":", store_->port());
   cluster.round = round;
-  if (cluster.framework == "tensorflow") {
+  if (cluster.framework == contract::Framework::kTensorFlow) {
     for (size_t i = 0; i < ranks_.size(); ++i) cluster.tf_ports.push_back(FreePort());
   }
   const std::map<std::string, std::string> inherited = CurrentEnvironment();
@@ -131,8 +132,10 @@ void Launcher::StartRound(int round) {
     RankProcess* rank = ranks_[i].get();
     std::map<std::string, std::string> env = RankEnvironment(layout_, rank->plan(), cluster);
     // Traces go next to the logs (docs/runtime-contract.md, "Traces and metrics").
-    if (!options_.log_dir.empty() && !env.count("DLP_TRACE_DIR")) {
-      env["DLP_TRACE_DIR"] = std::filesystem::absolute(options_.log_dir).string();
+    const std::string& trace_dir =
+        options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;
+    if (!trace_dir.empty() && !env.count(contract::env::kTraceDir)) {
+      env[contract::env::kTraceDir] = std::filesystem::absolute(trace_dir).string();
     }
     SpawnRequest request;
     if (rank->plan().local) {
@@ -141,7 +144,7 @@ void Launcher::StartRound(int round) {
       for (auto& [k, v] : env) request.env[k] = v;
       request.workdir = options_.group.workdir;
     } else {
-      for (const char* name : {"DLP_JOB_ID", "DLP_JOB_NAME"}) {
+      for (const char* name : {contract::env::kJobId, contract::env::kJobName}) {
         if (inherited.count(name)) env[name] = inherited.at(name);
       }
       const std::string workdir = options_.group.workdir.empty() ? cwd_ : options_.group.workdir;
@@ -257,7 +260,7 @@ absl::StatusOr<LaunchResult> Launcher::Run() {
   signal_fd_ = InstallSignalPipe();
   if (signal_fd_ < 0) return absl::InternalError("cannot create the signal pipe");
   DLP_RETURN_IF_ERROR(Prepare());
-  const GroupSpec& group = options_.group;
+  const contract::Group& group = options_.group;
   for (int round = 0;; ++round) {
     group_status_.restarts = round;
     group_status_.state = "Starting";
@@ -288,8 +291,8 @@ absl::StatusOr<LaunchResult> Launcher::Run() {
     }
     const bool timed_out = failed_index_ < 0;
     if (round < group.max_restarts &&
-        (timed_out ? group.restart_policy != RestartPolicy::kNever
-                   : ShouldRestart(group.restart_policy, exit_code, sig))) {
+        (timed_out ? group.restart_policy != contract::RestartPolicy::kNever
+                   : contract::ShouldRestart(group.restart_policy, exit_code, sig))) {
       group_status_.reason = failure_;
       Notify(absl::StrCat("restarting the group (restart ", round + 1, " of ", group.max_restarts,
                           ")"));

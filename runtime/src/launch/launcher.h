@@ -10,19 +10,20 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "launch/group_spec.h"
+#include "contract/group.h"
 #include "launch/placement.h"
 #include "launch/ssh_command.h"
 
 namespace dlp::launch {
 
 struct LaunchOptions {
-  GroupSpec group;
+  contract::Group group;
   std::vector<HostSlots> hosts;  // empty: every rank on this machine
   std::vector<int> gpus;
   bool gpus_given = false;
   std::string log_dir;      // empty: "[rank] line" on dlp-run's stdout/stderr
   std::string status_file;  // empty: none
+  std::string trace_dir;    // DLP_TRACE_DIR for the ranks; empty: the log folder
   absl::Duration grace = absl::Seconds(10);
   absl::Duration start_timeout = absl::Seconds(120);
   SshOptions ssh;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "contract/log_line.h"
 
 namespace dlp::launch {
 namespace {
@@ -27,7 +28,10 @@ class LogFile : public LineWriter {
   explicit LogFile(int fd) : fd_(fd) {}
   ~LogFile() override { close(fd_); }
   void WriteLine(Stream stream, absl::string_view line) override {
-    WriteAll(fd_, absl::StrCat(LogTimestamp(), stream == Stream::kOut ? " O " : " E ", line, "\n"));
+    WriteAll(fd_, contract::FormatLogFileLine(absl::Now(),
+                                              stream == Stream::kOut ? contract::LogStream::kOut
+                                                                     : contract::LogStream::kErr,
+                                              std::string_view(line.data(), line.size())));
   }
 
  private:
@@ -46,10 +50,6 @@ class Prefixed : public LineWriter {
 };
 
 }  // namespace
-
-std::string LogTimestamp() {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone());
-}
 
 absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
                                                         const std::string& name) {

@@ -1,6 +1,6 @@
-// Where the lines of a rank go: its log file in the contract's timestamped
-// format ("2026-11-30T12:00:00.123456Z O text"), or dlp-run's own stdout and
-// stderr with a "[rank] " prefix. Bytes arrive in arbitrary chunks; only whole
+// Where the lines of a rank go: its log file in the contract's log line format
+// (contract/log_line.h), or dlp-run's own stdout and stderr with a "[rank] "
+// prefix. Bytes arrive in arbitrary chunks; only whole
 // lines are written, and a partial last line when the stream ends.
 #pragma once
 
@@ -27,9 +27,6 @@ absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
                                                         const std::string& name);
 // Writes "[prefix] line" to fd 1 or 2, one write() per line.
 std::unique_ptr<LineWriter> PrefixWriter(const std::string& prefix);
-
-// "2026-11-30T12:00:00.123456Z" for now.
-std::string LogTimestamp();
 
 // Splits one stream into lines; `filter` (optional) sees each line first and
 // returns false to swallow it.

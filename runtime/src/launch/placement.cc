@@ -150,9 +150,9 @@ std::vector<int> DetectLocalGpus() {
   return ids;
 }
 
-GroupSpec NpGroup(int np, const std::vector<std::string>& command) {
-  GroupSpec group;
-  RoleSpec role;
+contract::Group NpGroup(int np, const std::vector<std::string>& command) {
+  contract::Group group;
+  contract::Role role;
   role.role = "rank";
   role.count = np;
   role.command = command;
@@ -160,15 +160,17 @@ GroupSpec NpGroup(int np, const std::vector<std::string>& command) {
   return group;
 }
 
-absl::StatusOr<Layout> PlaceGroup(const GroupSpec& group, const std::vector<HostSlots>& hosts_in,
+absl::StatusOr<Layout> PlaceGroup(const contract::Group& group,
+                                  const std::vector<HostSlots>& hosts_in,
                                   const std::vector<int>& gpus_in, bool gpus_given) {
-  std::vector<const RoleSpec*> roles;
-  for (const RoleSpec& r : group.roles) roles.push_back(&r);
-  std::stable_sort(roles.begin(), roles.end(), [](const RoleSpec* a, const RoleSpec* b) {
-    return RoleOrder(a->role) < RoleOrder(b->role);
-  });
+  std::vector<const contract::Role*> roles;
+  for (const contract::Role& r : group.roles) roles.push_back(&r);
+  std::stable_sort(roles.begin(), roles.end(),
+                   [](const contract::Role* a, const contract::Role* b) {
+                     return RoleOrder(a->role) < RoleOrder(b->role);
+                   });
   int total = 0;
-  for (const RoleSpec* r : roles) total += r->count;
+  for (const contract::Role* r : roles) total += r->count;
 
   std::vector<HostSlots> hosts = hosts_in;
   if (hosts.empty()) hosts.push_back({"localhost", total});
@@ -185,7 +187,7 @@ absl::StatusOr<Layout> PlaceGroup(const GroupSpec& group, const std::vector<Host
   std::map<std::string, int> next_local_rank, next_gpu;
   size_t host_index = 0;
   int used_on_host = 0;
-  for (const RoleSpec* role : roles) {
+  for (const contract::Role* role : roles) {
     for (int i = 0; i < role->count; ++i) {
       while (used_on_host >= hosts[host_index].slots) {
         ++host_index;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "launch/group_spec.h"
+#include "contract/group.h"
 
 namespace dlp::launch {
 
@@ -55,10 +55,10 @@ struct Layout {
 // any other role; replicas consecutively) and places them on `hosts` in order,
 // filling each host's slots. Empty `hosts`: every rank on "localhost".
 // `gpus`: the GPU ids this group may use on each host (empty: detect locally).
-absl::StatusOr<Layout> PlaceGroup(const GroupSpec& group, const std::vector<HostSlots>& hosts,
+absl::StatusOr<Layout> PlaceGroup(const contract::Group& group, const std::vector<HostSlots>& hosts,
                                   const std::vector<int>& gpus, bool gpus_given);
 
 // The roles of plain `-np N -- COMMAND`: one role "rank" with N replicas.
-GroupSpec NpGroup(int np, const std::vector<std::string>& command);
+contract::Group NpGroup(int np, const std::vector<std::string>& command);
 
 }  // namespace dlp::launch

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "contract/status.h"
 #include "launch/child.h"
 #include "launch/output.h"
 #include "launch/placement.h"
-#include "launch/status_file.h"
 
 namespace dlp::launch {
 
@@ -43,7 +43,7 @@ class RankProcess {
   void DrainAndClose();
 
   const RankPlan& plan() const { return plan_; }
-  const ReplicaStatus& status() const { return status_; }
+  const contract::RankStatus& status() const { return status_; }
   bool running() const { return pid_ > 0 && !exited_; }
   bool exited() const { return exited_; }
   bool ready() const { return ready_; }
@@ -60,7 +60,7 @@ class RankProcess {
   int out_fd_ = -1, err_fd_ = -1, in_fd_ = -1;
   bool ready_ = false, exited_ = false;
   std::string start_error_;
-  ReplicaStatus status_;
+  contract::RankStatus status_;
 };
 
 }  // namespace dlp::launch

@@ -8,14 +8,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "contract/env_names.h"
 #include "launch/child.h"
 #include "launch/exec_rank.h"
 #include "launch/placement.h"
-#include "launch/rank_env.h"
 #include "rendezvous/store.h"
 
 namespace dlp::launch {
 namespace {
+
+namespace names = contract::env;
 
 // Splits on commas outside brackets.
 std::vector<std::string> SplitTopLevel(const std::string& list) {
@@ -91,11 +93,12 @@ bool InSlurmTask(const std::map<std::string, std::string>& env) {
   return env.count("SLURM_PROCID") > 0 && env.count("SLURM_NTASKS") > 0;
 }
 
-absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::string>& env,
-                                               const std::string& framework, int rdzv_port) {
-  const int rank = IntOr(env, "SLURM_PROCID", -1);
-  const int world = IntOr(env, "SLURM_NTASKS", -1);
-  if (rank < 0 || world < 1 || rank >= world) {
+absl::StatusOr<SlurmTask> ReadSlurmTask(const std::map<std::string, std::string>& env,
+                                        int rdzv_port) {
+  SlurmTask task;
+  task.rank = IntOr(env, "SLURM_PROCID", -1);
+  task.world = IntOr(env, "SLURM_NTASKS", -1);
+  if (task.rank < 0 || task.world < 1 || task.rank >= task.world) {
     return absl::InvalidArgumentError("SLURM_PROCID/SLURM_NTASKS are missing or inconsistent");
   }
   std::string list;
@@ -108,9 +111,10 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
   if (list.empty()) return absl::InvalidArgumentError("no SLURM_STEP_NODELIST or SLURM_NODELIST");
   auto nodes = ExpandNodeList(list);
   if (!nodes.ok()) return nodes.status();
-  const int num_nodes = IntOr(env, "SLURM_STEP_NUM_NODES", IntOr(env, "SLURM_NNODES",
-                                                                  static_cast<int>(nodes->size())));
-  const int node_rank = IntOr(env, "SLURM_NODEID", 0);
+  task.nodes = *nodes;
+  task.num_nodes = IntOr(env, "SLURM_STEP_NUM_NODES",
+                         IntOr(env, "SLURM_NNODES", static_cast<int>(task.nodes.size())));
+  task.node_rank = IntOr(env, "SLURM_NODEID", 0);
   // SLURM_STEP_TASKS_PER_NODE looks like "2(x3),1"; this node's entry is its count.
   int local_world = IntOr(env, "SLURM_NTASKS_PER_NODE", 0);
   if (local_world == 0) {
@@ -123,21 +127,55 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
       std::vector<std::string> parts = absl::StrSplit(entry, "(x");
       if (!absl::SimpleAtoi(parts[0], &count)) break;
       if (parts.size() == 2) absl::SimpleAtoi(absl::StripSuffix(parts[1], ")"), &repeat);
-      if (node_rank < node + repeat) {
+      if (task.node_rank < node + repeat) {
         local_world = count;
         break;
       }
       node += repeat;
     }
   }
-  if (local_world == 0) local_world = (world + num_nodes - 1) / num_nodes;
+  if (local_world == 0) local_world = (task.world + task.num_nodes - 1) / task.num_nodes;
+  task.local_world = local_world;
+  task.local_rank = IntOr(env, "SLURM_LOCALID", 0);
+  task.host = env.count("SLURMD_NODENAME") ? env.at("SLURMD_NODENAME") : task.nodes[0];
+  task.job_id = env.count("SLURM_JOB_ID") ? env.at("SLURM_JOB_ID") : "";
+  task.store_port = rdzv_port != 0 ? rdzv_port : 20000 + IntOr(env, "SLURM_JOB_ID", 0) % 20000;
+  task.requeues = IntOr(env, "SLURM_RESTART_COUNT", 0);
+  return task;
+}
 
-  int port = rdzv_port;
-  if (port == 0) port = 20000 + IntOr(env, "SLURM_JOB_ID", 0) % 20000;
+ClusterInfo SlurmCluster(const SlurmTask& task, contract::Framework framework, int round) {
+  ClusterInfo cluster;
+  cluster.framework = framework;
+  cluster.master_addr = task.nodes[0];
+  cluster.master_port = task.store_port + 1;
+  cluster.store_addr = absl::StrCat(task.nodes[0], ":", task.store_port);
+  cluster.round = round;
+  for (int r = 0; r < task.world; ++r) cluster.tf_ports.push_back(task.store_port + 2 + r);
+  return cluster;
+}
 
+void PlaceSlurmTask(const SlurmTask& task, Layout* layout) {
+  layout->num_nodes = task.num_nodes;
+  for (RankPlan& plan : layout->ranks) {
+    plan.host = task.nodes[0];
+    plan.local = plan.rank == task.rank;
+    plan.assign_gpus = false;
+    plan.gpu_ids.clear();
+  }
+  RankPlan& self = layout->ranks[task.rank];
+  self.host = task.host;
+  self.local_rank = task.local_rank;
+  self.local_world_size = task.local_world;
+  self.node_rank = task.node_rank;
+}
+
+absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::string>& env,
+                                               const std::string& framework, int rdzv_port) {
+  auto task = ReadSlurmTask(env, rdzv_port);
+  if (!task.ok()) return task.status();
   Layout layout;
-  layout.num_nodes = num_nodes;
-  for (int r = 0; r < world; ++r) {
+  for (int r = 0; r < task->world; ++r) {
     RankPlan plan;
     plan.rank = r;
     plan.role = "rank";
@@ -145,33 +183,22 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
     plan.name = absl::StrCat("rank-", r);
     layout.ranks.push_back(plan);
   }
-  RankPlan& self = layout.ranks[rank];
-  self.host = env.count("SLURMD_NODENAME") ? env.at("SLURMD_NODENAME") : (*nodes)[0];
-  self.local_rank = IntOr(env, "SLURM_LOCALID", 0);
-  self.local_world_size = local_world;
-  self.node_rank = node_rank;
-  for (RankPlan& plan : layout.ranks) {
-    if (plan.host.empty()) plan.host = (*nodes)[0];
-  }
-  ClusterInfo cluster;
-  cluster.framework = framework;
-  cluster.master_addr = (*nodes)[0];
-  cluster.master_port = port + 1;
-  cluster.store_addr = absl::StrCat((*nodes)[0], ":", port);
+  PlaceSlurmTask(*task, &layout);
   // A batch script that restarts srun steps itself counts them in
   // DLP_RESTART_COUNT; Slurm counts only requeues.
-  cluster.round = IntOr(env, "DLP_RESTART_COUNT", IntOr(env, "SLURM_RESTART_COUNT", 0));
-  for (int r = 0; r < world; ++r) cluster.tf_ports.push_back(port + 2 + r);
+  const int round = IntOr(env, names::kRestartCount, task->requeues);
+  ClusterInfo cluster = SlurmCluster(
+      *task, contract::ParseFramework(framework).value_or(contract::Framework::kNone), round);
   SlurmRank out;
-  out.env = RankEnvironment(layout, self, cluster);
-  out.env.erase("CUDA_VISIBLE_DEVICES");  // Slurm's GPU binding stays in charge
-  // A batch script that knows the job's roles (the Slurm backend's) sets the
-  // replica's identity itself; Slurm only knows ranks.
-  for (const char* name : {"DLP_ROLE", "DLP_REPLICA_INDEX", "DLP_REPLICA", "DLP_RESTART_COUNT"}) {
+  out.env = RankEnvironment(layout, layout.ranks[task->rank], cluster);
+  // A batch script that knows the job's roles sets the replica's identity
+  // itself; Slurm only knows ranks.
+  for (const char* name :
+       {names::kRole, names::kReplicaIndex, names::kReplica, names::kRestartCount}) {
     if (auto it = env.find(name); it != env.end()) out.env[name] = it->second;
   }
-  out.rank = rank;
-  out.store_port = port;
+  out.rank = task->rank;
+  out.store_port = task->store_port;
   return out;
 }
 

@@ -6,21 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "contract/shell_quote.h"
 
 namespace dlp::launch {
-
-std::string ShellQuote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  out += "'";
-  return out;
-}
 
 std::string SelfDirectory() {
   char buf[PATH_MAX] = {0};
@@ -55,7 +43,7 @@ std::vector<std::string> SshArgv(const SshOptions& options, const std::string& h
   remote.push_back("--");
   remote.insert(remote.end(), command.begin(), command.end());
   std::vector<std::string> quoted;
-  for (const std::string& word : remote) quoted.push_back(ShellQuote(word));
+  for (const std::string& word : remote) quoted.push_back(contract::ShellQuote(word));
   argv.push_back(absl::StrJoin(quoted, " "));
   return argv;
 }

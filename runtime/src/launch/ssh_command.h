@@ -17,9 +17,6 @@ struct SshOptions {
   std::vector<std::string> extra;    // raw ssh arguments: DLP_SSH_OPTS words, then -o per --ssh-opt
 };
 
-// POSIX shell single-quoting: abc -> 'abc', it's -> 'it'\''s'.
-std::string ShellQuote(const std::string& word);
-
 // The folder of the running dlp-run binary.
 std::string SelfDirectory();
 

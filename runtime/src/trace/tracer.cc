@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "contract/env_names.h"
 
 namespace dlp::runtime::trace {
 namespace {
@@ -96,15 +97,15 @@ std::string Hostname() {
 
 void Init() {
   const char* flag = Env("DLP_TRACE");
-  const char* dir = Env("DLP_TRACE_DIR");
+  const char* dir = Env(contract::env::kTraceDir);
   bool on = flag != nullptr ? std::string(flag) != "0" : dir != nullptr;
   if (!on) {
     g_state.store(0);
     return;
   }
   Writer& w = W();
-  w.rank = EnvInt("RANK", EnvInt("DLP_RANK", 0));
-  const int restart = EnvInt("DLP_RESTART_COUNT", 0);
+  w.rank = EnvInt(contract::env::kRank, EnvInt("DLP_RANK", 0));
+  const int restart = EnvInt(contract::env::kRestartCount, 0);
   std::string folder = dir != nullptr ? dir : ".";
   w.path = restart == 0 ? absl::StrCat(folder, "/rank-", w.rank, ".trace.json")
                         : absl::StrCat(folder, "/rank-", w.rank, ".restart-", restart,
@@ -121,8 +122,8 @@ void Init() {
   const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
-  const char* job = Env("DLP_JOB_ID");
-  const char* replica = Env("DLP_REPLICA");
+  const char* job = Env(contract::env::kJobId);
+  const char* replica = Env(contract::env::kReplica);
   Metadata("process_name", absl::StrFormat("\"name\":\"rank %d\"", w.rank));
   Metadata("process_sort_index", absl::StrFormat("\"sort_index\":%d", w.rank));
   Metadata("dlp_meta",

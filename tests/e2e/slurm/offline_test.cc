@@ -1,4 +1,5 @@
-// What the Slurm backend does without a running Slurm: render batch scripts,
+// What the Slurm backend does without a running Slurm: render batch scripts
+// and their group files,
 // and fail cleanly (exit 4, Slurm's own words) when Slurm cannot be reached.
 #include <unistd.h>
 
@@ -53,18 +54,25 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string& s = r.out;
   EXPECT_TRUE(absl::StartsWith(s, "#!/bin/bash\n")) << s;
-  for (const char* line : {"#SBATCH --job-name=train\n", "#SBATCH --ntasks=4\n",
-                           "#SBATCH --cpus-per-task=2\n", "#SBATCH --mem-per-cpu=2048\n",
-                           "#SBATCH --time=2\n", "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n", "#SBATCH --nodes=1-4\n",
-                           "srun --kill-on-bad-exit=1", "-lt 4 ]", "#SBATCH --requeue\n", "#SBATCH --open-mode=append\n",
-                           "max_restarts=2\n", "DLP_RESTART_COUNT=$restarts srun",
-                           "DLP_TRACE_DIR=\"$dlp_dir/traces\""}) {
+  for (const char* line :
+       {"#SBATCH --job-name=train\n", "#SBATCH --ntasks=4\n", "#SBATCH --cpus-per-task=2\n",
+        "#SBATCH --mem-per-cpu=2048\n", "#SBATCH --time=2\n",
+        "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n",
+        "#SBATCH --nodes=1-4\n", "#SBATCH --requeue\n", "#SBATCH --open-mode=append\n",
+        "DLP_JOB_NAME=train srun --kill-on-bad-exit=0 ", "--group ",
+        "/train-KEY/group.json --log-dir ", "/train-KEY/logs --status-file ",
+        "/train-KEY/status.json --trace-dir ", "/train-KEY/traces\n",
+        // The group file dlp-run reads, as the backend writes it.
+        "/train-KEY/group.json\n{", "\"maxRestarts\": 2", "\"restartPolicy\": \"OnFailure\"",
+        "\"count\": 3"}) {
     EXPECT_TRUE(absl::StrContains(s, line)) << line << " missing in\n" << s;
   }
   EXPECT_TRUE(absl::StrContains(s, "team=vision")) << s;
-  // The user's text only ever appears single-quoted (and inside the task
-  // script, itself single-quoted: hence the doubled escapes).
-  EXPECT_TRUE(absl::StrContains(s, "fast; rm -rf /'\\''")) << s;
+  // The user's text only ever appears in the group file's JSON, never in shell.
+  EXPECT_TRUE(absl::StrContains(s, "\"MODE\": \"fast; rm -rf /\"")) << s;
+  EXPECT_TRUE(absl::StrContains(s, "\"a'b $(x)\"")) << s;
+  const std::string script = s.substr(0, s.find("/train-KEY/group.json\n{"));
+  EXPECT_FALSE(absl::StrContains(script, "rm -rf")) << s;
 
   RunResult offline = Dlp({"render", file});
   EXPECT_EQ(offline.exit_code, 0) << offline.err;
@@ -76,7 +84,7 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
   EXPECT_EQ(never.exit_code, 0) << never.err;
   EXPECT_TRUE(absl::StrContains(never.out, "#SBATCH --no-requeue\n")) << never.out;
   EXPECT_FALSE(absl::StrContains(never.out, "--open-mode")) << never.out;
-  EXPECT_TRUE(absl::StrContains(never.out, "max_restarts=0\n")) << never.out;
+  EXPECT_TRUE(absl::StrContains(never.out, "\"restartPolicy\": \"Never\"")) << never.out;
 }
 
 TEST_F(SlurmOfflineTest, UnreachableSlurmRestIsExitCodeFour) {

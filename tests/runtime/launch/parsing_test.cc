@@ -1,9 +1,9 @@
 // The launcher's pure parts: host lists, Slurm node lists, rank placement,
-// shell quoting, restart policy.
+// the ssh command line (quoting and restart policy: tests/runtime/contract/).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "launch/group_spec.h"
+#include "contract/group.h"
 #include "launch/placement.h"
 #include "launch/slurm.h"
 #include "launch/ssh_command.h"
@@ -69,7 +69,7 @@ TEST(SlurmRank, RoundComesFromTheScriptsRestartCountBeforeSlurms) {
 }
 
 TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
-  GroupSpec group;
+  contract::Group group;
   group.roles = {{"worker", 3, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}, {"ps", 1, {"p"}, {}, 0}};
   auto layout = PlaceGroup(group, {{"localhost", 2}, {"127.0.0.2", 3}}, {}, true);
   ASSERT_TRUE(layout.ok()) << layout.status();
@@ -84,24 +84,12 @@ TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
   EXPECT_FALSE(PlaceGroup(group, {{"localhost", 4}}, {}, true).ok());
 }
 
-TEST(ShellQuote, SurvivesTheShell) {
-  EXPECT_EQ(ShellQuote("abc"), "'abc'");
-  EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");
-  EXPECT_EQ(ShellQuote(""), "''");
+TEST(SshArgv, QuotesEveryWordForTheRemoteShell) {
   auto argv = SshArgv({"ssh", 2222, "/opt/dlp/bin", {"-i", "key"}}, "h", {{"A", "x y"}}, "/w",
                       {"echo", "$HOME"});
   EXPECT_THAT(argv, ElementsAre("ssh", "-o", "BatchMode=yes", "-T", "-p", "2222", "-i", "key", "h",
                                 "'/opt/dlp/bin/dlp-run' '--exec-rank' '--workdir' '/w' '--env' "
                                 "'A=x y' '--' 'echo' '$HOME'"));
-}
-
-TEST(RestartPolicy, ExitCodeOnlyForSignalsAndHighCodes) {
-  EXPECT_FALSE(ShouldRestart(RestartPolicy::kNever, 1, 0));
-  EXPECT_TRUE(ShouldRestart(RestartPolicy::kOnFailure, 1, 0));
-  EXPECT_FALSE(ShouldRestart(RestartPolicy::kExitCode, 1, 0));
-  EXPECT_TRUE(ShouldRestart(RestartPolicy::kExitCode, 137, 0));
-  EXPECT_TRUE(ShouldRestart(RestartPolicy::kExitCode, 0, 9));
-  EXPECT_FALSE(ParseRestartPolicy("Always").ok());
 }
 
 }  // namespace

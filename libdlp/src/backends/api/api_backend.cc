@@ -92,7 +92,7 @@ absl::StatusOr<Job> ApiBackend::Wait(std::string_view id, absl::Duration timeout
   }
 }
 
-absl::StatusOr<LogLine> ParseLogLine(std::string_view text) {
+absl::StatusOr<LogLine> ParseNdjsonLogLine(std::string_view text) {
   auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object()) {
     return absl::InternalError(absl::StrCat("dlpd sent a log line that is not JSON: ", std::string(text)));
@@ -123,16 +123,17 @@ absl::Status ApiBackend::Logs(std::string_view id, const LogOptions& options,
   const absl::Duration idle = options.follow ? absl::Hours(24) : absl::Seconds(60);
   absl::Status parse_error;
   auto stream = [&](const HttpClient& http) -> absl::StatusOr<bool> {
-    DLP_RETURN_IF_ERROR(http.StreamLines(JobPath(id, "/logs"), query,
-                                         [&](std::string_view text) {
-                                           auto line = ParseLogLine(text);
-                                           if (!line.ok()) {
-                                             parse_error = line.status();
-                                             return false;
-                                           }
-                                           return sink(*line);
-                                         },
-                                         idle));
+    DLP_RETURN_IF_ERROR(http.StreamLines(
+        JobPath(id, "/logs"), query,
+        [&](std::string_view text) {
+          auto line = ParseNdjsonLogLine(text);
+          if (!line.ok()) {
+            parse_error = line.status();
+            return false;
+          }
+          return sink(*line);
+        },
+        idle));
     return true;
   };
   DLP_RETURN_IF_ERROR(WithClient(stream).status());

@@ -51,6 +51,6 @@ class ApiBackend : public Backend {
 };
 
 // One LogLine from an NDJSON object of GET /v1/jobs/ID/logs.
-absl::StatusOr<LogLine> ParseLogLine(std::string_view json);
+absl::StatusOr<LogLine> ParseNdjsonLogLine(std::string_view json);
 
 }  // namespace dlp::internal

@@ -1,5 +1,6 @@
 // What dlpd's executor runs for a spec (docs/runtime-contract.md): the dlp-run
-// command line and its group file. Used by `dlp render` for local and remote.
+// command line and its group file, produced by the same functions the executor
+// calls. Used by `dlp render` for local and remote.
 #pragma once
 
 #include <string>
@@ -8,10 +9,8 @@
 
 namespace dlp::internal {
 
-// The group file dlp-run reads (--group), as pretty JSON.
-std::string GroupJson(const JobSpec& spec);
-
-// "# dlp-run command line\n... \n# group.json\n{...}\n", for job id "ID".
+// "# dlp-run command line ...\n<line>\n# STATE/jobs/ID/group.json\n{...}\n", for
+// job id "ID" in dlpd's state folder "STATE".
 std::string RenderDlpRun(const JobSpec& spec);
 
 }  // namespace dlp::internal

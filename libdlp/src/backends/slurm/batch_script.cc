@@ -5,19 +5,11 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
-#include "common/shell_quote.h"
+#include "contract/dlp_run.h"
+#include "contract/shell_quote.h"
 
 namespace dlp::internal {
 namespace {
-
-bool IsShellName(const std::string& name) {
-  if (name.empty() || absl::ascii_isdigit(static_cast<unsigned char>(name[0]))) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
 
 // Paths and names that may stand unquoted in an #SBATCH line.
 bool IsPlainWord(const std::string& word) {
@@ -27,71 +19,6 @@ bool IsPlainWord(const std::string& word) {
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Which replica a task is: `case`-like if/elif on SLURM_PROCID, ranks in the
-// spec's role order, replicas of a role consecutively (as dlp-run numbers them).
-std::string RoleSelection(const JobSpec& spec) {
-  std::string out;
-  int first = 0;
-  for (const ReplicaSpec& r : spec.replicas) {
-    absl::StrAppend(&out, first == 0 ? "if" : "elif", " [ \"$p\" -lt ", first + r.count,
-                    " ]; then\n  role=", ShellQuote(r.role), "; index=$((p - ", first, "))\n");
-    for (const auto& [key, value] : r.env) {
-      absl::StrAppend(&out, "  export ", key, "=", ShellQuote(value), "\n");
-    }
-    std::vector<std::string> words;
-    for (const std::string& w : r.command) words.push_back(ShellQuote(w));
-    absl::StrAppend(&out, "  set -- ", absl::StrJoin(words, " "), "\n");
-    first += r.count;
-  }
-  absl::StrAppend(&out,
-                  "else\n  echo \"dlp: no replica for Slurm task $p\" >&2; exit 2\nfi\n");
-  return out;
-}
-
-// What each srun task runs. Its output goes, one timestamped line at a time,
-// to the replica's log in the runtime contract's format.
-std::string TaskScript(const JobSpec& spec, const SlurmJobLayout& layout) {
-  std::string workdir = spec.workdir.empty() ? layout.job_dir : spec.workdir;
-  std::string launcher;
-  if (!layout.dlp_run.empty()) {
-    launcher = absl::StrCat("set -- ", ShellQuote(layout.dlp_run), " --framework ",
-                            ShellQuote(std::string(FrameworkName(spec.framework))),
-                            " -- \"$@\"\n");
-  }
-  return absl::StrCat(
-      "set -u\n",
-      "dlp_dir=", ShellQuote(layout.job_dir), "\n",
-      "p=$SLURM_PROCID\n",
-      // Every rank traces into the job's folder, where `dlp profile` reads;
-      // a replica's own env may point elsewhere.
-      "export DLP_TRACE_DIR=\"$dlp_dir/traces\"\n",
-      RoleSelection(spec),
-      "export DLP_ROLE=\"$role\" DLP_REPLICA_INDEX=\"$index\" DLP_REPLICA=\"$role-$index\"\n"
-      "export RANK=\"$p\" WORLD_SIZE=\"$SLURM_NTASKS\" LOCAL_RANK=\"${SLURM_LOCALID:-0}\" "
-      "NODE_RANK=\"${SLURM_NODEID:-0}\"\n"
-      "MASTER_ADDR=$(scontrol show hostnames \"${SLURM_STEP_NODELIST:-$SLURM_JOB_NODELIST}\" "
-      "2>/dev/null | head -n 1)\n"
-      "export MASTER_ADDR=\"${MASTER_ADDR:-localhost}\" "
-      "MASTER_PORT=$((20001 + SLURM_JOB_ID % 20000))\n",
-      launcher,
-      "cd ", ShellQuote(workdir), " || exit 1\n",
-      "dlp_stamp() {\n"
-      "  export TZ=UTC\n"
-      "  local line t ts\n"
-      "  while IFS= read -r line || [ -n \"$line\" ]; do\n"
-      "    t=${EPOCHREALTIME/,/.}\n"
-      "    printf -v ts '%(%Y-%m-%dT%H:%M:%S)T' \"${t%.*}\"\n"
-      "    printf '%s.%sZ %s %s\\n' \"$ts\" \"${t#*.}\" \"$1\" \"$line\"\n"
-      "  done\n"
-      "}\n"
-      "log=\"$dlp_dir/logs/$DLP_REPLICA.log\"\n"
-      "( \"$@\" 2>&1 1>&3 3>&- | dlp_stamp E >>\"$log\"; exit \"${PIPESTATUS[0]}\" ) 3>&1 "
-      "| dlp_stamp O >>\"$log\"\n"
-      "rc=${PIPESTATUS[0]}\n"
-      "echo \"$rc\" > \"$dlp_dir/exit/$DLP_REPLICA\"\n"
-      "exit \"$rc\"\n");
-}
 
 std::string SbatchLines(const SlurmSubmission& s) {
   std::vector<std::pair<std::string, std::string>> options = {
@@ -123,50 +50,6 @@ std::string SbatchLines(const SlurmSubmission& s) {
   absl::StrAppend(&out, "#SBATCH --", s.requeue ? "requeue" : "no-requeue", "\n");
   // A requeued job keeps the output of its earlier runs.
   if (s.requeue) absl::StrAppend(&out, "#SBATCH --open-mode=append\n");
-  return out;
-}
-
-// The restart policy, driven here rather than by dlp-run's --max-restarts:
-// under srun each task's dlp-run sees only its own rank, so none of them can
-// stop and restart the whole group. An attempt is one srun step; a failed task
-// ends it (--kill-on-bad-exit), and the next attempt is a new step in the same
-// allocation with DLP_RESTART_COUNT one higher. When the allocation itself is
-// lost (a node fails, the job is preempted), only Slurm can start it again:
-// --requeue, and the requeued script counts that as a restart too.
-std::string RestartLoop(const JobSpec& spec) {
-  const RestartPolicy& policy = spec.restart_policy;
-  const int max = policy.policy == RestartPolicyKind::kNever ? 0 : policy.max_restarts;
-  std::string out = absl::StrCat(
-      "max_restarts=", max, "\n",
-      "restarts=0\n"
-      "if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then\n"
-      "  restarts=$(( $(cat \"$dlp_dir/restarts\" 2>/dev/null || echo 0) + 1 ))\n"
-      "  echo \"dlp: Slurm requeued the job; restart $restarts of $max_restarts\"\n"
-      "  if [ \"$restarts\" -gt \"$max_restarts\" ]; then\n"
-      "    echo \"dlp: no restarts left after the requeue\" >&2; exit 1\n"
-      "  fi\n"
-      "fi\n"
-      "while :; do\n"
-      "  echo \"$restarts\" > \"$dlp_dir/restarts\"\n"
-      "  DLP_RESTART_COUNT=$restarts srun --kill-on-bad-exit=1 /bin/bash -c \"$dlp_task\" "
-      "dlp-task\n"
-      "  rc=$?\n"
-      "  [ \"$rc\" -eq 0 ] && exit 0\n");
-  if (policy.policy == RestartPolicyKind::kExitCode) {
-    absl::StrAppend(&out, "  [ \"$rc\" -ge 128 ] || exit \"$rc\"  # only signals restart\n");
-  }
-  absl::StrAppend(
-      &out,
-      "  if [ \"$restarts\" -ge \"$max_restarts\" ]; then\n"
-      "    [ \"$max_restarts\" -eq 0 ] || "
-      "echo \"dlp: attempt $restarts exited with code $rc; no restarts left\"\n"
-      "    exit \"$rc\"\n"
-      "  fi\n"
-      "  restarts=$((restarts + 1))\n"
-      "  echo \"dlp: attempt $((restarts - 1)) exited with code $rc; restart $restarts of "
-      "$max_restarts\"\n");
-  if (policy.backoff_seconds > 0) absl::StrAppend(&out, "  sleep ", policy.backoff_seconds, "\n");
-  absl::StrAppend(&out, "done\n");
   return out;
 }
 
@@ -206,13 +89,6 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   int64_t cpu_millis = 1000, memory = 0;
   int gpus = 0;
   for (const ReplicaSpec& r : spec.replicas) {
-    for (const auto& [key, value] : r.env) {
-      if (!IsShellName(key)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "spec.replicas.", r.role, ".env: \"", key,
-            "\" is not a valid environment variable name for Slurm (letters, digits, _)"));
-      }
-    }
     if (r.command.empty()) {
       return absl::InvalidArgumentError(absl::StrCat("spec.replicas.", r.role, ": no command"));
     }
@@ -246,16 +122,25 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   s.output = layout.job_dir + "/slurm.out";
   s.chdir = spec.workdir.empty() ? layout.job_dir : spec.workdir;
 
-  s.script = absl::StrCat(
-      "#!/bin/bash\n", SbatchLines(s),
-      "# dlp job ", ShellQuote(spec.name), ": ", tasks,
-      " Slurm tasks, one per replica; srun starts them and each runs its replica's command.\n",
-      "set -u\n",
-      "export DLP_JOB_ID=\"$SLURM_JOB_ID\" DLP_JOB_NAME=", ShellQuote(spec.name), "\n",
-      "dlp_dir=", ShellQuote(layout.job_dir), "\n",
-      "mkdir -p \"$dlp_dir/logs\" \"$dlp_dir/exit\" \"$dlp_dir/traces\"\n",
-      "dlp_task=", ShellQuote(TaskScript(spec, layout)), "\n",
-      RestartLoop(spec));
+  // Every task runs dlp-run on the group file; dlp-run picks the task's
+  // replica, sets its environment, writes its log and applies the restart policy.
+  const contract::JobFolder folder{layout.job_dir};
+  contract::DlpRunJob job;
+  job.dlp_run = layout.dlp_run.empty() ? "dlp-run" : layout.dlp_run;
+  job.group_file = folder.GroupFile();
+  job.log_dir = folder.LogDir();
+  job.status_file = folder.StatusFile();
+  job.trace_dir = folder.TraceDir();
+  job.job_name = spec.name;
+  const contract::DlpRunCommand command = contract::MakeDlpRunCommand(job);
+  std::string env;
+  for (const auto& [key, value] : command.env) {
+    absl::StrAppend(&env, key, "=", contract::ShellQuoteIfNeeded(value), " ");
+  }
+  s.script =
+      absl::StrCat("#!/bin/bash\n", SbatchLines(s), "# dlp job ", contract::ShellQuote(spec.name),
+                   ": ", tasks, " Slurm tasks, one per replica of the group file.\n", env,
+                   "srun --kill-on-bad-exit=0 ", contract::ShellCommandLine(command.argv), "\n");
   return s;
 }
 

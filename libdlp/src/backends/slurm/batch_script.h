@@ -1,8 +1,8 @@
 // Turns a validated JobSpec into a Slurm batch job: the sbatch options and the
-// batch script, in which `srun` starts one task per replica and each task runs
-// its replica's command (through `dlp-run` when it is available, which adds the
-// rendezvous store and the framework variables). Pure functions: rendering
-// needs no running Slurm.
+// batch script, whose one command `srun`s dlp-run on the job's group file
+// (JOB_DIR/group.json, written at submission): one task per replica, each
+// running its replica as dlp-run does under dlpd (docs/runtime-contract.md,
+// "Under Slurm"). Pure functions: rendering needs no running Slurm.
 #pragma once
 
 #include <string>
@@ -15,12 +15,12 @@ namespace dlp::internal {
 
 struct SlurmJobLayout {
   std::string job_dir;  // the job's folder on the shared filesystem
-  std::string dlp_run;  // absolute path; empty: tasks run the command directly
+  std::string dlp_run;  // absolute path; empty: "dlp-run" (found in the tasks' PATH)
   std::string partition, account, qos;  // from the context; a spec's queue wins over partition
 };
 
-// The submission for `spec` (script included). InvalidArgument for what Slurm
-// cannot express (an environment variable name that is not a shell name).
+// The submission for `spec` (script included). InvalidArgument for a spec
+// without replicas or commands.
 absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec, const SlurmJobLayout& layout);
 
 // Slurm's job name for a dlp name: [A-Za-z0-9._-] kept, anything else '_'.

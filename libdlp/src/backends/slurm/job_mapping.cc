@@ -6,6 +6,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/job_group.h"
+#include "contract/dlp_run.h"
+#include "contract/status.h"
 #include "dlp/codec.h"
 
 namespace dlp::internal {
@@ -18,10 +21,17 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-std::optional<int> ReadInt(const std::string& path) {
-  int value;
-  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(ReadFile(path)), &value)) return std::nullopt;
-  return value;
+// Slurm says only "NonZeroExitCode": name the replica.
+Job WithFailedReplica(Job job) {
+  if (job.state == JobState::kFailed && job.reason == "NonZeroExitCode") {
+    for (const JobReplica& r : job.replicas) {
+      if (r.exit_code && *r.exit_code != 0) {
+        job.reason = absl::StrCat("NonZeroExitCode: ", r.name, " exited with code ", *r.exit_code);
+        break;
+      }
+    }
+  }
+  return job;
 }
 
 }  // namespace
@@ -77,29 +87,31 @@ Job ToJob(const SlurmJobRecord& record, const std::string& job_dir) {
     job.spec = *std::move(spec);
     job.name = job.spec.name;
   }
-  job.restart_count = ReadInt(job_dir + "/restarts").value_or(0);
+  // dlp-run's rank 0 keeps the group's status file; before it starts (or
+  // without one) every replica is in the job's state.
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(contract::JobFolder{job_dir}.StatusFile());
+  if (status.ok() && *status && !(*status)->replicas.empty()) {
+    job.restart_count = (*status)->restarts;
+    job.replicas = JobReplicas(**status);
+    for (JobReplica& replica : job.replicas) {
+      // Slurm's state wins over a status file it outlived: a job Slurm ended
+      // has no running replica, a requeued one none at all yet.
+      if ((IsTerminal(job.state) && !IsTerminal(replica.state)) || job.state == JobState::kQueued) {
+        replica.state = job.state;
+      }
+    }
+    return WithFailedReplica(std::move(job));
+  }
   for (const ReplicaSpec& r : job.spec.replicas) {
     for (int i = 0; i < r.count; ++i) {
-      ReplicaStatus replica;
+      JobReplica replica;
       replica.role = r.role;
       replica.index = i;
       replica.name = absl::StrCat(r.role, "-", i);
       replica.state = job.state;
-      replica.exit_code = ReadInt(absl::StrCat(job_dir, "/exit/", replica.name));
-      if (replica.exit_code) {
-        replica.state = *replica.exit_code == 0 ? JobState::kSucceeded : JobState::kFailed;
-        if (*replica.exit_code > 128) replica.signal = *replica.exit_code - 128;
-      }
       if (job.state != JobState::kQueued) replica.host = record.nodes;
       job.replicas.push_back(std::move(replica));
-    }
-  }
-  if (job.state == JobState::kFailed && job.reason == "NonZeroExitCode") {
-    for (const ReplicaStatus& r : job.replicas) {
-      if (r.exit_code && *r.exit_code != 0) {
-        job.reason = absl::StrCat("NonZeroExitCode: ", r.name, " exited with code ", *r.exit_code);
-        break;
-      }
     }
   }
   return job;

@@ -1,6 +1,6 @@
 // Slurm's job records in dlp's job model: states, reasons, exit codes, and the
-// job folder (spec.json, restarts, exit/<replica>) written at submission and
-// by the batch script.
+// job folder (spec.json written at submission, dlp-run's status.json with the
+// restarts and each replica's end).
 #pragma once
 
 #include <optional>

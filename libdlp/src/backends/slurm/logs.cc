@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
+#include "contract/log_line.h"
 #include "dlp/profile.h"
 #include "dlp/status.h"
 
@@ -34,20 +35,15 @@ absl::Time FileTime(const std::string& path) {
   return absl::TimeFromTimespec(st.st_mtim);
 }
 
-// "2026-11-30T12:00:00.123456Z O text"; anything else is stdout at `fallback`.
+// A line in the contract's format (contract/log_line.h); anything else, such as
+// Slurm's own messages in slurm.out, is stdout at `fallback`.
 LogLine ParseLine(const std::string& replica, const std::string& line, absl::Time fallback) {
   LogLine out{replica, "stdout", fallback, line};
-  size_t space = line.find(' ');
-  if (space == std::string::npos || line.size() < space + 3 || line[space + 2] != ' ' ||
-      (line[space + 1] != 'O' && line[space + 1] != 'E')) {
-    return out;
+  if (auto parsed = contract::ParseLogFileLine(line)) {
+    out.time = parsed->time;
+    out.stream = std::string(contract::LogStreamName(parsed->stream));
+    out.text = std::move(parsed->text);
   }
-  absl::Time t;
-  std::string error;
-  if (!absl::ParseTime("%Y-%m-%dT%H:%M:%E*SZ", line.substr(0, space), &t, &error)) return out;
-  out.time = t;
-  out.stream = line[space + 1] == 'O' ? "stdout" : "stderr";
-  out.text = line.substr(space + 3);
   return out;
 }
 

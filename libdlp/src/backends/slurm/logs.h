@@ -1,5 +1,5 @@
-// A Slurm job's logs: one file per replica in JOB_DIR/logs (the runtime
-// contract's "TIME O|E text" lines, written by each task), plus the batch
+// A Slurm job's logs: one file per replica in JOB_DIR/logs (the contract's log
+// lines, written by each task's dlp-run), plus the batch
 // script's own output JOB_DIR/slurm.out shown as replica "slurm" (srun's and
 // Slurm's messages, such as a time-limit kill). Following is tailing the files.
 #pragma once

@@ -1,6 +1,7 @@
 // The Slurm backend: a dlp job is one Slurm batch job. Its id is Slurm's job
 // id; its folder WORKDIR/KEY (on the shared filesystem) holds spec.json, the
-// per-replica logs and exit codes; the job's comment names KEY.
+// group file, the per-replica logs, dlp-run's status file and the traces; the
+// job's comment names KEY.
 #include <pwd.h>
 #include <unistd.h>
 
@@ -20,6 +21,9 @@
 #include "backends/slurm/job_mapping.h"
 #include "backends/slurm/logs.h"
 #include "backends/slurm/transport.h"
+#include "common/job_group.h"
+#include "contract/dlp_run.h"
+#include "contract/group.h"
 #include "dlp/codec.h"
 #include "dlp/profile.h"
 #include "dlp/spec.h"
@@ -35,22 +39,6 @@ namespace fs = std::filesystem;
 std::string CurrentUser() {
   if (passwd* pw = getpwuid(geteuid())) return pw->pw_name;
   return absl::StrCat(geteuid());
-}
-
-// dlp-run next to this program, then in PATH; "" when neither has it.
-std::string FindDlpRun() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path candidate = self.parent_path() / "dlp-run";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  const char* path = getenv("PATH");
-  for (const auto& dir : absl::StrSplit(path ? path : "", ':', absl::SkipEmpty())) {
-    std::string candidate = absl::StrCat(dir, "/dlp-run");
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
 }
 
 // The submitter's environment for the REST API, as sbatch would export it;
@@ -86,16 +74,27 @@ class SlurmBackend final : public Backend {
   absl::StatusOr<Job> Submit(const JobSpec& spec) override {
     SlurmJobLayout layout = defaults_;
     layout.job_dir = absl::StrCat(workdir_, "/", NewKey(spec.name));
+    if (layout.dlp_run.empty()) {
+      absl::StatusOr<std::string> found = contract::FindDlpRun();
+      if (!found.ok()) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("the Slurm tasks run dlp-run: ", found.status().message(),
+                         " (set the context's dlp-run field to its path on the nodes)"));
+      }
+      layout.dlp_run = *found;
+    }
     DLP_ASSIGN_OR_RETURN(SlurmSubmission submission, BuildSubmission(spec, layout));
+    const contract::JobFolder folder{layout.job_dir};
     std::error_code ec;
-    fs::create_directories(layout.job_dir + "/logs", ec);
-    fs::create_directories(layout.job_dir + "/exit", ec);
+    fs::create_directories(folder.LogDir(), ec);
+    if (!ec) fs::create_directories(folder.TraceDir(), ec);
     if (ec) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot create the job folder ", layout.job_dir, ": ", ec.message(),
           " (set the context's workdir to a shared, writable folder)"));
     }
     DLP_RETURN_IF_ERROR(WriteFile(layout.job_dir + "/spec.json", JobSpecToJson(spec, 2)));
+    DLP_RETURN_IF_ERROR(contract::WriteGroupFile(folder.GroupFile(), JobGroup(spec)));
     DLP_RETURN_IF_ERROR(WriteFile(layout.job_dir + "/job.sh", submission.script));
     if (transport_->Name() == "rest") submission.environment = SubmitterEnvironment();
     auto id = transport_->Submit(submission);
@@ -183,7 +182,7 @@ class SlurmBackend final : public Backend {
     });
   }
 
-  // The ranks trace into the job's folder (DLP_TRACE_DIR in the batch script).
+  // The ranks trace into the job's folder (dlp-run --trace-dir in the batch script).
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override {
     DLP_RETURN_IF_ERROR(CheckId(id));
     DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
@@ -193,7 +192,7 @@ class SlurmBackend final : public Backend {
           "job ", std::string(id), " was not submitted by dlp (or its folder is not under ",
           workdir_, "); it has no trace folder"));
     }
-    return ReadTraceDir(dir + "/traces");
+    return ReadTraceDir(contract::JobFolder{dir}.TraceDir());
   }
 
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override {
@@ -215,7 +214,9 @@ class SlurmBackend final : public Backend {
     SlurmJobLayout layout = defaults_;
     layout.job_dir = absl::StrCat(workdir_, "/", SlurmJobName(spec.name), "-KEY");
     DLP_ASSIGN_OR_RETURN(SlurmSubmission submission, BuildSubmission(spec, layout));
-    return submission.script;
+    const contract::JobFolder folder{layout.job_dir};
+    return absl::StrCat(submission.script, "# ", folder.GroupFile(), "\n",
+                        contract::GroupToJson(JobGroup(spec)));
   }
 
  private:
@@ -257,7 +258,10 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateSlurmBackend(const Context& conte
   defaults.account = context.Field("account");
   defaults.qos = context.Field("qos");
   defaults.dlp_run = context.Field("dlp-run");
-  if (defaults.dlp_run.empty()) defaults.dlp_run = FindDlpRun();
+  if (defaults.dlp_run.empty()) {
+    // Found now for `dlp render`; Submit says so when there is none.
+    defaults.dlp_run = contract::FindDlpRun().value_or("");
+  }
   std::string workdir = context.Field("workdir", DefaultStateDir() + "/slurm");
   if (workdir.empty() || workdir[0] != '/') {
     return absl::InvalidArgumentError(absl::StrCat(

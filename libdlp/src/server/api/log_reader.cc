@@ -5,25 +5,20 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "contract/log_line.h"
 #include "dlp/profile.h"
 
 namespace dlp::server {
 
-LogEntry ParseLogLine(const std::string& replica, absl::string_view line,
-                      const LogEntry* previous) {
+LogEntry LogEntryFromLine(const std::string& replica, absl::string_view line,
+                          const LogEntry* previous) {
   LogEntry e;
   e.replica = replica;
-  const size_t space = line.find(' ');
-  absl::Time t;
-  std::string err;
-  if (space != absl::string_view::npos && line.size() >= space + 2 &&
-      (line[space + 1] == 'O' || line[space + 1] == 'E') &&
-      (line.size() == space + 2 || line[space + 2] == ' ') &&
-      absl::ParseTime(absl::RFC3339_full, std::string(line.substr(0, space)), &t, &err)) {
-    e.time = std::string(line.substr(0, space));
-    e.parsed_time = t;
-    e.stream = line[space + 1] == 'O' ? "stdout" : "stderr";
-    e.text = line.size() > space + 3 ? std::string(line.substr(space + 3)) : "";
+  if (auto parsed = contract::ParseLogFileLine(std::string_view(line.data(), line.size()))) {
+    e.time = std::move(parsed->time_text);
+    e.parsed_time = parsed->time;
+    e.stream = std::string(contract::LogStreamName(parsed->stream));
+    e.text = std::move(parsed->text);
     return e;
   }
   e.stream = "stdout";
@@ -61,15 +56,15 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
     size_t nl = data.find('\n', start);
     if (nl == std::string::npos) {
       if (final) {
-        entries.push_back(ParseLogLine(replica, absl::string_view(data).substr(start),
-                                       entries.empty() ? nullptr : &entries.back()));
+        entries.push_back(LogEntryFromLine(replica, absl::string_view(data).substr(start),
+                                           entries.empty() ? nullptr : &entries.back()));
       } else {
         state.partial = data.substr(start);
       }
       break;
     }
-    entries.push_back(ParseLogLine(replica, absl::string_view(data).substr(start, nl - start),
-                                   entries.empty() ? nullptr : &entries.back()));
+    entries.push_back(LogEntryFromLine(replica, absl::string_view(data).substr(start, nl - start),
+                                       entries.empty() ? nullptr : &entries.back()));
     start = nl + 1;
   }
   if (options_.since) {

@@ -1,5 +1,5 @@
-// Reads the per-replica log files of a job (format in runtime-contract.md:
-// "TIMESTAMP O|E text") incrementally, for the logs endpoint: filters by
+// Reads the per-replica log files of a job (the contract's log line format,
+// contract/log_line.h) incrementally, for the logs endpoint: filters by
 // replica, tail, since and metric lines, and interleaves replicas by timestamp.
 // Not thread-safe; one reader per request.
 #pragma once
@@ -52,10 +52,10 @@ class LogReader {
   std::map<std::string, FileState> files_;  // by replica name
 };
 
-// Parses one line of a replica log; a line in another format becomes stdout
-// text with the given fallback time.
-LogEntry ParseLogLine(const std::string& replica, absl::string_view line,
-                      const LogEntry* previous);
+// One line of a replica log (contract::ParseLogFileLine); a line in another
+// format becomes stdout text with the previous line's time.
+LogEntry LogEntryFromLine(const std::string& replica, absl::string_view line,
+                          const LogEntry* previous);
 
 // {"replica":...,"stream":...,"time":...,"text":...} and a newline.
 std::string LogEntryToNdjson(const LogEntry& entry);

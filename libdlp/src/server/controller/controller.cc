@@ -11,11 +11,11 @@
 
 namespace dlp::server {
 
-std::vector<ReplicaStatus> InitialReplicas(const JobSpec& spec) {
-  std::vector<ReplicaStatus> out;
+std::vector<JobReplica> InitialReplicas(const JobSpec& spec) {
+  std::vector<JobReplica> out;
   for (const ReplicaSpec& r : spec.replicas) {
     for (int i = 0; i < r.count; ++i) {
-      ReplicaStatus rep;
+      JobReplica rep;
       rep.name = absl::StrCat(r.role, "-", i);
       rep.role = r.role;
       rep.index = i;
@@ -162,7 +162,7 @@ absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string&
     record.job.state = JobState::kCancelled;
     record.job.reason = "cancelled before it started";
     record.job.finished = absl::Now();
-    for (ReplicaStatus& r : record.job.replicas) r.state = JobState::kCancelled;
+    for (JobReplica& r : record.job.replicas) r.state = JobState::kCancelled;
     events.push_back({*record.job.finished, "Cancelled", record.job.reason});
   } else {
     executor_.RequestStop(record, JobState::kCancelled, "cancelled by user", events);
@@ -274,7 +274,7 @@ void Controller::Schedule() {
       record.job.state = JobState::kFailed;
       record.job.reason = absl::StrCat("cannot start: ", started.message());
       record.job.finished = absl::Now();
-      for (ReplicaStatus& r : record.job.replicas) r.state = JobState::kFailed;
+      for (JobReplica& r : record.job.replicas) r.state = JobState::kFailed;
       events.push_back({*record.job.finished, "Failed", record.job.reason});
     }
     Log(absl::StrCat("job ", record.job.id, ": ", started.ok() ? "started" : record.job.reason));

@@ -86,6 +86,6 @@ class Controller {
 };
 
 // The replicas of a spec before anything runs: "worker-0", "worker-1", ...
-std::vector<ReplicaStatus> InitialReplicas(const JobSpec& spec);
+std::vector<JobReplica> InitialReplicas(const JobSpec& spec);
 
 }  // namespace dlp::server

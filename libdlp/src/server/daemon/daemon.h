@@ -22,7 +22,7 @@ struct DaemonOptions {
   std::optional<int64_t> cpu_millis, memory_bytes;
   std::optional<int> gpus;
   absl::Duration grace_period = absl::Seconds(10);
-  std::string dlp_run;  // empty: next to dlpd, $DLP_RUN, PATH
+  std::string dlp_run;  // empty: $DLP_RUN, next to dlpd, PATH
 };
 
 // Runs until asked to stop. Returns OK on a clean stop; FailedPrecondition

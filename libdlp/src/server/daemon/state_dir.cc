@@ -14,8 +14,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "contract/files.h"
 #include "dlp/status.h"
-#include "server/executor/runner_files.h"
 
 namespace dlp::server {
 namespace {
@@ -88,9 +88,10 @@ absl::StatusOr<std::string> StateDir::LoadOrCreateToken() const {
 }
 
 absl::Status StateDir::Publish(const std::string& address, const std::string& token) const {
-  DLP_RETURN_IF_ERROR(WriteFileAtomically(File("dlpd.token"), token));
-  DLP_RETURN_IF_ERROR(WriteFileAtomically(File("dlpd.pid"), std::to_string(getpid())));
-  return WriteFileAtomically(File("dlpd.addr"), address);
+  DLP_RETURN_IF_ERROR(contract::WriteFileAtomically(File("dlpd.token"), token, 0600));
+  DLP_RETURN_IF_ERROR(
+      contract::WriteFileAtomically(File("dlpd.pid"), std::to_string(getpid()), 0600));
+  return contract::WriteFileAtomically(File("dlpd.addr"), address, 0600);
 }
 
 void StateDir::Unpublish() const {

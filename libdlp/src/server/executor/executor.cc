@@ -8,25 +8,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/job_group.h"
+#include "contract/group.h"
 #include "dlp/status.h"
 #include "server/executor/process.h"
 
 namespace dlp::server {
 namespace {
 
-JobState MapRunnerState(const std::string& state) {
-  if (state == "Running") return JobState::kRunning;
-  if (state == "Succeeded") return JobState::kSucceeded;
-  if (state == "Failed") return JobState::kFailed;
-  return JobState::kQueued;  // Starting, or unknown
-}
-
 // The replica whose failure failed the group: dlp-run stops the others with
 // SIGTERM/SIGKILL afterwards, so prefer a non-zero exit, then another signal.
-const ReplicaStatus* FailureCause(const std::vector<ReplicaStatus>& replicas) {
-  const ReplicaStatus* by_signal = nullptr;
-  const ReplicaStatus* any = nullptr;
-  for (const ReplicaStatus& r : replicas) {
+const JobReplica* FailureCause(const std::vector<JobReplica>& replicas) {
+  const JobReplica* by_signal = nullptr;
+  const JobReplica* any = nullptr;
+  for (const JobReplica& r : replicas) {
     if (r.state != JobState::kFailed) continue;
     if (r.exit_code && *r.exit_code != 0) return &r;
     if (r.signal && *r.signal != SIGTERM && *r.signal != SIGKILL && !by_signal) by_signal = &r;
@@ -37,7 +32,7 @@ const ReplicaStatus* FailureCause(const std::vector<ReplicaStatus>& replicas) {
 
 }  // namespace
 
-std::string DescribeReplicaExit(const ReplicaStatus& r) {
+std::string DescribeReplicaExit(const JobReplica& r) {
   if (r.signal) {
     return absl::StrCat(r.name, " killed by signal ", *r.signal, " (", SignalName(*r.signal), ")");
   }
@@ -52,20 +47,16 @@ absl::Status Executor::Start(JobRecord& record, std::vector<Event>& events) {
   if (ec) return absl::InternalError(absl::StrCat("cannot create ", LogDir(id), ": ", ec.message()));
   chmod(JobDir(id).c_str(), 0700);
   if (options_.dlp_run.empty()) {
-    DLP_ASSIGN_OR_RETURN(options_.dlp_run, FindDlpRun());
+    DLP_ASSIGN_OR_RETURN(options_.dlp_run, contract::FindDlpRun());
   }
-  const std::string group = JobDir(id) + "/group.json";
-  DLP_RETURN_IF_ERROR(WriteFileAtomically(group, GroupFileJson(record.job.spec)));
+  const contract::JobFolder folder = Folder(id);
+  DLP_RETURN_IF_ERROR(
+      contract::WriteGroupFile(folder.GroupFile(), internal::JobGroup(record.job.spec)));
+  contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
+      options_.dlp_run, folder, id, record.job.name, options_.grace_period, record.gpus);
   SpawnOptions spawn;
-  spawn.argv = {options_.dlp_run, "--group", group, "--log-dir", LogDir(id),
-                "--status-file", StatusPath(id), "--grace-period",
-                absl::StrCat(absl::ToDoubleSeconds(options_.grace_period))};
-  spawn.extra_env = {{"DLP_JOB_ID", id}, {"DLP_JOB_NAME", record.job.name}};
-  if (!record.gpus.empty()) {
-    std::string gpus = absl::StrJoin(record.gpus, ",");
-    spawn.argv.insert(spawn.argv.end(), {"--gpus", gpus});
-    spawn.extra_env["CUDA_VISIBLE_DEVICES"] = gpus;
-  }
+  spawn.argv = std::move(command.argv);
+  spawn.extra_env = std::move(command.env);
   spawn.output_path = JobDir(id) + "/dlp-run.out";
   DLP_ASSIGN_OR_RETURN(pid_t pid, SpawnDetached(spawn));
   children_[pid] = std::nullopt;
@@ -94,7 +85,7 @@ bool Executor::RunnerGone(const JobRecord& record) {
   return !SameProcessAlive(pid, record.runner_start_time);
 }
 
-void Executor::ApplyStatus(JobRecord& record, const RunnerStatus& status,
+void Executor::ApplyStatus(JobRecord& record, const contract::GroupStatus& status,
                            std::vector<Event>& events) {
   const absl::Time now = absl::Now();
   if (status.restarts > record.job.restart_count) {
@@ -104,47 +95,39 @@ void Executor::ApplyStatus(JobRecord& record, const RunnerStatus& status,
                                    record.job.spec.restart_policy.max_restarts, ")")});
   }
   if (status.replicas.empty()) return;
-  std::vector<ReplicaStatus> replicas;
-  for (const RunnerReplica& r : status.replicas) {
-    ReplicaStatus rep;
-    rep.name = r.name;
-    rep.role = r.role;
-    rep.index = r.index;
-    rep.state = MapRunnerState(r.state);
-    rep.exit_code = r.exit_code;
-    rep.signal = r.signal;
-    rep.host = r.host;
-    rep.pid = r.pid;
-    for (const ReplicaStatus& old : record.job.replicas) {
+  std::vector<JobReplica> replicas = internal::JobReplicas(status);
+  for (const JobReplica& rep : replicas) {
+    for (const JobReplica& old : record.job.replicas) {
       if (old.name == rep.name && old.state != JobState::kFailed &&
           rep.state == JobState::kFailed) {
         events.push_back({now, "ReplicaFailed", DescribeReplicaExit(rep)});
       }
     }
-    replicas.push_back(std::move(rep));
   }
   record.job.replicas = std::move(replicas);
 }
 
-void Executor::KillEverything(const JobRecord& record, const std::optional<RunnerStatus>& status) {
+void Executor::KillEverything(const JobRecord& record,
+                              const std::optional<contract::GroupStatus>& status) {
   SignalGroup(static_cast<pid_t>(record.runner_pid), SIGKILL);
   if (!status) return;
-  for (const RunnerReplica& r : status->replicas) SignalGroup(static_cast<pid_t>(r.pgid), SIGKILL);
+  for (const contract::RankStatus& r : status->replicas)
+    SignalGroup(static_cast<pid_t>(r.pgid), SIGKILL);
 }
 
-void Executor::Finalize(JobRecord& record, const std::optional<RunnerStatus>& status, bool lost,
-                        std::vector<Event>& events) {
+void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status,
+                        bool lost, std::vector<Event>& events) {
   Job& job = record.job;
   if (record.stop_requested_us) {
     job.state = ParseJobState(record.stop_state).value_or(JobState::kCancelled);
     job.reason = record.stop_reason;
-  } else if (status && status->state == "Succeeded") {
+  } else if (status && status->state == contract::kSucceeded) {
     job.state = JobState::kSucceeded;
     job.reason = "";
     job.exit_code = 0;
   } else if (status && status->terminal()) {
     job.state = JobState::kFailed;
-    const ReplicaStatus* cause = FailureCause(job.replicas);
+    const JobReplica* cause = FailureCause(job.replicas);
     if (cause != nullptr) {
       job.reason = DescribeReplicaExit(*cause);
       job.exit_code = cause->exit_code ? *cause->exit_code : 128 + cause->signal.value_or(0);
@@ -166,7 +149,7 @@ void Executor::Finalize(JobRecord& record, const std::optional<RunnerStatus>& st
     }
   }
   if (job.state != JobState::kSucceeded) KillEverything(record, status);
-  for (ReplicaStatus& r : job.replicas) {
+  for (JobReplica& r : job.replicas) {
     if (job.state == JobState::kCancelled && r.state != JobState::kSucceeded) {
       r.state = JobState::kCancelled;
     } else if (!IsTerminal(r.state)) {
@@ -186,8 +169,9 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   const size_t events_before = events.size();
   // Liveness first: a runner's final status is written before it exits.
   const bool gone = RunnerGone(record);
-  absl::StatusOr<std::optional<RunnerStatus>> status = ReadRunnerStatus(StatusPath(record.job.id));
-  std::optional<RunnerStatus> current = status.ok() ? *status : std::nullopt;
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(StatusPath(record.job.id));
+  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
   if (current) ApplyStatus(record, *current, events);
   const absl::Time now = absl::Now();
   if (gone) {
@@ -211,7 +195,7 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   return events.size() != events_before || record.job.replicas.size() != before.replicas.size() ||
          [&] {
            for (size_t i = 0; i < before.replicas.size(); ++i) {
-             const ReplicaStatus &a = before.replicas[i], &b = record.job.replicas[i];
+             const JobReplica &a = before.replicas[i], &b = record.job.replicas[i];
              if (a.state != b.state || a.pid != b.pid || a.exit_code != b.exit_code ||
                  a.signal != b.signal || a.host != b.host || a.name != b.name) {
                return true;
@@ -258,8 +242,9 @@ void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
     if (record.stop_requested_us) SignalGroup(pid, SIGTERM);
     return;
   }
-  absl::StatusOr<std::optional<RunnerStatus>> status = ReadRunnerStatus(StatusPath(record.job.id));
-  std::optional<RunnerStatus> current = status.ok() ? *status : std::nullopt;
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(StatusPath(record.job.id));
+  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
   if (current) ApplyStatus(record, *current, events);
   const bool settled = current && current->terminal();
   Finalize(record, current, /*lost=*/!settled, events);

@@ -15,8 +15,9 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "contract/dlp_run.h"
+#include "contract/status.h"
 #include "dlp/job.h"
-#include "server/executor/runner_files.h"
 #include "server/store/job_store.h"
 
 namespace dlp::server {
@@ -24,7 +25,7 @@ namespace dlp::server {
 struct ExecutorOptions {
   std::string jobs_dir;                          // STATE/jobs
   absl::Duration grace_period = absl::Seconds(10);  // SIGTERM -> SIGKILL
-  std::string dlp_run;  // empty: FindDlpRun() at first start
+  std::string dlp_run;                              // empty: contract::FindDlpRun() at first start
 };
 
 class Executor {
@@ -53,17 +54,19 @@ class Executor {
   // recorded the start, so that the job never runs twice.
   void Reconcile(JobRecord& record, std::vector<Event>& events);
 
-  std::string JobDir(const std::string& id) const { return options_.jobs_dir + "/" + id; }
-  std::string LogDir(const std::string& id) const { return JobDir(id) + "/logs"; }
-  std::string StatusPath(const std::string& id) const { return JobDir(id) + "/status.json"; }
+  contract::JobFolder Folder(const std::string& id) const { return {options_.jobs_dir + "/" + id}; }
+  std::string JobDir(const std::string& id) const { return Folder(id).path; }
+  std::string LogDir(const std::string& id) const { return Folder(id).LogDir(); }
+  std::string StatusPath(const std::string& id) const { return Folder(id).StatusFile(); }
 
  private:
   // True when the job's runner has exited (reaping it if it is our child).
   bool RunnerGone(const JobRecord& record);
-  void ApplyStatus(JobRecord& record, const RunnerStatus& status, std::vector<Event>& events);
-  void Finalize(JobRecord& record, const std::optional<RunnerStatus>& status, bool lost,
+  void ApplyStatus(JobRecord& record, const contract::GroupStatus& status,
+                   std::vector<Event>& events);
+  void Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status, bool lost,
                 std::vector<Event>& events);
-  void KillEverything(const JobRecord& record, const std::optional<RunnerStatus>& status);
+  void KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status);
 
   ExecutorOptions options_;
   std::map<pid_t, std::optional<int>> children_;  // runner pid -> wait status once reaped
@@ -74,6 +77,6 @@ class Executor {
 };
 
 // "worker-2 exited with code 3", "worker-0 killed by signal 9 (SIGKILL)".
-std::string DescribeReplicaExit(const ReplicaStatus& replica);
+std::string DescribeReplicaExit(const JobReplica& replica);
 
 }  // namespace dlp::server

@@ -67,30 +67,6 @@ void SignalGroup(pid_t pgid, int signo) {
   if (pgid > 1) kill(-pgid, signo);
 }
 
-absl::StatusOr<std::string> FindDlpRun() {
-  std::error_code ec;
-  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  std::vector<std::string> tried;
-  if (!ec) {
-    std::filesystem::path next = self.parent_path() / "dlp-run";
-    if (access(next.c_str(), X_OK) == 0) return next.string();
-    tried.push_back(next.string());
-  }
-  if (const char* env = std::getenv("DLP_RUN"); env != nullptr && *env != '\0') {
-    if (access(env, X_OK) == 0) return std::string(env);
-    tried.push_back(absl::StrCat("$DLP_RUN=", env));
-  }
-  if (const char* path = std::getenv("PATH"); path != nullptr) {
-    for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
-      std::string candidate = absl::StrCat(dir, "/dlp-run");
-      if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-  }
-  tried.push_back("PATH");
-  return absl::NotFoundError(
-      absl::StrCat("dlp-run not found (looked in ", absl::StrJoin(tried, ", "), ")"));
-}
-
 absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
   if (options.argv.empty()) return absl::InvalidArgumentError("empty command");
   std::map<std::string, std::string> env;

@@ -1,5 +1,5 @@
 // Process helpers for the executor: identity of a process across daemon
-// restarts (pid + start time), signalling process groups, finding dlp-run.
+// restarts (pid + start time), signalling process groups, spawning dlp-run.
 #pragma once
 
 #include <sys/types.h>
@@ -30,10 +30,6 @@ bool GroupAlive(pid_t pgid);
 
 // kill(-pgid, signo) for a positive pgid; ignores groups that are gone.
 void SignalGroup(pid_t pgid, int signo);
-
-// dlp-run next to this program (/proc/self/exe), else $DLP_RUN, else PATH.
-// NotFound naming the places looked at.
-absl::StatusOr<std::string> FindDlpRun();
 
 struct SpawnOptions {
   std::vector<std::string> argv;

@@ -44,7 +44,7 @@ void UsageSampler::SampleOnce() {
     std::map<int64_t, Cpu> seen;
     std::map<std::pair<std::string, std::string>, std::deque<ReplicaUsage>> kept;
     for (const Job& job : jobs) {
-      for (const ReplicaStatus& r : job.replicas) {
+      for (const JobReplica& r : job.replicas) {
         auto key = std::make_pair(job.id, r.name);
         auto old = history_.find(key);
         std::deque<ReplicaUsage> hist =

@@ -156,7 +156,7 @@ absl::Status JobStore::WriteReplicas(const JobRecord& r) {
       db_.Prepare("INSERT INTO replicas (job_id, ordinal, name, role, role_index, state, "
                   "exit_code, signal, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   for (size_t i = 0; i < r.job.replicas.size(); ++i) {
-    const ReplicaStatus& rep = r.job.replicas[i];
+    const JobReplica& rep = r.job.replicas[i];
     Statement& one = s.Reset();
     one.Bind(1, r.seq)
         .Bind(2, static_cast<int64_t>(i))
@@ -182,7 +182,7 @@ absl::Status JobStore::LoadReplicas(JobRecord& r) {
   while (true) {
     DLP_ASSIGN_OR_RETURN(bool row, s.Step());
     if (!row) break;
-    ReplicaStatus rep;
+    JobReplica rep;
     rep.name = s.Text(0);
     rep.role = s.Text(1);
     rep.index = static_cast<int>(s.Int(2));

@@ -21,7 +21,7 @@ std::vector<std::string> Texts(const std::vector<LogEntry>& entries) {
 }
 
 TEST(LogReaderTest, ParsesTheContractFormat) {
-  LogEntry e = ParseLogLine("worker-0", "2026-11-30T12:00:00.123456Z E oops: a b", nullptr);
+  LogEntry e = LogEntryFromLine("worker-0", "2026-11-30T12:00:00.123456Z E oops: a b", nullptr);
   EXPECT_EQ(e.stream, "stderr");
   EXPECT_EQ(e.time, "2026-11-30T12:00:00.123456Z");
   EXPECT_EQ(e.text, "oops: a b");
@@ -29,9 +29,9 @@ TEST(LogReaderTest, ParsesTheContractFormat) {
             R"({"replica":"worker-0","stream":"stderr","time":"2026-11-30T12:00:00.123456Z",)"
             R"("text":"oops: a b"})"
             "\n");
-  LogEntry empty = ParseLogLine("worker-0", "2026-11-30T12:00:00.123456Z O", nullptr);
+  LogEntry empty = LogEntryFromLine("worker-0", "2026-11-30T12:00:00.123456Z O", nullptr);
   EXPECT_EQ(empty.text, "");
-  LogEntry odd = ParseLogLine("worker-0", "not a log line", &e);
+  LogEntry odd = LogEntryFromLine("worker-0", "not a log line", &e);
   EXPECT_EQ(odd.text, "not a log line");
   EXPECT_EQ(odd.time, e.time);
 }

@@ -1,5 +1,6 @@
-// The rank environment: what dlp-run (or any launcher) gives each rank, and
-// how a communicator reads it. See docs/runtime-contract.md, "Rank environment".
+// The communicator's view of the rank environment: how a rank reads what
+// dlp-run (or any launcher) gave it. The names are contract/env_names.h's;
+// see docs/runtime-contract.md, "Rank environment".
 //
 //   RANK               this rank, 0 ≤ RANK < WORLD_SIZE (required)
 //   WORLD_SIZE         number of ranks (required)
@@ -41,7 +42,7 @@ struct CommOptions {
   int channels = 0;    // parallel rings; 0 = chosen from the cores per local rank
 };
 
-struct RankEnv {
+struct CommEnv {
   CommOptions options;
   std::string store_host;  // empty when WORLD_SIZE is 1 and no store was given
   int store_port = 0;
@@ -49,6 +50,6 @@ struct RankEnv {
 
 // Reads and checks the variables above. `instance` numbers the communicators
 // a process creates, so that each gets its own keys.
-absl::StatusOr<RankEnv> ReadRankEnv(int instance);
+absl::StatusOr<CommEnv> ReadCommEnv(int instance);
 
 }  // namespace dlp::runtime

@@ -1,4 +1,4 @@
-#include "comm/rank_env.h"
+#include "comm/comm_env.h"
 
 #include <unistd.h>
 
@@ -8,10 +8,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/socket.h"
+#include "contract/env_names.h"
 #include "dlp/status.h"
 
 namespace dlp::runtime {
 namespace {
+
+namespace names = contract::env;
 
 const char* Env(const char* name) {
   const char* v = std::getenv(name);
@@ -34,42 +37,42 @@ absl::StatusOr<int> IntEnv(const char* name, std::optional<int> fallback) {
 
 }  // namespace
 
-absl::StatusOr<RankEnv> ReadRankEnv(int instance) {
-  RankEnv env;
+absl::StatusOr<CommEnv> ReadCommEnv(int instance) {
+  CommEnv env;
   CommOptions& o = env.options;
-  DLP_ASSIGN_OR_RETURN(o.rank, IntEnv("RANK", std::nullopt));
-  DLP_ASSIGN_OR_RETURN(o.size, IntEnv("WORLD_SIZE", std::nullopt));
+  DLP_ASSIGN_OR_RETURN(o.rank, IntEnv(names::kRank, std::nullopt));
+  DLP_ASSIGN_OR_RETURN(o.size, IntEnv(names::kWorldSize, std::nullopt));
   if (o.size < 1 || o.rank < 0 || o.rank >= o.size) {
     return absl::InvalidArgumentError(
         absl::StrCat("RANK=", o.rank, " is not within WORLD_SIZE=", o.size));
   }
-  DLP_ASSIGN_OR_RETURN(int round, IntEnv("DLP_RDZV_ROUND", 0));
+  DLP_ASSIGN_OR_RETURN(int round, IntEnv(names::kRdzvRound, 0));
   o.key_prefix = absl::StrCat("r", round, "/comm", instance);
-  if (const char* id = Env("DLP_HOST_ID")) {
+  if (const char* id = Env(names::kHostId)) {
     o.host_id = id;
   } else {
     char name[256] = {};
     gethostname(name, sizeof(name) - 1);
     o.host_id = name;
   }
-  if (const char* t = Env("DLP_COMM_TRANSPORT")) {
+  if (const char* t = Env(names::kCommTransport)) {
     o.transport = t;
     if (o.transport != "tcp" && o.transport != "shm" && o.transport != "auto") {
       return absl::InvalidArgumentError(
           absl::StrCat("DLP_COMM_TRANSPORT='", t, "': expected tcp, shm or auto"));
     }
   }
-  DLP_ASSIGN_OR_RETURN(o.local_size, IntEnv("LOCAL_WORLD_SIZE", 1));
-  DLP_ASSIGN_OR_RETURN(o.channels, IntEnv("DLP_COMM_CHANNELS", 0));
+  DLP_ASSIGN_OR_RETURN(o.local_size, IntEnv(names::kLocalWorldSize, 1));
+  DLP_ASSIGN_OR_RETURN(o.channels, IntEnv(names::kCommChannels, 0));
   if (o.channels < 0 || o.channels > kMaxChannels) {
     return absl::InvalidArgumentError(
         absl::StrCat("DLP_COMM_CHANNELS=", o.channels, ": expected 1 to ", kMaxChannels));
   }
-  DLP_ASSIGN_OR_RETURN(int timeout_s, IntEnv("DLP_COMM_TIMEOUT", 60));
+  DLP_ASSIGN_OR_RETURN(int timeout_s, IntEnv(names::kCommTimeout, 60));
   if (timeout_s <= 0) return absl::InvalidArgumentError("DLP_COMM_TIMEOUT must be positive");
   o.timeout = absl::Seconds(timeout_s);
 
-  const char* store = Env("DLP_STORE_ADDR");
+  const char* store = Env(names::kStoreAddr);
   if (store == nullptr) {
     if (o.size > 1) {
       return absl::FailedPreconditionError(
@@ -80,7 +83,7 @@ absl::StatusOr<RankEnv> ReadRankEnv(int instance) {
   DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(store));
   env.store_host = hp.host;
   env.store_port = hp.port;
-  if (const char* a = Env("DLP_ADVERTISE_ADDR")) {
+  if (const char* a = Env(names::kAdvertiseAddr)) {
     o.advertise_host = a;
   } else {
     DLP_ASSIGN_OR_RETURN(o.advertise_host, LocalAddressFor(hp.host, hp.port));

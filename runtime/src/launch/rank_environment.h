@@ -1,23 +1,24 @@
 // The environment each rank gets: torchrun's variables, their DLP_* twins, the
 // rendezvous store, and what the chosen framework expects (TF_CONFIG, HOROVOD_*,
-// JAX_*). Documented in man/dlp-run.1.
+// JAX_*). Documented in man/dlp-run.1; the names are contract/env_names.h's.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "contract/names.h"
 #include "launch/placement.h"
 
 namespace dlp::launch {
 
 struct ClusterInfo {
-  std::string framework = "none";
-  std::string master_addr;   // host of rank 0
-  int master_port = 0;       // a free port on rank 0's host
-  std::string store_addr;    // host:port of the launcher's rendezvous store
-  int round = 0;             // rendezvous round = restart count
-  std::vector<int> tf_ports; // per rank, for TF_CONFIG's cluster spec
+  contract::Framework framework = contract::Framework::kNone;
+  std::string master_addr;    // host of rank 0
+  int master_port = 0;        // a free port on rank 0's host
+  std::string store_addr;     // host:port of the launcher's rendezvous store
+  int round = 0;              // rendezvous round = restart count
+  std::vector<int> tf_ports;  // per rank, for TF_CONFIG's cluster spec
 };
 
 // The variables to set for `rank` (on top of the inherited environment).

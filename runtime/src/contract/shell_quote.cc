@@ -1,6 +1,6 @@
-#include "common/shell_quote.h"
+#include "contract/shell_quote.h"
 
-namespace dlp::internal {
+namespace dlp::contract {
 
 std::string ShellQuote(const std::string& word) {
   std::string out = "'";
@@ -21,4 +21,13 @@ std::string ShellQuoteIfNeeded(const std::string& word) {
   return ShellQuote(word);
 }
 
-}  // namespace dlp::internal
+std::string ShellCommandLine(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out.push_back(' ');
+    out += ShellQuoteIfNeeded(w);
+  }
+  return out;
+}
+
+}  // namespace dlp::contract

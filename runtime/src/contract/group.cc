@@ -1,13 +1,14 @@
-#include "launch/group_spec.h"
+#include "contract/group.h"
 
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "contract/files.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
 
-namespace dlp::launch {
+namespace dlp::contract {
 namespace {
 
 using Json = nlohmann::json;
@@ -17,12 +18,11 @@ absl::Status FieldError(const std::string& source, const std::string& field,
   return absl::InvalidArgumentError(absl::StrCat(source, ": ", field, ": ", what));
 }
 
-// The only place where nlohmann's exceptions are caught: every access below
-// checks types first, so a throw here is a bug in the checks, still reported.
-absl::StatusOr<RoleSpec> ParseRole(const Json& j, const std::string& source,
-                                   const std::string& field) {
+// Every access below checks types first, so nlohmann never throws from here;
+// ParseGroupJson still catches, as the one adapter for this format.
+absl::StatusOr<Role> ParseRole(const Json& j, const std::string& source, const std::string& field) {
   if (!j.is_object()) return FieldError(source, field, "must be an object");
-  RoleSpec role;
+  Role role;
   if (j.contains("role")) {
     if (!j["role"].is_string()) return FieldError(source, field + ".role", "must be a string");
     role.role = j["role"].get<std::string>();
@@ -68,15 +68,16 @@ absl::StatusOr<RoleSpec> ParseRole(const Json& j, const std::string& source,
   return role;
 }
 
-absl::StatusOr<GroupSpec> ParseGroup(const Json& j, const std::string& source) {
+absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
   if (!j.is_object()) return FieldError(source, "(top)", "must be an object");
-  GroupSpec group;
+  Group group;
   if (j.contains("framework")) {
-    if (!j["framework"].is_string() || !IsKnownFramework(j["framework"].get<std::string>())) {
-      return FieldError(source, "framework",
-                        "must be one of pytorch, tensorflow, horovod, jax, none");
+    std::optional<Framework> framework;
+    if (j["framework"].is_string()) framework = ParseFramework(j["framework"].get<std::string>());
+    if (!framework) {
+      return FieldError(source, "framework", "must be one of " + FrameworkNameList());
     }
-    group.framework = j["framework"].get<std::string>();
+    group.framework = *framework;
   }
   if (j.contains("workdir")) {
     if (!j["workdir"].is_string()) return FieldError(source, "workdir", "must be a string");
@@ -86,9 +87,9 @@ absl::StatusOr<GroupSpec> ParseGroup(const Json& j, const std::string& source) {
     return FieldError(source, "roles", "must be a non-empty array");
   }
   for (size_t i = 0; i < j["roles"].size(); ++i) {
-    DLP_ASSIGN_OR_RETURN(RoleSpec role,
+    DLP_ASSIGN_OR_RETURN(Role role,
                          ParseRole(j["roles"][i], source, absl::StrCat("roles[", i, "]")));
-    for (const RoleSpec& other : group.roles) {
+    for (const Role& other : group.roles) {
       if (other.role == role.role) {
         return FieldError(source, absl::StrCat("roles[", i, "].role"),
                           absl::StrCat("duplicate role '", role.role, "'"));
@@ -97,11 +98,13 @@ absl::StatusOr<GroupSpec> ParseGroup(const Json& j, const std::string& source) {
     group.roles.push_back(std::move(role));
   }
   if (j.contains("restartPolicy")) {
-    if (!j["restartPolicy"].is_string()) {
-      return FieldError(source, "restartPolicy", "must be a string");
+    std::optional<RestartPolicy> policy;
+    if (j["restartPolicy"].is_string()) {
+      policy = ParseRestartPolicy(j["restartPolicy"].get<std::string>());
     }
-    auto policy = ParseRestartPolicy(j["restartPolicy"].get<std::string>());
-    if (!policy.ok()) return FieldError(source, "restartPolicy", std::string(policy.status().message()));
+    if (!policy) {
+      return FieldError(source, "restartPolicy", "must be one of " + RestartPolicyNameList());
+    }
     group.restart_policy = *policy;
   }
   if (j.contains("maxRestarts")) {
@@ -121,32 +124,33 @@ absl::StatusOr<GroupSpec> ParseGroup(const Json& j, const std::string& source) {
 
 }  // namespace
 
-bool IsKnownFramework(const std::string& name) {
-  return name == "pytorch" || name == "tensorflow" || name == "horovod" || name == "jax" ||
-         name == "none";
-}
-
-absl::StatusOr<RestartPolicy> ParseRestartPolicy(const std::string& name) {
-  if (name == "Never") return RestartPolicy::kNever;
-  if (name == "OnFailure") return RestartPolicy::kOnFailure;
-  if (name == "ExitCode") return RestartPolicy::kExitCode;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown restart policy '", name, "' (Never, OnFailure, ExitCode)"));
-}
-
-bool ShouldRestart(RestartPolicy policy, int exit_code, int signal) {
-  switch (policy) {
-    case RestartPolicy::kNever:
-      return false;
-    case RestartPolicy::kOnFailure:
-      return true;
-    case RestartPolicy::kExitCode:
-      return signal != 0 || (exit_code >= 128 && exit_code <= 255);
+std::string GroupToJson(const Group& group) {
+  nlohmann::ordered_json j;
+  j["framework"] = std::string(FrameworkName(group.framework));
+  j["workdir"] = group.workdir;
+  nlohmann::ordered_json roles = nlohmann::ordered_json::array();
+  for (const Role& r : group.roles) {
+    nlohmann::ordered_json role;
+    role["role"] = r.role;
+    role["count"] = r.count;
+    role["command"] = r.command;
+    role["env"] = r.env;
+    role["gpus"] = r.gpus;
+    roles.push_back(std::move(role));
   }
-  return false;
+  j["roles"] = std::move(roles);
+  j["restartPolicy"] = std::string(RestartPolicyName(group.restart_policy));
+  j["maxRestarts"] = group.max_restarts;
+  const double backoff = absl::ToDoubleSeconds(group.backoff);
+  if (backoff == static_cast<int64_t>(backoff)) {
+    j["backoffSeconds"] = static_cast<int64_t>(backoff);
+  } else {
+    j["backoffSeconds"] = backoff;
+  }
+  return j.dump(2) + "\n";
 }
 
-absl::StatusOr<GroupSpec> ParseGroupJson(const std::string& text, const std::string& source) {
+absl::StatusOr<Group> ParseGroupJson(const std::string& text, const std::string& source) {
   Json j;
   try {
     j = Json::parse(text);
@@ -161,7 +165,7 @@ absl::StatusOr<GroupSpec> ParseGroupJson(const std::string& text, const std::str
   }
 }
 
-absl::StatusOr<GroupSpec> ReadGroupFile(const std::string& path) {
+absl::StatusOr<Group> ReadGroupFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read group file ", path));
   std::stringstream buffer;
@@ -169,4 +173,8 @@ absl::StatusOr<GroupSpec> ReadGroupFile(const std::string& path) {
   return ParseGroupJson(buffer.str(), path);
 }
 
-}  // namespace dlp::launch
+absl::Status WriteGroupFile(const std::string& path, const Group& group) {
+  return WriteFileAtomically(path, GroupToJson(group), 0600);
+}
+
+}  // namespace dlp::contract

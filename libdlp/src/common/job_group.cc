@@ -1,0 +1,118 @@
+#include "common/job_group.h"
+
+namespace dlp::internal {
+
+contract::Framework ToContract(Framework framework) {
+  switch (framework) {
+    case Framework::kPyTorch:
+      return contract::Framework::kPyTorch;
+    case Framework::kTensorFlow:
+      return contract::Framework::kTensorFlow;
+    case Framework::kHorovod:
+      return contract::Framework::kHorovod;
+    case Framework::kJax:
+      return contract::Framework::kJax;
+    case Framework::kNone:
+      break;
+  }
+  return contract::Framework::kNone;
+}
+
+Framework FromContract(contract::Framework framework) {
+  switch (framework) {
+    case contract::Framework::kPyTorch:
+      return Framework::kPyTorch;
+    case contract::Framework::kTensorFlow:
+      return Framework::kTensorFlow;
+    case contract::Framework::kHorovod:
+      return Framework::kHorovod;
+    case contract::Framework::kJax:
+      return Framework::kJax;
+    case contract::Framework::kNone:
+      break;
+  }
+  return Framework::kNone;
+}
+
+contract::RestartPolicy ToContract(RestartPolicyKind policy) {
+  switch (policy) {
+    case RestartPolicyKind::kOnFailure:
+      return contract::RestartPolicy::kOnFailure;
+    case RestartPolicyKind::kExitCode:
+      return contract::RestartPolicy::kExitCode;
+    case RestartPolicyKind::kNever:
+      break;
+  }
+  return contract::RestartPolicy::kNever;
+}
+
+RestartPolicyKind FromContract(contract::RestartPolicy policy) {
+  switch (policy) {
+    case contract::RestartPolicy::kOnFailure:
+      return RestartPolicyKind::kOnFailure;
+    case contract::RestartPolicy::kExitCode:
+      return RestartPolicyKind::kExitCode;
+    case contract::RestartPolicy::kNever:
+      break;
+  }
+  return RestartPolicyKind::kNever;
+}
+
+JobState JobStateOfRank(std::string_view state) {
+  if (state == contract::kRunning) return JobState::kRunning;
+  if (state == contract::kSucceeded) return JobState::kSucceeded;
+  if (state == contract::kFailed) return JobState::kFailed;
+  return JobState::kQueued;  // Starting, or unknown
+}
+
+std::vector<JobReplica> JobReplicas(const contract::GroupStatus& status) {
+  std::vector<JobReplica> replicas;
+  for (const contract::RankStatus& r : status.replicas) {
+    JobReplica rep;
+    rep.name = r.name;
+    rep.role = r.role;
+    rep.index = r.index;
+    rep.state = JobStateOfRank(r.state);
+    rep.exit_code = r.exit_code;
+    rep.signal = r.signal;
+    rep.host = r.host;
+    rep.pid = r.pid;
+    replicas.push_back(std::move(rep));
+  }
+  return replicas;
+}
+
+contract::Group JobGroup(const JobSpec& spec) {
+  contract::Group group;
+  group.framework = ToContract(spec.framework);
+  group.workdir = spec.workdir;
+  for (const ReplicaSpec& r : spec.replicas) {
+    group.roles.push_back({r.role, r.count, r.command, r.env, r.resources.gpu});
+  }
+  group.restart_policy = ToContract(spec.restart_policy.policy);
+  group.max_restarts = spec.restart_policy.max_restarts;
+  group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);
+  return group;
+}
+
+contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
+                                              const contract::JobFolder& folder,
+                                              const std::string& id, const std::string& name,
+                                              absl::Duration grace_period,
+                                              const std::vector<int>& gpus,
+                                              const std::string& gpus_text) {
+  contract::DlpRunJob job;
+  job.dlp_run = dlp_run;
+  job.group_file = folder.GroupFile();
+  job.log_dir = folder.LogDir();
+  job.status_file = folder.StatusFile();
+  // dlpd escalates to SIGKILL itself after its grace period: dlp-run at the same time.
+  job.grace_period = grace_period;
+  job.gpus = gpus;
+  job.gpus_text = gpus_text;
+  job.job_id = id;
+  job.job_name = name;
+  return contract::MakeDlpRunCommand(job);
+}
+
+}  // namespace dlp::internal

@@ -1,0 +1,39 @@
+// A JobSpec as the job contract's group (runtime/src/contract/group.h): the one
+// translation used by dlpd's executor, `dlp render` and the Slurm backend.
+// Also the mapping between the public enums and the contract's names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "contract/dlp_run.h"
+#include "contract/group.h"
+#include "contract/status.h"
+#include "dlp/job.h"
+
+namespace dlp::internal {
+
+contract::Group JobGroup(const JobSpec& spec);
+
+// How dlpd's executor starts dlp-run for job `id` in `folder` (its GPUs
+// assigned, or `gpus_text` shown in their place by `dlp render`).
+contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
+                                              const contract::JobFolder& folder,
+                                              const std::string& id, const std::string& name,
+                                              absl::Duration grace_period,
+                                              const std::vector<int>& gpus,
+                                              const std::string& gpus_text = "");
+
+// The job's replicas as dlp-run's status file reports them; empty when it
+// names none yet.
+std::vector<JobReplica> JobReplicas(const contract::GroupStatus& status);
+// A rank's state in the status file as a job state (Starting: Queued).
+JobState JobStateOfRank(std::string_view state);
+
+contract::Framework ToContract(Framework framework);
+Framework FromContract(contract::Framework framework);
+contract::RestartPolicy ToContract(RestartPolicyKind policy);
+RestartPolicyKind FromContract(contract::RestartPolicy policy);
+
+}  // namespace dlp::internal

@@ -1,0 +1,65 @@
+#include "contract/dlp_run.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "contract/env_names.h"
+#include "contract/shell_quote.h"
+
+namespace dlp::contract {
+
+absl::StatusOr<std::string> FindDlpRun() {
+  std::vector<std::string> tried;
+  if (const char* env = std::getenv(env::kDlpRun); env != nullptr && *env != '\0') {
+    if (access(env, X_OK) == 0) return std::string(env);
+    tried.push_back(absl::StrCat("$", env::kDlpRun, "=", env));
+  }
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    std::filesystem::path next = self.parent_path() / "dlp-run";
+    if (access(next.c_str(), X_OK) == 0) return next.string();
+    tried.push_back(next.string());
+  }
+  if (const char* path = std::getenv("PATH"); path != nullptr) {
+    for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
+      std::string candidate = absl::StrCat(dir, "/dlp-run");
+      if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+  }
+  tried.push_back("PATH");
+  return absl::NotFoundError(
+      absl::StrCat("dlp-run not found (looked at ", absl::StrJoin(tried, ", "), ")"));
+}
+
+DlpRunCommand MakeDlpRunCommand(const DlpRunJob& job) {
+  DlpRunCommand c;
+  c.argv = {job.dlp_run, "--group", job.group_file, "--log-dir", job.log_dir};
+  if (!job.status_file.empty()) c.argv.insert(c.argv.end(), {"--status-file", job.status_file});
+  if (!job.trace_dir.empty()) c.argv.insert(c.argv.end(), {"--trace-dir", job.trace_dir});
+  if (job.grace_period) {
+    c.argv.insert(c.argv.end(),
+                  {"--grace-period", absl::StrCat(absl::ToDoubleSeconds(*job.grace_period))});
+  }
+  const std::string gpus = job.gpus.empty() ? job.gpus_text : absl::StrJoin(job.gpus, ",");
+  if (!gpus.empty()) {
+    c.argv.insert(c.argv.end(), {"--gpus", gpus});
+    c.env[env::kCudaVisibleDevices] = gpus;
+  }
+  if (!job.job_id.empty()) c.env[env::kJobId] = job.job_id;
+  if (!job.job_name.empty()) c.env[env::kJobName] = job.job_name;
+  return c;
+}
+
+std::string DlpRunCommand::ShellLine() const {
+  std::vector<std::string> words;
+  for (const auto& [k, v] : env) words.push_back(absl::StrCat(k, "=", ShellQuoteIfNeeded(v)));
+  return absl::StrCat(absl::StrJoin(words, " "), words.empty() ? "" : " ", ShellCommandLine(argv));
+}
+
+}  // namespace dlp::contract

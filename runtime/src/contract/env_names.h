@@ -1,0 +1,52 @@
+// Names of the environment variables of the job contract
+// (docs/runtime-contract.md, "Rank environment"): what dlp-run sets for each
+// rank (launch/rank_environment.cc) and what the ranks read back
+// (comm/comm_env.cc, trace/tracer.cc). The names are spelled only here.
+#pragma once
+
+namespace dlp::contract::env {
+
+// torchrun's variables; dlp-run also sets each with a DLP_ prefix.
+inline constexpr char kRank[] = "RANK";
+inline constexpr char kLocalRank[] = "LOCAL_RANK";
+inline constexpr char kWorldSize[] = "WORLD_SIZE";
+inline constexpr char kLocalWorldSize[] = "LOCAL_WORLD_SIZE";
+inline constexpr char kNodeRank[] = "NODE_RANK";
+inline constexpr char kGroupRank[] = "GROUP_RANK";
+inline constexpr char kMasterAddr[] = "MASTER_ADDR";
+inline constexpr char kMasterPort[] = "MASTER_PORT";
+inline constexpr char kTorchRestartCount[] = "TORCHELASTIC_RESTART_COUNT";
+inline constexpr char kDlpPrefix[] = "DLP_";
+
+// The replica and the group.
+inline constexpr char kNumNodes[] = "DLP_NUM_NODES";
+inline constexpr char kRole[] = "DLP_ROLE";
+inline constexpr char kReplicaIndex[] = "DLP_REPLICA_INDEX";
+inline constexpr char kReplica[] = "DLP_REPLICA";
+inline constexpr char kRestartCount[] = "DLP_RESTART_COUNT";
+inline constexpr char kFramework[] = "DLP_FRAMEWORK";
+inline constexpr char kJobId[] = "DLP_JOB_ID";
+inline constexpr char kJobName[] = "DLP_JOB_NAME";
+inline constexpr char kTraceDir[] = "DLP_TRACE_DIR";
+inline constexpr char kCudaVisibleDevices[] = "CUDA_VISIBLE_DEVICES";
+
+// Rendezvous and collectives.
+inline constexpr char kRdzvRound[] = "DLP_RDZV_ROUND";
+inline constexpr char kStoreAddr[] = "DLP_STORE_ADDR";
+inline constexpr char kHostId[] = "DLP_HOST_ID";
+inline constexpr char kCommTransport[] = "DLP_COMM_TRANSPORT";
+inline constexpr char kCommTimeout[] = "DLP_COMM_TIMEOUT";
+inline constexpr char kCommChannels[] = "DLP_COMM_CHANNELS";
+inline constexpr char kAdvertiseAddr[] = "DLP_ADVERTISE_ADDR";
+
+// Framework-specific.
+inline constexpr char kTfConfig[] = "TF_CONFIG";
+inline constexpr char kJaxCoordinatorAddress[] = "JAX_COORDINATOR_ADDRESS";
+inline constexpr char kJaxProcessId[] = "JAX_PROCESS_ID";
+inline constexpr char kJaxNumProcesses[] = "JAX_NUM_PROCESSES";
+inline constexpr char kJaxLocalProcessId[] = "JAX_LOCAL_PROCESS_ID";
+
+// Finding dlp-run (contract/dlp_run.h).
+inline constexpr char kDlpRun[] = "DLP_RUN";
+
+}  // namespace dlp::contract::env

@@ -1,0 +1,43 @@
+// The group file (docs/runtime-contract.md, "Group file"): the roles dlp-run
+// launches and how it restarts them. dlpd's executor, `dlp render` and the
+// Slurm backend write it; dlp-run reads it. This is its one codec.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "contract/names.h"
+
+namespace dlp::contract {
+
+struct Role {
+  std::string role = "worker";  // chief, ps, worker, evaluator, or "rank" for -np
+  int count = 1;
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+  int gpus = 0;  // GPUs per replica
+};
+
+struct Group {
+  Framework framework = Framework::kNone;
+  std::string workdir;  // empty: dlp-run's working directory
+  std::vector<Role> roles;
+  RestartPolicy restart_policy = RestartPolicy::kNever;
+  int max_restarts = 0;
+  absl::Duration backoff = absl::ZeroDuration();
+};
+
+// The group file's JSON text (pretty, fields in the documented order).
+std::string GroupToJson(const Group& group);
+
+// Parses a group file's text; InvalidArgument naming `source` and the field.
+absl::StatusOr<Group> ParseGroupJson(const std::string& text, const std::string& source);
+// NotFound when `path` cannot be read; else as ParseGroupJson with the path as source.
+absl::StatusOr<Group> ReadGroupFile(const std::string& path);
+// GroupToJson written atomically with mode 0600.
+absl::Status WriteGroupFile(const std::string& path, const Group& group);
+
+}  // namespace dlp::contract

@@ -1,0 +1,36 @@
+// The log line format (docs/runtime-contract.md, "Logs"): one line of a
+// replica's log file is "2026-11-30T12:00:00.123456Z O text" (UTC with
+// microseconds, O for stdout, E for stderr). dlp-run writes it; dlpd's logs
+// endpoint and the Slurm backend read it. Written and parsed only here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/time/time.h"
+
+namespace dlp::contract {
+
+enum class LogStream { kOut, kErr };
+
+// "stdout" / "stderr": the names the API and the CLI use.
+std::string_view LogStreamName(LogStream stream);
+
+// "2026-11-30T12:00:00.123456Z".
+std::string FormatLogTime(absl::Time time);
+
+// One line of a log file, with its newline.
+std::string FormatLogFileLine(absl::Time time, LogStream stream, std::string_view text);
+
+struct LogFileLine {
+  std::string time_text;  // as written
+  absl::Time time;
+  LogStream stream = LogStream::kOut;
+  std::string text;
+};
+
+// Parses one line (without its newline); nullopt for a line in another format.
+std::optional<LogFileLine> ParseLogFileLine(std::string_view line);
+
+}  // namespace dlp::contract

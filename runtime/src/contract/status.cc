@@ -1,0 +1,126 @@
+#include "contract/status.h"
+
+#include "absl/strings/str_cat.h"
+#include "contract/files.h"
+#include "dlp/status.h"
+#include "nlohmann/json.hpp"
+
+namespace dlp::contract {
+namespace {
+
+using Json = nlohmann::json;
+
+absl::Status FieldError(const std::string& source, const std::string& field,
+                        const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat(source, ": ", field, ": ", what));
+}
+
+// Reads an optional field of type T; absent or null leaves `out` as it is.
+template <typename T>
+absl::Status Field(const Json& j, const char* key, const std::string& source,
+                   const std::string& path, T* out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return absl::OkStatus();
+  const std::string field = path.empty() ? key : absl::StrCat(path, ".", key);
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!it->is_string()) return FieldError(source, field, "must be a string");
+  } else {
+    if (!it->is_number_integer()) return FieldError(source, field, "must be an integer");
+  }
+  *out = it->get<T>();
+  return absl::OkStatus();
+}
+
+absl::Status OptionalInt(const Json& j, const char* key, const std::string& source,
+                         const std::string& path, std::optional<int>* out) {
+  int value = 0;
+  if (!j.contains(key) || j[key].is_null()) return absl::OkStatus();
+  DLP_RETURN_IF_ERROR(Field(j, key, source, path, &value));
+  *out = value;
+  return absl::OkStatus();
+}
+
+Json OptionalJson(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+
+absl::StatusOr<GroupStatus> ParseStatus(const Json& j, const std::string& source) {
+  if (!j.is_object()) return FieldError(source, "(top)", "must be an object");
+  GroupStatus s;
+  DLP_RETURN_IF_ERROR(Field(j, "pid", source, "", &s.pid));
+  DLP_RETURN_IF_ERROR(Field(j, "state", source, "", &s.state));
+  DLP_RETURN_IF_ERROR(Field(j, "restarts", source, "", &s.restarts));
+  DLP_RETURN_IF_ERROR(Field(j, "reason", source, "", &s.reason));
+  if (!j.contains("replicas") || j["replicas"].is_null()) return s;
+  if (!j["replicas"].is_array()) return FieldError(source, "replicas", "must be an array");
+  for (size_t i = 0; i < j["replicas"].size(); ++i) {
+    const Json& r = j["replicas"][i];
+    const std::string path = absl::StrCat("replicas[", i, "]");
+    if (!r.is_object()) return FieldError(source, path, "must be an object");
+    RankStatus rank;
+    DLP_RETURN_IF_ERROR(Field(r, "name", source, path, &rank.name));
+    DLP_RETURN_IF_ERROR(Field(r, "role", source, path, &rank.role));
+    DLP_RETURN_IF_ERROR(Field(r, "index", source, path, &rank.index));
+    DLP_RETURN_IF_ERROR(Field(r, "rank", source, path, &rank.rank));
+    DLP_RETURN_IF_ERROR(Field(r, "host", source, path, &rank.host));
+    DLP_RETURN_IF_ERROR(Field(r, "pid", source, path, &rank.pid));
+    DLP_RETURN_IF_ERROR(Field(r, "pgid", source, path, &rank.pgid));
+    DLP_RETURN_IF_ERROR(Field(r, "state", source, path, &rank.state));
+    DLP_RETURN_IF_ERROR(OptionalInt(r, "exitCode", source, path, &rank.exit_code));
+    DLP_RETURN_IF_ERROR(OptionalInt(r, "signal", source, path, &rank.signal));
+    s.replicas.push_back(std::move(rank));
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string StatusToJson(const GroupStatus& status) {
+  nlohmann::ordered_json j;
+  j["pid"] = status.pid;
+  j["state"] = status.state;
+  j["restarts"] = status.restarts;
+  j["reason"] = status.reason;
+  j["replicas"] = nlohmann::ordered_json::array();
+  for (const RankStatus& r : status.replicas) {
+    nlohmann::ordered_json e;
+    e["name"] = r.name;
+    e["role"] = r.role;
+    e["index"] = r.index;
+    e["rank"] = r.rank;
+    e["host"] = r.host;
+    e["pid"] = r.pid;
+    e["pgid"] = r.pgid;
+    e["state"] = r.state;
+    e["exitCode"] = OptionalJson(r.exit_code);
+    e["signal"] = OptionalJson(r.signal);
+    j["replicas"].push_back(std::move(e));
+  }
+  return j.dump(2) + "\n";
+}
+
+absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::string& source) {
+  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return absl::InvalidArgumentError(absl::StrCat(source, ": invalid JSON"));
+  try {
+    return ParseStatus(j, source);
+  } catch (const Json::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ": ", e.what()));
+  }
+}
+
+absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path) {
+  DLP_ASSIGN_OR_RETURN(std::optional<std::string> text, ReadFileIfExists(path));
+  if (!text) return std::optional<GroupStatus>();
+  DLP_ASSIGN_OR_RETURN(GroupStatus status, ParseStatusJson(*text, path));
+  return std::optional<GroupStatus>(std::move(status));
+}
+
+absl::Status StatusFileWriter::Write(const GroupStatus& status) {
+  if (path_.empty()) return absl::OkStatus();
+  std::string text = StatusToJson(status);
+  if (text == last_) return absl::OkStatus();
+  DLP_RETURN_IF_ERROR(WriteFileAtomically(path_, text, 0644));
+  last_ = std::move(text);
+  return absl::OkStatus();
+}
+
+}  // namespace dlp::contract

@@ -1,0 +1,62 @@
+// The status file (docs/runtime-contract.md, "Status file"): dlp-run rewrites
+// it atomically at every change; dlpd's executor reads it. Its one codec.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace dlp::contract {
+
+// States of the group and of each rank.
+inline constexpr std::string_view kStarting = "Starting";
+inline constexpr std::string_view kRunning = "Running";
+inline constexpr std::string_view kSucceeded = "Succeeded";
+inline constexpr std::string_view kFailed = "Failed";
+
+// One rank (one replica of a role) as dlp-run last saw it.
+struct RankStatus {
+  std::string name, role;  // "worker-1", "worker"
+  int index = 0, rank = 0;
+  std::string host;
+  int64_t pid = 0, pgid = 0;
+  std::string state = std::string(kStarting);
+  std::optional<int> exit_code, signal;
+
+  bool operator==(const RankStatus&) const = default;
+};
+
+struct GroupStatus {
+  int64_t pid = 0;  // dlp-run's
+  std::string state = std::string(kStarting);
+  int restarts = 0;
+  std::string reason;
+  std::vector<RankStatus> replicas;
+
+  bool terminal() const { return state == kSucceeded || state == kFailed; }
+  bool operator==(const GroupStatus&) const = default;
+};
+
+std::string StatusToJson(const GroupStatus& status);
+// InvalidArgument naming `source` and the field that is wrong.
+absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::string& source);
+// nullopt while the file does not exist yet.
+absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path);
+
+// Rewrites a status file atomically, only when the document changed since the
+// last call. An empty path writes nothing. Not thread-safe.
+class StatusFileWriter {
+ public:
+  explicit StatusFileWriter(std::string path) : path_(std::move(path)) {}
+  absl::Status Write(const GroupStatus& status);
+
+ private:
+  std::string path_;
+  std::string last_;
+};
+
+}  // namespace dlp::contract

@@ -1,0 +1,114 @@
+// The group file's one codec: what GroupToJson writes, ParseGroupJson reads
+// back unchanged; a bad file is refused naming the file and the field.
+#include "contract/group.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace dlp::contract {
+namespace {
+
+using ::testing::HasSubstr;
+
+Group Sample() {
+  Group g;
+  g.framework = Framework::kTensorFlow;
+  g.workdir = "/home/u/project";
+  g.roles = {{"chief", 1, {"python", "chief.py"}, {}, 0},
+             {"worker", 3, {"python", "train.py", "--msg", "a'b $(x)"}, {{"MODE", "fast; x"}}, 2}};
+  g.restart_policy = RestartPolicy::kExitCode;
+  g.max_restarts = 2;
+  g.backoff = absl::Seconds(5);
+  return g;
+}
+
+void ExpectSame(const Group& a, const Group& b) {
+  EXPECT_EQ(a.framework, b.framework);
+  EXPECT_EQ(a.workdir, b.workdir);
+  ASSERT_EQ(a.roles.size(), b.roles.size());
+  for (size_t i = 0; i < a.roles.size(); ++i) {
+    EXPECT_EQ(a.roles[i].role, b.roles[i].role);
+    EXPECT_EQ(a.roles[i].count, b.roles[i].count);
+    EXPECT_EQ(a.roles[i].command, b.roles[i].command);
+    EXPECT_EQ(a.roles[i].env, b.roles[i].env);
+    EXPECT_EQ(a.roles[i].gpus, b.roles[i].gpus);
+  }
+  EXPECT_EQ(a.restart_policy, b.restart_policy);
+  EXPECT_EQ(a.max_restarts, b.max_restarts);
+  EXPECT_EQ(a.backoff, b.backoff);
+}
+
+TEST(GroupCodec, RoundTrips) {
+  const Group g = Sample();
+  const std::string text = GroupToJson(g);
+  EXPECT_THAT(text, HasSubstr("\"restartPolicy\": \"ExitCode\""));
+  EXPECT_THAT(text, HasSubstr("\"framework\": \"tensorflow\""));
+  EXPECT_THAT(text, HasSubstr("\"backoffSeconds\": 5"));
+  auto back = ParseGroupJson(text, "g.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSame(g, *back);
+}
+
+TEST(GroupCodec, FileRoundTripIsPrivate) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("group.json");
+  ASSERT_TRUE(WriteGroupFile(path, Sample()).ok());
+  auto back = ReadGroupFile(path);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSame(Sample(), *back);
+  EXPECT_EQ(ReadGroupFile(dir.Join("missing.json")).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(GroupCodec, ErrorsNameTheFileAndTheField) {
+  struct Case {
+    std::string text, field;
+  } cases[] = {
+      {R"({"roles": []})", "g.json: roles:"},
+      {R"({"roles": [{"role": "w", "command": []}]})", "g.json: roles[0].command:"},
+      {R"({"roles": [{"command": ["x"], "count": 0}]})", "g.json: roles[0].count:"},
+      {R"({"roles": [{"command": ["x"], "env": {"A": [1]}}]})", "g.json: roles[0].env.A:"},
+      {R"({"roles": [{"command": ["x"]}, {"command": ["y"]}]})", "g.json: roles[1].role:"},
+      {R"({"framework": "caffe", "roles": [{"command": ["x"]}]})", "g.json: framework:"},
+      {R"({"restartPolicy": "Always", "roles": [{"command": ["x"]}]})",
+       "g.json: restartPolicy: must be one of Never, OnFailure, ExitCode"},
+      {R"({"maxRestarts": -1, "roles": [{"command": ["x"]}]})", "g.json: maxRestarts:"},
+      {R"({"backoffSeconds": "5", "roles": [{"command": ["x"]}]})", "g.json: backoffSeconds:"},
+      {R"([1, 2])", "g.json: (top):"},
+      {R"({"roles": )", "g.json: invalid JSON"},
+  };
+  for (const Case& c : cases) {
+    auto parsed = ParseGroupJson(c.text, "g.json");
+    ASSERT_FALSE(parsed.ok()) << c.text;
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(parsed.status().message()), HasSubstr(c.field)) << c.text;
+  }
+}
+
+TEST(Names, AreMappedOnce) {
+  for (std::string_view name : kFrameworkNames) {
+    auto f = ParseFramework(name);
+    ASSERT_TRUE(f) << name;
+    EXPECT_EQ(FrameworkName(*f), name);
+  }
+  for (std::string_view name : kRestartPolicyNames) {
+    auto p = ParseRestartPolicy(name);
+    ASSERT_TRUE(p) << name;
+    EXPECT_EQ(RestartPolicyName(*p), name);
+  }
+  EXPECT_FALSE(ParseRestartPolicy("Always"));
+  EXPECT_FALSE(ParseFramework("caffe"));
+  EXPECT_EQ(RestartPolicyNameList(), "Never, OnFailure, ExitCode");
+}
+
+TEST(Names, ExitCodePolicyRestartsOnlySignalsAndHighCodes) {
+  EXPECT_FALSE(ShouldRestart(RestartPolicy::kNever, 1, 0));
+  EXPECT_TRUE(ShouldRestart(RestartPolicy::kOnFailure, 1, 0));
+  EXPECT_FALSE(ShouldRestart(RestartPolicy::kExitCode, 1, 0));
+  EXPECT_TRUE(ShouldRestart(RestartPolicy::kExitCode, 137, 0));
+  EXPECT_TRUE(ShouldRestart(RestartPolicy::kExitCode, 0, 9));
+}
+
+}  // namespace
+}  // namespace dlp::contract

@@ -1,0 +1,79 @@
+// Rank 0's decisions under `srun dlp-run --group`, from the tasks' events.
+#include "launch/round_coordinator.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+namespace dlp::launch {
+namespace {
+
+using ::testing::ElementsAre;
+
+class RoundCoordinatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    group_.roles = {{"worker", 2, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}};
+    group_.restart_policy = contract::RestartPolicy::kExitCode;
+    group_.max_restarts = 1;
+    auto layout = PlaceGroup(group_, {}, {}, false);
+    ASSERT_TRUE(layout.ok());
+    layout_ = *layout;
+    coordinator_ = std::make_unique<RoundCoordinator>(
+        group_, layout_, [this](const std::string& line) { lines_.push_back(line); });
+    coordinator_->StartRound(0);
+  }
+  static contract::RankStatus Ended(std::optional<int> code, std::optional<int> sig) {
+    contract::RankStatus s;
+    s.exit_code = code;
+    s.signal = sig;
+    return s;
+  }
+
+  contract::Group group_;
+  Layout layout_;
+  std::unique_ptr<RoundCoordinator> coordinator_;
+  std::vector<std::string> lines_;
+};
+
+TEST_F(RoundCoordinatorTest, DoneOnceEveryRankSucceeded) {
+  EXPECT_FALSE(coordinator_->OnEvent(StartEvent(0, 10, "node1")));
+  EXPECT_EQ(coordinator_->status().state, "Starting");
+  EXPECT_FALSE(coordinator_->OnEvent(StartEvent(1, 11, "node1")));
+  EXPECT_FALSE(coordinator_->OnEvent(StartEvent(2, 12, "node2")));
+  EXPECT_EQ(coordinator_->status().state, "Running");
+  // Ranks follow the launcher's numbering: the chief first.
+  EXPECT_EQ(coordinator_->status().replicas[0].name, "chief-0");
+  EXPECT_EQ(coordinator_->status().replicas[2].host, "node2");
+  EXPECT_FALSE(coordinator_->OnEvent(ExitEvent(0, Ended(0, {}))));
+  EXPECT_FALSE(coordinator_->OnEvent(ExitEvent(2, Ended(0, {}))));
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(1, Ended(0, {}))), kDone);
+  EXPECT_EQ(coordinator_->status().state, "Succeeded");
+  EXPECT_FALSE(coordinator_->OnEvent("garbage"));
+}
+
+TEST_F(RoundCoordinatorTest, ExitCodePolicyRestartsSignalsOnlyAndCountsRounds) {
+  coordinator_->OnEvent(StartEvent(0, 10, "n"));
+  coordinator_->OnEvent(StartEvent(1, 11, "n"));
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(1, Ended({}, SIGKILL))), kRestart);
+  EXPECT_EQ(coordinator_->status().replicas[0].signal, SIGTERM);  // stopped by the decision
+  EXPECT_EQ(lines_.back(), "attempt 0 exited with code 137; restart 1 of 1");
+
+  coordinator_->StartRound(1);
+  EXPECT_EQ(coordinator_->status().restarts, 1);
+  EXPECT_EQ(coordinator_->status().replicas[1].signal, std::nullopt);
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(2, Ended({}, SIGKILL))), "fail 137");
+  EXPECT_EQ(coordinator_->status().state, "Failed");
+  EXPECT_EQ(lines_.back(), "attempt 1 exited with code 137; no restarts left");
+  EXPECT_EQ(JobExitCode(Ended({}, 9)), 137);
+}
+
+TEST_F(RoundCoordinatorTest, PlainFailureUnderExitCodeFailsAtOnce) {
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(0, Ended(3, {}))), "fail 3");
+  EXPECT_THAT(coordinator_->status().reason, ::testing::HasSubstr("chief-0"));
+  EXPECT_THAT(lines_, ElementsAre(::testing::HasSubstr("exited with code 3; stopping"),
+                                  "attempt 0 exited with code 3; no restarts left"));
+}
+
+}  // namespace
+}  // namespace dlp::launch
