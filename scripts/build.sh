@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 # Paths inside the tree are hashed relative to it, so every clone shares ccache's results.
 export CCACHE_BASEDIR="$PWD"
+# Debug info would otherwise put each clone's folder into the hash.
+export CCACHE_NOHASHDIR=1
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then

@@ -3,8 +3,8 @@
 #include "dlp/job.h"
 
 #include "absl/strings/match.h"
-#include "common/job_group.h"
 #include "common/string_view_compat.h"
+#include "job/job_group.h"
 
 namespace dlp {
 

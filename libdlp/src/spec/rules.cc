@@ -4,8 +4,8 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "common/job_group.h"
 #include "common/string_view_compat.h"
+#include "job/job_group.h"
 
 namespace dlp::internal {
 namespace {

@@ -63,7 +63,7 @@ class Launcher {
   std::function<void(const std::string&)> notify_;
   contract::StatusFileWriter status_writer_;
   contract::GroupStatus group_status_;
-  Layout layout_;
+  RankLayout layout_;
   std::vector<std::unique_ptr<RankProcess>> ranks_;
   std::unique_ptr<runtime::TcpStoreServer> store_;
   std::string store_host_, master_addr_, cwd_;
@@ -75,8 +75,8 @@ class Launcher {
 };
 
 absl::Status Launcher::Prepare() {
-  DLP_ASSIGN_OR_RETURN(layout_, PlaceGroup(options_.group, options_.hosts, options_.gpus,
-                                           options_.gpus_given));
+  DLP_ASSIGN_OR_RETURN(
+      layout_, LayOutRanks(options_.group, options_.hosts, options_.gpus, options_.gpus_given));
   if (!options_.log_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.log_dir, ec);

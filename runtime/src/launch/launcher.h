@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "contract/group.h"
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 #include "launch/ssh_command.h"
 
 namespace dlp::launch {

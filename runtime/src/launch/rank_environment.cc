@@ -19,7 +19,7 @@ std::string TfTaskType(const std::string& role) {
 
 }  // namespace
 
-std::string TfConfig(const Layout& layout, const RankPlan& rank, const ClusterInfo& cluster) {
+std::string TfConfig(const RankLayout& layout, const RankPlan& rank, const ClusterInfo& cluster) {
   nlohmann::json spec = nlohmann::json::object();
   nlohmann::json members = nlohmann::json::object();
   for (const RankPlan& r : layout.ranks) {
@@ -34,7 +34,7 @@ std::string TfConfig(const Layout& layout, const RankPlan& rank, const ClusterIn
   return spec.dump();
 }
 
-std::map<std::string, std::string> RankEnvironment(const Layout& layout, const RankPlan& rank,
+std::map<std::string, std::string> RankEnvironment(const RankLayout& layout, const RankPlan& rank,
                                                    const ClusterInfo& cluster) {
   std::map<std::string, std::string> vars = rank.env;
   const std::string world = absl::StrCat(layout.ranks.size());

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "contract/names.h"
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 
 namespace dlp::launch {
 
@@ -22,11 +22,11 @@ struct ClusterInfo {
 };
 
 // The variables to set for `rank` (on top of the inherited environment).
-std::map<std::string, std::string> RankEnvironment(const Layout& layout, const RankPlan& rank,
+std::map<std::string, std::string> RankEnvironment(const RankLayout& layout, const RankPlan& rank,
                                                    const ClusterInfo& cluster);
 
 // TF_CONFIG for `rank`: {"cluster":{"chief":[..],"worker":[..],"ps":[..]},
 // "task":{"type":..,"index":..}}; plain -np ranks are workers.
-std::string TfConfig(const Layout& layout, const RankPlan& rank, const ClusterInfo& cluster);
+std::string TfConfig(const RankLayout& layout, const RankPlan& rank, const ClusterInfo& cluster);
 
 }  // namespace dlp::launch

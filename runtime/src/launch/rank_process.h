@@ -14,7 +14,7 @@
 #include "contract/status.h"
 #include "launch/child.h"
 #include "launch/output.h"
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 
 namespace dlp::launch {
 

@@ -46,7 +46,7 @@ int JobExitCode(const contract::RankStatus& r) {
   return r.signal ? 128 + *r.signal : r.exit_code.value_or(1);
 }
 
-RoundCoordinator::RoundCoordinator(const contract::Group& group, const Layout& layout,
+RoundCoordinator::RoundCoordinator(const contract::Group& group, const RankLayout& layout,
                                    std::function<void(const std::string&)> notify)
     : group_(group), notify_(std::move(notify)) {
   for (const RankPlan& plan : layout.ranks) {

@@ -9,7 +9,7 @@
 
 #include "contract/group.h"
 #include "contract/status.h"
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 
 namespace dlp::launch {
 
@@ -41,7 +41,7 @@ int JobExitCode(const contract::RankStatus& rank);
 // Not thread-safe.
 class RoundCoordinator {
  public:
-  RoundCoordinator(const contract::Group& group, const Layout& layout,
+  RoundCoordinator(const contract::Group& group, const RankLayout& layout,
                    std::function<void(const std::string&)> notify);
 
   // Every rank Starting; `round` is the status file's restart count.

@@ -11,7 +11,7 @@
 #include "contract/env_names.h"
 #include "launch/child.h"
 #include "launch/exec_rank.h"
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 #include "rendezvous/store.h"
 
 namespace dlp::launch {
@@ -155,7 +155,7 @@ ClusterInfo SlurmCluster(const SlurmTask& task, contract::Framework framework, i
   return cluster;
 }
 
-void PlaceSlurmTask(const SlurmTask& task, Layout* layout) {
+void PlaceSlurmTask(const SlurmTask& task, RankLayout* layout) {
   layout->num_nodes = task.num_nodes;
   for (RankPlan& plan : layout->ranks) {
     plan.host = task.nodes[0];
@@ -174,7 +174,7 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
                                                const std::string& framework, int rdzv_port) {
   auto task = ReadSlurmTask(env, rdzv_port);
   if (!task.ok()) return task.status();
-  Layout layout;
+  RankLayout layout;
   for (int r = 0; r < task->world; ++r) {
     RankPlan plan;
     plan.rank = r;

@@ -12,8 +12,8 @@
 
 #include "absl/status/statusor.h"
 #include "contract/names.h"
-#include "launch/placement.h"
 #include "launch/rank_environment.h"
+#include "launch/rank_layout.h"
 
 namespace dlp::launch {
 
@@ -48,7 +48,7 @@ ClusterInfo SlurmCluster(const SlurmTask& task, contract::Framework framework, i
 // Puts `self` (this task's rank in `layout`) on this task's node and the
 // others on the first node (Slurm tells a task only about itself); GPUs stay
 // Slurm's to bind.
-void PlaceSlurmTask(const SlurmTask& task, Layout* layout);
+void PlaceSlurmTask(const SlurmTask& task, RankLayout* layout);
 
 struct SlurmRank {
   std::map<std::string, std::string> env;  // variables to add for the command

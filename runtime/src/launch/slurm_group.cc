@@ -61,17 +61,17 @@ class SlurmGroupTask {
   contract::StatusFileWriter status_writer_;
   std::unique_ptr<RoundCoordinator> coordinator_;  // rank 0's
   SlurmTask task_;
-  Layout layout_;
+  RankLayout layout_;
   std::unique_ptr<RankProcess> rank_;
   std::unique_ptr<runtime::TcpStoreServer> server_;
-  std::unique_ptr<runtime::Store> store_;
+  std::unique_ptr<runtime::RendezvousStore> store_;
   int signal_fd_ = -1;
   int cancel_signal_ = 0;
 };
 
 absl::Status SlurmGroupTask::Prepare() {
   DLP_ASSIGN_OR_RETURN(task_, ReadSlurmTask(CurrentEnvironment(), options_.rdzv_port));
-  DLP_ASSIGN_OR_RETURN(layout_, PlaceGroup(options_.group, {}, {}, /*gpus_given=*/false));
+  DLP_ASSIGN_OR_RETURN(layout_, LayOutRanks(options_.group, {}, {}, /*gpus_given=*/false));
   if (static_cast<int>(layout_.ranks.size()) != task_.world) {
     return absl::InvalidArgumentError(absl::StrCat("the group has ", layout_.ranks.size(),
                                                    " ranks but Slurm started ", task_.world,

@@ -29,11 +29,12 @@ struct StoreWatcher::Shared {
   }
 };
 
-StoreWatcher::StoreWatcher(std::unique_ptr<runtime::Store> store,
+StoreWatcher::StoreWatcher(std::unique_ptr<runtime::RendezvousStore> store,
                            std::function<std::string(int)> key, std::string last)
     : shared_(std::make_shared<Shared>()) {
   if (pipe2(shared_->pipe, O_CLOEXEC | O_NONBLOCK) != 0) shared_->pipe[0] = shared_->pipe[1] = -1;
-  std::thread([shared = shared_, store = std::shared_ptr<runtime::Store>(std::move(store)),
+  std::thread([shared = shared_,
+               store = std::shared_ptr<runtime::RendezvousStore>(std::move(store)),
                key = std::move(key), last = std::move(last)] {
     for (int n = 1;; ++n) {
       absl::StatusOr<std::string> value;

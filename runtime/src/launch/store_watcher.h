@@ -17,7 +17,7 @@ class StoreWatcher {
   // Gets key(1), key(2), ... in turn on `store` (its own connection) until a
   // value equals `last` (or, with `last` empty, after the first key). A store
   // that fails (its host is gone) queues "error: <message>" and ends the watch.
-  StoreWatcher(std::unique_ptr<runtime::Store> store, std::function<std::string(int)> key,
+  StoreWatcher(std::unique_ptr<runtime::RendezvousStore> store, std::function<std::string(int)> key,
                std::string last);
   // Does not wait for the thread: it ends with its last key or its connection.
   ~StoreWatcher();

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "contract/group.h"
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 #include "launch/slurm.h"
 #include "launch/ssh_command.h"
 #include "support/temp_dir.h"
@@ -71,7 +71,7 @@ TEST(SlurmRank, RoundComesFromTheScriptsRestartCountBeforeSlurms) {
 TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
   contract::Group group;
   group.roles = {{"worker", 3, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}, {"ps", 1, {"p"}, {}, 0}};
-  auto layout = PlaceGroup(group, {{"localhost", 2}, {"127.0.0.2", 3}}, {}, true);
+  auto layout = LayOutRanks(group, {{"localhost", 2}, {"127.0.0.2", 3}}, {}, true);
   ASSERT_TRUE(layout.ok()) << layout.status();
   std::vector<std::string> names;
   for (const RankPlan& r : layout->ranks) names.push_back(r.name + "@" + r.host);
@@ -81,7 +81,7 @@ TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
   EXPECT_EQ(layout->ranks[4].local_world_size, 3);
   EXPECT_EQ(layout->ranks[4].node_rank, 1);
   EXPECT_EQ(layout->num_nodes, 2);
-  EXPECT_FALSE(PlaceGroup(group, {{"localhost", 4}}, {}, true).ok());
+  EXPECT_FALSE(LayOutRanks(group, {{"localhost", 4}}, {}, true).ok());
 }
 
 TEST(SshArgv, QuotesEveryWordForTheRemoteShell) {

@@ -16,7 +16,7 @@ class RoundCoordinatorTest : public ::testing::Test {
     group_.roles = {{"worker", 2, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}};
     group_.restart_policy = contract::RestartPolicy::kExitCode;
     group_.max_restarts = 1;
-    auto layout = PlaceGroup(group_, {}, {}, false);
+    auto layout = LayOutRanks(group_, {}, {}, false);
     ASSERT_TRUE(layout.ok());
     layout_ = *layout;
     coordinator_ = std::make_unique<RoundCoordinator>(
@@ -31,7 +31,7 @@ class RoundCoordinatorTest : public ::testing::Test {
   }
 
   contract::Group group_;
-  Layout layout_;
+  RankLayout layout_;
   std::unique_ptr<RoundCoordinator> coordinator_;
   std::vector<std::string> lines_;
 };

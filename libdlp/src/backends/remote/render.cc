@@ -1,8 +1,8 @@
 #include "backends/remote/render.h"
 
 #include "absl/strings/str_cat.h"
-#include "common/job_group.h"
 #include "contract/dlp_run.h"
+#include "job/job_group.h"
 
 namespace dlp::internal {
 

@@ -6,10 +6,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "common/job_group.h"
 #include "contract/dlp_run.h"
 #include "contract/status.h"
 #include "dlp/codec.h"
+#include "job/job_group.h"
 
 namespace dlp::internal {
 namespace {

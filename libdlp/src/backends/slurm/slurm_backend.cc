@@ -21,13 +21,13 @@
 #include "backends/slurm/job_mapping.h"
 #include "backends/slurm/logs.h"
 #include "backends/slurm/transport.h"
-#include "common/job_group.h"
 #include "contract/dlp_run.h"
 #include "contract/group.h"
 #include "dlp/codec.h"
 #include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "job/job_group.h"
 
 extern char** environ;
 

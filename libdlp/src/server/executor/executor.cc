@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "common/job_group.h"
 #include "contract/group.h"
 #include "dlp/status.h"
+#include "job/job_group.h"
 #include "server/executor/process.h"
 
 namespace dlp::server {

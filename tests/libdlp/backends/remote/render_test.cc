@@ -5,8 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "common/job_group.h"
 #include "contract/group.h"
+#include "job/job_group.h"
 
 namespace dlp::internal {
 namespace {

@@ -30,7 +30,7 @@ JobSpec TwoRoles() {
   return spec;
 }
 
-SlurmJobLayout Layout() {
+SlurmJobLayout JobLayout() {
   SlurmJobLayout layout;
   layout.job_dir = "/shared/dlp/train-KEY";
   layout.dlp_run = "/opt/dlp/bin/dlp-run";
@@ -40,7 +40,7 @@ SlurmJobLayout Layout() {
 }
 
 TEST(BuildSubmission, ResourcesFromTheLargestRole) {
-  auto s = BuildSubmission(TwoRoles(), Layout());
+  auto s = BuildSubmission(TwoRoles(), JobLayout());
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->tasks, 4);
   EXPECT_EQ(s->min_nodes, 1);
@@ -58,7 +58,7 @@ TEST(BuildSubmission, ResourcesFromTheLargestRole) {
 
 TEST(BuildSubmission, QueuePriorityAndRequeue) {
   JobSpec spec = TwoRoles();
-  auto s = BuildSubmission(spec, Layout());
+  auto s = BuildSubmission(spec, JobLayout());
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->partition, "batch");  // "default" queue: the context's partition
   EXPECT_EQ(s->nice, 0);
@@ -67,7 +67,7 @@ TEST(BuildSubmission, QueuePriorityAndRequeue) {
   spec.queue = "gpu";
   spec.priority = -5;
   spec.restart_policy = {RestartPolicyKind::kNever, 0, 0};
-  s = BuildSubmission(spec, Layout());
+  s = BuildSubmission(spec, JobLayout());
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->partition, "gpu");
   EXPECT_EQ(s->nice, 5);
@@ -77,14 +77,14 @@ TEST(BuildSubmission, QueuePriorityAndRequeue) {
 
   spec.priority = 10;  // higher priorities need a QoS, not a negative nice
   spec.restart_policy = {RestartPolicyKind::kExitCode, 0, 0};
-  s = BuildSubmission(spec, Layout());
+  s = BuildSubmission(spec, JobLayout());
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->nice, 0);
   EXPECT_FALSE(s->requeue);  // no restarts allowed
 }
 
 TEST(BuildSubmission, ScriptIsTheAllocationAndOneSrunOfDlpRun) {
-  auto s = BuildSubmission(TwoRoles(), Layout());
+  auto s = BuildSubmission(TwoRoles(), JobLayout());
   ASSERT_TRUE(s.ok());
   std::vector<std::string> lines = absl::StrSplit(s->script, '\n', absl::SkipEmpty());
   EXPECT_LT(lines.size(), 25u) << s->script;
@@ -112,7 +112,7 @@ TEST(BuildSubmission, ScriptIsTheAllocationAndOneSrunOfDlpRun) {
 TEST(BuildSubmission, OddTextIsQuotedOrKeptOffTheSbatchLines) {
   JobSpec spec = TwoRoles();
   spec.name = "it's";
-  SlurmJobLayout layout = Layout();
+  SlurmJobLayout layout = JobLayout();
   layout.job_dir = "/shared/my jobs/x";
   auto s = BuildSubmission(spec, layout);
   ASSERT_TRUE(s.ok());
@@ -125,10 +125,10 @@ TEST(BuildSubmission, OddTextIsQuotedOrKeptOffTheSbatchLines) {
 TEST(BuildSubmission, RefusesAJobWithoutReplicas) {
   JobSpec spec = TwoRoles();
   spec.replicas.clear();
-  EXPECT_FALSE(BuildSubmission(spec, Layout()).ok());
+  EXPECT_FALSE(BuildSubmission(spec, JobLayout()).ok());
   spec = TwoRoles();
   spec.replicas[0].command.clear();
-  auto s = BuildSubmission(spec, Layout());
+  auto s = BuildSubmission(spec, JobLayout());
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(std::string(s.status().message()), HasSubstr("spec.replicas.chief"));
 }

@@ -46,7 +46,7 @@ struct RankPlan {
   bool assign_gpus = false;
 };
 
-struct Layout {
+struct RankLayout {
   std::vector<RankPlan> ranks;
   int num_nodes = 1;
 };
@@ -55,8 +55,9 @@ struct Layout {
 // any other role; replicas consecutively) and places them on `hosts` in order,
 // filling each host's slots. Empty `hosts`: every rank on "localhost".
 // `gpus`: the GPU ids this group may use on each host (empty: detect locally).
-absl::StatusOr<Layout> PlaceGroup(const contract::Group& group, const std::vector<HostSlots>& hosts,
-                                  const std::vector<int>& gpus, bool gpus_given);
+absl::StatusOr<RankLayout> LayOutRanks(const contract::Group& group,
+                                       const std::vector<HostSlots>& hosts,
+                                       const std::vector<int>& gpus, bool gpus_given);
 
 // The roles of plain `-np N -- COMMAND`: one role "rank" with N replicas.
 contract::Group NpGroup(int np, const std::vector<std::string>& command);

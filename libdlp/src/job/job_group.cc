@@ -1,4 +1,4 @@
-#include "common/job_group.h"
+#include "job/job_group.h"
 
 namespace dlp::internal {
 

@@ -1,4 +1,4 @@
-#include "launch/placement.h"
+#include "launch/rank_layout.h"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -160,7 +160,7 @@ contract::Group NpGroup(int np, const std::vector<std::string>& command) {
   return group;
 }
 
-absl::StatusOr<Layout> PlaceGroup(const contract::Group& group,
+absl::StatusOr<RankLayout> LayOutRanks(const contract::Group& group,
                                   const std::vector<HostSlots>& hosts_in,
                                   const std::vector<int>& gpus_in, bool gpus_given) {
   std::vector<const contract::Role*> roles;
@@ -182,7 +182,7 @@ absl::StatusOr<Layout> PlaceGroup(const contract::Group& group,
   }
   const std::vector<int> gpus = gpus_given ? gpus_in : DetectLocalGpus();
 
-  Layout layout;
+  RankLayout layout;
   std::map<std::string, int> node_of_host;
   std::map<std::string, int> next_local_rank, next_gpu;
   size_t host_index = 0;
