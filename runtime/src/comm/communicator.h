@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "comm/algo_select.h"
 #include "comm/device_path.h"
 #include "comm/rank_env.h"
 #include "comm/ring.h"
+#include "comm/shm_group.h"
 #include "comm/transport_select.h"
 #include "dlp/comm.h"
 #include "rendezvous/store.h"
@@ -39,6 +41,8 @@ class Communicator {
   const char* recv_transport() const { return links_.empty() ? "none" : links_[0].recv_kind; }
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
+  // The algorithm a host allreduce of `bytes` runs (algo_select.h).
+  Algo AllreduceAlgo(size_t bytes) const { return ChooseAllreduce(shape_, bytes, options_.algo); }
   // "nccl", "staging" or "none": how GPU buffers are handled.
   const char* device_path() const { return device_ ? device_->name() : "none"; }
 
@@ -64,6 +68,9 @@ class Communicator {
   // All channels; the first carries every collective but large allreduces
   // (and the staging path's, which keeps a pointer to it: set once, in Join).
   std::vector<RingContext> rings_;
+  GroupShape shape_;
+  // Every rank's segment, when all ranks share this host (and ring is not forced).
+  std::unique_ptr<ShmGroup> group_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
   absl::Status broken_;

@@ -59,6 +59,7 @@ absl::StatusOr<RankEnv> ReadRankEnv(int instance) {
           absl::StrCat("DLP_COMM_TRANSPORT='", t, "': expected tcp, shm or auto"));
     }
   }
+  if (const char* a = Env("DLP_COMM_ALGO")) o.algo = a;  // checked when joining
   DLP_ASSIGN_OR_RETURN(o.local_size, IntEnv("LOCAL_WORLD_SIZE", 1));
   DLP_ASSIGN_OR_RETURN(o.channels, IntEnv("DLP_COMM_CHANNELS", 0));
   if (o.channels < 0 || o.channels > kMaxChannels) {

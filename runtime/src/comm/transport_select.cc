@@ -4,6 +4,8 @@
 //   tcp/<r>             host:port where rank r accepts its previous rank
 //   shm/<r>             name of rank r's shared-memory segment
 //   mapped/<r>/<by>     rank <by> has mapped r's segment; r then unlinks it
+//   group/<r>           name of rank r's shared-memory group segment
+//   group-mapped/<r>    rank r has mapped every group segment
 #include "comm/transport_select.h"
 
 #include <cstring>
@@ -148,6 +150,40 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
     own->Unlink();
   }
   return links;
+}
+
+absl::StatusOr<bool> AllOnOneHost(const CommOptions& o, RendezvousStore& store) {
+  if (o.transport == "shm") return true;
+  if (o.transport == "tcp") return o.size == 1;
+  Rendezvous rdzv(o, store);
+  for (int r = 0; r < o.size; ++r) {
+    DLP_ASSIGN_OR_RETURN(std::string host, rdzv.Get("host", r));
+    if (host != o.host_id) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& o,
+                                                          RendezvousStore& store, int lanes,
+                                                          bool oversubscribed) {
+  Rendezvous rdzv(o, store);
+  const size_t bytes = ShmGroup::SegmentBytes(lanes);
+  std::vector<std::shared_ptr<ShmSegment>> segments(static_cast<size_t>(o.size));
+  DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(o.rank)],
+                       ShmSegment::Create(NewShmName(o.rank), o.rank, bytes));
+  DLP_RETURN_IF_ERROR(rdzv.Set("group", segments[static_cast<size_t>(o.rank)]->name()));
+  std::vector<std::string> mapped;
+  for (int r = 0; r < o.size; ++r) {
+    mapped.push_back(rdzv.Key("group-mapped", r));
+    if (r == o.rank) continue;
+    DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("group", r));
+    DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(r)], ShmSegment::Open(name, r, bytes));
+  }
+  DLP_RETURN_IF_ERROR(rdzv.Set("group-mapped", ""));
+  // As for the ring's segments: once everyone mapped it, the name can go.
+  DLP_RETURN_IF_ERROR(store.Wait(mapped, o.timeout));
+  segments[static_cast<size_t>(o.rank)]->Unlink();
+  return std::make_unique<ShmGroup>(o.rank, lanes, std::move(segments), o.timeout, oversubscribed);
 }
 
 absl::StatusOr<std::unique_ptr<DevicePath>> MakeDevicePath(const CommOptions& options,

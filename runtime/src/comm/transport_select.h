@@ -10,6 +10,7 @@
 #include "comm/link.h"
 #include "comm/rank_env.h"
 #include "comm/ring.h"
+#include "comm/shm_group.h"
 #include "rendezvous/store.h"
 
 namespace dlp::runtime {
@@ -24,6 +25,17 @@ struct RingLinks {
 // Connects this rank to its ring neighbours through `store`. Every rank of the
 // communicator must call it; errors name the rank or key that was missing.
 absl::StatusOr<RingLinks> ConnectRing(const CommOptions& options, RendezvousStore& store);
+
+// Whether every rank of the communicator can reach every other through
+// shared memory (all on this host, or DLP_COMM_TRANSPORT=shm). Call after
+// ConnectRing, which published the host ids.
+absl::StatusOr<bool> AllOnOneHost(const CommOptions& options, RendezvousStore& store);
+
+// Maps a segment of `lanes` lanes per rank, every rank's in every rank
+// (shm_group.h). Every rank must call it.
+absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& options,
+                                                          RendezvousStore& store, int lanes,
+                                                          bool oversubscribed);
 
 // The GPU path, or null when the build has no CUDA or the machine no GPU.
 // `store` may be null for a single rank.

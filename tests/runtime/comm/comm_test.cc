@@ -26,10 +26,13 @@ constexpr size_t kCounts[] = {0, 1, 7, 1009, 70001};
 
 absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int size, int port,
                                                    const std::string& transport,
-                                                   const std::string& host_id = "h0") {
+                                                   const std::string& host_id = "h0",
+                                                   const std::string& algo = "auto") {
   auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
   if (!store.ok()) return store.status();
-  return Communicator::Create(TestOptions(rank, size, transport, host_id), std::move(*store));
+  CommOptions o = TestOptions(rank, size, transport, host_id);
+  o.algo = algo;
+  return Communicator::Create(o, std::move(*store));
 }
 
 std::string CaseName(const std::string& dir, dlp_dtype t, dlp_op op, size_t count) {
@@ -39,6 +42,7 @@ std::string CaseName(const std::string& dir, dlp_dtype t, dlp_op op, size_t coun
 struct Param {
   int ranks;
   std::string transport;
+  std::string algo;  // DLP_COMM_ALGO
 };
 
 class CommTest : public ::testing::TestWithParam<Param> {};
@@ -48,11 +52,16 @@ TEST_P(CommTest, AllreduceEveryDTypeOpAndCount) {
   const std::string transport = GetParam().transport;
   dlp::testing::TempDir dir;
   RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, n, port, transport);
+    auto comm = Join(rank, n, port, transport, "h0", GetParam().algo);
     if (!comm.ok()) return comm.status();
     if (n > 1 && std::string((*comm)->send_transport()) != transport) {
       return absl::InternalError(absl::StrCat("expected ", transport, ", got ",
                                               (*comm)->send_transport()));
+    }
+    // The forced algorithm is the one that runs (one-shot only where it fits).
+    if (n > 1 && AlgoName((*comm)->AllreduceAlgo(4096)) != GetParam().algo) {
+      return absl::InternalError(absl::StrCat("expected ", GetParam().algo, ", got ",
+                                              AlgoName((*comm)->AllreduceAlgo(4096))));
     }
     uint64_t seed = 1;
     for (dlp_dtype t : kDTypes) {
@@ -88,7 +97,7 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
   const int n = GetParam().ranks;
   const std::string transport = GetParam().transport;
   RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, n, port, transport);
+    auto comm = Join(rank, n, port, transport, "h0", GetParam().algo);
     if (!comm.ok()) return comm.status();
     for (int root = 0; root < n; ++root) {
       for (size_t count : {size_t{1}, size_t{1009}, size_t{300007}}) {
@@ -96,7 +105,8 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
         for (size_t i = 0; i < count; ++i) {
           buf[i] = rank == root ? static_cast<int32_t>(i * 7 + root) : -1;
         }
-        if (absl::Status s = (*comm)->Broadcast(buf.data(), count, DLP_INT32, root); !s.ok()) return s;
+        if (absl::Status s = (*comm)->Broadcast(buf.data(), count, DLP_INT32, root); !s.ok())
+          return s;
         for (size_t i = 0; i < count; ++i) {
           if (buf[i] != static_cast<int32_t>(i * 7 + root)) {
             return absl::InternalError(absl::StrFormat(
@@ -108,7 +118,8 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
     for (size_t per : {size_t{1}, size_t{13}, size_t{100003}}) {
       std::vector<double> mine(per), all(per * n);
       for (size_t i = 0; i < per; ++i) mine[i] = rank * 1e6 + static_cast<double>(i);
-      if (absl::Status s = (*comm)->Allgather(mine.data(), all.data(), per, DLP_FLOAT64); !s.ok()) return s;
+      if (absl::Status s = (*comm)->Allgather(mine.data(), all.data(), per, DLP_FLOAT64); !s.ok())
+        return s;
       for (int r = 0; r < n; ++r) {
         for (size_t i = 0; i < per; ++i) {
           if (all[r * per + i] != r * 1e6 + static_cast<double>(i)) {
@@ -126,17 +137,21 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
   ASSERT_TRUE(group.AllOk()) << group.Describe();
 }
 
+// TCP runs the ring; shared memory every algorithm.
 std::vector<Param> Params() {
   std::vector<Param> out;
-  for (const char* t : {"tcp", "shm"}) {
-    for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, t});
+  for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "tcp", "ring"});
+  for (const char* algo : {"ring", "direct"}) {
+    for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "shm", algo});
   }
+  for (int n : {2, 3, 8}) out.push_back({n, "shm", "oneshot"});
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(RanksAndTransports, CommTest, ::testing::ValuesIn(Params()),
+INSTANTIATE_TEST_SUITE_P(RanksTransportsAndAlgorithms, CommTest, ::testing::ValuesIn(Params()),
                          [](const ::testing::TestParamInfo<Param>& info) {
-                           return absl::StrCat(info.param.transport, info.param.ranks);
+                           return absl::StrCat(info.param.transport, info.param.ranks, "_",
+                                               info.param.algo);
                          });
 
 // Two hosts of two ranks each: shared memory inside a host, TCP across.
@@ -167,12 +182,16 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
 // over shared memory and over TCP.
 TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
   constexpr size_t kCount = 600011;  // 2 parts of at least 600 KB for every dtype
-  for (const std::string transport : {"shm", "tcp"}) {
+  // Shared memory splits the direct algorithm over the channels' lanes (in
+  // rounds of several slots), or the ring when forced; TCP the ring.
+  for (const auto& [transport, algo] : std::vector<std::pair<std::string, std::string>>{
+           {"shm", "direct"}, {"shm", "ring"}, {"tcp", "auto"}}) {
     dlp::testing::TempDir dir;
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
       auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
       if (!store.ok()) return store.status();
       CommOptions o = TestOptions(rank, 3, transport);
+      o.algo = algo;
       o.channels = rank + 2;  // 2, 3, 4: they settle on 2
       auto comm = Communicator::Create(o, std::move(*store));
       if (!comm.ok()) return comm.status();
@@ -193,11 +212,11 @@ TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
       }
       return absl::OkStatus();
     });
-    ASSERT_TRUE(group.AllOk()) << transport << group.Describe();
+    ASSERT_TRUE(group.AllOk()) << transport << " " << algo << group.Describe();
     for (dlp_dtype t : kDTypes) {
       for (dlp_op op : kOps) {
         EXPECT_EQ(CompareAcrossRanks(CaseName(dir.path(), t, op, kCount), 3, DTypeSize(t)), "")
-            << transport;
+            << transport << " " << algo;
       }
     }
   }

@@ -1,0 +1,48 @@
+#include "comm/algo_select.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "comm/shm_group.h"
+
+namespace dlp::runtime {
+
+const char* AlgoName(Algo a) {
+  switch (a) {
+    case Algo::kRing:
+      return "ring";
+    case Algo::kDirect:
+      return "direct";
+    case Algo::kOneShot:
+      return "oneshot";
+  }
+  return "?";
+}
+
+absl::Status CheckAlgo(const std::string& forced, const GroupShape& shape) {
+  if (forced == "auto" || forced == "ring") return absl::OkStatus();
+  if (forced != "direct" && forced != "oneshot") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DLP_COMM_ALGO='", forced, "': expected ring, direct, oneshot or auto"));
+  }
+  if (shape.ranks > 1 && !shape.one_host) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DLP_COMM_ALGO=", forced,
+        " needs every rank on one host over shared memory; this group spans hosts or uses TCP"));
+  }
+  return absl::OkStatus();
+}
+
+Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& forced) {
+  if (shape.ranks < 2 || !shape.one_host || forced == "ring") return Algo::kRing;
+  if (forced == "direct") return Algo::kDirect;
+  if (forced == "oneshot") return bytes <= ShmGroup::kSlotBytes ? Algo::kOneShot : Algo::kDirect;
+  const size_t one_shot = kOneShotBytes * 2 / static_cast<size_t>(shape.ranks);
+  return bytes <= one_shot ? Algo::kOneShot : Algo::kDirect;
+}
+
+size_t DirectChunkBytes(const GroupShape& shape) {
+  return shape.oversubscribed ? ShmGroup::kSlotBytes : size_t{256} << 10;
+}
+
+}  // namespace dlp::runtime

@@ -1,0 +1,47 @@
+// Which allreduce algorithm runs: the one place that decides, from the
+// group's shape and the message size (docs/collectives.md derives the table
+// from the α–β cost model and the figures measured in bench/RESULTS.md).
+//
+//   ranks  all on one host  bytes                 algorithm
+//   1      -                any                   copy (no peers)
+//   ≥ 2    yes (shm group)  ≤ kOneShotBytes·2/N   one-shot
+//   ≥ 2    yes (shm group)  larger                direct
+//   ≥ 2    no               any                   ring
+//
+// DLP_COMM_ALGO (CommOptions::algo) forces one: ring, direct, oneshot (one-shot
+// while the message fits a slot, direct beyond), or auto (the table).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace dlp::runtime {
+
+enum class Algo { kRing, kDirect, kOneShot };
+
+const char* AlgoName(Algo a);
+
+// The one-shot limit at two ranks; it shrinks as 2/N with more ranks, since
+// every rank reads every rank's whole message.
+inline constexpr size_t kOneShotBytes = 512 << 10;
+
+struct GroupShape {
+  int ranks = 1;
+  bool one_host = false;        // every rank on this host, over shared memory
+  bool oversubscribed = false;  // more local ranks than cores
+};
+
+// Checks a DLP_COMM_ALGO value against the group: "direct" and "oneshot"
+// need every rank on one host with shared memory.
+absl::Status CheckAlgo(const std::string& forced, const GroupShape& shape);
+
+Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& forced = "auto");
+
+// Bytes per round of the direct algorithm: a few hundred KiB stay in the
+// shared cache; when ranks share cores, a round is a slot, so that fewer
+// rounds wait on a rank the scheduler has put aside.
+size_t DirectChunkBytes(const GroupShape& shape);
+
+}  // namespace dlp::runtime
