@@ -37,8 +37,7 @@ Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& f
   if (shape.ranks < 2 || !shape.one_host || forced == "ring") return Algo::kRing;
   if (forced == "direct") return Algo::kDirect;
   if (forced == "oneshot") return bytes <= ShmGroup::kSlotBytes ? Algo::kOneShot : Algo::kDirect;
-  const size_t one_shot = kOneShotBytes * 2 / static_cast<size_t>(shape.ranks);
-  return bytes <= one_shot ? Algo::kOneShot : Algo::kDirect;
+  return bytes * static_cast<size_t>(shape.ranks) <= kOneShotBytes ? Algo::kOneShot : Algo::kDirect;
 }
 
 size_t DirectChunkBytes(const GroupShape& shape) {

@@ -4,7 +4,7 @@
 //
 //   ranks  all on one host  bytes                 algorithm
 //   1      -                any                   copy (no peers)
-//   ≥ 2    yes (shm group)  ≤ kOneShotBytes·2/N   one-shot
+//   ≥ 2    yes (shm group)  ≤ kOneShotBytes / N   one-shot
 //   ≥ 2    yes (shm group)  larger                direct
 //   ≥ 2    no               any                   ring
 //
@@ -23,9 +23,11 @@ enum class Algo { kRing, kDirect, kOneShot };
 
 const char* AlgoName(Algo a);
 
-// The one-shot limit at two ranks; it shrinks as 2/N with more ranks, since
-// every rank reads every rank's whole message.
-inline constexpr size_t kOneShotBytes = 512 << 10;
+// One-shot while the bytes all ranks stage (N times the message) stay under
+// this: every rank reads all of them, so the one-shot's saved synchronisation
+// is outweighed by its N-fold reduction beyond a few KiB per rank
+// (bench/RESULTS.md: at 2 ranks one-shot wins up to 16 KiB, direct from 64 KiB).
+inline constexpr size_t kOneShotBytes = 32 << 10;
 
 struct GroupShape {
   int ranks = 1;

@@ -1,5 +1,7 @@
 #include "comm/shm_group.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "comm/ring.h"
@@ -28,8 +30,9 @@ ShmGroup::ShmGroup(int rank, int lanes, std::vector<std::shared_ptr<ShmSegment>>
       lanes_(lanes),
       segments_(std::move(segments)),
       timeout_(timeout),
-      spins_(oversubscribed ? kShortSpins : kSpins),
-      rounds_(static_cast<size_t>(lanes), 0) {}
+      max_spins_(oversubscribed ? kShortSpins : kSpins),
+      rounds_(static_cast<size_t>(lanes), 0),
+      spins_(static_cast<size_t>(lanes), max_spins_) {}
 
 std::atomic<uint64_t>& ShmGroup::seq(int rank, int lane, Seq which) const {
   char* control = segments_[static_cast<size_t>(rank)]->ring() +
@@ -61,7 +64,12 @@ absl::Status ShmGroup::Fail(const absl::Status& s, const char* what, int peer) c
 absl::Status ShmGroup::WaitFor(int peer, int lane, Seq which, uint64_t round, const char* what) {
   std::atomic<uint64_t>& theirs = seq(peer, lane, which);
   auto ready = [&] { return theirs.load(std::memory_order_acquire) >= round; };
-  if (SpinUntil(ready, spins_)) return absl::OkStatus();
+  int& spins = spins_[static_cast<size_t>(lane)];
+  if (SpinUntil(ready, spins)) {
+    spins = std::min(spins * 2, max_spins_);
+    return absl::OkStatus();
+  }
+  spins = std::max(spins / 2, kMinSpins);
   Doorbell* bell = segments_[static_cast<size_t>(rank_)]->bell();
   const absl::Time start = absl::Now();
   while (true) {

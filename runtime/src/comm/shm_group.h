@@ -10,9 +10,10 @@
 // makes one `out` slot and two `in` slots enough is there too.
 //
 // Waiting spins briefly and then sleeps on the rank's doorbell (a futex); a
-// publisher wakes only peers that sleep. When the host has fewer cores than
-// local ranks the spin is cut short, so a waiting rank gives its core to the
-// rank that has work.
+// publisher wakes only peers that sleep. The spin adapts per lane: it doubles
+// when it caught the peer and halves when it had to sleep, so on a busy host
+// a waiting rank soon gives its core away at once. When the host has fewer
+// cores than local ranks it is capped low from the start.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,7 @@ class ShmGroup {
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(segments_.size()); }
   int lanes() const { return lanes_; }
-  bool oversubscribed() const { return spins_ < kSpins; }
+  bool oversubscribed() const { return max_spins_ < kSpins; }
 
   // The next round number of `lane` (the same on every rank, since all ranks
   // run the same collectives in the same order).
@@ -61,8 +62,9 @@ class ShmGroup {
   void Abandon();
 
  private:
-  static constexpr int kSpins = 4000;     // about 20-100 us of pause instructions
-  static constexpr int kShortSpins = 50;  // when ranks share cores
+  static constexpr int kSpins = 1024;     // at most 10-50 us of pause instructions
+  static constexpr int kShortSpins = 32;  // when ranks share cores
+  static constexpr int kMinSpins = 8;
   std::atomic<uint64_t>& seq(int rank, int lane, Seq which) const;
   absl::Status Fail(const absl::Status& s, const char* what, int peer) const;
 
@@ -70,8 +72,9 @@ class ShmGroup {
   int lanes_;
   std::vector<std::shared_ptr<ShmSegment>> segments_;
   absl::Duration timeout_;
-  int spins_;
+  int max_spins_;
   std::vector<uint64_t> rounds_;
+  std::vector<int> spins_;  // per lane, adapted (see above)
 };
 
 }  // namespace dlp::runtime
