@@ -13,6 +13,9 @@ namespace dlp::runtime {
 namespace {
 
 constexpr char kWhat[] = "allreduce";
+constexpr size_t kStreamBytes = 8 << 20;
+
+void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
 
 // dst = op over sources[0..n) in that order, then the average's division.
 void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count, dlp_dtype t,
@@ -31,6 +34,8 @@ absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv
   const int n = g.size(), r = g.rank();
   const size_t chunk = std::max<size_t>(1, std::min(chunk_bytes, ShmGroup::kSlotBytes) / elem);
   std::vector<const char*> sources(static_cast<size_t>(n));
+  // A result larger than the caches goes to memory without being read first.
+  auto copy_out = count * elem >= kStreamBytes ? CopyStreaming : CopyCached;
   for (size_t c0 = 0; c0 < count; c0 += chunk) {
     const size_t m = std::min(chunk, count - c0);
     const uint64_t k = g.NextRound(lane);
@@ -59,9 +64,10 @@ absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv
       if (j != r) {
         if (absl::Status s = g.WaitFor(j, lane, ShmGroup::kOut, k, kWhat); !s.ok()) return s;
       }
-      std::memcpy(dst + seg.offset(j), g.out(j, lane) + seg.offset(j), seg.bytes(j));
+      copy_out(dst + seg.offset(j), g.out(j, lane) + seg.offset(j), seg.bytes(j));
     }
   }
+  g.Flush(lane);
   return absl::OkStatus();
 }
 
@@ -87,13 +93,16 @@ absl::Status OneShotAllreduce(ShmGroup& g, const void* send, void* recv, size_t 
   std::vector<const char*> sources(static_cast<size_t>(n));
   for (int j = 0; j < n; ++j) sources[static_cast<size_t>(j)] = g.in(j, 0, k);
   ReduceAll(static_cast<char*>(recv), sources, count, t, op);
+  g.Flush(0);
   return absl::OkStatus();
 }
 
 absl::Status GroupBarrier(ShmGroup& g) {
   const uint64_t k = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, k);
-  return g.WaitForAll(0, ShmGroup::kIn, k, "barrier");
+  absl::Status s = g.WaitForAll(0, ShmGroup::kIn, k, "barrier");
+  g.Flush(0);
+  return s;
 }
 
 }  // namespace dlp::runtime

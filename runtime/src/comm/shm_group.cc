@@ -32,7 +32,8 @@ ShmGroup::ShmGroup(int rank, int lanes, std::vector<std::shared_ptr<ShmSegment>>
       timeout_(timeout),
       max_spins_(oversubscribed ? kShortSpins : kSpins),
       rounds_(static_cast<size_t>(lanes), 0),
-      spins_(static_cast<size_t>(lanes), max_spins_) {}
+      spins_(static_cast<size_t>(lanes), max_spins_),
+      wake_pending_(static_cast<size_t>(lanes), 0) {}
 
 std::atomic<uint64_t>& ShmGroup::seq(int rank, int lane, Seq which) const {
   char* control = segments_[static_cast<size_t>(rank)]->ring() +
@@ -52,6 +53,14 @@ char* ShmGroup::out(int rank, int lane) const {
 
 void ShmGroup::Publish(int lane, Seq which, uint64_t round) {
   seq(rank_, lane, which).store(round, std::memory_order_seq_cst);
+  wake_pending_[static_cast<size_t>(lane)] = 1;
+  if (!oversubscribed()) Flush(lane);
+}
+
+void ShmGroup::Flush(int lane) {
+  char& pending = wake_pending_[static_cast<size_t>(lane)];
+  if (!pending) return;
+  pending = 0;
   for (int r = 0; r < size(); ++r) {
     if (r != rank_) segments_[static_cast<size_t>(r)]->bell()->WakeIfSleeping();
   }
@@ -70,6 +79,7 @@ absl::Status ShmGroup::WaitFor(int peer, int lane, Seq which, uint64_t round, co
     return absl::OkStatus();
   }
   spins = std::max(spins / 2, kMinSpins);
+  Flush(lane);
   Doorbell* bell = segments_[static_cast<size_t>(rank_)]->bell();
   const absl::Time start = absl::Now();
   while (true) {

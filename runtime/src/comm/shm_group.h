@@ -13,7 +13,10 @@
 // publisher wakes only peers that sleep. The spin adapts per lane: it doubles
 // when it caught the peer and halves when it had to sleep, so on a busy host
 // a waiting rank soon gives its core away at once. When the host has fewer
-// cores than local ranks it is capped low from the start.
+// cores than local ranks it is capped low from the start, and a publisher
+// defers its wake-ups until it has to wait itself (or the collective ends):
+// a woken peer would otherwise preempt it in the middle of its work, and the
+// critical path would wait for it to be scheduled back.
 #pragma once
 
 #include <cstdint>
@@ -51,8 +54,12 @@ class ShmGroup {
   char* out(int rank, int lane) const;
 
   // Makes this rank's sequence `which` of `lane` equal `round` and wakes the
-  // peers that sleep. Data written before is visible to a peer that saw it.
+  // peers that sleep (at once, or when oversubscribed at the next wait or
+  // Flush). Data written before is visible to a peer that saw it.
   void Publish(int lane, Seq which, uint64_t round);
+  // Wakes the peers a deferred Publish left asleep. Every algorithm calls it
+  // before it returns.
+  void Flush(int lane);
   // Waits until `peer`'s sequence reaches `round`. Fails (naming the peer in
   // kPeerPayload) when the peer died or left, or after the timeout without it.
   absl::Status WaitFor(int peer, int lane, Seq which, uint64_t round, const char* what);
@@ -74,7 +81,8 @@ class ShmGroup {
   absl::Duration timeout_;
   int max_spins_;
   std::vector<uint64_t> rounds_;
-  std::vector<int> spins_;  // per lane, adapted (see above)
+  std::vector<int> spins_;          // per lane, adapted (see above)
+  std::vector<char> wake_pending_;  // per lane, with deferred wake-ups
 };
 
 }  // namespace dlp::runtime
