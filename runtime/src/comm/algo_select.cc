@@ -15,15 +15,17 @@ const char* AlgoName(Algo a) {
       return "direct";
     case Algo::kOneShot:
       return "oneshot";
+    case Algo::kDoubling:
+      return "doubling";
   }
   return "?";
 }
 
 absl::Status CheckAlgo(const std::string& forced, const GroupShape& shape) {
-  if (forced == "auto" || forced == "ring") return absl::OkStatus();
+  if (forced == "auto" || forced == "ring" || forced == "doubling") return absl::OkStatus();
   if (forced != "direct" && forced != "oneshot") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("DLP_COMM_ALGO='", forced, "': expected ring, direct, oneshot or auto"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DLP_COMM_ALGO='", forced, "': expected ring, direct, oneshot, doubling or auto"));
   }
   if (shape.ranks > 1 && !shape.one_host) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -33,8 +35,14 @@ absl::Status CheckAlgo(const std::string& forced, const GroupShape& shape) {
   return absl::OkStatus();
 }
 
+bool NeedsDoubling(const GroupShape& shape, const std::string& forced) {
+  return shape.ranks > 1 && (forced == "doubling" || (forced == "auto" && !shape.one_host));
+}
+
 Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& forced) {
-  if (shape.ranks < 2 || !shape.one_host || forced == "ring") return Algo::kRing;
+  if (shape.ranks < 2 || forced == "ring") return Algo::kRing;
+  if (forced == "doubling") return Algo::kDoubling;
+  if (!shape.one_host) return bytes <= kDoublingBytes ? Algo::kDoubling : Algo::kRing;
   if (forced == "direct") return Algo::kDirect;
   if (forced == "oneshot") return bytes <= ShmGroup::kSlotBytes ? Algo::kOneShot : Algo::kDirect;
   return bytes * static_cast<size_t>(shape.ranks) <= kOneShotBytes ? Algo::kOneShot : Algo::kDirect;

@@ -6,10 +6,11 @@
 //   1      -                any                   copy (no peers)
 //   ≥ 2    yes (shm group)  ≤ kOneShotBytes / N   one-shot
 //   ≥ 2    yes (shm group)  larger                direct
-//   ≥ 2    no               any                   ring
+//   ≥ 2    no               ≤ kDoublingBytes      doubling (recursive doubling, TCP)
+//   ≥ 2    no               larger                ring
 //
 // DLP_COMM_ALGO (CommOptions::algo) forces one: ring, direct, oneshot (one-shot
-// while the message fits a slot, direct beyond), or auto (the table).
+// while the message fits a slot, direct beyond), doubling, or auto (the table).
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,7 @@
 
 namespace dlp::runtime {
 
-enum class Algo { kRing, kDirect, kOneShot };
+enum class Algo { kRing, kDirect, kOneShot, kDoubling };
 
 const char* AlgoName(Algo a);
 
@@ -28,6 +29,11 @@ const char* AlgoName(Algo a);
 // is outweighed by its N-fold reduction beyond a few KiB per rank
 // (bench/RESULTS.md: at 2 ranks one-shot wins up to 16 KiB, direct from 64 KiB).
 inline constexpr size_t kOneShotBytes = 32 << 10;
+
+// Recursive doubling while the message is this small: log2(N) latencies
+// instead of 2(N-1), worth more than moving the whole message at every step
+// (docs/collectives.md: the crossover at 4 ranks is 8·α·B ≈ 60 KB over TCP).
+inline constexpr size_t kDoublingBytes = 64 << 10;
 
 struct GroupShape {
   int ranks = 1;
@@ -38,6 +44,9 @@ struct GroupShape {
 // Checks a DLP_COMM_ALGO value against the group: "direct" and "oneshot"
 // need every rank on one host with shared memory.
 absl::Status CheckAlgo(const std::string& forced, const GroupShape& shape);
+
+// Whether a group of this shape connects the recursive-doubling links.
+bool NeedsDoubling(const GroupShape& shape, const std::string& forced);
 
 Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& forced = "auto");
 

@@ -96,11 +96,21 @@ absl::Status Communicator::Join() {
   if (shape_.one_host && o.algo != "ring") {
     DLP_ASSIGN_OR_RETURN(group_, ConnectShmGroup(o, *store_, channels, shape_.oversubscribed));
   }
+  if (NeedsDoubling(shape_, o.algo)) {
+    DLP_ASSIGN_OR_RETURN(DoublingLinks pairs, ConnectDoubling(o, *store_));
+    doubling_ = std::make_unique<DoublingLinks>(std::move(pairs));
+  }
   return absl::OkStatus();
 }
 
 void Communicator::AbandonLinks() {
   if (group_) group_->Abandon();
+  if (doubling_) {
+    for (auto& [peer, link] : doubling_->partners) {
+      link.send->Abandon();
+      link.recv->Abandon();
+    }
+  }
   for (RingLinks& l : links_) {
     if (l.next) l.next->Abandon();
     if (l.prev) l.prev->Abandon();
@@ -166,6 +176,9 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   trace::CollectiveSpan span("allreduce", bytes, DTypeName(t), OpName(op),
                              d ? d->name() : AlgoName(algo), size());
   if (d) return Remember(d->Allreduce(send, recv, count, t, op));
+  if (doubling_ != nullptr && algo == Algo::kDoubling) {
+    return Remember(DoublingAllreduce(*doubling_, send, recv, count, t, op));
+  }
   if (group_ != nullptr && algo == Algo::kOneShot) {
     return Remember(OneShotAllreduce(*group_, send, recv, count, t, op));
   }

@@ -71,6 +71,8 @@ class Communicator {
   GroupShape shape_;
   // Every rank's segment, when all ranks share this host (and ring is not forced).
   std::unique_ptr<ShmGroup> group_;
+  // Pairwise TCP links for small allreduces of groups that span hosts.
+  std::unique_ptr<DoublingLinks> doubling_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
   absl::Status broken_;

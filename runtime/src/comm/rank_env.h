@@ -15,7 +15,7 @@
 //   DLP_COMM_CHANNELS  parallel rings that split large allreduces, each driven by
 //                      its own thread (default: within one host, the cores per
 //                      local rank, at most 4; between hosts 1)
-//   DLP_COMM_ALGO      allreduce algorithm: auto | ring | direct | oneshot
+//   DLP_COMM_ALGO      allreduce algorithm: auto | ring | direct | oneshot | doubling
 //                      (default auto; see algo_select.h)
 //   DLP_ADVERTISE_ADDR address other ranks use to reach this one over TCP
 //                      (default: the local address that routes to the store)

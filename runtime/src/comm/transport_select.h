@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "comm/device_path.h"
+#include "comm/doubling.h"
 #include "comm/link.h"
 #include "comm/rank_env.h"
 #include "comm/ring.h"
@@ -36,6 +37,11 @@ absl::StatusOr<bool> AllOnOneHost(const CommOptions& options, RendezvousStore& s
 absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& options,
                                                           RendezvousStore& store, int lanes,
                                                           bool oversubscribed);
+
+// Connects a TCP socket (both directions) to each of DoublingPartners(rank,
+// size). Every rank must call it.
+absl::StatusOr<DoublingLinks> ConnectDoubling(const CommOptions& options,
+                                              RendezvousStore& store);
 
 // The GPU path, or null when the build has no CUDA or the machine no GPU.
 // `store` may be null for a single rank.

@@ -69,7 +69,7 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, CommFaultTest,
-                         ::testing::Values("tcp/ring", "shm/ring", "shm/direct"),
+                         ::testing::Values("tcp/ring", "tcp/doubling", "shm/ring", "shm/direct"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            name[name.find('/')] = '_';

@@ -137,10 +137,11 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
   ASSERT_TRUE(group.AllOk()) << group.Describe();
 }
 
-// TCP runs the ring; shared memory every algorithm.
+// TCP runs the ring and recursive doubling; shared memory every algorithm.
 std::vector<Param> Params() {
   std::vector<Param> out;
   for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "tcp", "ring"});
+  for (int n : {2, 3, 4, 5, 8}) out.push_back({n, "tcp", "doubling"});
   for (const char* algo : {"ring", "direct"}) {
     for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "shm", algo});
   }
@@ -168,11 +169,17 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
       return absl::InternalError(absl::StrCat("rank ", rank, " has ", (*comm)->channels(),
                                               " channels; a ring with TCP links keeps one"));
     }
-    size_t count = 500009;
-    std::vector<float> buf(count);
-    testing::FillInput(buf.data(), count, 99, rank, DLP_FLOAT32);
-    if (absl::Status s = (*comm)->Allreduce(buf.data(), buf.data(), count, DLP_FLOAT32, DLP_SUM); !s.ok()) return s;
-    return CheckResult(buf.data(), count, 99, rank, 4, DLP_FLOAT32, DLP_SUM);
+    // Large: the ring; small: recursive doubling over TCP.
+    for (size_t count : {size_t{500009}, size_t{1009}}) {
+      if (AlgoName((*comm)->AllreduceAlgo(count * 4)) != std::string(count > 1009 ? "ring" : "doubling")) {
+        return absl::InternalError(absl::StrCat(count, " floats: ", AlgoName((*comm)->AllreduceAlgo(count * 4))));
+      }
+      std::vector<float> buf(count);
+      testing::FillInput(buf.data(), count, 99, rank, DLP_FLOAT32);
+      if (absl::Status s = (*comm)->Allreduce(buf.data(), buf.data(), count, DLP_FLOAT32, DLP_SUM); !s.ok()) return s;
+      if (absl::Status c = CheckResult(buf.data(), count, 99, rank, 4, DLP_FLOAT32, DLP_SUM); !c.ok()) return c;
+    }
+    return absl::OkStatus();
   });
   EXPECT_TRUE(group.AllOk()) << group.Describe();
 }
@@ -180,12 +187,14 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
 // Ranks asking for different channel counts agree on the smallest; a large
 // allreduce split over the channels is still exact and identical everywhere,
 // over shared memory and over TCP.
-TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
+// Shared memory splits the direct algorithm over the channels' lanes (in
+// rounds of several slots), or the ring when forced; TCP the ring.
+class CommChannelsTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
   constexpr size_t kCount = 600011;  // 2 parts of at least 600 KB for every dtype
-  // Shared memory splits the direct algorithm over the channels' lanes (in
-  // rounds of several slots), or the ring when forced; TCP the ring.
-  for (const auto& [transport, algo] : std::vector<std::pair<std::string, std::string>>{
-           {"shm", "direct"}, {"shm", "ring"}, {"tcp", "auto"}}) {
+  const auto& [transport, algo] = GetParam();
+  {
     dlp::testing::TempDir dir;
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
       auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
@@ -221,6 +230,15 @@ TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    TransportsAndAlgorithms, CommChannelsTest,
+    ::testing::Values(std::pair<std::string, std::string>{"shm", "direct"},
+                      std::pair<std::string, std::string>{"shm", "ring"},
+                      std::pair<std::string, std::string>{"tcp", "auto"}),
+    [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
+      return info.param.first + "_" + info.param.second;
+    });
 
 // 64M float32 elements (256 MiB) at two ranks: the pipeline and the bounded
 // buffers at scale. Checked element by element against the reference.
