@@ -7,10 +7,13 @@
 //   ≥ 2    yes (shm group)  ≤ kOneShotBytes / N   one-shot
 //   ≥ 2    yes (shm group)  larger                direct
 //   ≥ 2    no               ≤ kDoublingBytes      doubling (recursive doubling, TCP)
-//   ≥ 2    no               larger                ring
+//   ≥ 2    no, some host    larger                hierarchical
+//          with several
+//   ≥ 2    no, one per host larger                ring
 //
 // DLP_COMM_ALGO (CommOptions::algo) forces one: ring, direct, oneshot (one-shot
-// while the message fits a slot, direct beyond), doubling, or auto (the table).
+// while the message fits a slot, direct beyond), doubling, hierarchical, or
+// auto (the table).
 #pragma once
 
 #include <cstddef>
@@ -20,7 +23,7 @@
 
 namespace dlp::runtime {
 
-enum class Algo { kRing, kDirect, kOneShot, kDoubling };
+enum class Algo { kRing, kDirect, kOneShot, kDoubling, kHierarchical };
 
 const char* AlgoName(Algo a);
 
@@ -37,6 +40,7 @@ inline constexpr size_t kDoublingBytes = 64 << 10;
 
 struct GroupShape {
   int ranks = 1;
+  int hosts = 1;
   bool one_host = false;        // every rank on this host, over shared memory
   bool oversubscribed = false;  // more local ranks than cores
 };
@@ -45,8 +49,10 @@ struct GroupShape {
 // need every rank on one host with shared memory.
 absl::Status CheckAlgo(const std::string& forced, const GroupShape& shape);
 
-// Whether a group of this shape connects the recursive-doubling links.
+// Whether a group of this shape connects the recursive-doubling links, and
+// the hierarchy (a host's shared-memory group, the leaders' ring).
 bool NeedsDoubling(const GroupShape& shape, const std::string& forced);
+bool NeedsHierarchy(const GroupShape& shape, const std::string& forced);
 
 Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& forced = "auto");
 

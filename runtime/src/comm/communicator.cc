@@ -10,6 +10,7 @@
 #include "comm/channels.h"
 #include "comm/direct.h"
 #include "comm/dtype.h"
+#include "comm/hierarchical.h"
 #include "dlp/status.h"
 #include "trace/clock_sync.h"
 #include "trace/collective_span.h"
@@ -86,9 +87,11 @@ absl::Status Communicator::Join() {
     DLP_ASSIGN_OR_RETURN(RingLinks more, ConnectRing(channel, *store_));
     links_.push_back(std::move(more));
   }
-  DLP_ASSIGN_OR_RETURN(shape_.one_host, AllOnOneHost(o, *store_));
+  DLP_ASSIGN_OR_RETURN(HostLayout layout, ReadHostLayout(o, *store_));
+  shape_.hosts = layout.hosts;
+  shape_.one_host = layout.hosts == 1;
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  shape_.oversubscribed = cores > 0 && std::max(o.local_size, shape_.one_host ? o.size : 1) > cores;
+  shape_.oversubscribed = cores > 0 && std::max(o.local_size, layout.local_size) > cores;
   DLP_RETURN_IF_ERROR(CheckAlgo(o.algo, shape_));
   for (RingLinks& l : links_) {
     rings_.push_back({o.rank, o.size, l.next.get(), l.prev.get(), o.timeout});
@@ -96,6 +99,7 @@ absl::Status Communicator::Join() {
   if (shape_.one_host && o.algo != "ring") {
     DLP_ASSIGN_OR_RETURN(group_, ConnectShmGroup(o, *store_, channels, shape_.oversubscribed));
   }
+  if (NeedsHierarchy(shape_, o.algo)) DLP_RETURN_IF_ERROR(JoinHierarchy(layout));
   if (NeedsDoubling(shape_, o.algo)) {
     DLP_ASSIGN_OR_RETURN(DoublingLinks pairs, ConnectDoubling(o, *store_));
     doubling_ = std::make_unique<DoublingLinks>(std::move(pairs));
@@ -103,8 +107,31 @@ absl::Status Communicator::Join() {
   return absl::OkStatus();
 }
 
+// A shared-memory group of this host's ranks; its lowest rank also joins the
+// leaders' ring.
+absl::Status Communicator::JoinHierarchy(const HostLayout& layout) {
+  const CommOptions& o = options_;
+  auto h = std::make_unique<Hierarchy>();
+  h->size = o.size;
+  h->local_shape = {layout.local_size, 1, true, shape_.oversubscribed};
+  DLP_ASSIGN_OR_RETURN(h->local,
+                       ConnectShmGroup(HostOptions(o, layout), *store_, 1, shape_.oversubscribed));
+  if (layout.local_rank == 0) {
+    DLP_ASSIGN_OR_RETURN(h->leader_links, ConnectRing(LeaderOptions(o, layout), *store_));
+    h->leaders = {layout.host, layout.hosts, h->leader_links.next.get(), h->leader_links.prev.get(),
+                  o.timeout};
+  }
+  hierarchy_ = std::move(h);
+  return absl::OkStatus();
+}
+
 void Communicator::AbandonLinks() {
   if (group_) group_->Abandon();
+  if (hierarchy_) {
+    hierarchy_->local->Abandon();
+    if (hierarchy_->leader_links.next) hierarchy_->leader_links.next->Abandon();
+    if (hierarchy_->leader_links.prev) hierarchy_->leader_links.prev->Abandon();
+  }
   if (doubling_) {
     for (auto& [peer, link] : doubling_->partners) {
       link.send->Abandon();
@@ -176,6 +203,9 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   trace::CollectiveSpan span("allreduce", bytes, DTypeName(t), OpName(op),
                              d ? d->name() : AlgoName(algo), size());
   if (d) return Remember(d->Allreduce(send, recv, count, t, op));
+  if (hierarchy_ != nullptr && algo == Algo::kHierarchical) {
+    return Remember(HierarchicalAllreduce(*hierarchy_, send, recv, count, t, op));
+  }
   if (doubling_ != nullptr && algo == Algo::kDoubling) {
     return Remember(DoublingAllreduce(*doubling_, send, recv, count, t, op));
   }

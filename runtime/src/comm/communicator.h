@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "comm/algo_select.h"
 #include "comm/device_path.h"
+#include "comm/hierarchical.h"
 #include "comm/rank_env.h"
 #include "comm/ring.h"
 #include "comm/shm_group.h"
@@ -55,6 +56,7 @@ class Communicator {
  private:
   Communicator() = default;
   absl::Status Join();
+  absl::Status JoinHierarchy(const HostLayout& layout);
   absl::Status Check(dlp_dtype t, const void* a, const void* b, size_t count) const;
   absl::Status Remember(absl::Status s);
   std::string FailureKey(int rank) const;
@@ -73,6 +75,9 @@ class Communicator {
   std::unique_ptr<ShmGroup> group_;
   // Pairwise TCP links for small allreduces of groups that span hosts.
   std::unique_ptr<DoublingLinks> doubling_;
+  // A host's group and the leaders' ring, for groups spanning hosts with
+  // several ranks on a host.
+  std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
   absl::Status broken_;

@@ -16,6 +16,7 @@
 //                      its own thread (default: within one host, the cores per
 //                      local rank, at most 4; between hosts 1)
 //   DLP_COMM_ALGO      allreduce algorithm: auto | ring | direct | oneshot | doubling
+//                      | hierarchical
 //                      (default auto; see algo_select.h)
 //   DLP_ADVERTISE_ADDR address other ranks use to reach this one over TCP
 //                      (default: the local address that routes to the store)

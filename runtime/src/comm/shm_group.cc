@@ -30,9 +30,8 @@ ShmGroup::ShmGroup(int rank, int lanes, std::vector<std::shared_ptr<ShmSegment>>
       lanes_(lanes),
       segments_(std::move(segments)),
       timeout_(timeout),
-      max_spins_(oversubscribed ? kShortSpins : kSpins),
+      oversubscribed_(oversubscribed),
       rounds_(static_cast<size_t>(lanes), 0),
-      spins_(static_cast<size_t>(lanes), max_spins_),
       wake_pending_(static_cast<size_t>(lanes), 0) {}
 
 std::atomic<uint64_t>& ShmGroup::seq(int rank, int lane, Seq which) const {
@@ -73,12 +72,15 @@ absl::Status ShmGroup::Fail(const absl::Status& s, const char* what, int peer) c
 absl::Status ShmGroup::WaitFor(int peer, int lane, Seq which, uint64_t round, const char* what) {
   std::atomic<uint64_t>& theirs = seq(peer, lane, which);
   auto ready = [&] { return theirs.load(std::memory_order_acquire) >= round; };
-  int& spins = spins_[static_cast<size_t>(lane)];
-  if (SpinUntil(ready, spins)) {
-    spins = std::min(spins * 2, max_spins_);
-    return absl::OkStatus();
+  if (oversubscribed_) {
+    if (SpinUntil(ready, kShortSpins)) return absl::OkStatus();
+  } else {
+    const absl::Time spin_end = absl::Now() + kSpin;
+    while (!SpinUntil(ready, 64)) {
+      if (absl::Now() > spin_end) break;
+    }
+    if (ready()) return absl::OkStatus();
   }
-  spins = std::max(spins / 2, kMinSpins);
   Flush(lane);
   Doorbell* bell = segments_[static_cast<size_t>(rank_)]->bell();
   const absl::Time start = absl::Now();

@@ -10,10 +10,10 @@
 // makes one `out` slot and two `in` slots enough is there too.
 //
 // Waiting spins briefly and then sleeps on the rank's doorbell (a futex); a
-// publisher wakes only peers that sleep. The spin adapts per lane: it doubles
-// when it caught the peer and halves when it had to sleep, so on a busy host
-// a waiting rank soon gives its core away at once. When the host has fewer
-// cores than local ranks it is capped low from the start, and a publisher
+// publisher wakes only peers that sleep. With a core per rank the spin lasts
+// up to 30 us, long enough to catch a peer that is running (a futex wake-up
+// on a busy host costs more); when the host has fewer cores than local ranks
+// it is a few pauses only, so a waiting rank gives its core away, and a publisher
 // defers its wake-ups until it has to wait itself (or the collective ends):
 // a woken peer would otherwise preempt it in the middle of its work, and the
 // critical path would wait for it to be scheduled back.
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "comm/rank_env.h"
 #include "comm/shm_link.h"
 
@@ -45,7 +46,7 @@ class ShmGroup {
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(segments_.size()); }
   int lanes() const { return lanes_; }
-  bool oversubscribed() const { return max_spins_ < kSpins; }
+  bool oversubscribed() const { return oversubscribed_; }
 
   // The next round number of `lane` (the same on every rank, since all ranks
   // run the same collectives in the same order).
@@ -69,9 +70,8 @@ class ShmGroup {
   void Abandon();
 
  private:
-  static constexpr int kSpins = 1024;     // at most 10-50 us of pause instructions
-  static constexpr int kShortSpins = 32;  // when ranks share cores
-  static constexpr int kMinSpins = 8;
+  static constexpr absl::Duration kSpin = absl::Microseconds(30);
+  static constexpr int kShortSpins = 32;  // pauses, when ranks share cores
   std::atomic<uint64_t>& seq(int rank, int lane, Seq which) const;
   absl::Status Fail(const absl::Status& s, const char* what, int peer) const;
 
@@ -79,9 +79,8 @@ class ShmGroup {
   int lanes_;
   std::vector<std::shared_ptr<ShmSegment>> segments_;
   absl::Duration timeout_;
-  int max_spins_;
+  bool oversubscribed_;
   std::vector<uint64_t> rounds_;
-  std::vector<int> spins_;          // per lane, adapted (see above)
   std::vector<char> wake_pending_;  // per lane, with deferred wake-ups
 };
 

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -157,15 +158,49 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
   return links;
 }
 
-absl::StatusOr<bool> AllOnOneHost(const CommOptions& o, RendezvousStore& store) {
-  if (o.transport == "shm") return true;
-  if (o.transport == "tcp") return o.size == 1;
+absl::StatusOr<HostLayout> ReadHostLayout(const CommOptions& o, RendezvousStore& store) {
+  HostLayout layout;
+  if (o.transport == "shm" || o.size == 1) {
+    layout.local_rank = o.rank;
+    layout.local_size = o.size;
+    return layout;
+  }
+  if (o.transport == "tcp") {
+    layout.hosts = o.size;
+    layout.host = o.rank;
+    return layout;
+  }
   Rendezvous rdzv(o, store);
+  std::vector<std::string> hosts;
+  layout.local_size = 0;
   for (int r = 0; r < o.size; ++r) {
     DLP_ASSIGN_OR_RETURN(std::string host, rdzv.Get("host", r));
-    if (host != o.host_id) return false;
+    auto it = std::find(hosts.begin(), hosts.end(), host);
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), host);
+    if (host != o.host_id) continue;
+    if (r == o.rank) layout.local_rank = layout.local_size;
+    ++layout.local_size;
+    layout.host = static_cast<int>(it - hosts.begin());
   }
-  return true;
+  layout.hosts = static_cast<int>(hosts.size());
+  return layout;
+}
+
+CommOptions HostOptions(const CommOptions& o, const HostLayout& layout) {
+  CommOptions local = o;
+  local.rank = layout.local_rank;
+  local.size = layout.local_size;
+  local.transport = "shm";
+  local.key_prefix = absl::StrCat(o.key_prefix, "/host", layout.host);
+  return local;
+}
+
+CommOptions LeaderOptions(const CommOptions& o, const HostLayout& layout) {
+  CommOptions leaders = o;
+  leaders.rank = layout.host;
+  leaders.size = layout.hosts;
+  leaders.key_prefix = absl::StrCat(o.key_prefix, "/leaders");
+  return leaders;
 }
 
 absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& o,

@@ -27,16 +27,27 @@ struct RingLinks {
 // communicator must call it; errors name the rank or key that was missing.
 absl::StatusOr<RingLinks> ConnectRing(const CommOptions& options, RendezvousStore& store);
 
-// Whether every rank of the communicator can reach every other through
-// shared memory (all on this host, or DLP_COMM_TRANSPORT=shm). Call after
-// ConnectRing, which published the host ids.
-absl::StatusOr<bool> AllOnOneHost(const CommOptions& options, RendezvousStore& store);
+// Where the ranks are: hosts in the order of their lowest rank, and this
+// rank's place on its host. DLP_COMM_TRANSPORT=shm makes one host of all,
+// =tcp one host per rank. Call after ConnectRing, which published the host ids.
+struct HostLayout {
+  int hosts = 1;
+  int host = 0;        // this rank's host
+  int local_rank = 0;  // among its host's ranks, in rank order
+  int local_size = 1;
+};
+absl::StatusOr<HostLayout> ReadHostLayout(const CommOptions& options, RendezvousStore& store);
 
 // Maps a segment of `lanes` lanes per rank, every rank's in every rank
 // (shm_group.h). Every rank must call it.
 absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& options,
                                                           RendezvousStore& store, int lanes,
                                                           bool oversubscribed);
+
+// The sub-communicator options of this rank's host (shared memory) and, for a
+// host's lowest rank, of the leaders' ring: their own key prefixes.
+CommOptions HostOptions(const CommOptions& options, const HostLayout& layout);
+CommOptions LeaderOptions(const CommOptions& options, const HostLayout& layout);
 
 // Connects a TCP socket (both directions) to each of DoublingPartners(rank,
 // size). Every rank must call it.

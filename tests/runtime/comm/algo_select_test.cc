@@ -55,7 +55,8 @@ std::vector<Row> ReadTable() {
     Row row;
     row.line = number;
     EXPECT_TRUE(absl::SimpleAtoi(cells[1], &row.shape.ranks)) << "line " << number;
-    row.shape.one_host = cells[2] == "yes";
+    EXPECT_TRUE(absl::SimpleAtoi(cells[2], &row.shape.hosts)) << "line " << number;
+    row.shape.one_host = row.shape.hosts == 1;
     row.shape.oversubscribed = cells[3] == "yes";
     row.bytes = ParseBytes(cells[4]);
     EXPECT_GT(row.bytes, 0u) << "line " << number << ": " << cells[4];
@@ -76,8 +77,9 @@ TEST(AlgoSelectTest, CodeFollowsTheDocumentedTable) {
 }
 
 TEST(AlgoSelectTest, ForcedAlgorithmsAreChecked) {
-  GroupShape two_hosts{4, false, false};
-  GroupShape one_host{4, true, false};
+  GroupShape two_hosts{.ranks = 4, .hosts = 2};
+  GroupShape one_per_host{.ranks = 4, .hosts = 4};
+  GroupShape one_host{.ranks = 4, .hosts = 1, .one_host = true};
   EXPECT_TRUE(CheckAlgo("auto", two_hosts).ok());
   EXPECT_TRUE(CheckAlgo("ring", two_hosts).ok());
   EXPECT_TRUE(CheckAlgo("direct", one_host).ok());
@@ -85,13 +87,17 @@ TEST(AlgoSelectTest, ForcedAlgorithmsAreChecked) {
   absl::Status across = CheckAlgo("direct", two_hosts);
   EXPECT_TRUE(absl::IsInvalidArgument(across));
   EXPECT_NE(across.message().find("one host"), absl::string_view::npos) << across;
+  EXPECT_TRUE(CheckAlgo("hierarchical", two_hosts).ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(CheckAlgo("hierarchical", one_per_host)));
+  EXPECT_TRUE(absl::IsInvalidArgument(CheckAlgo("hierarchical", one_host)));
   absl::Status unknown = CheckAlgo("tree", one_host);
   EXPECT_TRUE(absl::IsInvalidArgument(unknown));
   EXPECT_NE(unknown.message().find("DLP_COMM_ALGO='tree'"), absl::string_view::npos) << unknown;
 }
 
 TEST(AlgoSelectTest, DirectRoundsAreLargerWhenRanksShareCores) {
-  GroupShape quiet{4, true, false}, shared{4, true, true};
+  GroupShape quiet{.ranks = 4, .hosts = 1, .one_host = true};
+  GroupShape shared{.ranks = 4, .hosts = 1, .one_host = true, .oversubscribed = true};
   EXPECT_LT(DirectChunkBytes(quiet), DirectChunkBytes(shared));
 }
 

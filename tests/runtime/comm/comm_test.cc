@@ -43,7 +43,10 @@ struct Param {
   int ranks;
   std::string transport;
   std::string algo;  // DLP_COMM_ALGO
+  int hosts = 1;     // ranks spread over this many host ids, in rank order
 };
+
+std::string HostOf(const Param& p, int rank) { return absl::StrCat("h", rank * p.hosts / p.ranks); }
 
 class CommTest : public ::testing::TestWithParam<Param> {};
 
@@ -52,9 +55,9 @@ TEST_P(CommTest, AllreduceEveryDTypeOpAndCount) {
   const std::string transport = GetParam().transport;
   dlp::testing::TempDir dir;
   RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, n, port, transport, "h0", GetParam().algo);
+    auto comm = Join(rank, n, port, transport, HostOf(GetParam(), rank), GetParam().algo);
     if (!comm.ok()) return comm.status();
-    if (n > 1 && std::string((*comm)->send_transport()) != transport) {
+    if (n > 1 && transport != "auto" && std::string((*comm)->send_transport()) != transport) {
       return absl::InternalError(absl::StrCat("expected ", transport, ", got ",
                                               (*comm)->send_transport()));
     }
@@ -97,7 +100,7 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
   const int n = GetParam().ranks;
   const std::string transport = GetParam().transport;
   RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, n, port, transport, "h0", GetParam().algo);
+    auto comm = Join(rank, n, port, transport, HostOf(GetParam(), rank), GetParam().algo);
     if (!comm.ok()) return comm.status();
     for (int root = 0; root < n; ++root) {
       for (size_t count : {size_t{1}, size_t{1009}, size_t{300007}}) {
@@ -146,13 +149,17 @@ std::vector<Param> Params() {
     for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "shm", algo});
   }
   for (int n : {2, 3, 8}) out.push_back({n, "shm", "oneshot"});
+  // Several hosts of several ranks (5 ranks: 3 + 2, 6 ranks: 3 + 3 and 2 + 2 + 2).
+  for (auto [n, hosts] : {std::pair{4, 2}, std::pair{5, 2}, std::pair{6, 2}, std::pair{6, 3}}) {
+    out.push_back({n, "auto", "hierarchical", hosts});
+  }
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(RanksTransportsAndAlgorithms, CommTest, ::testing::ValuesIn(Params()),
                          [](const ::testing::TestParamInfo<Param>& info) {
                            return absl::StrCat(info.param.transport, info.param.ranks, "_",
-                                               info.param.algo);
+                                               info.param.algo, "_", info.param.hosts, "hosts");
                          });
 
 // Two hosts of two ranks each: shared memory inside a host, TCP across.
@@ -169,9 +176,10 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
       return absl::InternalError(absl::StrCat("rank ", rank, " has ", (*comm)->channels(),
                                               " channels; a ring with TCP links keeps one"));
     }
-    // Large: the ring; small: recursive doubling over TCP.
+    // Large: hierarchical; small: recursive doubling over TCP.
     for (size_t count : {size_t{500009}, size_t{1009}}) {
-      if (AlgoName((*comm)->AllreduceAlgo(count * 4)) != std::string(count > 1009 ? "ring" : "doubling")) {
+      if (AlgoName((*comm)->AllreduceAlgo(count * 4)) !=
+          std::string(count > 1009 ? "hierarchical" : "doubling")) {
         return absl::InternalError(absl::StrCat(count, " floats: ", AlgoName((*comm)->AllreduceAlgo(count * 4))));
       }
       std::vector<float> buf(count);
