@@ -115,7 +115,7 @@ absl::Status Communicator::JoinHierarchy(const HostLayout& layout) {
   h->size = o.size;
   h->local_shape = {layout.local_size, 1, true, shape_.oversubscribed};
   DLP_ASSIGN_OR_RETURN(h->local,
-                       ConnectShmGroup(HostOptions(o, layout), *store_, 1, shape_.oversubscribed));
+                       ConnectShmGroup(HostOptions(o, layout), *store_, Hierarchy::kLanes, shape_.oversubscribed));
   if (layout.local_rank == 0) {
     DLP_ASSIGN_OR_RETURN(h->leader_links, ConnectRing(LeaderOptions(o, layout), *store_));
     h->leaders = {layout.host, layout.hosts, h->leader_links.next.get(), h->leader_links.prev.get(),

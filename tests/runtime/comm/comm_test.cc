@@ -176,8 +176,9 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
       return absl::InternalError(absl::StrCat("rank ", rank, " has ", (*comm)->channels(),
                                               " channels; a ring with TCP links keeps one"));
     }
-    // Large: hierarchical; small: recursive doubling over TCP.
-    for (size_t count : {size_t{500009}, size_t{1009}}) {
+    // Large: hierarchical (pipelined in 1 MiB pieces); small:
+    // recursive doubling over TCP.
+    for (size_t count : {size_t{500009}, size_t{3000017}, size_t{1009}}) {
       if (AlgoName((*comm)->AllreduceAlgo(count * 4)) !=
           std::string(count > 1009 ? "hierarchical" : "doubling")) {
         return absl::InternalError(absl::StrCat(count, " floats: ", AlgoName((*comm)->AllreduceAlgo(count * 4))));
