@@ -70,7 +70,8 @@ Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& f
   }
   if (forced == "direct") return Algo::kDirect;
   if (forced == "oneshot") return bytes <= ShmGroup::kSlotBytes ? Algo::kOneShot : Algo::kDirect;
-  return bytes * static_cast<size_t>(shape.ranks) <= kOneShotBytes ? Algo::kOneShot : Algo::kDirect;
+  if (bytes * static_cast<size_t>(shape.ranks) <= kOneShotBytes) return Algo::kOneShot;
+  return shape.oversubscribed && bytes > kSharedDirectBytes ? Algo::kRing : Algo::kDirect;
 }
 
 size_t DirectChunkBytes(const GroupShape& shape) {

@@ -5,7 +5,9 @@
 //   ranks  all on one host  bytes                 algorithm
 //   1      -                any                   copy (no peers)
 //   ≥ 2    yes (shm group)  ≤ kOneShotBytes / N   one-shot
-//   ≥ 2    yes (shm group)  larger                direct
+//   ≥ 2    yes, a core each larger                direct
+//   ≥ 2    yes, ranks share ≤ kSharedDirectBytes  direct
+//          cores            larger                ring
 //   ≥ 2    no               ≤ kDoublingBytes      doubling (recursive doubling, TCP)
 //   ≥ 2    no, some host    larger                hierarchical
 //          with several
@@ -32,6 +34,12 @@ const char* AlgoName(Algo a);
 // is outweighed by its N-fold reduction beyond a few KiB per rank
 // (bench/RESULTS.md: at 2 ranks one-shot wins up to 16 KiB, direct from 64 KiB).
 inline constexpr size_t kOneShotBytes = 32 << 10;
+
+// With more ranks than cores, direct's two all-rank synchronisations per
+// round wait for descheduled ranks; the ring, whose ranks only wait for a
+// neighbour and can run ahead into its buffer, is as fast or faster above
+// this (bench/RESULTS.md, 4 ranks on 2 cores, and the trainer).
+inline constexpr size_t kSharedDirectBytes = 256 << 10;
 
 // Recursive doubling while the message is this small: log2(N) latencies
 // instead of 2(N-1), worth more than moving the whole message at every step
