@@ -33,16 +33,18 @@ inline Args ParseArgs(int argc, char** argv) {
   return a;
 }
 
-// 1, 4, 16, 64, 256 MiB (every factor of four within the range).
+// Every factor of four within the range: 4 KiB, 16 KiB ... 64 MiB, 256 MiB.
 inline std::vector<size_t> Sizes(const Args& a) {
   std::vector<size_t> out;
   for (size_t s = a.min_bytes; s <= a.max_bytes; s *= 4) out.push_back(s);
   return out;
 }
 
+// Below 1 MiB a call takes microseconds: many more calls for a stable median.
 inline int Iterations(const Args& a, size_t bytes) {
   if (a.iters > 0) return a.iters;
-  return static_cast<int>(std::clamp<size_t>((512u << 20) / bytes, 5, 20));
+  return static_cast<int>(
+      std::clamp<size_t>((512u << 20) / bytes, 5, bytes < (1 << 20) ? 200 : 20));
 }
 
 // Small integers: every sum is exact in float32, so any difference is wrong.

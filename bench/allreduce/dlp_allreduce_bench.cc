@@ -3,8 +3,11 @@
 // around a TcpStoreServer, with the same environment dlp-run gives.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,38 +19,72 @@ namespace {
 
 using dlp::runtime::Communicator;
 
-int RunRank(const bench::Args& args) {
-  auto comm = Communicator::FromEnv();
-  if (!comm.ok()) {
-    std::fprintf(stderr, "dlp bench: %s\n", std::string(comm.status().message()).c_str());
-    return 1;
+// The algorithms to compare: DLP_BENCH_ALGOS ("auto ring"), else DLP_COMM_ALGO
+// or auto. Each gets its own communicator; their calls alternate, so that a
+// machine whose load changes during the run affects them alike.
+std::vector<std::string> Algorithms() {
+  const char* list = std::getenv("DLP_BENCH_ALGOS");
+  const char* one = std::getenv("DLP_COMM_ALGO");
+  std::vector<std::string> out;
+  std::string text = list != nullptr ? list : one != nullptr ? one : "auto";
+  for (size_t at = 0; at < text.size();) {
+    size_t end = std::min(text.find(' ', at), text.size());
+    if (end > at) out.push_back(text.substr(at, end - at));
+    at = end + 1;
   }
-  Communicator& c = **comm;
+  return out;
+}
+
+// "dlp" for the automatic choice, "dlp_ring" and so on for a forced one.
+std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dlp_" + algo; }
+
+int RunRank(const bench::Args& args) {
+  std::vector<std::unique_ptr<Communicator>> comms;
+  const std::vector<std::string> algos = Algorithms();
+  for (const std::string& algo : algos) {
+    setenv("DLP_COMM_ALGO", algo.c_str(), 1);
+    auto comm = Communicator::FromEnv();
+    if (!comm.ok()) {
+      std::fprintf(stderr, "dlp bench: %s\n", std::string(comm.status().message()).c_str());
+      return 1;
+    }
+    comms.push_back(std::move(*comm));
+  }
+  const int rank = comms[0]->rank(), size = comms[0]->size();
   size_t total_wrong = 0;
   for (size_t bytes : bench::Sizes(args)) {
     size_t count = bytes / sizeof(float);
     std::vector<float> send(count), recv(count);
-    for (size_t i = 0; i < count; ++i) send[i] = bench::Input(c.rank(), i);
-    std::vector<double> times;
+    for (size_t i = 0; i < count; ++i) send[i] = bench::Input(rank, i);
+    std::vector<std::vector<double>> times(comms.size());
+    std::vector<int64_t> wrong(comms.size(), 0);
     int iters = bench::Iterations(args, bytes);
     for (int it = 0; it < iters + 1; ++it) {  // the first is a warm-up
-      if (!c.Barrier().ok()) return 1;
-      auto start = std::chrono::steady_clock::now();
-      absl::Status s = c.Allreduce(send.data(), recv.data(), count, DLP_FLOAT32, DLP_SUM);
-      std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
-      if (!s.ok()) {
-        std::fprintf(stderr, "dlp bench: %s\n", std::string(s.message()).c_str());
-        return 1;
+      for (size_t a = 0; a < comms.size(); ++a) {
+        Communicator& c = *comms[a];
+        std::fill(recv.begin(), recv.end(), 0.0f);
+        if (!c.Barrier().ok()) return 1;
+        auto start = std::chrono::steady_clock::now();
+        absl::Status s = c.Allreduce(send.data(), recv.data(), count, DLP_FLOAT32, DLP_SUM);
+        std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
+        if (!s.ok()) {
+          std::fprintf(stderr, "dlp bench: %s\n", std::string(s.message()).c_str());
+          return 1;
+        }
+        double slowest = d.count();
+        if (!c.Allreduce(&slowest, &slowest, 1, DLP_FLOAT64, DLP_MAX).ok()) return 1;
+        if (it > 0) times[a].push_back(slowest);
+        if (it == iters)
+          wrong[a] = static_cast<int64_t>(bench::CountWrong(recv.data(), count, size));
       }
-      double slowest = d.count();
-      if (!c.Allreduce(&slowest, &slowest, 1, DLP_FLOAT64, DLP_MAX).ok()) return 1;
-      if (it > 0) times.push_back(slowest);
     }
-    int64_t wrong = static_cast<int64_t>(bench::CountWrong(recv.data(), count, c.size()));
-    if (!c.Allreduce(&wrong, &wrong, 1, DLP_INT64, DLP_SUM).ok()) return 1;
-    total_wrong += static_cast<size_t>(wrong);
-    if (c.rank() == 0) {
-      bench::PrintRow("dlp", c.size(), bytes, bench::Median(times), static_cast<size_t>(wrong));
+    for (size_t a = 0; a < comms.size(); ++a) {
+      if (!comms[a]->Allreduce(&wrong[a], &wrong[a], 1, DLP_INT64, DLP_SUM).ok()) return 1;
+      total_wrong += static_cast<size_t>(wrong[a]);
+      if (rank == 0) {
+        bench::PrintRow(Label(algos[a]).c_str(), size, bytes, bench::Median(times[a]),
+                        static_cast<size_t>(wrong[a]));
+      }
     }
   }
   return total_wrong == 0 ? 0 : 1;

@@ -6,13 +6,18 @@
 # bridge by a veth pair shaped on both ends with
 #   tc qdisc add dev X root tbf rate 1gbit burst 256kb latency 50ms
 # All traffic stays between the namespaces. Needs root, iproute2, tc, sshd.
+# PER_HOST=2 puts two ranks in each namespace (one host id each, so shared
+# memory within): the automatic choice (hierarchical) and the flat ring
+# (DLP_COMM_ALGO=ring) then run alternately, against the host-level bound
+# 2(H-1)/H * S / B for H namespaces.
 #
-#   bench/allreduce/netns_tbf.sh [BUILD_DIR]     (RANKS="2 4" ITERS=3)
+#   bench/allreduce/netns_tbf.sh [BUILD_DIR]     (RANKS="2 4" ITERS=3 PER_HOST=1)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 ranks=${RANKS:-"2 4"}
 iters=${ITERS:-3}
+per_host=${PER_HOST:-1}
 bin=$build/bin
 for b in dlp-run dlp_allreduce_bench; do
   [[ -x $bin/$b ]] || { echo "missing $bin/$b (ninja -C $build $b)" >&2; exit 1; }
@@ -28,28 +33,31 @@ cleanup() {
 }
 trap cleanup EXIT
 
-printf '%-5s %5s | %12s %12s %8s\n' ranks MiB "time us" "bound us" "ratio"
+printf '%-5s %-5s %-8s %5s | %12s %12s %8s\n' ranks hosts algo MiB "time us" "bound us" "ratio"
 for n in $ranks; do
-  hosts_up=$((n + 1))
+  hosts=$((n / per_host))
+  hosts_up=$((hosts + 1))
   "$root/scripts/netns-ssh.sh" up "$prefix" "$keys/$n" "$hosts_up"
   keys_n=$keys/$n
   hostlist=""
-  for ((i = 1; i <= n; i++)); do
+  for ((i = 1; i <= hosts; i++)); do
     tc -n "$prefix-0" qdisc add dev "v$i" root tbf rate 1gbit burst 256kb latency 50ms
     tc -n "$prefix-$i" qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency 50ms
-    hostlist+="${hostlist:+,}10.77.0.$((i + 1)):1"
+    hostlist+="${hostlist:+,}10.77.0.$((i + 1)):$per_host"
   done
   out=$(DLP_SSH_OPTS="-i $keys_n/id -o UserKnownHostsFile=$keys_n/known_hosts -o ConnectTimeout=5" \
     ip netns exec "$prefix-0" "$bin/dlp-run" -H "$hostlist" -- \
+    env DLP_BENCH_ALGOS="$([[ $per_host -gt 1 ]] && echo "auto ring" || echo auto)" \
     "$bin/dlp_allreduce_bench" --min-bytes $((16 << 20)) --max-bytes $((64 << 20)) --iters "$iters")
   "$root/scripts/netns-ssh.sh" down "$prefix" "$keys_n" "$hosts_up"
   hosts_up=0
   # dlp-run prefixes rank 0's lines with "[0] ".
-  echo "$out" | awk -v n="$n" -v rate="$rate_bytes" '
+  echo "$out" | awk -v n="$n" -v h="$hosts" -v rate="$rate_bytes" '
     $1 == "[0]" && $2 == "ROW" {
-      bytes = $5; us = $6; wrong = $9
-      bound = 2 * (n - 1) / n * bytes / rate * 1e6
-      printf "%-5d %5d | %12.0f %12.0f %8.2f%s\n", n, bytes / 1048576, us, bound, us / bound,
+      algo = $3 == "dlp" ? "auto" : substr($3, 5); bytes = $5; us = $6; wrong = $9
+      bound = 2 * (h - 1) / h * bytes / rate * 1e6
+      printf "%-5d %-5d %-8s %5d | %12.0f %12.0f %8.2f%s\n", n, h, algo, bytes / 1048576, us,
+        bound, us / bound,
         (wrong != 0 ? "  WRONG=" wrong : "")
       if (wrong != 0) bad = 1
     }

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Allreduce side by side: dlp vs Open MPI vs Gloo (ring chunked), float32,
-# 1 MiB .. 256 MiB, 2 and 4 ranks on this host, with memcpy as the ceiling.
+# Allreduce side by side: dlp (automatic choice) vs dlp's ring (DLP_COMM_ALGO=ring,
+# the algorithm before the direct one) vs Open MPI vs Gloo (ring chunked), float32,
+# 4 KiB .. 256 MiB, 2 and 4 ranks on this host, with memcpy as the ceiling.
 # Builds what it needs, prints an nccl-tests-style table of medians and the
-# ratios at 64 MiB / 4 ranks; exits non-zero on any wrong element or failure.
+# ratios the targets are stated in; exits non-zero on any wrong element or failure.
 #
-#   bench/allreduce/run.sh [BUILD_DIR]     (MAX_BYTES=... RANKS="2 4" to narrow;
-#                                           BIN=DIR runs prebuilt benchmarks)
+#   bench/allreduce/run.sh [BUILD_DIR]     (MIN_BYTES=... MAX_BYTES=... RANKS="2 4" to
+#                                           narrow; BIN=DIR runs prebuilt benchmarks)
+# Open MPI runs with MPI_FLAGS (default: its shared-memory transport, vader, under
+# ob1, and its default `coll tuned` decision rules: what a user gets).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-bench}
 ranks=${RANKS:-"2 4"}
 max_bytes=${MAX_BYTES:-268435456}
+min_bytes=${MIN_BYTES:-4096}
+mpi_flags=${MPI_FLAGS:-"--mca pml ob1 --mca btl self,vader"}
 jobs=${JOBS:-2}
 
 if [[ -n ${BIN:-} ]]; then
@@ -36,15 +41,19 @@ rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 status=0
 run() {  # run LABEL CMD...: keep the ROW lines, note a failure
-  if ! "${@:2}" --max-bytes "$max_bytes" 2>"$rows.err" | grep '^ROW' >>"$rows"; then
+  if ! "${@:2}" --min-bytes "$min_bytes" --max-bytes "$max_bytes" 2>"$rows.err" |
+    grep '^ROW' >>"$rows"; then
     echo "FAILED: $1" >&2; cat "$rows.err" >&2; status=1
   fi
 }
 run memcpy "$bin/memcpy_bench"
 for n in $ranks; do
-  run "dlp $n" "$bin/dlp_allreduce_bench" --ranks "$n"
+  # The automatic choice and the ring, their calls alternating in one run.
+  run "dlp $n" env DLP_BENCH_ALGOS="auto ring" "$bin/dlp_allreduce_bench" --ranks "$n"
   if [[ -x $bin/mpi_allreduce_bench ]] && command -v mpirun >/dev/null; then
-    run "mpi $n" mpirun --allow-run-as-root --oversubscribe -np "$n" "$bin/mpi_allreduce_bench"
+    # shellcheck disable=SC2086
+    run "mpi $n" mpirun --allow-run-as-root --oversubscribe $mpi_flags -np "$n" \
+      "$bin/mpi_allreduce_bench"
   fi
   if [[ -x $bin/gloo_allreduce_bench ]]; then
     run "gloo $n" "$bin/gloo_allreduce_bench" --ranks "$n"
@@ -52,30 +61,44 @@ for n in $ranks; do
 done
 rm -f "$rows.err"
 
-awk -v ranks="$ranks" -v max_bytes="$max_bytes" '
+echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the run; MPI_FLAGS: $mpi_flags"
+awk -v ranks="$ranks" -v min_bytes="$min_bytes" -v max_bytes="$max_bytes" '
+  function human(s) { return s >= 1048576 ? sprintf("%dM", s / 1048576) : sprintf("%dK", s / 1024) }
   $1 == "ROW" { key = $2 " " $3 " " $4; time[key] = $5; bus[key] = $7; wrong[key] = $8
                 if ($2 == "memcpy") mem[$4] = $7
                 if ($8 != 0) bad = 1 }
   END {
-    printf "%-7s %5s | %12s %8s %6s | %12s %8s %6s | %12s %8s %6s | %8s\n", "ranks", "MiB",
-      "dlp us", "busbw", "#wrong", "mpi us", "busbw", "#wrong", "gloo us", "busbw", "#wrong", "memcpy"
+    printf "%-5s %5s | %10s %7s %6s | %10s %7s | %10s %7s %6s | %10s %7s %6s | %7s\n", "ranks",
+      "size", "dlp us", "busbw", "#wrong", "ring us", "busbw", "mpi us", "busbw", "#wrong",
+      "gloo us", "busbw", "#wrong", "memcpy"
     n = split(ranks, rs, " ")
-    for (i = 1; i <= n; i++) for (s = 1048576; s <= max_bytes; s *= 4) {
-      r = rs[i]; line = sprintf("%-7s %5d", r, s / 1048576)
-      split("dlp mpi gloo", impls, " ")
-      for (k = 1; k <= 3; k++) {
+    for (i = 1; i <= n; i++) for (s = min_bytes; s <= max_bytes; s *= 4) {
+      r = rs[i]; line = sprintf("%-5s %5s", r, human(s))
+      split("dlp dlp_ring mpi gloo", impls, " ")
+      for (k = 1; k <= 4; k++) {
         key = impls[k] " " r " " s
-        if (key in time) line = line sprintf(" | %12.0f %8.3f %6d", time[key], bus[key], wrong[key])
-        else line = line sprintf(" | %12s %8s %6s", "-", "-", "-")
+        if (k == 2) {
+          if (key in time) line = line sprintf(" | %10.1f %7.3f", time[key], bus[key])
+          else line = line sprintf(" | %10s %7s", "-", "-")
+        } else if (key in time) line = line sprintf(" | %10.1f %7.3f %6d", time[key], bus[key], wrong[key])
+        else line = line sprintf(" | %10s %7s %6s", "-", "-", "-")
       }
-      printf "%s | %8.3f\n", line, mem[s]
+      printf "%s | %7.3f\n", line, mem[s]
     }
-    print "(times are medians in microseconds; busbw = S*2(N-1)/N/t in GB/s; memcpy GB/s)"
-    s = 67108864; d = bus["dlp 4 " s]
-    if (d > 0) {
-      if (bus["mpi 4 " s] > 0) printf "64 MiB, 4 ranks: dlp/mpi  = %.2fx (target >= 1.0)\n", d / bus["mpi 4 " s]
-      if (bus["gloo 4 " s] > 0) printf "64 MiB, 4 ranks: dlp/gloo = %.2fx (target >= 2.0)\n", d / bus["gloo 4 " s]
-      if (mem[s] > 0) printf "64 MiB, 4 ranks: dlp busbw = %.0f%% of memcpy\n", 100 * d / mem[s]
+    print "(medians in microseconds; busbw = S*2(N-1)/N/t in GB/s; ring = dlp with DLP_COMM_ALGO=ring; memcpy GB/s)"
+    for (i = 1; i <= n; i++) {
+      r = rs[i]; s = 67108864; d = bus["dlp " r " " s]
+      if (d > 0 && mem[s] > 0) printf "64 MiB, %d ranks: dlp busbw = %.0f%% of memcpy (target >= 50%%)\n", r, 100 * d / mem[s]
+      if (d > 0 && bus["gloo " r " " s] > 0) printf "64 MiB, %d ranks: dlp/gloo = %.2fx (target >= 5)\n", r, d / bus["gloo " r " " s]
+      if (d > 0 && bus["dlp_ring " r " " s] > 0) printf "64 MiB, %d ranks: dlp/ring = %.2fx\n", r, d / bus["dlp_ring " r " " s]
+      s = 16777216; d = bus["dlp " r " " s]
+      if (d > 0 && bus["mpi " r " " s] > 0) printf "16 MiB, %d ranks: dlp/mpi  = %.2fx (target >= 2.5)\n", r, d / bus["mpi " r " " s]
+      line = ""
+      for (s = min_bytes; s <= 262144 && s <= max_bytes; s *= 4) {
+        t = time["dlp " r " " s]; m = time["mpi " r " " s]
+        if (t > 0 && m > 0) line = line sprintf(" %s %.2fx", human(s), m / t)
+      }
+      if (line != "") printf "latency, %d ranks, mpi time / dlp time:%s (target >= 2 up to 256K)\n", r, line
     }
     if (bad) { print "WRONG ELEMENTS FOUND"; exit 1 }
   }' "$rows" || status=1

@@ -43,16 +43,15 @@ std::string ChannelPrefix(const CommOptions& o, int k) {
   return k == 0 ? o.key_prefix : absl::StrCat(o.key_prefix, "/ch", k);
 }
 
-absl::Status ChanneledAllreduce(const std::vector<RingContext>& rings, const void* send,
-                                void* recv, size_t count, dlp_dtype t, dlp_op op) {
-  const size_t elem = DTypeSize(t);
-  const size_t parts = std::clamp<size_t>(count * elem / kMinPartBytes, 1, rings.size());
-  if (parts == 1) return RingAllreduce(rings[0], send, recv, count, t, op);
+absl::Status SplitOverChannels(
+    size_t count, size_t elem, int channels,
+    const std::function<absl::Status(int k, size_t begin, size_t end)>& part) {
+  const size_t parts = std::clamp<size_t>(count * elem / kMinPartBytes, 1,
+                                          static_cast<size_t>(std::max(channels, 1)));
+  if (parts == 1) return part(0, 0, count);
   std::vector<absl::Status> results(parts);
   auto run_part = [&](size_t k) {
-    size_t begin = count * k / parts, end = count * (k + 1) / parts;
-    results[k] = RingAllreduce(rings[k], static_cast<const char*>(send) + begin * elem,
-                               static_cast<char*>(recv) + begin * elem, end - begin, t, op);
+    results[k] = part(static_cast<int>(k), count * k / parts, count * (k + 1) / parts);
   };
   std::vector<std::thread> threads;
   threads.reserve(parts - 1);
@@ -63,6 +62,17 @@ absl::Status ChanneledAllreduce(const std::vector<RingContext>& rings, const voi
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
+}
+
+absl::Status ChanneledAllreduce(const std::vector<RingContext>& rings, const void* send, void* recv,
+                                size_t count, dlp_dtype t, dlp_op op) {
+  const size_t elem = DTypeSize(t);
+  return SplitOverChannels(
+      count, elem, static_cast<int>(rings.size()), [&](int k, size_t begin, size_t end) {
+        return RingAllreduce(rings[static_cast<size_t>(k)],
+                             static_cast<const char*>(send) + begin * elem,
+                             static_cast<char*>(recv) + begin * elem, end - begin, t, op);
+      });
 }
 
 }  // namespace dlp::runtime

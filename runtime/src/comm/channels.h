@@ -5,6 +5,7 @@
 // number of channels; they agree on it through the store at setup.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -24,6 +25,14 @@ absl::StatusOr<int> AgreeOnChannels(const CommOptions& options, RendezvousStore&
 
 // The key prefix of channel `k`'s links (channel 0 keeps the communicator's).
 std::string ChannelPrefix(const CommOptions& options, int k);
+
+// Runs part(k, begin, end) for k < parts on its own thread (k = 0 on the
+// caller's), where [begin, end) is the k-th contiguous part of `count`
+// elements; parts = count·elem / 512 KiB, between 1 and `channels`. Returns the
+// first error.
+absl::Status SplitOverChannels(
+    size_t count, size_t elem, int channels,
+    const std::function<absl::Status(int k, size_t begin, size_t end)>& part);
 
 // RingAllreduce over rings[0..], one contiguous part of the buffer each; parts
 // are at least a few hundred KiB, so small buffers use the first ring only.

@@ -62,6 +62,7 @@ absl::StatusOr<CommEnv> ReadCommEnv(int instance) {
           absl::StrCat("DLP_COMM_TRANSPORT='", t, "': expected tcp, shm or auto"));
     }
   }
+  if (const char* a = Env(names::kCommAlgo)) o.algo = a;  // checked when joining
   DLP_ASSIGN_OR_RETURN(o.local_size, IntEnv(names::kLocalWorldSize, 1));
   DLP_ASSIGN_OR_RETURN(o.channels, IntEnv(names::kCommChannels, 0));
   if (o.channels < 0 || o.channels > kMaxChannels) {

@@ -16,6 +16,9 @@
 //   DLP_COMM_CHANNELS  parallel rings that split large allreduces, each driven by
 //                      its own thread (default: within one host, the cores per
 //                      local rank, at most 4; between hosts 1)
+//   DLP_COMM_ALGO      allreduce algorithm: auto | ring | direct | oneshot | doubling
+//                      | hierarchical
+//                      (default auto; see algo_select.h)
 //   DLP_ADVERTISE_ADDR address other ranks use to reach this one over TCP
 //                      (default: the local address that routes to the store)
 #pragma once
@@ -40,6 +43,7 @@ struct CommOptions {
   absl::Duration timeout = absl::Seconds(60);
   int local_size = 1;  // ranks on this host
   int channels = 0;    // parallel rings; 0 = chosen from the cores per local rank
+  std::string algo = "auto";  // auto | ring | direct | oneshot (algo_select.h)
 };
 
 struct CommEnv {

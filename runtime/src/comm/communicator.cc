@@ -2,13 +2,15 @@
 
 #include <atomic>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
-
 #include "absl/strings/str_cat.h"
 #include "comm/channels.h"
+#include "comm/direct.h"
 #include "comm/dtype.h"
+#include "comm/hierarchical.h"
 #include "dlp/status.h"
 #include "trace/clock_sync.h"
 #include "trace/collective_span.h"
@@ -69,9 +71,10 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Create(
 // Connects channel 0, agrees on the number of channels, connects the rest.
 absl::Status Communicator::Join() {
   const CommOptions& o = options_;
+  shape_.ranks = o.size;
   if (o.size == 1) {
     rings_ = {{0, 1, nullptr, nullptr, o.timeout}};
-    return absl::OkStatus();
+    return CheckAlgo(o.algo, shape_);
   }
   DLP_ASSIGN_OR_RETURN(RingLinks first, ConnectRing(o, *store_));
   const bool on_host =
@@ -84,13 +87,57 @@ absl::Status Communicator::Join() {
     DLP_ASSIGN_OR_RETURN(RingLinks more, ConnectRing(channel, *store_));
     links_.push_back(std::move(more));
   }
+  DLP_ASSIGN_OR_RETURN(HostLayout layout, ReadHostLayout(o, *store_));
+  shape_.hosts = layout.hosts;
+  shape_.one_host = layout.hosts == 1;
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  shape_.oversubscribed = cores > 0 && std::max(o.local_size, layout.local_size) > cores;
+  DLP_RETURN_IF_ERROR(CheckAlgo(o.algo, shape_));
   for (RingLinks& l : links_) {
     rings_.push_back({o.rank, o.size, l.next.get(), l.prev.get(), o.timeout});
+  }
+  if (shape_.one_host && o.algo != "ring") {
+    DLP_ASSIGN_OR_RETURN(group_, ConnectShmGroup(o, *store_, channels, shape_.oversubscribed));
+  }
+  if (NeedsHierarchy(shape_, o.algo)) DLP_RETURN_IF_ERROR(JoinHierarchy(layout));
+  if (NeedsDoubling(shape_, o.algo)) {
+    DLP_ASSIGN_OR_RETURN(DoublingLinks pairs, ConnectDoubling(o, *store_));
+    doubling_ = std::make_unique<DoublingLinks>(std::move(pairs));
   }
   return absl::OkStatus();
 }
 
+// A shared-memory group of this host's ranks; its lowest rank also joins the
+// leaders' ring.
+absl::Status Communicator::JoinHierarchy(const HostLayout& layout) {
+  const CommOptions& o = options_;
+  auto h = std::make_unique<Hierarchy>();
+  h->size = o.size;
+  h->local_shape = {layout.local_size, 1, true, shape_.oversubscribed};
+  DLP_ASSIGN_OR_RETURN(h->local,
+                       ConnectShmGroup(HostOptions(o, layout), *store_, Hierarchy::kLanes, shape_.oversubscribed));
+  if (layout.local_rank == 0) {
+    DLP_ASSIGN_OR_RETURN(h->leader_links, ConnectRing(LeaderOptions(o, layout), *store_));
+    h->leaders = {layout.host, layout.hosts, h->leader_links.next.get(), h->leader_links.prev.get(),
+                  o.timeout};
+  }
+  hierarchy_ = std::move(h);
+  return absl::OkStatus();
+}
+
 void Communicator::AbandonLinks() {
+  if (group_) group_->Abandon();
+  if (hierarchy_) {
+    hierarchy_->local->Abandon();
+    if (hierarchy_->leader_links.next) hierarchy_->leader_links.next->Abandon();
+    if (hierarchy_->leader_links.prev) hierarchy_->leader_links.prev->Abandon();
+  }
+  if (doubling_) {
+    for (auto& [peer, link] : doubling_->partners) {
+      link.send->Abandon();
+      link.recv->Abandon();
+    }
+  }
   for (RingLinks& l : links_) {
     if (l.next) l.next->Abandon();
     if (l.prev) l.prev->Abandon();
@@ -151,9 +198,24 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   if (!IsValidOp(op)) return absl::InvalidArgumentError(absl::StrCat("unknown op ", op));
   if (count == 0) return absl::OkStatus();
   DevicePath* d = DeviceFor(send, recv);
-  trace::CollectiveSpan span("allreduce", count * DTypeSize(t), DTypeName(t), OpName(op),
-                             d ? d->name() : "ring", size());
+  const size_t bytes = count * DTypeSize(t);
+  const Algo algo = AllreduceAlgo(bytes);
+  trace::CollectiveSpan span("allreduce", bytes, DTypeName(t), OpName(op),
+                             d ? d->name() : AlgoName(algo), size());
   if (d) return Remember(d->Allreduce(send, recv, count, t, op));
+  if (hierarchy_ != nullptr && algo == Algo::kHierarchical) {
+    return Remember(HierarchicalAllreduce(*hierarchy_, send, recv, count, t, op));
+  }
+  if (doubling_ != nullptr && algo == Algo::kDoubling) {
+    return Remember(DoublingAllreduce(*doubling_, send, recv, count, t, op));
+  }
+  if (group_ != nullptr && algo == Algo::kOneShot) {
+    return Remember(OneShotAllreduce(*group_, send, recv, count, t, op));
+  }
+  if (group_ != nullptr && algo == Algo::kDirect) {
+    return Remember(
+        LanedDirectAllreduce(*group_, send, recv, count, t, op, DirectChunkBytes(shape_)));
+  }
   return Remember(ChanneledAllreduce(rings_, send, recv, count, t, op));
 }
 
@@ -187,7 +249,8 @@ absl::Status Communicator::Barrier() {
   // One element around the whole ring: no rank returns before every rank entered.
   int32_t token = 0;
   DLP_RETURN_IF_ERROR(Check(DLP_INT32, &token, &token, 1));
-  trace::CollectiveSpan span("barrier", 0, "int32", "", "ring", size());
+  trace::CollectiveSpan span("barrier", 0, "int32", "", group_ ? "direct" : "ring", size());
+  if (group_ != nullptr) return Remember(GroupBarrier(*group_));
   return Remember(RingAllreduce(rings_.front(), &token, &token, 1, DLP_INT32, DLP_SUM));
 }
 

@@ -12,9 +12,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "comm/algo_select.h"
 #include "comm/comm_env.h"
 #include "comm/device_path.h"
+#include "comm/hierarchical.h"
 #include "comm/ring.h"
+#include "comm/shm_group.h"
 #include "comm/transport_select.h"
 #include "dlp/comm.h"
 #include "rendezvous/store.h"
@@ -39,6 +42,8 @@ class Communicator {
   const char* recv_transport() const { return links_.empty() ? "none" : links_[0].recv_kind; }
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
+  // The algorithm a host allreduce of `bytes` runs (algo_select.h).
+  Algo AllreduceAlgo(size_t bytes) const { return ChooseAllreduce(shape_, bytes, options_.algo); }
   // "nccl", "staging" or "none": how GPU buffers are handled.
   const char* device_path() const { return device_ ? device_->name() : "none"; }
 
@@ -51,6 +56,7 @@ class Communicator {
  private:
   Communicator() = default;
   absl::Status Join();
+  absl::Status JoinHierarchy(const HostLayout& layout);
   absl::Status Check(dlp_dtype t, const void* a, const void* b, size_t count) const;
   absl::Status Remember(absl::Status s);
   std::string FailureKey(int rank) const;
@@ -64,6 +70,14 @@ class Communicator {
   // All channels; the first carries every collective but large allreduces
   // (and the staging path's, which keeps a pointer to it: set once, in Join).
   std::vector<RingContext> rings_;
+  GroupShape shape_;
+  // Every rank's segment, when all ranks share this host (and ring is not forced).
+  std::unique_ptr<ShmGroup> group_;
+  // Pairwise TCP links for small allreduces of groups that span hosts.
+  std::unique_ptr<DoublingLinks> doubling_;
+  // A host's group and the leaders' ring, for groups spanning hosts with
+  // several ranks on a host.
+  std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
   absl::Status broken_;

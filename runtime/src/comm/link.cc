@@ -34,6 +34,12 @@ void Doorbell::Sleep(uint32_t seen, absl::Duration max) {
   sleepers.fetch_sub(1, std::memory_order_seq_cst);
 }
 
+void Doorbell::WakeIfSleeping() {
+  if (sleepers.load(std::memory_order_seq_cst) == 0) return;
+  seq.fetch_add(1, std::memory_order_seq_cst);
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&seq), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
 Doorbell* BellOf(SendLink* send, RecvLink* recv) {
   if (send != nullptr && send->wait_source().bell != nullptr) return send->wait_source().bell;
   if (recv != nullptr) return recv->wait_source().bell;

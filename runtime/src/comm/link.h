@@ -24,7 +24,34 @@ struct Doorbell {
   void Ring();
   // Sleeps while seq == seen, at most `max`.
   void Sleep(uint32_t seen, absl::Duration max);
+  // For a flag protocol: the waker publishes its flag (seq_cst) then calls
+  // WakeIfSleeping(), which makes no system call when nobody sleeps; the
+  // sleeper calls SleepUnless(), which looks at the flag again after
+  // announcing itself, so no wake-up is lost.
+  void WakeIfSleeping();
+  template <typename Ready>
+  void SleepUnless(const Ready& ready, absl::Duration max) {
+    sleepers.fetch_add(1, std::memory_order_seq_cst);
+    uint32_t seen = seq.load(std::memory_order_seq_cst);
+    if (!ready()) Sleep(seen, max);
+    sleepers.fetch_sub(1, std::memory_order_seq_cst);
+  }
 };
+
+// Spins briefly on `ready` (pausing the core between looks) and returns
+// whether it became true; `spins` 0 looks once. Callers sleep afterwards.
+template <typename Ready>
+bool SpinUntil(const Ready& ready, int spins) {
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    if (i >= spins) return false;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+}
 
 // How to sleep until a link may progress: a socket to poll, or a doorbell.
 struct WaitSource {

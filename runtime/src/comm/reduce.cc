@@ -6,6 +6,10 @@
 
 #include "comm/dtype.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 namespace dlp::runtime {
 namespace {
 
@@ -107,6 +111,29 @@ void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype
     std::memcpy(dst, a, count * DTypeSize(t));
   }
   ReduceInto(dst, b, count, t, op);
+}
+
+void CopyStreaming(char* dst, const char* src, size_t n) {
+#if defined(__x86_64__)
+  // Align the destination to 16 bytes, stream the middle, copy the tail.
+  size_t head = std::min(n, (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16);
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 64 <= n; i += 64) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+    __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+  }
+  std::memcpy(dst + i, src + i, n - i);
+  _mm_sfence();  // the streamed stores are ordered before what follows
+#else
+  std::memcpy(dst, src, n);
+#endif
 }
 
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks) {

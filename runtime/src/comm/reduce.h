@@ -17,6 +17,10 @@ void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op
 // dst[i] = op(a[i], b[i]); dst may equal a (then it is ReduceInto(dst, b)).
 void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype t, dlp_op op);
 
+// memcpy with non-temporal stores where the CPU has them: for results larger
+// than the caches, which then skip the read-for-ownership of `dst`.
+void CopyStreaming(char* dst, const char* src, size_t n);
+
 // dst[i] /= ranks (integer division for integer types).
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks);
 

@@ -1,33 +1,28 @@
 #include "comm/ring.h"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
 #include "comm/dtype.h"
 #include "comm/reduce.h"
 #include "comm/ring_engine.h"
+#include "comm/segments.h"
 
 namespace dlp::runtime {
 namespace {
 
 int Mod(int a, int n) { return ((a % n) + n) % n; }
 
-// Segment i of `count` elements split over n ranks: the first count % n
-// segments hold one element more.
-struct Segments {
-  Segments(size_t count, int n, size_t elem) : count_(count), n_(n), elem_(elem) {}
-  size_t offset(int i) const {
-    size_t base = count_ / n_, extra = count_ % n_;
-    size_t ui = static_cast<size_t>(i);
-    return (ui * base + std::min(ui, extra)) * elem_;
-  }
-  size_t bytes(int i) const { return offset(i + 1) - offset(i); }
-  size_t count_;
-  int n_;
-  size_t elem_;
-};
-
 }  // namespace
+
+absl::Status PeerError(const absl::Status& s, const char* what, int rank, int peer) {
+  absl::Status out(s.code(), absl::StrCat(what, " on rank ", rank, ": ", s.message()));
+  out.SetPayload(kPeerPayload, absl::Cord(std::to_string(peer)));
+  return out;
+}
 
 absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv, size_t count,
                            dlp_dtype t, dlp_op op) {

@@ -29,6 +29,10 @@ namespace dlp::runtime {
 // failed on. The caller leaves the ring (Abandon) after reporting.
 inline constexpr char kPeerPayload[] = "dlp.comm.peer";
 
+// `s` as a collective's failure: "<what> on rank <rank>: <message>", with the
+// neighbour's rank `peer` as kPeerPayload.
+absl::Status PeerError(const absl::Status& s, const char* what, int rank, int peer);
+
 struct RingContext {
   int rank = 0;
   int size = 1;

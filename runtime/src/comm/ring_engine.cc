@@ -135,9 +135,7 @@ class Runner {
 
   // Names this rank and carries the peer's rank as a payload (kPeerPayload).
   absl::Status Fail(const absl::Status& s, const char* what, int peer) {
-    absl::Status out(s.code(), absl::StrCat(what, " on rank ", ring_.rank, ": ", s.message()));
-    out.SetPayload(kPeerPayload, absl::Cord(std::to_string(peer)));
-    return out;
+    return PeerError(s, what, ring_.rank, peer);
   }
 
   const RingContext& ring_;

@@ -16,10 +16,15 @@ namespace dlp::runtime {
 
 class ShmSegment {
  public:
-  // Creates and maps a new segment owned by this process.
-  static absl::StatusOr<std::shared_ptr<ShmSegment>> Create(const std::string& name, int rank);
+  // The data bytes of a link's ring buffer (a power of two).
+  static constexpr size_t kRingBytes = 1 << 20;
+  // Creates and maps a new segment owned by this process, with `data_bytes`
+  // after the header (a ring buffer, or the slots of shm_group.h).
+  static absl::StatusOr<std::shared_ptr<ShmSegment>> Create(const std::string& name, int rank,
+                                                            size_t data_bytes = kRingBytes);
   // Maps a neighbour's segment; `rank` is the owner we expect to find there.
-  static absl::StatusOr<std::shared_ptr<ShmSegment>> Open(const std::string& name, int rank);
+  static absl::StatusOr<std::shared_ptr<ShmSegment>> Open(const std::string& name, int rank,
+                                                          size_t data_bytes = kRingBytes);
   ~ShmSegment();
   ShmSegment(const ShmSegment&) = delete;
   ShmSegment& operator=(const ShmSegment&) = delete;
@@ -33,6 +38,8 @@ class ShmSegment {
 
   struct Header;
   Header* header() const { return header_; }
+  int owner_rank() const;
+  // The data bytes after the header (page-aligned).
   char* ring() const;
   size_t capacity() const;
   Doorbell* bell() const;

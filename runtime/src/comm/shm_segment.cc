@@ -29,9 +29,6 @@ namespace {
 
 constexpr uint64_t kMagic = 0x646c702d73686d31;  // "dlp-shm1"
 constexpr size_t kHeaderBytes = 4096;
-// A power of two: positions wrap on element boundaries. Small enough that the
-// bytes in flight between two ranks stay in the shared cache.
-constexpr size_t kRingBytes = 1 << 20;
 
 // kill(pid, 0) succeeds on a zombie, so look at /proc for the state as well.
 bool ProcessAlive(int pid) {
@@ -51,11 +48,12 @@ std::string NewShmName(int rank) {
   return absl::StrFormat("/dlp-%d-%d-%08x", getpid(), rank, rd());
 }
 
-absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Create(const std::string& name, int rank) {
+absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Create(const std::string& name, int rank,
+                                                               size_t data_bytes) {
   int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0) return ErrnoStatus(absl::StrCat("shm_open ", name), errno);
   Fd owned(fd);
-  size_t size = kHeaderBytes + kRingBytes;
+  size_t size = kHeaderBytes + data_bytes;
   if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
     shm_unlink(name.c_str());
     return ErrnoStatus(absl::StrCat("ftruncate ", name), errno);
@@ -68,13 +66,14 @@ absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Create(const std::string
   Header* h = new (p) Header();
   h->owner_rank = rank;
   h->owner_pid = getpid();
-  h->capacity = kRingBytes;
+  h->capacity = data_bytes;
   std::atomic_thread_fence(std::memory_order_release);
   h->magic = kMagic;
   return std::shared_ptr<ShmSegment>(new ShmSegment(name, h, size, /*owner=*/true));
 }
 
-absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Open(const std::string& name, int rank) {
+absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Open(const std::string& name, int rank,
+                                                             size_t data_bytes) {
   int fd = shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0) {
     return ErrnoStatus(absl::StrCat("rank ", rank, ": cannot open shared memory ", name,
@@ -82,11 +81,11 @@ absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Open(const std::string& 
                        errno);
   }
   Fd owned(fd);
-  size_t size = kHeaderBytes + kRingBytes;
+  size_t size = kHeaderBytes + data_bytes;
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) return ErrnoStatus(absl::StrCat("mmap ", name), errno);
   Header* h = static_cast<Header*>(p);
-  if (h->magic != kMagic || h->owner_rank != rank) {
+  if (h->magic != kMagic || h->owner_rank != rank || h->capacity != data_bytes) {
     munmap(p, size);
     return absl::FailedPreconditionError(
         absl::StrCat("shared memory ", name, " does not belong to rank ", rank));
@@ -123,6 +122,7 @@ absl::Status ShmSegment::CheckOwner() const {
   return absl::OkStatus();
 }
 
+int ShmSegment::owner_rank() const { return header_->owner_rank; }
 char* ShmSegment::ring() const { return reinterpret_cast<char*>(header_) + kHeaderBytes; }
 size_t ShmSegment::capacity() const { return header_->capacity; }
 Doorbell* ShmSegment::bell() const { return &header_->bell; }

@@ -4,9 +4,17 @@
 //   tcp/<r>             host:port where rank r accepts its previous rank
 //   shm/<r>             name of rank r's shared-memory segment
 //   mapped/<r>/<by>     rank <by> has mapped r's segment; r then unlinks it
+//   group/<r>           name of rank r's shared-memory group segment
+//   group-mapped/<r>    rank r has mapped every group segment
+//   pair/<r>            host:port where rank r accepts its recursive-doubling partners
 #include "comm/transport_select.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -146,6 +154,132 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
     if (recv_shm) mapped.push_back(absl::StrCat(rdzv.Key("mapped", o.rank), "/", prev));
     DLP_RETURN_IF_ERROR(store.Wait(mapped, o.timeout));
     own->Unlink();
+  }
+  return links;
+}
+
+absl::StatusOr<HostLayout> ReadHostLayout(const CommOptions& o, RendezvousStore& store) {
+  HostLayout layout;
+  if (o.transport == "shm" || o.size == 1) {
+    layout.local_rank = o.rank;
+    layout.local_size = o.size;
+    return layout;
+  }
+  if (o.transport == "tcp") {
+    layout.hosts = o.size;
+    layout.host = o.rank;
+    return layout;
+  }
+  Rendezvous rdzv(o, store);
+  std::vector<std::string> hosts;
+  layout.local_size = 0;
+  for (int r = 0; r < o.size; ++r) {
+    DLP_ASSIGN_OR_RETURN(std::string host, rdzv.Get("host", r));
+    auto it = std::find(hosts.begin(), hosts.end(), host);
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), host);
+    if (host != o.host_id) continue;
+    if (r == o.rank) layout.local_rank = layout.local_size;
+    ++layout.local_size;
+    layout.host = static_cast<int>(it - hosts.begin());
+  }
+  layout.hosts = static_cast<int>(hosts.size());
+  return layout;
+}
+
+CommOptions HostOptions(const CommOptions& o, const HostLayout& layout) {
+  CommOptions local = o;
+  local.rank = layout.local_rank;
+  local.size = layout.local_size;
+  local.transport = "shm";
+  local.key_prefix = absl::StrCat(o.key_prefix, "/host", layout.host);
+  return local;
+}
+
+CommOptions LeaderOptions(const CommOptions& o, const HostLayout& layout) {
+  CommOptions leaders = o;
+  leaders.rank = layout.host;
+  leaders.size = layout.hosts;
+  leaders.key_prefix = absl::StrCat(o.key_prefix, "/leaders");
+  return leaders;
+}
+
+absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& o,
+                                                          RendezvousStore& store, int lanes,
+                                                          bool oversubscribed) {
+  Rendezvous rdzv(o, store);
+  const size_t bytes = ShmGroup::SegmentBytes(lanes);
+  std::vector<std::shared_ptr<ShmSegment>> segments(static_cast<size_t>(o.size));
+  DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(o.rank)],
+                       ShmSegment::Create(NewShmName(o.rank), o.rank, bytes));
+  DLP_RETURN_IF_ERROR(rdzv.Set("group", segments[static_cast<size_t>(o.rank)]->name()));
+  std::vector<std::string> mapped;
+  for (int r = 0; r < o.size; ++r) {
+    mapped.push_back(rdzv.Key("group-mapped", r));
+    if (r == o.rank) continue;
+    DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("group", r));
+    DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(r)], ShmSegment::Open(name, r, bytes));
+  }
+  DLP_RETURN_IF_ERROR(rdzv.Set("group-mapped", ""));
+  // As for the ring's segments: once everyone mapped it, the name can go.
+  DLP_RETURN_IF_ERROR(store.Wait(mapped, o.timeout));
+  segments[static_cast<size_t>(o.rank)]->Unlink();
+  return std::make_unique<ShmGroup>(o.rank, lanes, std::move(segments), o.timeout, oversubscribed);
+}
+
+absl::StatusOr<DoublingLinks> ConnectDoubling(const CommOptions& o, RendezvousStore& store) {
+  Rendezvous rdzv(o, store);
+  DoublingLinks links;
+  links.rank = o.rank;
+  links.size = o.size;
+  links.timeout = o.timeout;
+  const std::vector<int> partners = DoublingPartners(o.rank, o.size);
+  std::set<int> higher;
+  for (int p : partners) {
+    if (p > o.rank) higher.insert(p);
+  }
+  Fd listener;
+  if (!higher.empty()) {
+    DLP_ASSIGN_OR_RETURN(listener, ListenTcp(o.advertise_host, 0));
+    DLP_ASSIGN_OR_RETURN(int port, BoundPort(listener.get()));
+    std::string host = o.advertise_host;
+    if (host.find(':') != std::string::npos && host.front() != '[') host = "[" + host + "]";
+    DLP_RETURN_IF_ERROR(rdzv.Set("pair", absl::StrCat(host, ":", port)));
+  }
+  auto add = [&](int peer, Fd fd) -> absl::Status {
+    int second = dup(fd.get());
+    if (second < 0) return ErrnoStatus("dup", errno);
+    links.partners[peer] = {MakeTcpSendLink(std::move(fd), peer), MakeTcpRecvLink(Fd(second), peer)};
+    return absl::OkStatus();
+  };
+  // Lower partners first: connect() completes against their backlog.
+  for (int p : partners) {
+    if (p > o.rank) continue;
+    DLP_ASSIGN_OR_RETURN(std::string addr, rdzv.Get("pair", p));
+    DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(addr));
+    absl::Time deadline = absl::Now() + o.timeout;
+    auto fd = ConnectTcp(hp.host, hp.port, deadline);
+    if (!fd.ok()) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot connect to rank ", p, " at ", addr, ": ", fd.status().message()));
+    }
+    uint32_t hello[2] = {kHelloMagic, static_cast<uint32_t>(o.rank)};
+    DLP_RETURN_IF_ERROR(SendAll(fd->get(), hello, sizeof(hello), deadline));
+    DLP_RETURN_IF_ERROR(add(p, std::move(*fd)));
+  }
+  while (!higher.empty()) {
+    absl::Time deadline = absl::Now() + o.timeout;
+    auto fd = AcceptTcp(listener.get(), deadline);
+    if (!fd.ok()) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "rank ", *higher.begin(), " did not connect within ", absl::FormatDuration(o.timeout)));
+    }
+    uint32_t hello[2] = {};
+    DLP_RETURN_IF_ERROR(RecvAll(fd->get(), hello, sizeof(hello), deadline));
+    const int peer = static_cast<int>(hello[1]);
+    if (hello[0] != kHelloMagic || higher.erase(peer) == 0) {
+      return absl::FailedPreconditionError("an unexpected peer connected for recursive doubling");
+    }
+    DLP_RETURN_IF_ERROR(add(peer, std::move(*fd)));
   }
   return links;
 }

@@ -8,8 +8,10 @@
 
 #include "comm/comm_env.h"
 #include "comm/device_path.h"
+#include "comm/doubling.h"
 #include "comm/link.h"
 #include "comm/ring.h"
+#include "comm/shm_group.h"
 #include "rendezvous/store.h"
 
 namespace dlp::runtime {
@@ -24,6 +26,33 @@ struct RingLinks {
 // Connects this rank to its ring neighbours through `store`. Every rank of the
 // communicator must call it; errors name the rank or key that was missing.
 absl::StatusOr<RingLinks> ConnectRing(const CommOptions& options, RendezvousStore& store);
+
+// Where the ranks are: hosts in the order of their lowest rank, and this
+// rank's place on its host. DLP_COMM_TRANSPORT=shm makes one host of all,
+// =tcp one host per rank. Call after ConnectRing, which published the host ids.
+struct HostLayout {
+  int hosts = 1;
+  int host = 0;        // this rank's host
+  int local_rank = 0;  // among its host's ranks, in rank order
+  int local_size = 1;
+};
+absl::StatusOr<HostLayout> ReadHostLayout(const CommOptions& options, RendezvousStore& store);
+
+// Maps a segment of `lanes` lanes per rank, every rank's in every rank
+// (shm_group.h). Every rank must call it.
+absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& options,
+                                                          RendezvousStore& store, int lanes,
+                                                          bool oversubscribed);
+
+// The sub-communicator options of this rank's host (shared memory) and, for a
+// host's lowest rank, of the leaders' ring: their own key prefixes.
+CommOptions HostOptions(const CommOptions& options, const HostLayout& layout);
+CommOptions LeaderOptions(const CommOptions& options, const HostLayout& layout);
+
+// Connects a TCP socket (both directions) to each of DoublingPartners(rank,
+// size). Every rank must call it.
+absl::StatusOr<DoublingLinks> ConnectDoubling(const CommOptions& options,
+                                              RendezvousStore& store);
 
 // The GPU path, or null when the build has no CUDA or the machine no GPU.
 // `store` may be null for a single rank.

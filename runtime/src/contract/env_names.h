@@ -37,6 +37,7 @@ inline constexpr char kHostId[] = "DLP_HOST_ID";
 inline constexpr char kCommTransport[] = "DLP_COMM_TRANSPORT";
 inline constexpr char kCommTimeout[] = "DLP_COMM_TIMEOUT";
 inline constexpr char kCommChannels[] = "DLP_COMM_CHANNELS";
+inline constexpr char kCommAlgo[] = "DLP_COMM_ALGO";
 inline constexpr char kAdvertiseAddr[] = "DLP_ADVERTISE_ADDR";
 
 // Framework-specific.

@@ -18,11 +18,14 @@ using ::testing::HasSubstr;
 using testing::RankGroup;
 using testing::RunRanks;
 
+// "transport/algorithm": shared memory runs the direct algorithm unless the
+// ring is forced.
 class CommFaultTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
   constexpr int kRanks = 3, kVictim = 1;
-  const std::string transport = GetParam();
+  const std::string transport = GetParam().substr(0, GetParam().find('/'));
+  const std::string algo = GetParam().substr(GetParam().find('/') + 1);
   dlp::testing::TempDir dir;
   auto progress = [&](int rank) { return dir.Join("progress-" + std::to_string(rank)); };
   RankGroup group = RunRanks(
@@ -32,6 +35,7 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
         if (!store.ok()) return store.status();
         auto options = testing::TestOptions(rank, kRanks, transport);
         options.timeout = absl::Seconds(120);  // longer than the test's deadline
+        options.algo = algo;
         auto comm = Communicator::Create(options, std::move(*store));
         if (!comm.ok()) return comm.status();
         std::vector<float> buf(1 << 20, 1.0f);
@@ -64,7 +68,13 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, CommFaultTest, ::testing::Values("tcp", "shm"));
+INSTANTIATE_TEST_SUITE_P(Transports, CommFaultTest,
+                         ::testing::Values("tcp/ring", "tcp/doubling", "shm/ring", "shm/direct"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           name[name.find('/')] = '_';
+                           return name;
+                         });
 
 TEST(CommFaultTest, BrokenCommunicatorFailsFast) {
   RankGroup group = RunRanks(2, [&](int rank, int port) -> absl::Status {

@@ -26,10 +26,13 @@ constexpr size_t kCounts[] = {0, 1, 7, 1009, 70001};
 
 absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int size, int port,
                                                    const std::string& transport,
-                                                   const std::string& host_id = "h0") {
+                                                   const std::string& host_id = "h0",
+                                                   const std::string& algo = "auto") {
   auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
   if (!store.ok()) return store.status();
-  return Communicator::Create(TestOptions(rank, size, transport, host_id), std::move(*store));
+  CommOptions o = TestOptions(rank, size, transport, host_id);
+  o.algo = algo;
+  return Communicator::Create(o, std::move(*store));
 }
 
 std::string CaseName(const std::string& dir, dlp_dtype t, dlp_op op, size_t count) {
@@ -39,7 +42,11 @@ std::string CaseName(const std::string& dir, dlp_dtype t, dlp_op op, size_t coun
 struct Param {
   int ranks;
   std::string transport;
+  std::string algo;  // DLP_COMM_ALGO
+  int hosts = 1;     // ranks spread over this many host ids, in rank order
 };
+
+std::string HostOf(const Param& p, int rank) { return absl::StrCat("h", rank * p.hosts / p.ranks); }
 
 class CommTest : public ::testing::TestWithParam<Param> {};
 
@@ -48,11 +55,16 @@ TEST_P(CommTest, AllreduceEveryDTypeOpAndCount) {
   const std::string transport = GetParam().transport;
   dlp::testing::TempDir dir;
   RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, n, port, transport);
+    auto comm = Join(rank, n, port, transport, HostOf(GetParam(), rank), GetParam().algo);
     if (!comm.ok()) return comm.status();
-    if (n > 1 && std::string((*comm)->send_transport()) != transport) {
+    if (n > 1 && transport != "auto" && std::string((*comm)->send_transport()) != transport) {
       return absl::InternalError(absl::StrCat("expected ", transport, ", got ",
                                               (*comm)->send_transport()));
+    }
+    // The forced algorithm is the one that runs (one-shot only where it fits).
+    if (n > 1 && AlgoName((*comm)->AllreduceAlgo(4096)) != GetParam().algo) {
+      return absl::InternalError(absl::StrCat("expected ", GetParam().algo, ", got ",
+                                              AlgoName((*comm)->AllreduceAlgo(4096))));
     }
     uint64_t seed = 1;
     for (dlp_dtype t : kDTypes) {
@@ -88,7 +100,7 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
   const int n = GetParam().ranks;
   const std::string transport = GetParam().transport;
   RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, n, port, transport);
+    auto comm = Join(rank, n, port, transport, HostOf(GetParam(), rank), GetParam().algo);
     if (!comm.ok()) return comm.status();
     for (int root = 0; root < n; ++root) {
       for (size_t count : {size_t{1}, size_t{1009}, size_t{300007}}) {
@@ -96,7 +108,8 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
         for (size_t i = 0; i < count; ++i) {
           buf[i] = rank == root ? static_cast<int32_t>(i * 7 + root) : -1;
         }
-        if (absl::Status s = (*comm)->Broadcast(buf.data(), count, DLP_INT32, root); !s.ok()) return s;
+        if (absl::Status s = (*comm)->Broadcast(buf.data(), count, DLP_INT32, root); !s.ok())
+          return s;
         for (size_t i = 0; i < count; ++i) {
           if (buf[i] != static_cast<int32_t>(i * 7 + root)) {
             return absl::InternalError(absl::StrFormat(
@@ -108,7 +121,8 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
     for (size_t per : {size_t{1}, size_t{13}, size_t{100003}}) {
       std::vector<double> mine(per), all(per * n);
       for (size_t i = 0; i < per; ++i) mine[i] = rank * 1e6 + static_cast<double>(i);
-      if (absl::Status s = (*comm)->Allgather(mine.data(), all.data(), per, DLP_FLOAT64); !s.ok()) return s;
+      if (absl::Status s = (*comm)->Allgather(mine.data(), all.data(), per, DLP_FLOAT64); !s.ok())
+        return s;
       for (int r = 0; r < n; ++r) {
         for (size_t i = 0; i < per; ++i) {
           if (all[r * per + i] != r * 1e6 + static_cast<double>(i)) {
@@ -126,17 +140,26 @@ TEST_P(CommTest, BroadcastAllgatherBarrier) {
   ASSERT_TRUE(group.AllOk()) << group.Describe();
 }
 
+// TCP runs the ring and recursive doubling; shared memory every algorithm.
 std::vector<Param> Params() {
   std::vector<Param> out;
-  for (const char* t : {"tcp", "shm"}) {
-    for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, t});
+  for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "tcp", "ring"});
+  for (int n : {2, 3, 4, 5, 8}) out.push_back({n, "tcp", "doubling"});
+  for (const char* algo : {"ring", "direct"}) {
+    for (int n : {1, 2, 3, 4, 5, 8}) out.push_back({n, "shm", algo});
+  }
+  for (int n : {2, 3, 8}) out.push_back({n, "shm", "oneshot"});
+  // Several hosts of several ranks (5 ranks: 3 + 2, 6 ranks: 3 + 3 and 2 + 2 + 2).
+  for (auto [n, hosts] : {std::pair{4, 2}, std::pair{5, 2}, std::pair{6, 2}, std::pair{6, 3}}) {
+    out.push_back({n, "auto", "hierarchical", hosts});
   }
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(RanksAndTransports, CommTest, ::testing::ValuesIn(Params()),
+INSTANTIATE_TEST_SUITE_P(RanksTransportsAndAlgorithms, CommTest, ::testing::ValuesIn(Params()),
                          [](const ::testing::TestParamInfo<Param>& info) {
-                           return absl::StrCat(info.param.transport, info.param.ranks);
+                           return absl::StrCat(info.param.transport, info.param.ranks, "_",
+                                               info.param.algo, "_", info.param.hosts, "hosts");
                          });
 
 // Two hosts of two ranks each: shared memory inside a host, TCP across.
@@ -153,11 +176,19 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
       return absl::InternalError(absl::StrCat("rank ", rank, " has ", (*comm)->channels(),
                                               " channels; a ring with TCP links keeps one"));
     }
-    size_t count = 500009;
-    std::vector<float> buf(count);
-    testing::FillInput(buf.data(), count, 99, rank, DLP_FLOAT32);
-    if (absl::Status s = (*comm)->Allreduce(buf.data(), buf.data(), count, DLP_FLOAT32, DLP_SUM); !s.ok()) return s;
-    return CheckResult(buf.data(), count, 99, rank, 4, DLP_FLOAT32, DLP_SUM);
+    // Large: hierarchical (pipelined in 1 MiB pieces); small:
+    // recursive doubling over TCP.
+    for (size_t count : {size_t{500009}, size_t{3000017}, size_t{1009}}) {
+      if (AlgoName((*comm)->AllreduceAlgo(count * 4)) !=
+          std::string(count > 1009 ? "hierarchical" : "doubling")) {
+        return absl::InternalError(absl::StrCat(count, " floats: ", AlgoName((*comm)->AllreduceAlgo(count * 4))));
+      }
+      std::vector<float> buf(count);
+      testing::FillInput(buf.data(), count, 99, rank, DLP_FLOAT32);
+      if (absl::Status s = (*comm)->Allreduce(buf.data(), buf.data(), count, DLP_FLOAT32, DLP_SUM); !s.ok()) return s;
+      if (absl::Status c = CheckResult(buf.data(), count, 99, rank, 4, DLP_FLOAT32, DLP_SUM); !c.ok()) return c;
+    }
+    return absl::OkStatus();
   });
   EXPECT_TRUE(group.AllOk()) << group.Describe();
 }
@@ -165,14 +196,20 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
 // Ranks asking for different channel counts agree on the smallest; a large
 // allreduce split over the channels is still exact and identical everywhere,
 // over shared memory and over TCP.
-TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
+// Shared memory splits the direct algorithm over the channels' lanes (in
+// rounds of several slots), or the ring when forced; TCP the ring.
+class CommChannelsTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
   constexpr size_t kCount = 600011;  // 2 parts of at least 600 KB for every dtype
-  for (const std::string transport : {"shm", "tcp"}) {
+  const auto& [transport, algo] = GetParam();
+  {
     dlp::testing::TempDir dir;
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
       auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
       if (!store.ok()) return store.status();
       CommOptions o = TestOptions(rank, 3, transport);
+      o.algo = algo;
       o.channels = rank + 2;  // 2, 3, 4: they settle on 2
       auto comm = Communicator::Create(o, std::move(*store));
       if (!comm.ok()) return comm.status();
@@ -193,15 +230,24 @@ TEST(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
       }
       return absl::OkStatus();
     });
-    ASSERT_TRUE(group.AllOk()) << transport << group.Describe();
+    ASSERT_TRUE(group.AllOk()) << transport << " " << algo << group.Describe();
     for (dlp_dtype t : kDTypes) {
       for (dlp_op op : kOps) {
         EXPECT_EQ(CompareAcrossRanks(CaseName(dir.path(), t, op, kCount), 3, DTypeSize(t)), "")
-            << transport;
+            << transport << " " << algo;
       }
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    TransportsAndAlgorithms, CommChannelsTest,
+    ::testing::Values(std::pair<std::string, std::string>{"shm", "direct"},
+                      std::pair<std::string, std::string>{"shm", "ring"},
+                      std::pair<std::string, std::string>{"tcp", "auto"}),
+    [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
+      return info.param.first + "_" + info.param.second;
+    });
 
 // 64M float32 elements (256 MiB) at two ranks: the pipeline and the bounded
 // buffers at scale. Checked element by element against the reference.

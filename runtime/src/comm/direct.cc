@@ -1,0 +1,108 @@
+#include "comm/direct.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "comm/channels.h"
+#include "comm/dtype.h"
+#include "comm/reduce.h"
+#include "comm/segments.h"
+
+namespace dlp::runtime {
+namespace {
+
+constexpr char kWhat[] = "allreduce";
+constexpr size_t kStreamBytes = 8 << 20;
+
+void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
+
+// dst = op over sources[0..n) in that order, then the average's division.
+void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count, dlp_dtype t,
+               dlp_op op) {
+  const int n = static_cast<int>(sources.size());
+  ReduceFrom(dst, sources[0], sources[1], count, t, op);
+  for (int j = 2; j < n; ++j) ReduceInto(dst, sources[static_cast<size_t>(j)], count, t, op);
+  if (op == DLP_AVG) FinishAverage(dst, count, t, n);
+}
+
+}  // namespace
+
+absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv, size_t count,
+                             dlp_dtype t, dlp_op op, size_t chunk_bytes) {
+  const size_t elem = DTypeSize(t);
+  const int n = g.size(), r = g.rank();
+  const size_t chunk = std::max<size_t>(1, std::min(chunk_bytes, ShmGroup::kSlotBytes) / elem);
+  std::vector<const char*> sources(static_cast<size_t>(n));
+  // A result larger than the caches goes to memory without being read first.
+  auto copy_out = count * elem >= kStreamBytes ? CopyStreaming : CopyCached;
+  for (size_t c0 = 0; c0 < count; c0 += chunk) {
+    const size_t m = std::min(chunk, count - c0);
+    const uint64_t k = g.NextRound(lane);
+    const Segments seg(m, n, elem);
+    const char* src = static_cast<const char*>(send) + c0 * elem;
+    char* dst = static_cast<char*>(recv) + c0 * elem;
+
+    // 1. Stage the slices the peers reduce.
+    char* staged = g.in(r, lane, k);
+    std::memcpy(staged, src, seg.offset(r));
+    std::memcpy(staged + seg.offset(r + 1), src + seg.offset(r + 1), m * elem - seg.offset(r + 1));
+    g.Publish(lane, ShmGroup::kIn, k);
+    if (absl::Status s = g.WaitForAll(lane, ShmGroup::kIn, k, kWhat); !s.ok()) return s;
+
+    // 2. Reduce slice r of every input, in rank order.
+    const size_t mine = seg.offset(r);
+    for (int j = 0; j < n; ++j) {
+      sources[static_cast<size_t>(j)] = (j == r ? src : g.in(j, lane, k)) + mine;
+    }
+    if (seg.bytes(r) > 0) ReduceAll(g.out(r, lane) + mine, sources, seg.bytes(r) / elem, t, op);
+    g.Publish(lane, ShmGroup::kOut, k);
+
+    // 3. Gather every reduced slice, starting with this rank's own.
+    for (int i = 0; i < n; ++i) {
+      const int j = (r + i) % n;
+      if (j != r) {
+        if (absl::Status s = g.WaitFor(j, lane, ShmGroup::kOut, k, kWhat); !s.ok()) return s;
+      }
+      copy_out(dst + seg.offset(j), g.out(j, lane) + seg.offset(j), seg.bytes(j));
+    }
+  }
+  g.Flush(lane);
+  return absl::OkStatus();
+}
+
+absl::Status LanedDirectAllreduce(ShmGroup& g, const void* send, void* recv, size_t count,
+                                  dlp_dtype t, dlp_op op, size_t chunk_bytes) {
+  const size_t elem = DTypeSize(t);
+  return SplitOverChannels(count, elem, g.lanes(), [&](int lane, size_t begin, size_t end) {
+    return DirectAllreduce(g, lane, static_cast<const char*>(send) + begin * elem,
+                           static_cast<char*>(recv) + begin * elem, end - begin, t, op,
+                           chunk_bytes);
+  });
+}
+
+absl::Status OneShotAllreduce(ShmGroup& g, const void* send, void* recv, size_t count, dlp_dtype t,
+                              dlp_op op) {
+  const size_t bytes = count * DTypeSize(t);
+  const int n = g.size();
+  const uint64_t k = g.NextRound(0);
+  std::memcpy(g.in(g.rank(), 0, k), send, bytes);
+  g.Publish(0, ShmGroup::kIn, k);
+  if (absl::Status s = g.WaitForAll(0, ShmGroup::kIn, k, kWhat); !s.ok()) return s;
+  // Every source is a slot, never `recv`: in place is safe.
+  std::vector<const char*> sources(static_cast<size_t>(n));
+  for (int j = 0; j < n; ++j) sources[static_cast<size_t>(j)] = g.in(j, 0, k);
+  ReduceAll(static_cast<char*>(recv), sources, count, t, op);
+  g.Flush(0);
+  return absl::OkStatus();
+}
+
+absl::Status GroupBarrier(ShmGroup& g) {
+  const uint64_t k = g.NextRound(0);
+  g.Publish(0, ShmGroup::kIn, k);
+  absl::Status s = g.WaitForAll(0, ShmGroup::kIn, k, "barrier");
+  g.Flush(0);
+  return s;
+}
+
+}  // namespace dlp::runtime

@@ -1,0 +1,47 @@
+// Allreduce straight through shared memory, for groups on one host
+// (shm_group.h). The buffer is processed in rounds of at most one slot.
+//
+// Direct (reduce-scatter + allgather without ring hops), per round:
+//   1. rank r copies its input, less slice r, into its in slot; publishes in=k
+//   2. once every rank published in=k, rank r reduces slice r of all N inputs
+//      (its own from its private buffer) in rank order into its out slot;
+//      publishes out=k
+//   3. rank r copies slice j from rank j's out slot as soon as j published out=k
+// Each element is reduced once, by one rank, in a fixed order, then copied:
+// the results are bit-identical everywhere. Per byte a rank moves the input
+// once into the (cache-resident) slot and the result once out of it, instead
+// of the ring's 2(N-1) hops.
+//
+// One-shot (latency path), per round: every rank stages its whole input,
+// publishes in=k, waits for all, and reduces the whole buffer itself from
+// the N slots in rank order: the same operations on the same bytes on every
+// rank, so again bit-identical; one synchronisation instead of two.
+//
+// Why one out slot and two in slots suffice: a rank enters round k+1 only
+// after step 3 of round k saw every out=k, so every rank finished reading the
+// in slots of round k-1 (same parity as k+1); and it writes its out slot in
+// round k+1 only after seeing every in=k+1, so every rank finished copying
+// round k's out slots.
+#pragma once
+
+#include "comm/shm_group.h"
+#include "dlp/comm.h"
+
+namespace dlp::runtime {
+
+// `send` may equal `recv`. Runs on `lane`; `chunk_bytes` (≤ kSlotBytes) per round.
+absl::Status DirectAllreduce(ShmGroup& group, int lane, const void* send, void* recv, size_t count,
+                             dlp_dtype t, dlp_op op, size_t chunk_bytes);
+
+// Direct over every lane at once, one contiguous part each (channels.h).
+absl::Status LanedDirectAllreduce(ShmGroup& group, const void* send, void* recv, size_t count,
+                                  dlp_dtype t, dlp_op op, size_t chunk_bytes);
+
+// Requires count * size(t) ≤ ShmGroup::kSlotBytes. On lane 0.
+absl::Status OneShotAllreduce(ShmGroup& group, const void* send, void* recv, size_t count,
+                              dlp_dtype t, dlp_op op);
+
+// No rank returns before every rank entered. On lane 0.
+absl::Status GroupBarrier(ShmGroup& group);
+
+}  // namespace dlp::runtime
