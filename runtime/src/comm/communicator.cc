@@ -97,7 +97,10 @@ absl::Status Communicator::Join() {
     rings_.push_back({o.rank, o.size, l.next.get(), l.prev.get(), o.timeout});
   }
   if (shape_.one_host && o.algo != "ring") {
-    DLP_ASSIGN_OR_RETURN(group_, ConnectShmGroup(o, *store_, channels, shape_.oversubscribed));
+    // Optional unless forced: without it the ring runs (AllreduceAlgo).
+    const bool forced = o.algo == "direct" || o.algo == "oneshot";
+    DLP_ASSIGN_OR_RETURN(group_,
+                         ConnectShmGroup(o, *store_, channels, shape_.oversubscribed, !forced));
   }
   if (NeedsHierarchy(shape_, o.algo)) DLP_RETURN_IF_ERROR(JoinHierarchy(layout));
   if (NeedsDoubling(shape_, o.algo)) {
@@ -115,7 +118,8 @@ absl::Status Communicator::JoinHierarchy(const HostLayout& layout) {
   h->size = o.size;
   h->local_shape = {layout.local_size, 1, true, shape_.oversubscribed};
   DLP_ASSIGN_OR_RETURN(h->local,
-                       ConnectShmGroup(HostOptions(o, layout), *store_, Hierarchy::kLanes, shape_.oversubscribed));
+                       ConnectShmGroup(HostOptions(o, layout), *store_, Hierarchy::kLanes, shape_.oversubscribed,
+                      /*optional=*/false));
   if (layout.local_rank == 0) {
     DLP_ASSIGN_OR_RETURN(h->leader_links, ConnectRing(LeaderOptions(o, layout), *store_));
     h->leaders = {layout.host, layout.hosts, h->leader_links.next.get(), h->leader_links.prev.get(),

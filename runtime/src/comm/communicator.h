@@ -43,7 +43,11 @@ class Communicator {
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
   // The algorithm a host allreduce of `bytes` runs (algo_select.h).
-  Algo AllreduceAlgo(size_t bytes) const { return ChooseAllreduce(shape_, bytes, options_.algo); }
+  // Without the shared-memory group (no room in /dev/shm) the ring runs instead.
+  Algo AllreduceAlgo(size_t bytes) const {
+    Algo a = ChooseAllreduce(shape_, bytes, options_.algo);
+    return (a == Algo::kDirect || a == Algo::kOneShot) && group_ == nullptr ? Algo::kRing : a;
+  }
   // "nccl", "staging" or "none": how GPU buffers are handled.
   const char* device_path() const { return device_ ? device_->name() : "none"; }
 

@@ -58,6 +58,14 @@ absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Create(const std::string
     shm_unlink(name.c_str());
     return ErrnoStatus(absl::StrCat("ftruncate ", name), errno);
   }
+  // Reserve the pages now: a full /dev/shm (containers default to 64 MiB)
+  // is then an error here rather than a SIGBUS in the middle of a collective.
+  if (int rc = posix_fallocate(fd, 0, static_cast<off_t>(size)); rc != 0) {
+    shm_unlink(name.c_str());
+    return ErrnoStatus(absl::StrCat("reserving ", size, " bytes of shared memory (/dev/shm) for ",
+                                    name),
+                       rc);
+  }
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
     shm_unlink(name.c_str());

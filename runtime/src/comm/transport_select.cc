@@ -205,19 +205,29 @@ CommOptions LeaderOptions(const CommOptions& o, const HostLayout& layout) {
 
 absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& o,
                                                           RendezvousStore& store, int lanes,
-                                                          bool oversubscribed) {
+                                                          bool oversubscribed, bool optional) {
   Rendezvous rdzv(o, store);
   const size_t bytes = ShmGroup::SegmentBytes(lanes);
   std::vector<std::shared_ptr<ShmSegment>> segments(static_cast<size_t>(o.size));
-  DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(o.rank)],
-                       ShmSegment::Create(NewShmName(o.rank), o.rank, bytes));
-  DLP_RETURN_IF_ERROR(rdzv.Set("group", segments[static_cast<size_t>(o.rank)]->name()));
+  auto own = ShmSegment::Create(NewShmName(o.rank), o.rank, bytes);
+  // An empty name: this rank could not reserve its segment; then none uses the group.
+  DLP_RETURN_IF_ERROR(rdzv.Set("group", own.ok() ? (*own)->name() : ""));
+  if (!own.ok() && !optional) return own.status();
+  std::vector<std::string> names(static_cast<size_t>(o.size));
+  for (int r = 0; r < o.size; ++r) {
+    DLP_ASSIGN_OR_RETURN(names[static_cast<size_t>(r)], rdzv.Get("group", r));
+    if (!names[static_cast<size_t>(r)].empty()) continue;
+    if (optional) return std::unique_ptr<ShmGroup>();
+    return absl::ResourceExhaustedError(
+        absl::StrCat("rank ", r, " could not reserve its shared memory (is /dev/shm full?)"));
+  }
+  segments[static_cast<size_t>(o.rank)] = *own;
   std::vector<std::string> mapped;
   for (int r = 0; r < o.size; ++r) {
     mapped.push_back(rdzv.Key("group-mapped", r));
     if (r == o.rank) continue;
-    DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("group", r));
-    DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(r)], ShmSegment::Open(name, r, bytes));
+    DLP_ASSIGN_OR_RETURN(segments[static_cast<size_t>(r)],
+                         ShmSegment::Open(names[static_cast<size_t>(r)], r, bytes));
   }
   DLP_RETURN_IF_ERROR(rdzv.Set("group-mapped", ""));
   // As for the ring's segments: once everyone mapped it, the name can go.

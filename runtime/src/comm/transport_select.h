@@ -39,10 +39,12 @@ struct HostLayout {
 absl::StatusOr<HostLayout> ReadHostLayout(const CommOptions& options, RendezvousStore& store);
 
 // Maps a segment of `lanes` lanes per rank, every rank's in every rank
-// (shm_group.h). Every rank must call it.
+// (shm_group.h). Every rank must call it. When a rank cannot reserve its
+// segment (a small /dev/shm) and the group is `optional`, every rank gets
+// null (they agree through the store); otherwise that rank's error.
 absl::StatusOr<std::unique_ptr<ShmGroup>> ConnectShmGroup(const CommOptions& options,
                                                           RendezvousStore& store, int lanes,
-                                                          bool oversubscribed);
+                                                          bool oversubscribed, bool optional);
 
 // The sub-communicator options of this rank's host (shared memory) and, for a
 // host's lowest rank, of the leaders' ring: their own key prefixes.
