@@ -235,7 +235,23 @@ absl::Status Perform(const std::string& address, HttpExchange& exchange) {
   return TransportError(address, failure, exchange.detail);
 }
 
-absl::StatusOr<std::string> BodyOrError(const ResponseSink& sink, std::string body) {
+// One request whose answer is its whole body (JSON), or the error it stands for.
+absl::StatusOr<std::string> WholeBody(const HttpEndpoint& endpoint, const std::string& address,
+                                      const char* method, const std::string& target,
+                                      std::string_view json_body, absl::Duration timeout) {
+  std::string body;
+  ResponseSink sink;
+  sink.on_body = [&body](std::string_view piece) {
+    body.append(piece);
+    return true;
+  };
+  HttpExchange exchange = NewExchange(endpoint, method, target, timeout, sink);
+  if (std::string_view(method) == "POST") {
+    exchange.body = json_body.data();
+    exchange.body_size = json_body.size();
+    exchange.content_type = "application/json";
+  }
+  DLP_RETURN_IF_ERROR(Perform(address, exchange));
   if (sink.status >= 200 && sink.status < 300) return body;
   return StatusFromHttpError(sink.status, body);
 }
@@ -245,34 +261,13 @@ absl::StatusOr<std::string> BodyOrError(const ResponseSink& sink, std::string bo
 absl::StatusOr<std::string> HttpClient::Get(std::string_view path, const Query& query,
                                             absl::Duration timeout) const {
   DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
-  std::string body;
-  ResponseSink sink;
-  sink.on_body = [&body](std::string_view piece) {
-    body.append(piece);
-    return true;
-  };
-  const std::string target = Target(path, query);
-  HttpExchange exchange = NewExchange(endpoint_, "GET", target, timeout, sink);
-  DLP_RETURN_IF_ERROR(Perform(address_, exchange));
-  return BodyOrError(sink, std::move(body));
+  return WholeBody(endpoint_, address_, "GET", Target(path, query), "", timeout);
 }
 
 absl::StatusOr<std::string> HttpClient::Post(std::string_view path, std::string_view json_body,
                                              absl::Duration timeout) const {
   DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
-  std::string body;
-  ResponseSink sink;
-  sink.on_body = [&body](std::string_view piece) {
-    body.append(piece);
-    return true;
-  };
-  const std::string target(path);
-  HttpExchange exchange = NewExchange(endpoint_, "POST", target, timeout, sink);
-  exchange.body = json_body.data();
-  exchange.body_size = json_body.size();
-  exchange.content_type = "application/json";
-  DLP_RETURN_IF_ERROR(Perform(address_, exchange));
-  return BodyOrError(sink, std::move(body));
+  return WholeBody(endpoint_, address_, "POST", std::string(path), json_body, timeout);
 }
 
 absl::Status HttpClient::StreamLines(std::string_view path, const Query& query,

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "contract/field_error.h"
 #include "contract/files.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
@@ -12,11 +13,6 @@ namespace dlp::contract {
 namespace {
 
 using Json = nlohmann::json;
-
-absl::Status FieldError(const std::string& source, const std::string& field,
-                        const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat(source, ": ", field, ": ", what));
-}
 
 // Every access below checks types first, so nlohmann never throws from here;
 // ParseGroupJson still catches, as the one adapter for this format.

@@ -1,6 +1,7 @@
 #include "contract/status.h"
 
 #include "absl/strings/str_cat.h"
+#include "contract/field_error.h"
 #include "contract/files.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
@@ -9,11 +10,6 @@ namespace dlp::contract {
 namespace {
 
 using Json = nlohmann::json;
-
-absl::Status FieldError(const std::string& source, const std::string& field,
-                        const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat(source, ": ", field, ": ", what));
-}
 
 // Reads an optional field of type T; absent or null leaves `out` as it is.
 template <typename T>
