@@ -1,6 +1,7 @@
 // Collectives across real processes: ranks × transports, every dtype and op,
 // counts 0, 1, odd, prime and beyond one pipeline chunk; results checked
 // against a float64 reference and compared byte for byte across ranks.
+#include <ostream>
 #include <vector>
 
 #include "comm/communicator.h"
@@ -45,6 +46,11 @@ struct Param {
   std::string algo;  // DLP_COMM_ALGO
   int hosts = 1;     // ranks spread over this many host ids, in rank order
 };
+
+// So that ctest's test list names the case instead of dumping its bytes.
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << p.ranks << " ranks, " << p.transport << ", " << p.algo << ", " << p.hosts << " host(s)";
+}
 
 std::string HostOf(const Param& p, int rank) { return absl::StrCat("h", rank * p.hosts / p.ranks); }
 
