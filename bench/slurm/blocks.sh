@@ -9,6 +9,7 @@
 # each column's ratio to sbatch. Defaults: 8 rounds of 40.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 rounds=8
 block=40
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
@@ -24,14 +25,7 @@ work=$(mktemp -d)
 export XDG_STATE_HOME=$work/state DLP_CONFIG=$work/none.yaml
 unset DLP_CONTEXT
 trap '"${bins[0]}/dlp" server stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-cat >"$work/trivial.yaml" <<YAML
-apiVersion: dlp/v1
-kind: Job
-metadata: {name: dlpbench}
-spec:
-  replicas:
-    worker: {command: ["true"], resources: {cpu: 100m}}
-YAML
+write_trivial_job "$work/trivial.yaml"
 now() { date +%s.%N; }
 rate() { awk -v a="$1" -v b="$2" -v n="$block" 'BEGIN { printf "%.1f", n / (b - a) }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

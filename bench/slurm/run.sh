@@ -7,6 +7,7 @@
 #   bench/slurm/run.sh [JOBS] [OVERHEAD_SAMPLES]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 jobs=${1:-500}
 samples=${2:-50}
 bin=$(cd "${BUILD_DIR:-build}/bin" && pwd)
@@ -19,16 +20,7 @@ now() { date +%s.%N; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.1f", n / t }'; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-cat > "$work/trivial.yaml" <<YAML
-apiVersion: dlp/v1
-kind: Job
-metadata: {name: dlpbench}
-spec:
-  replicas:
-    worker:
-      command: ["true"]
-      resources: {cpu: 100m}
-YAML
+write_trivial_job "$work/trivial.yaml"
 
 # --- dlp local backend: dlp submit per job, like sbatch per job ---
 export XDG_STATE_HOME=$work/state
@@ -50,14 +42,7 @@ t2=$(now)
 slurm_submit=$(secs "$t0" "$t1"); slurm_all=$(secs "$t0" "$t2")
 
 # --- dlp submit on the Slurm backend vs bare sbatch, per submission ---
-cat > "$work/slurm.yaml" <<YAML
-current-context: slurm
-contexts:
-  - name: slurm
-    backend: slurm
-    partition: $DLP_SLURM_PARTITION
-    workdir: $work/jobs
-YAML
+write_slurm_context "$work/slurm.yaml" "$work/jobs"
 t0=$(now)
 for _ in $(seq "$samples"); do sbatch --parsable -J dlpbench -o /dev/null --wrap true; done > /dev/null
 t1=$(now)

@@ -10,6 +10,7 @@
 # time: the figures hold on a machine busy with other work.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 runs=50
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
 (( $# > 0 )) || { echo "usage: $0 [RUNS] BIN_DIR..." >&2; exit 2; }
@@ -21,14 +22,7 @@ work=$(mktemp -d)
 export XDG_STATE_HOME=$work/state DLP_CONFIG=$work/none.yaml
 unset DLP_CONTEXT
 trap 'DLP_CONFIG=$work/none.yaml "${bins[0]}/dlp" server stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-cat >"$work/job.yaml" <<YAML
-apiVersion: dlp/v1
-kind: Job
-metadata: {name: dlpbench}
-spec:
-  replicas:
-    worker: {command: ["true"], resources: {cpu: 100m}}
-YAML
+write_trivial_job "$work/job.yaml"
 
 # msec TASK...: perf stat's task-clock (ms, children included) for RUNS runs of TASK.
 msec() {
@@ -62,14 +56,7 @@ row '`dlp submit -q` (local dlpd)' '{}/dlp' submit -q "$work/job.yaml"
 env_file=${DLP_SLURM_ENV:-/tmp/dlp-slurm/env}
 if [ -f "$env_file" ]; then
   set -a; . "$env_file"; set +a
-  cat >"$work/slurm.yaml" <<YAML
-current-context: slurm
-contexts:
-  - name: slurm
-    backend: slurm
-    partition: $DLP_SLURM_PARTITION
-    workdir: $work/jobs
-YAML
+  write_slurm_context "$work/slurm.yaml" "$work/jobs"
   export DLP_CONFIG=$work/slurm.yaml
   row '`dlp submit -q` (Slurm, sbatch included)' '{}/dlp' submit -q "$work/job.yaml"
   row 'bare `sbatch --wrap true`' sbatch --parsable -J dlpbench -o /dev/null --wrap true
