@@ -7,6 +7,7 @@
 
 #include "cli_harness.h"
 #include "gmock/gmock.h"
+#include "support/unix_user.h"
 
 namespace dlp::testing {
 namespace {
@@ -16,9 +17,16 @@ using ::testing::HasSubstr;
 class RemoteProfile : public ::testing::Test {
  protected:
   void SetUp() override {
+    // Tenants' jobs run as their Unix accounts: dlpd runs as root.
+    TestUser user;
+    for (const char* name : {"dlptest-team", "dlptest-other"}) {
+      const std::string why = EnsureTestUser(name, {}, &user);
+      if (!why.empty()) GTEST_SKIP() << why;
+    }
+    MakeSearchableUpwards(env_.dir().path());
     const std::string state = env_.dir().Join("remote-state");
-    const std::string tokens =
-        env_.dir().WriteFile("tokens", "team 0123456789abcdef0123\nother fedcba9876543210fedc\n");
+    const std::string tokens = env_.dir().WriteFile(
+        "tokens", "dlptest-team 0123456789abcdef0123\ndlptest-other fedcba9876543210fedc\n");
     dlpd_ = std::make_unique<Background>(
         std::vector<std::string>{BinPath("dlpd"), "--state-dir", state, "--listen", "127.0.0.1:0",
                                  "--tokens", tokens},

@@ -73,6 +73,7 @@ struct JobReplica {
   std::optional<int> signal;  // set when the process was killed by a signal
   std::string host;
   int64_t pid = 0;
+  std::string reason;  // why it ended, when known beyond its exit: "OOMKilled"
 };
 
 struct Job {

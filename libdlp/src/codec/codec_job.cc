@@ -42,6 +42,7 @@ absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string&
   DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "signal", &r.signal));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "host", &r.host));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "pid", &r.pid));
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "reason", &r.reason));
   return r;
 }
 
@@ -58,6 +59,7 @@ OrderedJson JobToJsonValue(const Job& job) {
                         {"signal", OptionalInt(r.signal)},
                         {"host", r.host},
                         {"pid", r.pid}});
+    if (!r.reason.empty()) replicas.back()["reason"] = r.reason;
   }
   return OrderedJson{
       {"id", job.id},

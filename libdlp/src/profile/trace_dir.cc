@@ -2,11 +2,10 @@
 // Slurm output folders).
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "contract/files.h"
 #include "dlp/profile.h"
 
 namespace dlp {
@@ -24,10 +23,10 @@ absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir) {
   for (const auto& entry : it) {
     const std::string name = entry.path().filename().string();
     if (!IsTraceFileName(name)) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream content;
-    content << in.rdbuf();
-    files.push_back({name, content.str()});
+    // The folder may belong to a job's user and dlpd may read it as root:
+    // never follow a link put there.
+    absl::StatusOr<std::string> content = contract::ReadFileNoFollow(dir, name);
+    if (content.ok()) files.push_back({name, std::move(*content)});
   }
   std::sort(files.begin(), files.end(),
             [](const TraceFile& a, const TraceFile& b) { return a.name < b.name; });

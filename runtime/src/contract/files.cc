@@ -51,4 +51,36 @@ absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& p
   return std::optional<std::string>(out.str());
 }
 
+absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
+                                             uint64_t offset) {
+  const std::string path = absl::StrCat(dir, "/", name);
+  auto error = [&path](int err) {
+    const std::string message = absl::StrCat("cannot read ", path, ": ", std::strerror(err));
+    return err == ENOENT ? absl::NotFoundError(message) : absl::PermissionDeniedError(message);
+  };
+  const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dir_fd < 0) return error(errno);
+  const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  const int open_errno = errno;
+  close(dir_fd);
+  if (fd < 0) return error(open_errno);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return error(EINVAL);
+  }
+  std::string data;
+  char buffer[65536];
+  off_t at = static_cast<off_t>(offset);
+  while (true) {
+    const ssize_t n = pread(fd, buffer, sizeof(buffer), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buffer, static_cast<size_t>(n));
+    at += n;
+  }
+  close(fd);
+  return data;
+}
+
 }  // namespace dlp::contract

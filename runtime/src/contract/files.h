@@ -2,6 +2,7 @@
 // anything else dlp keeps on disk (contexts, tokens, the job store's files).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,5 +21,13 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
 // The contents of `path`; nullopt when it does not exist. Other failures are
 // errors naming the path.
 absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& path);
+
+// The rest of regular file `name` in folder `dir` from byte `offset`, for
+// files a job's user owns and a more privileged dlpd reads: neither `dir` nor
+// `name` may be a symlink (that could lead to dlpd's token) and FIFOs and
+// devices are refused without blocking. NotFound when it does not exist,
+// PermissionDenied otherwise, naming the path.
+absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
+                                             uint64_t offset = 0);
 
 }  // namespace dlp::contract

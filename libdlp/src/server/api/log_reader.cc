@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "contract/files.h"
 #include "contract/log_line.h"
 #include "dlp/profile.h"
 
@@ -43,10 +44,12 @@ std::string LogEntryToNdjson(const LogEntry& e) {
 void LogReader::ReadFile(const std::string& replica, const std::string& path, bool final,
                          std::vector<LogEntry>& out) {
   FileState& state = files_[replica];
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return;
-  in.seekg(static_cast<std::streamoff>(state.offset));
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A job's user owns its log folder: never follow a link it put there.
+  const std::filesystem::path file(path);
+  absl::StatusOr<std::string> read = contract::ReadFileNoFollow(
+      file.parent_path().string(), file.filename().string(), state.offset);
+  if (!read.ok()) return;
+  std::string data = std::move(*read);
   state.offset += data.size();
   data = state.partial + data;
   state.partial.clear();

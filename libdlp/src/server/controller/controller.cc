@@ -10,6 +10,12 @@
 #include "server/log.h"
 
 namespace dlp::server {
+namespace {
+
+// How the owner's jobs are stored (the API calls the owner "").
+constexpr char kOwnerTenant[] = "default";
+
+}  // namespace
 
 std::vector<JobReplica> InitialReplicas(const JobSpec& spec) {
   std::vector<JobReplica> out;
@@ -84,12 +90,29 @@ void Controller::Save(JobRecord& record, const std::vector<Event>& events) {
   changed_.notify_all();
 }
 
+absl::StatusOr<std::optional<UnixAccount>> Controller::RunAs(const std::string& tenant) const {
+  if (tenant.empty()) return std::nullopt;
+  if (tenant == kOwnerTenant) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tenant ", tenant, ": the name is the owner's; its jobs would run as dlpd's user"));
+  }
+  const std::string user =
+      options_.unix_user_for_tenant ? options_.unix_user_for_tenant(tenant) : tenant;
+  absl::StatusOr<UnixAccount> account = LookupUnixAccount(user);
+  if (!account.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tenant ", tenant, ": its jobs cannot run: ", account.status().message()));
+  }
+  return *account;
+}
+
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   DLP_RETURN_IF_ERROR(policy_->Admit(DemandOf(spec), options_.capacity));
+  DLP_RETURN_IF_ERROR(RunAs(tenant).status());
   JobRecord record;
   record.job.name = spec.name;
-  record.job.tenant = tenant.empty() ? "default" : tenant;
+  record.job.tenant = tenant.empty() ? kOwnerTenant : tenant;
   record.job.queue = spec.queue.empty() ? "default" : spec.queue;
   spec.queue = record.job.queue;
   record.job.replicas = InitialReplicas(spec);
@@ -243,6 +266,7 @@ void Controller::Tick() {
       }
     }
   }
+  executor_.Tidy();
   Schedule();
 }
 
@@ -269,7 +293,9 @@ void Controller::Schedule() {
     JobRecord record = active_[assignment.seq];
     record.gpus = assignment.gpus;
     std::vector<Event> events;
-    absl::Status started = executor_.Start(record, events);
+    absl::StatusOr<std::optional<UnixAccount>> run_as =
+        RunAs(record.job.tenant == kOwnerTenant ? "" : record.job.tenant);
+    absl::Status started = run_as.ok() ? executor_.Start(record, *run_as, events) : run_as.status();
     if (!started.ok()) {
       record.job.state = JobState::kFailed;
       record.job.reason = absl::StrCat("cannot start: ", started.message());

@@ -2,8 +2,9 @@
 // and the executor, runs the control loop (poll runners, enforce stops and
 // deadlines, start what fits) and serves the API's operations.
 //
-// Tenants: an empty tenant means the daemon's owner, who sees every job; any
-// other tenant sees and submits only its own jobs.
+// Tenants: an empty tenant means the daemon's owner, who sees every job and
+// whose jobs run as dlpd's own user; any other tenant sees and submits only its
+// own jobs, which run as the tenant's Unix account (run_as.h).
 // Thread-safe: every public method may be called from any thread.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +31,8 @@ namespace dlp::server {
 struct ControllerOptions {
   ResourceVector capacity;
   absl::Duration poll_interval = absl::Milliseconds(100);
+  // The Unix account a tenant's jobs run as; unset: the tenant's own name.
+  UnixUserForTenant unix_user_for_tenant;
 };
 
 class Controller {
@@ -43,7 +47,8 @@ class Controller {
   void Shutdown();
   bool stopping() const;
 
-  // InvalidArgument when the spec is invalid or can never fit.
+  // InvalidArgument when the spec is invalid or can never fit, or when the
+  // tenant has no Unix account to run as.
   absl::StatusOr<Job> Submit(JobSpec spec, const std::string& tenant);
   absl::StatusOr<Job> Get(const std::string& id, const std::string& tenant);
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant);
@@ -65,6 +70,8 @@ class Controller {
   const ResourceVector& capacity() const { return options_.capacity; }
 
  private:
+  // The account a job of `tenant` runs as: nullopt for the owner.
+  absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
   absl::StatusOr<JobRecord> GetLocked(const std::string& id, const std::string& tenant);
   // Writes `record` (and events) to the store and the active cache; wakes waiters.
   void Save(JobRecord& record, const std::vector<Event>& events);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -17,7 +18,9 @@
 #include "server/api/auth.h"
 #include "server/api/routes.h"
 #include "server/controller/controller.h"
+#include "server/daemon/shared_mode.h"
 #include "server/daemon/state_dir.h"
+#include "server/executor/cgroup.h"
 #include "server/log.h"
 
 namespace dlp::server {
@@ -38,6 +41,16 @@ absl::Status SplitHostPort(const std::string& listen, std::string& host, int& po
   }
   if (host.empty()) host = "127.0.0.1";
   return absl::OkStatus();
+}
+
+// Names dlpd's job cgroups after its state folder: dlpds sharing a cgroup
+// keep apart, and a restarted dlpd finds its jobs' cgroups again.
+std::string CgroupTag(const std::string& state_dir) {
+  std::error_code ec;
+  const std::string path = std::filesystem::weakly_canonical(state_dir, ec).string();
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a
+  for (unsigned char c : ec ? state_dir : path) hash = (hash ^ c) * 1099511628211ull;
+  return absl::StrCat(absl::Hex(hash >> 32, absl::kZeroPad8));
 }
 
 absl::StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const DaemonOptions& options) {
@@ -69,17 +82,29 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   std::string host;
   int port = 0;
   DLP_RETURN_IF_ERROR(SplitHostPort(options.listen, host, port));
-  DLP_ASSIGN_OR_RETURN(StateDir state, StateDir::Open(options.state_dir));
+  const bool shared = !options.tokens_file.empty();
+  if (shared) DLP_RETURN_IF_ERROR(CheckSharedMode(options.state_dir));
+  DLP_ASSIGN_OR_RETURN(StateDir state,
+                       StateDir::Open(options.state_dir, shared ? kSharedStateDirMode : 0700));
   state.Unpublish();  // what a killed predecessor left points nowhere
   DLP_RETURN_IF_ERROR(
       SetLogFile(options.log_file.empty() ? state.File("dlpd.log") : options.log_file));
   chmod((options.log_file.empty() ? state.File("dlpd.log") : options.log_file).c_str(), 0600);
   Log(absl::StrCat("dlpd ", Version(), " starting (pid ", getpid(), ", state folder ",
                    state.path(), ")"));
+  // Before any thread starts: in cgroup v2 dlpd moves itself into a leaf.
+  absl::StatusOr<Cgroups> cgroups = Cgroups::Detect(CgroupTag(state.path()));
+  Log(cgroups.ok() ? absl::StrCat("job limits enforced with ", cgroups->Describe())
+                   : absl::StrCat("job limits are not enforced: ", cgroups.status().message()));
 
   std::vector<TenantToken> tenants;
-  if (!options.tokens_file.empty()) {
+  if (shared) {
     DLP_ASSIGN_OR_RETURN(tenants, LoadTenantTokens(options.tokens_file));
+    // Tenants' jobs reach their own folders only: jobs/ is searchable, not listable.
+    std::error_code ec;
+    std::filesystem::create_directories(state.File("jobs"), ec);
+    chmod(state.File("jobs").c_str(), kSharedStateDirMode);
+    Log("shared mode: tenants' jobs run as their Unix accounts");
   }
   DLP_ASSIGN_OR_RETURN(std::string token, state.LoadOrCreateToken());
   Authenticator auth(token, std::move(tenants));
@@ -96,7 +121,8 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   Log(absl::StrCat("capacity: ", DescribeCpus(controller_options.capacity.cpu_millis), ", ",
                    DescribeMemory(controller_options.capacity.memory_bytes), " of memory, ",
                    controller_options.capacity.gpus, " GPUs"));
-  Executor executor({state.File("jobs"), options.grace_period, options.dlp_run});
+  Executor executor({state.File("jobs"), options.grace_period, options.dlp_run,
+                     cgroups.ok() ? std::optional<Cgroups>(*cgroups) : std::nullopt});
   Controller controller(std::move(store), CreateDefaultPolicy(), std::move(executor),
                         controller_options);
   DLP_RETURN_IF_ERROR(controller.Start());

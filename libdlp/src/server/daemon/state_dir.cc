@@ -37,11 +37,11 @@ bool IsHexToken(const std::string& token) {
 
 }  // namespace
 
-absl::StatusOr<StateDir> StateDir::Open(const std::string& path) {
+absl::StatusOr<StateDir> StateDir::Open(const std::string& path, int mode) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create ", path, ": ", ec.message()));
-  if (chmod(path.c_str(), 0700) != 0) {
+  if (chmod(path.c_str(), mode) != 0) {
     return absl::InternalError(absl::StrCat("cannot chmod ", path, ": ", strerror(errno)));
   }
   const std::string lock_path = path + "/dlpd.lock";

@@ -11,9 +11,11 @@ namespace dlp::server {
 
 class StateDir {
  public:
-  // Creates `path` (mode 0700) and takes the lock on dlpd.lock.
-  // FailedPrecondition when another dlpd holds it (naming its pid).
-  static absl::StatusOr<StateDir> Open(const std::string& path);
+  // Creates `path` (mode `mode`: 0700, or 0711 when tenants' jobs must reach
+  // their folders in jobs/ without listing or reading anything else) and takes
+  // the lock on dlpd.lock. FailedPrecondition when another dlpd holds it
+  // (naming its pid).
+  static absl::StatusOr<StateDir> Open(const std::string& path, int mode = 0700);
   ~StateDir();
   StateDir(StateDir&& other) noexcept : path_(std::move(other.path_)), lock_fd_(other.lock_fd_) {
     other.lock_fd_ = -1;

@@ -9,9 +9,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "contract/group.h"
+#include "dlp/spec.h"
 #include "dlp/status.h"
 #include "job/job_group.h"
 #include "server/executor/process.h"
+#include "server/scheduler/resources.h"
 
 namespace dlp::server {
 namespace {
@@ -40,7 +42,8 @@ std::string DescribeReplicaExit(const JobReplica& r) {
   return absl::StrCat(r.name, " failed");
 }
 
-absl::Status Executor::Start(JobRecord& record, std::vector<Event>& events) {
+absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>& run_as,
+                             std::vector<Event>& events) {
   const std::string& id = record.job.id;
   std::error_code ec;
   std::filesystem::create_directories(LogDir(id), ec);
@@ -58,18 +61,89 @@ absl::Status Executor::Start(JobRecord& record, std::vector<Event>& events) {
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);
   spawn.output_path = JobDir(id) + "/dlp-run.out";
-  DLP_ASSIGN_OR_RETURN(pid_t pid, SpawnDetached(spawn));
+  if (run_as) {
+    // dlp-run writes the logs, status and traces as the account.
+    for (const std::string& path : {JobDir(id), LogDir(id), folder.GroupFile()}) {
+      DLP_RETURN_IF_ERROR(GiveToAccount(path, *run_as));
+    }
+    spawn.run_as = run_as;
+    spawn.inherit_environment = false;
+    spawn.extra_env.merge(AccountEnvironment(*run_as));
+  }
+  const absl::Time now = absl::Now();
+  if (options_.cgroups) {
+    const ResourceVector demand = DemandOf(record.job.spec);
+    int replicas = 0;
+    for (const ReplicaSpec& r : record.job.spec.replicas) replicas += r.count;
+    const CgroupLimits limits = JobCgroupLimits(demand.memory_bytes, demand.cpu_millis, replicas);
+    absl::StatusOr<std::vector<std::string>> procs = options_.cgroups->Create(id, limits);
+    if (procs.ok()) {
+      spawn.cgroup_procs = std::move(*procs);
+      events.push_back(
+          {now, "Limits",
+           absl::StrCat(limits.memory_bytes > 0
+                            ? absl::StrCat("memory ", FormatMemoryBytes(limits.memory_bytes))
+                            : "no memory limit",
+                        ", ",
+                        limits.cpu_millis > 0 ? DescribeCpus(limits.cpu_millis) : "no CPU quota",
+                        ", ", limits.pids, " processes (cgroup ",
+                        absl::StrJoin(options_.cgroups->Paths(id), ", "), ")")});
+    } else {
+      RemoveCgroup(id);
+      events.push_back({now, "LimitsNotEnforced",
+                        absl::StrCat("cannot set up the job's cgroup (", procs.status().message(),
+                                     "): memory, CPU and process limits are not enforced")});
+    }
+  } else {
+    events.push_back({now, "LimitsNotEnforced",
+                      "dlpd has no writable cgroup: memory, CPU and process limits are not "
+                      "enforced"});
+  }
+  absl::StatusOr<pid_t> spawned = SpawnDetached(spawn);
+  if (!spawned.ok()) {
+    if (options_.cgroups) RemoveCgroup(id);
+    return spawned.status();
+  }
+  const pid_t pid = *spawned;
   children_[pid] = std::nullopt;
   record.runner_pid = pid;
   record.runner_start_time = ProcessStartTime(pid).value_or(0);
   record.job.state = JobState::kRunning;
   record.job.reason = "";
   record.job.started = absl::Now();
-  events.push_back({*record.job.started, "Started",
-                    absl::StrCat("started dlp-run (pid ", pid, ")",
-                                 record.gpus.empty() ? "" : " on GPUs ",
-                                 absl::StrJoin(record.gpus, ","))});
+  events.push_back(
+      {*record.job.started, "Started",
+       absl::StrCat("started dlp-run (pid ", pid, ")",
+                    run_as ? absl::StrCat(" as ", run_as->name) : "",
+                    record.gpus.empty() ? "" : " on GPUs ", absl::StrJoin(record.gpus, ","))});
   return absl::OkStatus();
+}
+
+void Executor::RemoveCgroup(const std::string& id) {
+  if (!options_.cgroups) return;
+  if (options_.cgroups->Remove(id)) {
+    cgroups_to_remove_.erase(id);
+  } else {
+    cgroups_to_remove_.insert(id);
+  }
+}
+
+void Executor::Tidy() {
+  const std::set<std::string> pending = cgroups_to_remove_;
+  for (const std::string& id : pending) RemoveCgroup(id);
+}
+
+const JobReplica* Executor::MarkOomKilled(Job& job) {
+  if (!options_.cgroups || options_.cgroups->OomKills(job.id) == 0) return nullptr;
+  // The OOM killer sends SIGKILL; dlp-run's own stop of the others starts with SIGTERM.
+  const JobReplica* first = nullptr;
+  for (JobReplica& r : job.replicas) {
+    if (r.state == JobState::kFailed && r.signal == SIGKILL) {
+      r.reason = "OOMKilled";
+      if (first == nullptr) first = &r;
+    }
+  }
+  return first;
 }
 
 bool Executor::RunnerGone(const JobRecord& record) {
@@ -127,8 +201,14 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
     job.exit_code = 0;
   } else if (status && status->terminal()) {
     job.state = JobState::kFailed;
-    const JobReplica* cause = FailureCause(job.replicas);
-    if (cause != nullptr) {
+    const JobReplica* oom = MarkOomKilled(job);
+    const JobReplica* cause = oom != nullptr ? oom : FailureCause(job.replicas);
+    if (oom != nullptr) {
+      job.reason = absl::StrCat("OOMKilled: ", DescribeReplicaExit(*oom),
+                                ": the job reached its memory limit (",
+                                FormatMemoryBytes(DemandOf(job.spec).memory_bytes), ")");
+      job.exit_code = 128 + SIGKILL;
+    } else if (cause != nullptr) {
       job.reason = DescribeReplicaExit(*cause);
       job.exit_code = cause->exit_code ? *cause->exit_code : 128 + cause->signal.value_or(0);
     } else {
@@ -149,6 +229,7 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
     }
   }
   if (job.state != JobState::kSucceeded) KillEverything(record, status);
+  RemoveCgroup(job.id);
   for (JobReplica& r : job.replicas) {
     if (job.state == JobState::kCancelled && r.state != JobState::kSucceeded) {
       r.state = JobState::kCancelled;

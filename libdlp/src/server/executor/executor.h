@@ -18,6 +18,8 @@
 #include "contract/dlp_run.h"
 #include "contract/status.h"
 #include "dlp/job.h"
+#include "server/executor/cgroup.h"
+#include "server/executor/run_as.h"
 #include "server/store/job_store.h"
 
 namespace dlp::server {
@@ -26,15 +28,22 @@ struct ExecutorOptions {
   std::string jobs_dir;                          // STATE/jobs
   absl::Duration grace_period = absl::Seconds(10);  // SIGTERM -> SIGKILL
   std::string dlp_run;                              // empty: contract::FindDlpRun() at first start
+  std::optional<Cgroups> cgroups;                   // unset: limits are not enforced
 };
 
 class Executor {
  public:
   explicit Executor(ExecutorOptions options) : options_(std::move(options)) {}
 
-  // Writes the group file and starts dlp-run in a new session. On success the
-  // record is Running with its runner's pid and start time.
-  absl::Status Start(JobRecord& record, std::vector<Event>& events);
+  // Writes the group file and starts dlp-run in a new session, in the job's
+  // cgroup, as `run_as` when set (a tenant's job: the account owns the job's
+  // folder and the job gets a fresh environment) or else as dlpd's own user.
+  // On success the record is Running with its runner's pid and start time.
+  absl::Status Start(JobRecord& record, const std::optional<UnixAccount>& run_as,
+                     std::vector<Event>& events);
+
+  // Retries removing the cgroups of finished jobs that still held processes.
+  void Tidy();
 
   // Re-reads a Running job's status file and runner liveness, escalates a stop
   // past its grace period, enforces activeDeadlineSeconds and finalises the job
@@ -68,7 +77,14 @@ class Executor {
                 std::vector<Event>& events);
   void KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status);
 
+  // Marks the replicas the OOM killer killed (reason OOMKilled); returns the
+  // first, or nullptr when there was none.
+  const JobReplica* MarkOomKilled(Job& job);
+  // Removes the job's cgroup now or, while it is busy, from Tidy.
+  void RemoveCgroup(const std::string& id);
+
   ExecutorOptions options_;
+  std::set<std::string> cgroups_to_remove_;       // job ids
   std::map<pid_t, std::optional<int>> children_;  // runner pid -> wait status once reaped
   std::set<int64_t> killed_;                      // jobs already sent SIGKILL
   // Runners alive at daemon start, by status file: one /proc scan for every

@@ -1,9 +1,10 @@
 #include "server/executor/process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -67,13 +68,66 @@ void SignalGroup(pid_t pgid, int signo) {
   if (pgid > 1) kill(-pgid, signo);
 }
 
+namespace {
+
+// A failed step in the child before exec, sent to the parent through a pipe.
+enum class ChildStep : int { kCgroup, kStdin, kSetgroups, kSetgid, kSetuid, kOutput, kExec };
+struct ChildFailure {
+  ChildStep step;
+  int error;
+};
+
+std::string Describe(ChildFailure f, const SpawnOptions& options) {
+  const std::string user = options.run_as ? options.run_as->name : "";
+  switch (f.step) {
+    case ChildStep::kCgroup:
+      return absl::StrCat("cannot join the job's cgroup: ", strerror(f.error));
+    case ChildStep::kStdin:
+      return absl::StrCat("cannot open /dev/null: ", strerror(f.error));
+    case ChildStep::kSetgroups:
+      return absl::StrCat("cannot take the groups of ", user, ": ", strerror(f.error));
+    case ChildStep::kSetgid:
+      return absl::StrCat("cannot take the group id of ", user, ": ", strerror(f.error));
+    case ChildStep::kSetuid:
+      return absl::StrCat("cannot switch to user ", user, ": ", strerror(f.error));
+    case ChildStep::kOutput:
+      return absl::StrCat("cannot open ", options.output_path, ": ", strerror(f.error));
+    case ChildStep::kExec:
+      return absl::StrCat("cannot start ", options.argv[0], ": ", strerror(f.error));
+  }
+  return "cannot start";
+}
+
+// In the child between fork and exec only async-signal-safe calls are made:
+// everything that allocates was prepared by the parent.
+[[noreturn]] void ChildFail(int report_fd, ChildStep step) {
+  ChildFailure f{step, errno};
+  (void)!write(report_fd, &f, sizeof(f));
+  _exit(127);
+}
+
+bool WriteDecimal(int fd, pid_t value) {
+  char text[24];
+  int n = sizeof(text);
+  do {
+    text[--n] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  return write(fd, text + n, sizeof(text) - n) == static_cast<ssize_t>(sizeof(text) - n);
+}
+
+}  // namespace
+
 absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
   if (options.argv.empty()) return absl::InvalidArgumentError("empty command");
   std::map<std::string, std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
+  for (char** e = options.inherit_environment ? environ : nullptr; e != nullptr && *e != nullptr;
+       ++e) {
     absl::string_view entry(*e);
     size_t eq = entry.find('=');
-    if (eq != absl::string_view::npos) env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
+    if (eq != absl::string_view::npos) {
+      env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
+    }
   }
   for (const auto& [k, v] : options.extra_env) env[k] = v;
   std::vector<std::string> env_strings;
@@ -84,31 +138,90 @@ absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
   std::vector<std::string> args = options.argv;
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
+  const char* workdir = nullptr;
+  if (options.run_as) {
+    workdir = !options.run_as->home.empty() && access(options.run_as->home.c_str(), F_OK) == 0
+                  ? options.run_as->home.c_str()
+                  : "/";
+  }
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, options.output_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  // The daemon's lock, database and sockets must not outlive it in the job.
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT}) sigaddset(&defaults, s);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    return absl::InternalError(absl::StrCat("cannot start ", options.argv[0], ": ", strerror(rc)));
+  std::vector<int> cgroup_fds;
+  auto close_all = [&cgroup_fds] {
+    for (int fd : cgroup_fds) close(fd);
+  };
+  for (const std::string& procs : options.cgroup_procs) {
+    int fd = open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+      const int err = errno;
+      close_all();
+      return absl::InternalError(absl::StrCat("cannot open ", procs, ": ", strerror(err)));
+    }
+    cgroup_fds.push_back(fd);
+  }
+  // The report pipe stays above 0-2, which the child replaces.
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    close_all();
+    return absl::InternalError(absl::StrCat("pipe: ", strerror(errno)));
+  }
+  int report_fd = fcntl(pipe_fds[1], F_DUPFD_CLOEXEC, 3);
+  close(pipe_fds[1]);
+  if (report_fd < 0) {
+    close(pipe_fds[0]);
+    close_all();
+    return absl::InternalError(absl::StrCat("fcntl: ", strerror(errno)));
+  }
+
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setsid();
+    struct sigaction dfl = {};
+    dfl.sa_handler = SIG_DFL;
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT}) sigaction(s, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int fd : cgroup_fds) {
+      if (!WriteDecimal(fd, getpid())) ChildFail(report_fd, ChildStep::kCgroup);
+    }
+    int in = open("/dev/null", O_RDONLY);
+    if (in < 0 || dup2(in, 0) < 0) ChildFail(report_fd, ChildStep::kStdin);
+    if (options.run_as) {
+      const UnixAccount& a = *options.run_as;
+      if (setgroups(a.groups.size(), a.groups.data()) != 0) {
+        ChildFail(report_fd, ChildStep::kSetgroups);
+      }
+      if (setgid(a.gid) != 0) ChildFail(report_fd, ChildStep::kSetgid);
+      if (setuid(a.uid) != 0) ChildFail(report_fd, ChildStep::kSetuid);
+      // Only a full switch is a switch: root must not be regained.
+      if (setuid(0) == 0) ChildFail(report_fd, ChildStep::kSetuid);
+      if (chdir(workdir) != 0) (void)!chdir("/");
+    }
+    int out = open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600);
+    if (out < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) ChildFail(report_fd, ChildStep::kOutput);
+    // The daemon's lock, database and sockets must not outlive it in the job.
+    if (report_fd > 3) close_range(3, report_fd - 1, 0);
+    close_range(report_fd + 1, ~0U, 0);
+    execve(argv[0], argv.data(), envp.data());
+    ChildFail(report_fd, ChildStep::kExec);
+  }
+  const int fork_error = errno;
+  close(report_fd);
+  close_all();
+  if (pid < 0) {
+    close(pipe_fds[0]);
+    return absl::InternalError(
+        absl::StrCat("cannot start ", options.argv[0], ": fork: ", strerror(fork_error)));
+  }
+  ChildFailure failure;
+  ssize_t n;
+  while ((n = read(pipe_fds[0], &failure, sizeof(failure))) < 0 && errno == EINTR) {
+  }
+  close(pipe_fds[0]);
+  if (n == static_cast<ssize_t>(sizeof(failure))) {
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return absl::InternalError(Describe(failure, options));
   }
   return pid;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "server/executor/run_as.h"
 
 namespace dlp::server {
 
@@ -34,11 +35,17 @@ void SignalGroup(pid_t pgid, int signo);
 struct SpawnOptions {
   std::vector<std::string> argv;
   std::map<std::string, std::string> extra_env;  // on top of dlpd's environment
+  bool inherit_environment = true;               // false: extra_env is all of it
   std::string output_path;                       // stdout and stderr, appended
+  // Set: the child takes the account's groups, gid and uid (in that order),
+  // then opens output_path and starts in its home folder ("/" if none).
+  std::optional<UnixAccount> run_as;
+  std::vector<std::string> cgroup_procs;  // cgroup.procs files the child joins first
 };
 
 // Starts argv[0] in a new session (setsid) with default signal dispositions and
-// no inherited descriptors beyond 0-2. Returns its pid.
+// no inherited descriptors beyond 0-2. Returns its pid, or an error naming the
+// step that failed in the child (joining a cgroup, switching user, exec).
 absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options);
 
 // "SIGKILL" for 9; "signal 99" for unknown numbers.

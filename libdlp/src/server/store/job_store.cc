@@ -153,8 +153,9 @@ absl::Status JobStore::WriteReplicas(const JobRecord& r) {
   }
   DLP_ASSIGN_OR_RETURN(
       Statement s,
-      db_.Prepare("INSERT INTO replicas (job_id, ordinal, name, role, role_index, state, "
-                  "exit_code, signal, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+      db_.Prepare(
+          "INSERT INTO replicas (job_id, ordinal, name, role, role_index, state, "
+          "exit_code, signal, host, pid, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   for (size_t i = 0; i < r.job.replicas.size(); ++i) {
     const JobReplica& rep = r.job.replicas[i];
     Statement& one = s.Reset();
@@ -167,16 +168,17 @@ absl::Status JobStore::WriteReplicas(const JobRecord& r) {
         .Bind(7, OptionalInt(rep.exit_code))
         .Bind(8, OptionalInt(rep.signal))
         .Bind(9, rep.host)
-        .Bind(10, rep.pid);
+        .Bind(10, rep.pid)
+        .Bind(11, rep.reason);
     DLP_RETURN_IF_ERROR(one.Run());
   }
   return absl::OkStatus();
 }
 
 absl::Status JobStore::LoadReplicas(JobRecord& r) {
-  DLP_ASSIGN_OR_RETURN(
-      Statement s, db_.Prepare("SELECT name, role, role_index, state, exit_code, signal, host, "
-                               "pid FROM replicas WHERE job_id=? ORDER BY ordinal"));
+  DLP_ASSIGN_OR_RETURN(Statement s,
+                       db_.Prepare("SELECT name, role, role_index, state, exit_code, signal, host, "
+                                   "pid, reason FROM replicas WHERE job_id=? ORDER BY ordinal"));
   s.Bind(1, r.seq);
   r.job.replicas.clear();
   while (true) {
@@ -191,6 +193,7 @@ absl::Status JobStore::LoadReplicas(JobRecord& r) {
     if (auto v = s.OptionalInt(5)) rep.signal = static_cast<int>(*v);
     rep.host = s.Text(6);
     rep.pid = s.Int(7);
+    rep.reason = s.Text(8);
     r.job.replicas.push_back(std::move(rep));
   }
   return absl::OkStatus();

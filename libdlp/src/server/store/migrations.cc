@@ -75,6 +75,10 @@ CREATE TABLE usage_samples (
 );
 CREATE INDEX usage_samples_job ON usage_samples(job_id, replica);
 )sql",
+      // 2 -> 3: why a replica ended when its exit does not say ("OOMKilled").
+      R"sql(
+ALTER TABLE replicas ADD COLUMN reason TEXT NOT NULL DEFAULT '';
+)sql",
   };
   return kMigrations;
 }

@@ -28,13 +28,15 @@ inline std::string Trimmed(const std::string& s) {
 
 class Dlpd {
  public:
-  // Starts dlpd on `state_dir` with extra flags; waits until dlpd.addr exists.
-  Dlpd(const std::string& state_dir, std::vector<std::string> flags = {})
+  // Starts dlpd on `state_dir` with extra flags (and environment, or a
+  // command put before dlpd's such as setpriv); WaitReady waits for it.
+  Dlpd(const std::string& state_dir, std::vector<std::string> flags = {},
+       const RunOptions& options = {}, std::vector<std::string> wrapper = {})
       : state_dir_(state_dir) {
-    std::vector<std::string> argv = {BinPath("dlpd"), "--state-dir", state_dir, "--listen",
-                                     "127.0.0.1:0"};
+    std::vector<std::string> argv = std::move(wrapper);
+    argv.insert(argv.end(), {BinPath("dlpd"), "--state-dir", state_dir, "--listen", "127.0.0.1:0"});
     argv.insert(argv.end(), flags.begin(), flags.end());
-    process_ = std::make_unique<Background>(argv);
+    process_ = std::make_unique<Background>(argv, options);
   }
 
   // Safety net: no job process of this test outlives it (dlp-run runs in its

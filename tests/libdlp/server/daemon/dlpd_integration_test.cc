@@ -1,12 +1,12 @@
 // dlpd as a process: state files and modes, the lock, tokens, the API's
 // submit/get/list/errors and clean shutdown. Talks HTTP to a real daemon.
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <fstream>
 
-#include <gtest/gtest.h>
-
 #include "dlpd_fixture.h"
+#include "support/unix_user.h"
 
 namespace dlp::testing {
 namespace {
@@ -155,14 +155,20 @@ TEST(DlpdTest, ShutdownOverTheApiKeepsTheTokenForTheNextStart) {
 
 TEST(DlpdTest, TenantTokensSeeOnlyTheirOwnJobs) {
   TempDir dir;
-  const std::string tokens = dir.WriteFile("tokens", "# tenant token\nteam-a aaaaaaaaaaaaaaaaaaaa\n");
+  // Tenants' jobs run as their Unix accounts: dlpd runs as root.
+  TestUser user;
+  const std::string why = EnsureTestUser("dlptest-a", {}, &user);
+  if (!why.empty()) GTEST_SKIP() << why;
+  MakeSearchableUpwards(dir.path());
+  const std::string tokens =
+      dir.WriteFile("tokens", "# tenant token\ndlptest-a aaaaaaaaaaaaaaaaaaaa\n");
   Dlpd dlpd(dir.Join("state"), {"--tokens", tokens});
   ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
   auto owner = dlpd.Client();
   auto tenant = dlpd.Client("aaaaaaaaaaaaaaaaaaaa");
   ASSERT_TRUE(SubmitJson(*owner, ShellJob("mine", "exit 0")).is_object());
   auto theirs = SubmitJson(*tenant, ShellJob("theirs", "exit 0"));
-  EXPECT_EQ(theirs.value("tenant", ""), "team-a");
+  EXPECT_EQ(theirs.value("tenant", ""), "dlptest-a");
   EXPECT_EQ(GetJson(*owner, "/v1/jobs")["jobs"].size(), 2u);
   auto visible = GetJson(*tenant, "/v1/jobs");
   ASSERT_EQ(visible["jobs"].size(), 1u);

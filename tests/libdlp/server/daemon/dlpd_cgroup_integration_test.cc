@@ -1,0 +1,81 @@
+// dlpd enforcing a job's requests with a cgroup: a job over its memory limit
+// is OOM-killed and says so, and its cgroup is gone once the job ended.
+// Skips where dlpd finds no writable cgroup (not root, no memory controller).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "dlpd_fixture.h"
+
+namespace dlp::testing {
+namespace {
+
+// The cgroup folders of a job, from its "Limits" event.
+std::vector<std::string> CgroupFolders(const nlohmann::json& events) {
+  for (const auto& e : events["events"]) {
+    if (e.value("type", "") != "Limits") continue;
+    absl::string_view message = e.value("message", "");
+    const size_t at = message.find("(cgroup ");
+    if (at == absl::string_view::npos) return {};
+    message.remove_prefix(at + 8);
+    absl::ConsumeSuffix(&message, ")");
+    return absl::StrSplit(message, ", ");
+  }
+  return {};
+}
+
+TEST(DlpdCgroupTest, JobOverItsMemoryIsOomKilledAndItsCgroupRemoved) {
+  TempDir dir;
+  Dlpd dlpd(dir.Join("state"));
+  ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+  const std::string log = ReadFileOrEmpty(dir.Join("state/dlpd.log"));
+  if (log.find("job limits are not enforced") != std::string::npos) {
+    GTEST_SKIP() << "no writable cgroup: " << log;
+  }
+  // Perl (essential in Debian) writes every byte of a 256 MiB string.
+  JobSpec spec = ShellJob("hog", "exec perl -e '$x = \"a\" x (256 << 20); print length $x'");
+  spec.replicas[0].resources.memory_bytes = 64 << 20;
+  auto client = dlpd.Client();
+  const std::string id = SubmitJson(*client, spec).value("id", "");
+  ASSERT_FALSE(id.empty());
+  auto job = WaitJob(*client, id);
+  EXPECT_EQ(job.value("state", ""), "Failed") << job.dump();
+  EXPECT_NE(job.value("reason", "").find("OOMKilled"), std::string::npos) << job.dump();
+  ASSERT_EQ(job["replicas"].size(), 1u);
+  EXPECT_EQ(job["replicas"][0].value("reason", ""), "OOMKilled") << job.dump();
+
+  const std::vector<std::string> folders =
+      CgroupFolders(GetJson(*client, "/v1/jobs/" + id + "/events"));
+  ASSERT_FALSE(folders.empty());
+  for (const std::string& folder : folders) {
+    EXPECT_NE(folder.find("/job-" + id), std::string::npos) << folder;
+    EXPECT_TRUE(Eventually([&] { return !std::filesystem::exists(folder); })) << folder;
+  }
+}
+
+TEST(DlpdCgroupTest, JobWithinItsLimitsRunsInItsCgroup) {
+  TempDir dir;
+  Dlpd dlpd(dir.Join("state"));
+  ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+  if (ReadFileOrEmpty(dir.Join("state/dlpd.log")).find("job limits are not enforced") !=
+      std::string::npos) {
+    GTEST_SKIP() << "no writable cgroup";
+  }
+  JobSpec spec = ShellJob("fits", "cat /proc/self/cgroup");
+  spec.replicas[0].resources.memory_bytes = 64 << 20;
+  auto client = dlpd.Client();
+  const std::string id = SubmitJson(*client, spec).value("id", "");
+  ASSERT_EQ(WaitJob(*client, id).value("state", ""), "Succeeded");
+  const std::string log = ReadFileOrEmpty(dir.Join("state/jobs/" + id + "/logs/worker-0.log"));
+  EXPECT_NE(log.find("/job-" + id), std::string::npos) << log;
+  auto events = GetJson(*client, "/v1/jobs/" + id + "/events");
+  EXPECT_NE(events.dump().find("memory 64Mi"), std::string::npos) << events.dump();
+  for (const std::string& folder : CgroupFolders(events)) {
+    EXPECT_TRUE(Eventually([&] { return !std::filesystem::exists(folder); })) << folder;
+  }
+}
+
+}  // namespace
+}  // namespace dlp::testing
