@@ -62,13 +62,15 @@ std::string ReplicaSummary(const Job& job) {
 }
 
 std::string ReplicaOutcome(const JobReplica& replica) {
+  const std::string why = replica.reason.empty() ? "" : absl::StrCat(", ", replica.reason);
   if (replica.signal) {
     const char* name = sigabbrev_np(*replica.signal);
-    return name ? absl::StrFormat("signal %d (SIG%s)", *replica.signal, name)
-                : absl::StrFormat("signal %d", *replica.signal);
+    return absl::StrCat(name ? absl::StrFormat("signal %d (SIG%s)", *replica.signal, name)
+                             : absl::StrFormat("signal %d", *replica.signal),
+                        why);
   }
-  if (replica.exit_code) return absl::StrCat("exit ", *replica.exit_code);
-  return "-";
+  if (replica.exit_code) return absl::StrCat("exit ", *replica.exit_code, why);
+  return replica.reason.empty() ? "-" : replica.reason;
 }
 
 std::string FormatTimestamp(const std::optional<absl::Time>& time) {

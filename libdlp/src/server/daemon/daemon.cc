@@ -167,6 +167,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   server->stop();
   listener.join();
   state.Unpublish();
+  if (cgroups.ok()) cgroups->RemoveIfUnused();
   Log("stopped");
   return absl::OkStatus();
 }

@@ -100,6 +100,17 @@ bool HasWord(const std::string& text, absl::string_view word) {
   return false;
 }
 
+// Lets the children of cgroup v2 `folder` use memory (required), cpu and pids.
+absl::Status EnableControllers(const std::string& folder) {
+  const std::string available = ReadControl(folder + "/cgroup.controllers");
+  for (const char* c : {"memory", "cpu", "pids"}) {
+    if (!HasWord(available, c)) continue;
+    absl::Status enabled = WriteControl(folder + "/cgroup.subtree_control", absl::StrCat("+", c));
+    if (!enabled.ok() && std::string(c) == "memory") return enabled;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 CgroupLimits JobCgroupLimits(int64_t memory_bytes, int64_t cpu_millis, int replicas) {
@@ -125,21 +136,17 @@ absl::StatusOr<Cgroups> Cgroups::Detect(const std::string& tag) {
       why.push_back(absl::StrCat("cgroup v2 at ", own, " has no memory controller"));
       break;
     }
-    absl::Status ready = absl::OkStatus();
-    if (paths[""] != "/") {  // the root cgroup may hold processes and hand out controllers
+    // A cgroup with processes cannot hand controllers to children (the root
+    // may): when dlpd's cgroup refuses, dlpd moves itself into a leaf first.
+    absl::Status ready = EnableControllers(own);
+    if (!ready.ok()) {
       ready = MakeFolder(own + "/dlpd");
       if (ready.ok()) ready = WriteControl(own + "/dlpd/cgroup.procs", std::to_string(getpid()));
+      if (ready.ok()) ready = EnableControllers(own);
     }
     const std::string base = own + "/" + name;
-    for (const std::string& folder : {own, base}) {
-      if (ready.ok() && folder == base) ready = MakeFolder(base);
-      for (const char* c : {"memory", "cpu", "pids"}) {
-        if (!ready.ok()) break;
-        absl::Status enabled =
-            WriteControl(folder + "/cgroup.subtree_control", absl::StrCat("+", c));
-        if (std::string(c) == "memory") ready = enabled;
-      }
-    }
+    if (ready.ok()) ready = MakeFolder(base);
+    if (ready.ok()) ready = EnableControllers(base);
     if (!ready.ok()) {
       why.push_back(absl::StrCat("cgroup v2: ", ready.message()));
       break;
@@ -175,6 +182,10 @@ std::string Cgroups::Describe() const {
   }
   return absl::StrCat("cgroup v1 (", absl::StrJoin(controllers, ", "), ") below ",
                       absl::StrJoin(folders, ", "));
+}
+
+void Cgroups::RemoveIfUnused() const {
+  for (const auto& [c, base] : bases_) rmdir(base.c_str());  // EBUSY while jobs remain
 }
 
 std::vector<std::string> Cgroups::Paths(const std::string& job) const {

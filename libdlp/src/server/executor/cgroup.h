@@ -51,6 +51,9 @@ class Cgroups {
   // it still holds processes (call again later); true once it is gone.
   bool Remove(const std::string& job) const;
 
+  // Removes dlp-TAG when no job's cgroup is left in it (at a clean stop).
+  void RemoveIfUnused() const;
+
   // The job's cgroup folders, one per hierarchy.
   std::vector<std::string> Paths(const std::string& job) const;
 

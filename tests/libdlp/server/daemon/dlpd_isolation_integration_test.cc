@@ -26,7 +26,8 @@ class DlpdIsolation : public ::testing::Test {
     if (!why.empty()) GTEST_SKIP() << why;
     MakeSearchableUpwards(dir_.path());
     tokens_ = dir_.WriteFile("tokens", absl::StrCat("dlptest-a ", kTenantToken, "\n",
-                                                    "dlptest-nobody nobody-token-0123456789\n"));
+                                                    "dlptest-nobody nobody-token-0123456789\n",
+                                                    "default default-token-0123456789\n"));
   }
 
   std::string State() const { return dir_.Join("state"); }
@@ -126,6 +127,9 @@ TEST_F(DlpdIsolation, TenantWithoutAUnixAccountIsRefused) {
   EXPECT_EQ(status, 400) << body.dump();
   EXPECT_NE(body.dump().find("no Unix account \\\"dlptest-nobody\\\""), std::string::npos)
       << body.dump();
+  // A tenant named as the owner's jobs are stored would otherwise run as dlpd's user.
+  body = SubmitJson(*dlpd.Client("default-token-0123456789"), ShellJob("x", "exit 0"), &status);
+  EXPECT_EQ(status, 400) << body.dump();
   EXPECT_EQ(GetJson(*dlpd.Client(), "/v1/jobs")["jobs"].size(), 0u);
 }
 
