@@ -2,8 +2,11 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,7 +74,16 @@ void SignalGroup(pid_t pgid, int signo) {
 namespace {
 
 // A failed step in the child before exec, sent to the parent through a pipe.
-enum class ChildStep : int { kCgroup, kStdin, kSetgroups, kSetgid, kSetuid, kOutput, kExec };
+enum class ChildStep : int {
+  kCgroup,
+  kStdin,
+  kSetgroups,
+  kSetgid,
+  kSetuid,
+  kCapabilities,
+  kOutput,
+  kExec
+};
 struct ChildFailure {
   ChildStep step;
   int error;
@@ -90,6 +102,8 @@ std::string Describe(ChildFailure f, const SpawnOptions& options) {
       return absl::StrCat("cannot take the group id of ", user, ": ", strerror(f.error));
     case ChildStep::kSetuid:
       return absl::StrCat("cannot switch to user ", user, ": ", strerror(f.error));
+    case ChildStep::kCapabilities:
+      return absl::StrCat("cannot drop dlpd's capabilities for ", user, ": ", strerror(f.error));
     case ChildStep::kOutput:
       return absl::StrCat("cannot open ", options.output_path, ": ", strerror(f.error));
     case ChildStep::kExec:
@@ -193,6 +207,16 @@ absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
       }
       if (setgid(a.gid) != 0) ChildFail(report_fd, ChildStep::kSetgid);
       if (setuid(a.uid) != 0) ChildFail(report_fd, ChildStep::kSetuid);
+      // A dlpd that is not root but holds capabilities keeps them across
+      // setuid, and ambient ones even across exec: drop them all.
+      __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+      __user_cap_data_struct no_caps[_LINUX_CAPABILITY_U32S_3] = {};
+      if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+        ChildFail(report_fd, ChildStep::kCapabilities);
+      }
+      if (syscall(SYS_capset, &header, no_caps) != 0) {
+        ChildFail(report_fd, ChildStep::kCapabilities);
+      }
       // Only a full switch is a switch: root must not be regained.
       if (setuid(0) == 0) ChildFail(report_fd, ChildStep::kSetuid);
       if (chdir(workdir) != 0) (void)!chdir("/");

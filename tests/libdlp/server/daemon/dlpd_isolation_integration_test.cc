@@ -136,7 +136,7 @@ TEST_F(DlpdIsolation, TenantWithoutAUnixAccountIsRefused) {
 TEST_F(DlpdIsolation, WithoutThePrivilegeTokensAreRefused) {
   const std::string state = dir_.Join("user-state");
   mkdir(state.c_str(), 0700);
-  chown(state.c_str(), user_.uid, user_.gid);
+  ASSERT_EQ(chown(state.c_str(), user_.uid, user_.gid), 0);
   chmod(tokens_.c_str(), 0644);
   RunResult r = testing::Run(AsUser(user_, {BinPath("dlpd"), "--state-dir", state, "--listen",
                                             "127.0.0.1:0", "--tokens", tokens_}),
@@ -146,10 +146,44 @@ TEST_F(DlpdIsolation, WithoutThePrivilegeTokensAreRefused) {
   EXPECT_NE(r.err.find("tenant"), std::string::npos) << r.err;
 }
 
+// A dlpd that is not root but holds the capabilities (e.g. systemd's
+// AmbientCapabilities=) serves tenants; their jobs hold none of them.
+TEST_F(DlpdIsolation, DlpdWithCapabilitiesRunsTenantJobsWithoutThem) {
+  TestUser service;
+  const std::string why = EnsureTestUser("dlptest-svc", {}, &service);
+  if (!why.empty()) GTEST_SKIP() << why;
+  const std::string state = dir_.Join("svc-state");
+  mkdir(state.c_str(), 0700);
+  ASSERT_EQ(chown(state.c_str(), service.uid, service.gid), 0);
+  chmod(tokens_.c_str(), 0644);
+  const std::string caps = "+setuid,+setgid,+chown,+kill,+dac_read_search";
+  const std::vector<std::string> wrapper = {"setpriv",
+                                            absl::StrCat("--reuid=", service.uid),
+                                            absl::StrCat("--regid=", service.gid),
+                                            "--clear-groups",
+                                            "--inh-caps=" + caps,
+                                            "--ambient-caps=" + caps,
+                                            "--"};
+  Dlpd dlpd(state, {"--tokens", tokens_}, {}, wrapper);
+  ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+  auto tenant = dlpd.Client(kTenantToken);
+  const std::string id =
+      SubmitJson(*tenant, ShellJob("caps", "echo uid=$(id -u); grep Cap /proc/self/status"))
+          .value("id", "");
+  auto job = WaitJob(*tenant, id);
+  ASSERT_EQ(job.value("state", ""), "Succeeded") << job.dump();
+  const std::string log = ReadFileOrEmpty(state + "/jobs/" + id + "/logs/worker-0.log");
+  EXPECT_NE(log.find(absl::StrCat("uid=", user_.uid)), std::string::npos) << log;
+  for (const char* set : {"CapPrm", "CapEff", "CapAmb"}) {
+    EXPECT_NE(log.find(absl::StrCat(set, ":\t0000000000000000")), std::string::npos) << set << "\n"
+                                                                                     << log;
+  }
+}
+
 TEST_F(DlpdIsolation, UnprivilegedDlpdSaysLimitsAreNotEnforced) {
   const std::string state = dir_.Join("user-state");
   mkdir(state.c_str(), 0700);
-  chown(state.c_str(), user_.uid, user_.gid);
+  ASSERT_EQ(chown(state.c_str(), user_.uid, user_.gid), 0);
   Dlpd dlpd(state, {}, {}, AsUser(user_, {}));
   ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
   auto client = dlpd.Client();
