@@ -19,7 +19,9 @@ int main(int argc, char** argv) {
                  "state folder (default $XDG_STATE_HOME/dlp, i.e. ~/.local/state/dlp)");
   app.add_option("--listen", options.listen, "HOST:PORT to listen on; port 0 picks a free one")
       ->capture_default_str();
-  app.add_option("--tokens", options.tokens_file, "file of \"TENANT TOKEN\" lines")
+  app.add_option("--tokens", options.tokens_file,
+                 "file of \"TENANT TOKEN\" lines; tenants' jobs run as their Unix accounts, "
+                 "so dlpd must run as root")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-cert", options.tls_cert, "PEM certificate: serve HTTPS")
       ->check(CLI::ExistingFile);
