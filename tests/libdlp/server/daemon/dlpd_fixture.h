@@ -2,19 +2,19 @@
 // over HTTP, for the daemon's end-to-end tests.
 #pragma once
 
+#include <httplib.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <httplib.h>
-#include <nlohmann/json.hpp>
-
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_split.h"
 #include "dlp/codec.h"
 #include "dlp/job.h"
 #include "support/subprocess.h"
@@ -53,6 +53,7 @@ class Dlpd {
         if (r.value("pgid", 0) > 1) kill(-r.value("pgid", 0), SIGKILL);
       }
     }
+    RemoveCgroups();
   }
 
   // Waits for the published address; false when dlpd exited or never published.
@@ -88,6 +89,27 @@ class Dlpd {
   void KeepJobsRunning() { keep_jobs_ = true; }
 
  private:
+  // The cgroups of the jobs just killed, and dlpd's folder holding them, as
+  // dlpd's log names it ("job limits enforced with cgroup v1 (...) below A, B").
+  void RemoveCgroups() const {
+    const std::string log = ReadFileOrEmpty(state_dir_ + "/dlpd.log");
+    const size_t line = log.find("job limits enforced with cgroup");
+    if (line == std::string::npos) return;
+    const size_t below = log.find(" below ", line);
+    const size_t end = log.find('\n', line);
+    if (below == std::string::npos || below > end) return;
+    for (absl::string_view base : absl::StrSplit(log.substr(below + 7, end - below - 7), ", ")) {
+      std::error_code ec;
+      for (const auto& job : std::filesystem::directory_iterator(std::string(base), ec)) {
+        if (!job.is_directory() || job.path().filename().string().rfind("job-", 0) != 0) continue;
+        // Killed processes leave their cgroup as they exit.
+        Eventually([&] { return rmdir(job.path().c_str()) == 0 || errno == ENOENT; },
+                   absl::Seconds(10));
+      }
+      rmdir(std::string(base).c_str());
+    }
+  }
+
   std::string state_dir_;
   std::unique_ptr<Background> process_;
   std::string address_, token_;
