@@ -62,7 +62,7 @@ class BoundedWalk {
     }
   }
 
- bool clean() const { return clean_; }
+  bool clean() const { return clean_; }
 
  private:
   bool Stop(const YAML::Node& node, const std::string& path, const std::string& message) {
@@ -92,8 +92,7 @@ bool CheckSpecText(absl::string_view text, Diagnostics& diagnostics) {
   mark.pos = static_cast<int>(fault->offset);
   mark.line = at.line;
   mark.column = at.column;
-  diagnostics.Add(mark, "",
-                  absl::StrCat(fault->what, "; a spec is UTF-8 text without NUL bytes"));
+  diagnostics.Add(mark, "", absl::StrCat(fault->what, "; a spec is UTF-8 text without NUL bytes"));
   return false;
 }
 

@@ -123,8 +123,8 @@ Problem CheckEnvName(absl::string_view name) {
   bool ok = !name.empty() && !absl::ascii_isdigit(static_cast<unsigned char>(name[0]));
   for (char c : name) ok = ok && (IsAlnum(c) || c == '_');
   if (ok && name.size() > kMaxEnvNameBytes) {
-    return absl::StrFormat("an environment variable name of %d characters; at most %d",
-                           name.size(), kMaxEnvNameBytes);
+    return absl::StrFormat("an environment variable name of %d characters; at most %d", name.size(),
+                           kMaxEnvNameBytes);
   }
   if (ok) return std::nullopt;
   return absl::StrFormat(

@@ -43,8 +43,9 @@ std::optional<TextFault> FindTextFault(absl::string_view text) {
     if (text[i] == '\0') return TextFault{i, "a NUL byte"};
     const size_t n = SequenceLength(text, i);
     if (n == 0) {
-      return TextFault{i, absl::StrFormat("invalid UTF-8 (byte 0x%02x)",
-                                          static_cast<unsigned>(static_cast<unsigned char>(text[i])))};
+      return TextFault{i,
+                       absl::StrFormat("invalid UTF-8 (byte 0x%02x)",
+                                       static_cast<unsigned>(static_cast<unsigned char>(text[i])))};
     }
     i += n;
   }

@@ -11,18 +11,29 @@
 namespace dlp {
 namespace {
 
+// Keeps the first kShown problems (as the YAML diagnostics do): a spec with
+// thousands of bad labels gets a short answer.
 class Validator {
  public:
   void Check(absl::string_view path, const internal::Problem& problem) {
-    if (problem) problems_.push_back(absl::StrCat(path, ": ", *problem));
+    if (!problem) return;
+    if (problems_.size() < kShown) {
+      problems_.push_back(absl::StrCat(path, ": ", *problem));
+    } else {
+      ++more_;
+    }
   }
   absl::Status ToStatus() const {
     if (problems_.empty()) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrJoin(problems_, "\n"));
+    std::string text = absl::StrJoin(problems_, "\n");
+    if (more_ > 0) absl::StrAppend(&text, "\n... and ", more_, " more problems");
+    return absl::InvalidArgumentError(text);
   }
 
  private:
+  static constexpr size_t kShown = 20;
   std::vector<std::string> problems_;
+  size_t more_ = 0;
 };
 
 void ValidateReplica(const ReplicaSpec& r, Validator& v) {
@@ -55,7 +66,8 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
     v.Check("spec.replicas", "needs at least one role (chief, ps, worker, evaluator)");
   }
   if (spec.replicas.size() > internal::kRoles.size()) {
-    v.Check("spec.replicas", absl::StrCat(spec.replicas.size(), " roles; expected at most one each "
+    v.Check("spec.replicas", absl::StrCat(spec.replicas.size(),
+                                          " roles; expected at most one each "
                                           "of chief, ps, worker, evaluator"));
     return v.ToStatus();
   }

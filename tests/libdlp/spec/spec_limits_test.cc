@@ -1,10 +1,9 @@
 // The bounds of dlp-job(5) (docs/limits.md) on every reader: YAML with
 // positions, ValidateJobSpec on specs built in code, and the JSON of the API;
 // NUL and invalid UTF-8 refused, never changed; YAML aliases on a budget.
-#include <sys/resource.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <string>
 
@@ -72,10 +71,9 @@ TEST(SpecLimits, SizesOfNamesEnvironmentAndCommand) {
   EXPECT_THAT(Error(Worker(env + shared)),
               HasSubstr("spec.replicas.worker.env: 257 environment variables (spec.env "
                         "included); at most 256"));
-  EXPECT_THAT(
-      Error(Worker(absl::StrCat("      env: {A: ", std::string(140 << 10, 'x'), "}\n"))),
-      HasSubstr("spec.replicas.worker.env: the environment takes 143363 bytes (spec.env "
-                "included); at most 131072"));
+  EXPECT_THAT(Error(Worker(absl::StrCat("      env: {A: ", std::string(140 << 10, 'x'), "}\n"))),
+              HasSubstr("spec.replicas.worker.env: the environment takes 143363 bytes (spec.env "
+                        "included); at most 131072"));
   EXPECT_THAT(Error(Worker(absl::StrCat("      env: {", std::string(300, 'N'), ": x}\n"))),
               HasSubstr("an environment variable name of 300 characters; at most 256"));
 
@@ -182,6 +180,13 @@ TEST(SpecLimits, ValidateJobSpecAppliesTheSameBounds) {
   EXPECT_THAT(message, HasSubstr("resources.memory: must be at most 16Ti per replica"));
   spec.replicas = std::vector<ReplicaSpec>(5, ReplicaSpec{"worker", 1, {"x"}, {}, {}});
   EXPECT_THAT(ValidateJobSpec(spec).message(), HasSubstr("spec.replicas: 5 roles"));
+  // Many problems: a short answer, as for YAML.
+  spec.replicas.resize(1);
+  for (int i = 0; i < 5000; ++i) spec.labels[absl::StrCat("-bad", i)] = "v";
+  const std::string many(ValidateJobSpec(spec).message());
+  EXPECT_THAT(many, HasSubstr("metadata.labels: 5000 labels; at most 64"));
+  EXPECT_THAT(many, HasSubstr("\n... and 4981 more problems"));
+  EXPECT_LT(many.size(), 8000u);
 }
 
 TEST(SpecLimits, JsonReaderRefusesNulInvalidUtf8AndHugeNumbers) {

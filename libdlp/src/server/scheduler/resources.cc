@@ -17,8 +17,9 @@ ResourceVector DemandOf(const JobSpec& spec) {
   ResourceVector total;
   for (const ReplicaSpec& r : spec.replicas) {
     const int64_t count = r.count;
-    total += {SaturatingMul(r.resources.cpu_millis, count),
-              SaturatingMul(r.resources.memory_bytes, count), SaturatingMul(r.resources.gpu, r.count)};
+    total +=
+        {SaturatingMul(r.resources.cpu_millis, count),
+         SaturatingMul(r.resources.memory_bytes, count), SaturatingMul(r.resources.gpu, r.count)};
   }
   return total;
 }

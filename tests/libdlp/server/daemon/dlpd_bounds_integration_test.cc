@@ -2,9 +2,8 @@
 // would overflow, NUL and invalid UTF-8 are refused with 400 and never
 // stored, dlpd stays healthy and restarts; a row whose stored spec cannot be
 // read back is quarantined, and dlpd still starts and lists for everyone.
-#include <signal.h>
-
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include "absl/strings/str_cat.h"
 #include "dlpd_fixture.h"

@@ -215,8 +215,7 @@ TEST(StoreTest, InsertRefusesASpecThatWouldNotReadBack) {
   auto refused = store->Insert(huge);
   ASSERT_FALSE(refused.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(refused.status()));
-  EXPECT_NE(refused.status().message().find("the spec cannot be stored: "),
-            absl::string_view::npos)
+  EXPECT_NE(refused.status().message().find("the spec cannot be stored: "), absl::string_view::npos)
       << refused.status();
   EXPECT_TRUE(store->List({})->empty());  // nothing written
   // What is stored is the canonical form, and reads back the same.
