@@ -4,6 +4,7 @@
 // read back is quarantined, and dlpd still starts and lists for everyone.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "dlpd_fixture.h"
@@ -136,6 +137,43 @@ TEST(DlpdBoundsTest, RowThatCannotBeReadBackIsQuarantined) {
   Dlpd again(state);
   ASSERT_TRUE(again.WaitReady()) << again.process().OutputSoFar();
   EXPECT_EQ(GetJson(*again.Client(), "/v1/jobs/1").value("state", ""), "Failed");
+}
+
+// A Running job whose row breaks while dlpd is down is stopped at the next
+// start, never adopted: its spec can no longer be trusted.
+TEST(DlpdBoundsTest, RunningJobWithABrokenRowIsStoppedAndFails) {
+  if (access(BinPath("dlp-run").c_str(), X_OK) != 0) GTEST_SKIP() << "dlp-run is not built";
+  TempDir dir;
+  const std::string state = dir.Join("state");
+  std::string id;
+  {
+    Dlpd dlpd(state);
+    ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+    id = SubmitJson(*dlpd.Client(), ShellJob("long", "echo up; exec sleep 300", 1, "100"))
+             .value("id", "");
+    ASSERT_TRUE(Eventually([&] {
+      return ReadFileOrEmpty(state + "/jobs/" + id + "/logs/worker-0.log").find("up") !=
+             std::string::npos;
+    }));
+    dlpd.process().Signal(SIGKILL);
+    dlpd.process().Wait(absl::Seconds(10));
+  }
+  {
+    auto db = server::Database::Open(state + "/dlpd.db");
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("UPDATE jobs SET spec = 'not json' WHERE id = " + id).ok());
+  }
+  Dlpd again(state, {"--grace-period", "1"});
+  ASSERT_TRUE(again.WaitReady()) << again.process().OutputSoFar();
+  auto done = WaitJob(*again.Client(), id);
+  EXPECT_EQ(done.value("state", ""), "Failed") << done.dump();
+  EXPECT_EQ(done.value("reason", "")
+                .rfind("quarantined: the stored spec cannot be read back: "
+                       "invalid JSON for a job spec",
+                       0),
+            0u)
+      << done.dump();
+  ExpectHealthyAndListing(again, 1);
 }
 
 }  // namespace
