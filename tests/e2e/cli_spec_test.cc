@@ -1,5 +1,7 @@
 // Bad specs: `dlp validate` and `dlp submit` exit 2 with file:line, the field
 // path and a did-you-mean, before any backend is contacted.
+#include <sys/resource.h>
+
 #include "e2e/cli_harness.h"
 #include "gmock/gmock.h"
 
@@ -7,6 +9,7 @@ namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kHeader[] = "apiVersion: dlp/v1\nkind: Job\nmetadata: {name: bad}\n";
 
@@ -81,6 +84,64 @@ TEST(CliSpec, RenderPrintsWhatTheBackendRuns) {
   RunResult bad = env.Dlp({"render", std::string(DLP_SOURCE_DIR) + "/examples/hello/job.yaml",
                            "--backend", "punchcards"});
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+TEST(CliSpec, SlurmRenderRefusesCpusPastTheMaximumWithoutCrashing) {
+  CliEnv env;
+  for (const char* cpu : {"4294967296", "3000000000"}) {
+    const std::string path = env.dir().WriteFile(
+        "cpu.yaml", std::string(kHeader) +
+                        "spec:\n  replicas:\n    worker:\n      command: [true]\n"
+                        "      resources: {cpu: \"" +
+                        cpu + "\"}\n");
+    RunResult r = env.Dlp({"render", "--backend", "slurm", path});
+    EXPECT_EQ(r.signal, 0) << cpu;
+    EXPECT_EQ(r.exit_code, 2) << cpu << ": " << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(path +
+                                 ":8:24: spec.replicas.worker.resources.cpu: must be at "
+                                 "most 4096 CPUs per replica, got " +
+                                 cpu));
+    EXPECT_THAT(r.out, Not(HasSubstr("cpus-per-task")));
+  }
+}
+
+TEST(CliSpec, NulAndInvalidUtf8AreRefusedWithTheirPosition) {
+  CliEnv env;
+  const std::string nul = env.dir().WriteFile("nul.yaml", std::string(kHeader) +
+                                                              "spec:\n  replicas:\n    worker:\n"
+                                                              "      command: [sh, \"a\\0b\"]\n");
+  for (const char* command : {"validate", "render"}) {
+    RunResult r = env.Dlp({command, nul});
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(nul + ":7:21: spec.replicas.worker.command[1]: holds a NUL byte"));
+  }
+  const std::string utf8 =
+      env.dir().WriteFile("utf8.yaml", std::string(kHeader) +
+                                           "spec:\n  replicas:\n    worker:\n"
+                                           "      command: [echo, caf\xc3\xa9\xff]\n");
+  RunResult r = env.Dlp({"validate", utf8});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr(utf8 + ":7:27: invalid UTF-8 (byte 0xff)"));
+}
+
+TEST(CliSpec, AliasBombIsRefusedWithinBoundedMemory) {
+  CliEnv env;
+  // One 100 KB string aliased 2,000 times: a 108 KB file.
+  std::string yaml = std::string(kHeader) +
+                     "spec:\n  replicas:\n    worker:\n      command: [x]\n"
+                     "      env: {A: &b " +
+                     std::string(100 << 10, 'x') + "}\n    ps:\n      command: [x";
+  for (int i = 1; i <= 2000; ++i) yaml += ", *b";
+  yaml += "]\n";
+  const std::string path = env.dir().WriteFile("bomb.yaml", yaml);
+  RunResult r = env.Dlp({"validate", path});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("aliases (*name) expanded"));
+  // Expanded, the file takes 200 MB; refused, dlp stays small. ru_maxrss of
+  // the children is the largest child's: this dlp or a smaller one before it.
+  rusage children{};
+  getrusage(RUSAGE_CHILDREN, &children);
+  EXPECT_LT(children.ru_maxrss, 100 << 10) << "KiB";
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ struct Resources {
   int64_t cpu_millis = 1000;  // 1 CPU = 1000; "500m" and "0.5" both give 500
   int64_t memory_bytes = 0;   // 0: not set (no memory accounting for this replica)
   int gpu = 0;
+  friend bool operator==(const Resources&, const Resources&) = default;
 };
 
 // One role of a job (chief, worker, ps, evaluator) and its replicas.
@@ -36,12 +37,14 @@ struct ReplicaSpec {
   std::vector<std::string> command;  // argv; command[0] searched in PATH
   std::map<std::string, std::string> env;
   Resources resources;
+  friend bool operator==(const ReplicaSpec&, const ReplicaSpec&) = default;
 };
 
 struct RestartPolicy {
   RestartPolicyKind policy = RestartPolicyKind::kNever;
   int max_restarts = 0;
   int backoff_seconds = 0;
+  friend bool operator==(const RestartPolicy&, const RestartPolicy&) = default;
 };
 
 struct JobSpec {
@@ -55,6 +58,8 @@ struct JobSpec {
   std::string workdir;  // absolute once parsed (relative paths resolve against the spec file)
   RestartPolicy restart_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
+  // Field by field (dlpd checks that a stored spec reads back the same).
+  friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };
 
 // Every backend maps its own states into these five.

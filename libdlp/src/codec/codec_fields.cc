@@ -1,5 +1,6 @@
 #include "absl/strings/str_cat.h"
 #include "codec/codec_internal.h"
+#include "spec/text.h"
 
 namespace dlp::internal {
 namespace {
@@ -46,6 +47,28 @@ absl::StatusOr<Json> ParseJson(std::string_view text, absl::string_view what) {
   }
 }
 
+absl::Status RefuseNulEscapes(std::string_view std_text, absl::string_view what) {
+  const absl::string_view text = ToAbsl(std_text);
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      in_string = c == '"';
+    } else if (c == '"') {
+      in_string = false;
+    } else if (c == '\\') {
+      if (text.substr(i + 1, 5) == "u0000") {
+        const TextPosition at = PositionOf(text, i);
+        return absl::InvalidArgumentError(absl::StrCat(
+            "invalid JSON for ", what, ": line ", at.line + 1, ", column ", at.column + 1,
+            ": a NUL (\\u0000) in a string; text must be UTF-8 without NUL"));
+      }
+      ++i;  // the escaped character, which may be a quote or a backslash
+    }
+  }
+  return absl::OkStatus();
+}
+
 std::string DumpJson(const OrderedJson& value, int indent) {
   // Replace invalid UTF-8 (a replica's odd output) rather than throw.
   return value.dump(indent < 0 ? -1 : indent, ' ', false, OrderedJson::error_handler_t::replace);
@@ -64,6 +87,10 @@ absl::Status ReadInt(const Json& object, absl::string_view path, const char* key
   const Json* m = Member(object, key);
   if (m == nullptr) return absl::OkStatus();
   if (!m->is_number_integer()) return TypeError(path, key, "an integer", *m);
+  if (m->is_number_unsigned() && m->get<uint64_t>() > INT64_MAX) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Field(path, key), ": ", m->dump(), " is out of range"));
+  }
   *out = m->get<int64_t>();
   return absl::OkStatus();
 }

@@ -32,6 +32,9 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path);
 // expects, what kind of document it wanted.
 absl::StatusOr<Json> ParseJson(std::string_view text, absl::string_view what);
 std::string DumpJson(const OrderedJson& value, int indent);
+// InvalidArgument naming the line and column of the first "\u0000" escape in
+// a string of `text` (JSON that parsed): a NUL that execve would cut at.
+absl::Status RefuseNulEscapes(std::string_view text, absl::string_view what);
 
 // Typed reads from `object` (a JSON object). A missing or null member leaves
 // `out` unchanged; a member of the wrong type is an InvalidArgumentError

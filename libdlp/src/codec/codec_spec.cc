@@ -1,11 +1,13 @@
 // JobSpec <-> JSON, the form of docs/api.md ("JobSpec (as submitted)").
 #include <cmath>
+#include <cstdint>
 
 #include "absl/strings/str_cat.h"
 #include "codec/codec_internal.h"
 #include "dlp/codec.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "spec/rules.h"
 
 namespace dlp {
 namespace internal {
@@ -40,7 +42,13 @@ absl::Status ReadResources(const Json& object, absl::string_view path, Resources
       if (!millis.ok()) return Prefixed(p, millis.status());
       out->cpu_millis = *millis;
     } else if (it->is_number()) {
-      out->cpu_millis = std::llround(it->get<double>() * 1000);
+      // A number of CPUs; anything past the spec's maximum is refused by
+      // ValidateJobSpec, but must first convert without overflow.
+      const double cpus = it->get<double>();
+      if (!std::isfinite(cpus) || std::fabs(cpus) > 1e12) {
+        return absl::InvalidArgumentError(absl::StrCat(p, ": ", it->dump(), " is out of range"));
+      }
+      out->cpu_millis = std::llround(cpus * 1000);
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat(p, ": expected a CPU quantity, got ", it->type_name()));
@@ -53,6 +61,9 @@ absl::Status ReadResources(const Json& object, absl::string_view path, Resources
       if (!bytes.ok()) return Prefixed(p, bytes.status());
       out->memory_bytes = *bytes;
     } else if (it->is_number_integer()) {
+      if (it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX) {
+        return absl::InvalidArgumentError(absl::StrCat(p, ": ", it->dump(), " is out of range"));
+      }
       out->memory_bytes = it->get<int64_t>();
     } else {
       return absl::InvalidArgumentError(
@@ -166,7 +177,14 @@ std::string JobSpecToJson(const JobSpec& spec, int indent) {
 }
 
 absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json) {
+  if (json.size() > internal::kMaxSpecBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("a job spec of ", json.size(),
+                                                   " bytes; at most ", internal::kMaxSpecBytes,
+                                                   " (", internal::kMaxSpecBytes >> 20, " MiB)"));
+  }
   DLP_ASSIGN_OR_RETURN(internal::Json value, internal::ParseJson(json, "a job spec"));
+  // nlohmann refuses invalid UTF-8 (with its position) but takes "\u0000".
+  DLP_RETURN_IF_ERROR(internal::RefuseNulEscapes(json, "a job spec"));
   return internal::SpecFromJsonValue(value, "");
 }
 

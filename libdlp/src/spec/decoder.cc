@@ -74,7 +74,8 @@ class Decoder {
       }
       const YAML::Node labels = YamlReader::Child(meta, "labels");
       if (YamlReader::Present(labels)) {
-        if (auto v = r_.StringMap(labels, "metadata.labels", CheckLabelKey, CheckLabelValue)) {
+        if (auto v = r_.StringMap(labels, "metadata.labels", CheckLabelKey, CheckLabelValue);
+            v && r_.Check(labels, "metadata.labels", CheckLabelCount(v->size()))) {
           spec.labels = *v;
         }
       }
@@ -143,6 +144,7 @@ class Decoder {
       r_.Report(replicas, "spec.replicas",
                 "needs at least one role (chief, ps, worker, evaluator)");
     }
+    int64_t total = 0;  // at most 4 roles of at most kMaxReplicasPerRole: no overflow
     for (absl::string_view role : kRoles) {  // canonical order
       const YAML::Node n = YamlReader::Child(replicas, role);
       if (!YamlReader::Present(n)) continue;
@@ -150,8 +152,11 @@ class Decoder {
       std::map<std::string, std::string> env = shared_env;
       for (auto& [k, v] : replica.env) env[k] = v;
       replica.env = std::move(env);
+      r_.Check(n, JoinPath(JoinPath("spec.replicas", role), "env"), CheckEnv(replica.env));
+      total += replica.count;
       spec.replicas.push_back(std::move(replica));
     }
+    r_.Check(replicas, "spec.replicas", CheckTotalReplicas(total));
   }
 
   ReplicaSpec Replica(const YAML::Node& node, absl::string_view role) {
@@ -173,10 +178,7 @@ class Decoder {
       r_.Required(node, path, "command", kReplicaFields,
                   "required; e.g. command: [python3, train.py]");
     } else if (auto v = r_.StringList(command, command_path)) {
-      if (v->empty() || (*v)[0].empty()) {
-        r_.Report(command, command_path,
-                  "must name a program to run; e.g. command: [python3, train.py]");
-      }
+      r_.Check(command, command_path, CheckCommand(*v));
       replica.command = *v;
     }
     if (YAML::Node n = YamlReader::Child(node, "env"); YamlReader::Present(n)) {
@@ -207,7 +209,7 @@ class Decoder {
         absl::StatusOr<int64_t> bytes = ParseMemoryBytes(*v);
         if (!bytes.ok()) {
           r_.Report(n, p, bytes.status().message());
-        } else {
+        } else if (r_.Check(n, p, CheckMemoryBytes(*bytes))) {
           out.memory_bytes = *bytes;
         }
       }
@@ -220,7 +222,8 @@ class Decoder {
 
   void Workdir(const YAML::Node& body, JobSpec& spec) {
     std::filesystem::path dir = options_.base_dir;
-    if (YAML::Node n = YamlReader::Child(body, "workdir"); YamlReader::Present(n)) {
+    const YAML::Node n = YamlReader::Child(body, "workdir");
+    if (YamlReader::Present(n)) {
       if (auto v = r_.String(n, "spec.workdir")) {
         if (v->empty()) {
           r_.Report(n, "spec.workdir",
@@ -232,6 +235,13 @@ class Decoder {
     }
     spec.workdir = dir.lexically_normal().string();
     if (spec.workdir.size() > 1 && spec.workdir.back() == '/') spec.workdir.pop_back();
+    if (Problem p = CheckWorkdir(spec.workdir)) {
+      if (YamlReader::Present(n)) {
+        r_.Report(n, "spec.workdir", *p);
+      } else {
+        diagnostics_.AddPlain("spec.workdir (the spec file's folder): " + *p);
+      }
+    }
   }
 
   void RestartPolicySection(const YAML::Node& body, JobSpec& spec) {

@@ -5,8 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -14,9 +12,11 @@
 #include "common/string_view_compat.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "spec/bounds.h"
 #include "spec/decoder.h"
 #include "spec/diagnostics.h"
 #include "spec/overrides.h"
+#include "spec/rules.h"
 #include "yaml-cpp/yaml.h"
 
 namespace dlp {
@@ -70,6 +70,7 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
   internal::Diagnostics diagnostics(shown);
   diagnostics.set_overrides(options.overrides);
 
+  if (!internal::CheckSpecText(yaml, diagnostics)) return diagnostics.ToStatus();
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(std::string(yaml));
@@ -96,6 +97,7 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
   }
   YAML::Node root = documents[0];
   for (const std::string& o : options.overrides) internal::ApplyOverride(root, o, diagnostics);
+  if (!internal::CheckYamlBounds(root, diagnostics)) return diagnostics.ToStatus();
 
   std::error_code ec;
   std::filesystem::path base = std::filesystem::current_path(ec);
@@ -127,10 +129,12 @@ absl::StatusOr<JobSpec> ParseJobSpec(std::string_view std_yaml, std::string_view
 }
 
 absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options) {
-  std::string text;
   if (IsStdin(path)) {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    // One byte past the limit is enough for ParseJobSpec to refuse it.
+    std::string text(internal::kMaxSpecBytes + 1, '\0');
+    std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (std::cin.bad()) return absl::InvalidArgumentError("<stdin>: cannot read standard input");
+    text.resize(static_cast<size_t>(std::cin.gcount()));
     return ParseJobSpec(text, "-", options);
   }
   std::error_code ec;
@@ -142,9 +146,13 @@ absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& 
   if (!in) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseJobSpec(buffer.str(), path, options);
+  std::string text(internal::kMaxSpecBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
+  }
+  text.resize(static_cast<size_t>(in.gcount()));
+  return ParseJobSpec(text, path, options);
 }
 
 }  // namespace dlp

@@ -5,7 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/string_view_compat.h"
+#include "dlp/spec.h"
 #include "job/job_group.h"
+#include "spec/text.h"
 
 namespace dlp::internal {
 namespace {
@@ -120,11 +122,71 @@ Problem CheckLabelValue(absl::string_view value) {
 Problem CheckEnvName(absl::string_view name) {
   bool ok = !name.empty() && !absl::ascii_isdigit(static_cast<unsigned char>(name[0]));
   for (char c : name) ok = ok && (IsAlnum(c) || c == '_');
+  if (ok && name.size() > kMaxEnvNameBytes) {
+    return absl::StrFormat("an environment variable name of %d characters; at most %d", name.size(),
+                           kMaxEnvNameBytes);
+  }
   if (ok) return std::nullopt;
   return absl::StrFormat(
       "\"%s\" is not a valid environment variable name; expected letters, digits and '_', "
       "not starting with a digit",
-      absl::CHexEscape(name));
+      absl::CHexEscape(name.substr(0, 100)));
+}
+
+Problem CheckLabelCount(size_t labels) {
+  if (labels <= static_cast<size_t>(kMaxLabels)) return std::nullopt;
+  return absl::StrFormat("%d labels; at most %d", labels, kMaxLabels);
+}
+
+Problem CheckEnv(const std::map<std::string, std::string>& env) {
+  if (env.size() > static_cast<size_t>(kMaxEnvVars)) {
+    return absl::StrFormat("%d environment variables (spec.env included); at most %d", env.size(),
+                           kMaxEnvVars);
+  }
+  size_t bytes = 0;  // as execve counts them: NAME=VALUE and a NUL each
+  for (const auto& [name, value] : env) bytes += name.size() + value.size() + 2;
+  if (bytes > kMaxEnvBytes) {
+    return absl::StrFormat(
+        "the environment takes %d bytes (spec.env included); at most %d (%d KiB)", bytes,
+        kMaxEnvBytes, kMaxEnvBytes >> 10);
+  }
+  for (const auto& [name, value] : env) {
+    if (Problem p = CheckText(value)) return absl::StrCat(name, ": ", *p);
+  }
+  return std::nullopt;
+}
+
+Problem CheckCommand(const std::vector<std::string>& command) {
+  if (command.empty() || command[0].empty()) {
+    return "must name a program to run; e.g. command: [python3, train.py]";
+  }
+  if (command.size() > static_cast<size_t>(kMaxCommandArgs)) {
+    return absl::StrFormat("%d arguments; at most %d", command.size(), kMaxCommandArgs);
+  }
+  size_t bytes = 0;
+  for (const std::string& arg : command) bytes += arg.size() + 1;
+  if (bytes > kMaxCommandBytes) {
+    return absl::StrFormat("the command takes %d bytes; at most %d (%d KiB)", bytes,
+                           kMaxCommandBytes, kMaxCommandBytes >> 10);
+  }
+  for (size_t i = 0; i < command.size(); ++i) {
+    if (Problem p = CheckText(command[i])) return absl::StrCat("[", i, "]: ", *p);
+  }
+  return std::nullopt;
+}
+
+Problem CheckWorkdir(absl::string_view workdir) {
+  if (workdir.size() > kMaxWorkdirBytes) {
+    return absl::StrFormat("a path of %d bytes; at most %d", workdir.size(), kMaxWorkdirBytes);
+  }
+  return CheckText(workdir);
+}
+
+Problem CheckText(absl::string_view text) {
+  std::optional<TextFault> fault = FindTextFault(text);
+  if (!fault) return std::nullopt;
+  return absl::StrFormat("holds %s at byte %d; text must be UTF-8 without NUL", fault->what,
+                         fault->offset);
 }
 
 Problem CheckCount(absl::string_view role, int64_t count) {
@@ -138,6 +200,11 @@ Problem CheckCount(absl::string_view role, int64_t count) {
   return std::nullopt;
 }
 
+Problem CheckTotalReplicas(int64_t total) {
+  if (total <= kMaxReplicas) return std::nullopt;
+  return absl::StrFormat("%d replicas in all roles together; at most %d", total, kMaxReplicas);
+}
+
 Problem CheckGpu(int64_t gpu) {
   if (gpu < 0 || gpu > kMaxGpus) {
     return absl::StrFormat("must be between 0 and %d GPUs per replica, got %d", kMaxGpus, gpu);
@@ -147,11 +214,19 @@ Problem CheckGpu(int64_t gpu) {
 
 Problem CheckCpuMillis(int64_t millis) {
   if (millis <= 0) return absl::StrFormat("must be more than 0 CPUs, got %dm", millis);
+  if (millis > kMaxCpuMillis) {
+    return absl::StrFormat("must be at most %d CPUs per replica, got %s", kMaxCpuMillis / 1000,
+                           FormatCpuMillis(millis));
+  }
   return std::nullopt;
 }
 
 Problem CheckMemoryBytes(int64_t bytes) {
   if (bytes < 0) return absl::StrFormat("must not be negative, got %d bytes", bytes);
+  if (bytes > kMaxMemoryBytes) {
+    return absl::StrFormat("must be at most %s per replica, got %s",
+                           FormatMemoryBytes(kMaxMemoryBytes), FormatMemoryBytes(bytes));
+  }
   return std::nullopt;
 }
 
@@ -182,6 +257,10 @@ Problem CheckBackoffSeconds(int64_t seconds) {
 Problem CheckDeadlineSeconds(int64_t seconds) {
   if (seconds < 0) {
     return absl::StrFormat("must be 0 (no deadline) or a positive number of seconds, got %d",
+                           seconds);
+  }
+  if (seconds > kMaxDeadlineSeconds) {
+    return absl::StrFormat("must be at most %d seconds (366 days), got %d", kMaxDeadlineSeconds,
                            seconds);
   }
   return std::nullopt;

@@ -5,9 +5,12 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "contract/names.h"
@@ -31,11 +34,30 @@ constexpr std::array<absl::string_view, N> AbslNames(const std::array<std::strin
 inline constexpr auto kFrameworks = AbslNames(contract::kFrameworkNames);
 inline constexpr auto kRestartPolicies = AbslNames(contract::kRestartPolicyNames);
 
+// The maxima of dlp-job(5) (docs/limits.md). Each is far beyond a sane job and
+// small enough that no sum or product of them overflows an int64.
 inline constexpr int kMaxReplicasPerRole = 1024;
+inline constexpr int kMaxReplicas = 2048;  // all roles together
 inline constexpr int kMaxRestarts = 100;
 inline constexpr int kDefaultMaxRestarts = 3;  // OnFailure / ExitCode without maxRestarts
 inline constexpr int kMaxBackoffSeconds = 3600;
-inline constexpr int kMaxGpus = 64;
+inline constexpr int kMaxGpus = 64;                                       // per replica
+inline constexpr int64_t kMaxCpuMillis = int64_t{4096} * 1000;            // per replica: 4096 CPUs
+inline constexpr int64_t kMaxMemoryBytes = int64_t{16} << 40;             // per replica: 16Ti
+inline constexpr int64_t kMaxDeadlineSeconds = int64_t{366} * 24 * 3600;  // a year
+inline constexpr int kMaxLabels = 64;
+inline constexpr int kMaxEnvVars = 256;            // per replica, spec.env included
+inline constexpr size_t kMaxEnvBytes = 128 << 10;  // names and values, per replica
+inline constexpr size_t kMaxEnvNameBytes = 256;
+inline constexpr int kMaxCommandArgs = 1024;
+inline constexpr size_t kMaxCommandBytes = 128 << 10;  // every argument together
+inline constexpr size_t kMaxWorkdirBytes = 4096;       // PATH_MAX
+// A spec document (the YAML file, or the JSON of the API and of dlpd's store).
+inline constexpr size_t kMaxSpecBytes = 1 << 20;
+// A YAML document with its aliases expanded: nodes visited, and scalar bytes.
+inline constexpr int kMaxYamlNodes = 100000;
+inline constexpr size_t kMaxYamlBytes = 4 << 20;
+inline constexpr int kMaxYamlDepth = 64;
 
 // Index of `role` in kRoles, or -1.
 int RoleIndex(absl::string_view role);
@@ -47,7 +69,18 @@ Problem CheckQueueName(absl::string_view name);
 Problem CheckLabelKey(absl::string_view key);  // Kubernetes: [prefix/]name
 Problem CheckLabelValue(absl::string_view value);
 Problem CheckEnvName(absl::string_view name);
+// The number of labels.
+Problem CheckLabelCount(size_t labels);
+// A replica's whole environment (spec.env merged in): count and size.
+Problem CheckEnv(const std::map<std::string, std::string>& env);
+// A replica's command: a program, argument count and size.
+Problem CheckCommand(const std::vector<std::string>& command);
+Problem CheckWorkdir(absl::string_view workdir);
+// Text a spec carries to a process (arguments, values, paths): valid UTF-8
+// without NUL, which execve and the C strings below it would cut short.
+Problem CheckText(absl::string_view text);
 Problem CheckCount(absl::string_view role, int64_t count);
+Problem CheckTotalReplicas(int64_t total);
 Problem CheckGpu(int64_t gpu);
 Problem CheckCpuMillis(int64_t millis);
 Problem CheckMemoryBytes(int64_t bytes);

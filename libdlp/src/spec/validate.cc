@@ -2,6 +2,7 @@
 // received over the API (where there is no file position to report).
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "dlp/spec.h"
@@ -10,29 +11,39 @@
 namespace dlp {
 namespace {
 
+// Keeps the first kShown problems (as the YAML diagnostics do): a spec with
+// thousands of bad labels gets a short answer.
 class Validator {
  public:
   void Check(absl::string_view path, const internal::Problem& problem) {
-    if (problem) problems_.push_back(absl::StrCat(path, ": ", *problem));
+    if (!problem) return;
+    if (problems_.size() < kShown) {
+      problems_.push_back(absl::StrCat(path, ": ", *problem));
+    } else {
+      ++more_;
+    }
   }
   absl::Status ToStatus() const {
     if (problems_.empty()) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrJoin(problems_, "\n"));
+    std::string text = absl::StrJoin(problems_, "\n");
+    if (more_ > 0) absl::StrAppend(&text, "\n... and ", more_, " more problems");
+    return absl::InvalidArgumentError(text);
   }
 
  private:
+  static constexpr size_t kShown = 20;
   std::vector<std::string> problems_;
+  size_t more_ = 0;
 };
 
 void ValidateReplica(const ReplicaSpec& r, Validator& v) {
   const std::string path = absl::StrCat("spec.replicas.", r.role);
   v.Check(path + ".count", internal::CheckCount(r.role, r.count));
-  if (r.command.empty() || r.command[0].empty()) {
-    v.Check(path + ".command", "must name a program to run; e.g. command: [python3, train.py]");
-  }
+  v.Check(path + ".command", internal::CheckCommand(r.command));
   for (const auto& [name, value] : r.env) {
     v.Check(absl::StrCat(path, ".env.", name), internal::CheckEnvName(name));
   }
+  v.Check(path + ".env", internal::CheckEnv(r.env));
   v.Check(path + ".resources.cpu", internal::CheckCpuMillis(r.resources.cpu_millis));
   v.Check(path + ".resources.memory", internal::CheckMemoryBytes(r.resources.memory_bytes));
   v.Check(path + ".resources.gpu", internal::CheckGpu(r.resources.gpu));
@@ -43,6 +54,7 @@ void ValidateReplica(const ReplicaSpec& r, Validator& v) {
 absl::Status ValidateJobSpec(const JobSpec& spec) {
   Validator v;
   v.Check("metadata.name", internal::CheckJobName(spec.name));
+  v.Check("metadata.labels", internal::CheckLabelCount(spec.labels.size()));
   for (const auto& [key, value] : spec.labels) {
     const std::string path = absl::StrCat("metadata.labels.", key);
     v.Check(path, internal::CheckLabelKey(key));
@@ -53,8 +65,16 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
   if (spec.replicas.empty()) {
     v.Check("spec.replicas", "needs at least one role (chief, ps, worker, evaluator)");
   }
+  if (spec.replicas.size() > internal::kRoles.size()) {
+    v.Check("spec.replicas", absl::StrCat(spec.replicas.size(),
+                                          " roles; expected at most one each "
+                                          "of chief, ps, worker, evaluator"));
+    return v.ToStatus();
+  }
   int previous = -1;
+  int64_t total = 0;  // each count is checked below; int64 cannot wrap over a vector of ints
   for (const ReplicaSpec& r : spec.replicas) {
+    total += r.count;
     const int index = internal::RoleIndex(r.role);
     if (index < 0) {
       v.Check(
@@ -70,9 +90,12 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
     previous = std::max(previous, index);
     ValidateReplica(r, v);
   }
+  v.Check("spec.replicas", internal::CheckTotalReplicas(total));
   if (!spec.workdir.empty() && spec.workdir[0] != '/') {
-    v.Check("spec.workdir", absl::StrCat("\"", spec.workdir, "\" must be an absolute path"));
+    v.Check("spec.workdir", absl::StrCat("\"", absl::CHexEscape(spec.workdir.substr(0, 200)),
+                                         "\" must be an absolute path"));
   }
+  v.Check("spec.workdir", internal::CheckWorkdir(spec.workdir));
   const RestartPolicy& rp = spec.restart_policy;
   v.Check("spec.restartPolicy.maxRestarts", internal::CheckMaxRestarts(rp.policy, rp.max_restarts));
   v.Check("spec.restartPolicy.backoffSeconds", internal::CheckBackoffSeconds(rp.backoff_seconds));

@@ -1,6 +1,7 @@
 #include "backends/remote/render.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/checked_math.h"
 #include "contract/dlp_run.h"
 #include "job/job_group.h"
 
@@ -9,7 +10,9 @@ namespace dlp::internal {
 std::string RenderDlpRun(const JobSpec& spec) {
   const contract::JobFolder folder{"STATE/jobs/ID"};
   int gpus = 0;
-  for (const ReplicaSpec& replica : spec.replicas) gpus += replica.count * replica.resources.gpu;
+  for (const ReplicaSpec& replica : spec.replicas) {
+    gpus = SaturatingAdd(gpus, SaturatingMul(replica.count, replica.resources.gpu));
+  }
   // dlpd's defaults; `dlpd --grace-period` changes the grace period.
   const contract::DlpRunCommand command =
       ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},

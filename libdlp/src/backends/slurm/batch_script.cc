@@ -1,10 +1,12 @@
 #include "backends/slurm/batch_script.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/checked_math.h"
 #include "contract/dlp_run.h"
 #include "contract/shell_quote.h"
 
@@ -18,7 +20,11 @@ bool IsPlainWord(const std::string& word) {
   });
 }
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// For a >= 0, b > 0; never overflows (a + b - 1 would near INT64_MAX).
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+// Slurm keeps cpus-per-task in 16 bits (0xfffe and up are its markers).
+constexpr int64_t kSlurmMaxCpusPerTask = 65533;
 
 std::string SbatchLines(const SlurmSubmission& s) {
   std::vector<std::pair<std::string, std::string>> options = {
@@ -88,29 +94,41 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   SlurmSubmission s;
   int64_t cpu_millis = 1000, memory = 0;
   int gpus = 0;
+  std::string cpu_role;
   for (const ReplicaSpec& r : spec.replicas) {
     if (r.command.empty()) {
       return absl::InvalidArgumentError(absl::StrCat("spec.replicas.", r.role, ": no command"));
     }
+    if (r.resources.cpu_millis > cpu_millis) cpu_role = r.role;
     cpu_millis = std::max(cpu_millis, r.resources.cpu_millis);
-    memory = std::max(memory, r.resources.memory_bytes);
+    memory = std::max<int64_t>(memory, r.resources.memory_bytes);
     gpus = std::max(gpus, r.resources.gpu);
   }
   int tasks = 0;
-  for (const ReplicaSpec& r : spec.replicas) tasks += r.count;
+  for (const ReplicaSpec& r : spec.replicas) {
+    std::optional<int> sum = CheckedAdd(tasks, r.count);
+    if (!sum) return absl::InvalidArgumentError("spec.replicas: too many replicas to count");
+    tasks = *sum;
+  }
   if (tasks < 1) return absl::InvalidArgumentError("spec.replicas: no replicas to run");
   // One srun step gives every task the same shape: the largest role's.
+  const int64_t cpus = CeilDiv(cpu_millis, 1000);
+  if (cpus > kSlurmMaxCpusPerTask) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("spec.replicas.", cpu_role, ".resources.cpu: ", cpus,
+                     " CPUs per task; Slurm allows at most ", kSlurmMaxCpusPerTask));
+  }
   s.tasks = tasks;
   s.min_nodes = 1;
   s.max_nodes = tasks;
-  s.cpus_per_task = static_cast<int>(std::max<int64_t>(1, CeilDiv(cpu_millis, 1000)));
+  s.cpus_per_task = static_cast<int>(cpus);
   if (memory > 0) s.mem_per_cpu_mb = CeilDiv(CeilDiv(memory, 1 << 20), s.cpus_per_task);
   s.gpus_per_task = gpus;
   if (spec.active_deadline_seconds > 0) {
     s.time_limit_minutes = CeilDiv(spec.active_deadline_seconds, 60);
   }
   // Only operators may lower nice below 0: higher priorities need a QoS.
-  s.nice = spec.priority < 0 ? -spec.priority : 0;
+  s.nice = spec.priority < 0 ? SaturatingSub(0, spec.priority) : 0;
   s.requeue = spec.restart_policy.policy != RestartPolicyKind::kNever &&
               spec.restart_policy.max_restarts > 0;
   s.name = SlurmJobName(spec.name);

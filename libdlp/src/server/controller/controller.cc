@@ -50,6 +50,7 @@ absl::Status Controller::Start() {
     for (JobRecord& record : active) {
       std::vector<Event> events;
       executor_.Reconcile(record, events);
+      if (!record.quarantine.empty()) Quarantine(record, events);
       Log(absl::StrCat("job ", record.job.id, ": ", std::string(JobStateName(record.job.state)),
                        record.job.reason.empty() ? "" : ": ", record.job.reason));
       if (!events.empty()) {
@@ -62,6 +63,19 @@ absl::Status Controller::Start() {
   }
   loop_ = std::thread([this] { Loop(); });
   return absl::OkStatus();
+}
+
+void Controller::Quarantine(JobRecord& record, std::vector<Event>& events) {
+  Log(absl::StrCat("job ", record.job.id, ": ", record.quarantine));
+  const absl::Time now = absl::Now();
+  events.push_back({now, "Quarantined", record.quarantine});
+  if (record.job.state == JobState::kRunning) {
+    executor_.RequestStop(record, JobState::kFailed, record.quarantine, events);
+  } else if (record.job.state == JobState::kQueued) {
+    record.job.state = JobState::kFailed;
+    record.job.finished = now;
+    for (JobReplica& r : record.job.replicas) r.state = JobState::kFailed;
+  }
 }
 
 void Controller::Shutdown() {

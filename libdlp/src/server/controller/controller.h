@@ -42,6 +42,7 @@ class Controller {
   ~Controller();  // stops the loop; jobs keep running
 
   // Reconciles every non-terminal job after a (re)start, then starts the loop.
+  // Jobs whose stored spec cannot be read back are quarantined (Quarantine).
   absl::Status Start();
   // Stops the loop and wakes every waiter. Jobs keep running.
   void Shutdown();
@@ -73,6 +74,9 @@ class Controller {
   // The account a job of `tenant` runs as: nullopt for the owner.
   absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
   absl::StatusOr<JobRecord> GetLocked(const std::string& id, const std::string& tenant);
+  // At start, for an active job whose stored spec does not read back: a
+  // Queued one fails, a Running one is stopped (and fails), with the reason.
+  void Quarantine(JobRecord& record, std::vector<Event>& events);
   // Writes `record` (and events) to the store and the active cache; wakes waiters.
   void Save(JobRecord& record, const std::vector<Event>& events);
   void Loop();

@@ -62,9 +62,9 @@ ScheduleDecision PriorityFifoPolicy::Schedule(const std::vector<PendingJob>& pen
     if (a->priority != b->priority) return a->priority > b->priority;
     return a->seq < b->seq;
   });
-  ResourceVector free{cluster.capacity.cpu_millis - cluster.used.cpu_millis,
-                      cluster.capacity.memory_bytes - cluster.used.memory_bytes,
-                      static_cast<int>(cluster.free_gpus.size())};
+  ResourceVector free = cluster.capacity;
+  free -= cluster.used;
+  free.gpus = static_cast<int>(cluster.free_gpus.size());
   std::vector<int> free_gpus = cluster.free_gpus;
   std::sort(free_gpus.begin(), free_gpus.end());
   std::map<std::string, int64_t> blocked_queues;  // queue -> the job at its head
@@ -84,9 +84,7 @@ ScheduleDecision PriorityFifoPolicy::Schedule(const std::vector<PendingJob>& pen
     GpuAssignment assignment{job->seq, {}};
     assignment.gpus.assign(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
     free_gpus.erase(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
-    free.cpu_millis -= job->demand.cpu_millis;
-    free.memory_bytes -= job->demand.memory_bytes;
-    free.gpus -= job->demand.gpus;
+    free -= job->demand;
     decision.start.push_back(std::move(assignment));
   }
   return decision;

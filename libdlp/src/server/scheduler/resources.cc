@@ -13,11 +13,13 @@
 namespace dlp::server {
 
 ResourceVector DemandOf(const JobSpec& spec) {
+  using internal::SaturatingMul;
   ResourceVector total;
   for (const ReplicaSpec& r : spec.replicas) {
-    total.cpu_millis += r.resources.cpu_millis * r.count;
-    total.memory_bytes += r.resources.memory_bytes * r.count;
-    total.gpus += r.resources.gpu * r.count;
+    const int64_t count = r.count;
+    total +=
+        {SaturatingMul(r.resources.cpu_millis, count),
+         SaturatingMul(r.resources.memory_bytes, count), SaturatingMul(r.resources.gpu, r.count)};
   }
   return total;
 }
@@ -57,7 +59,7 @@ ResourceVector DetectCapacity() {
     std::string key;
     int64_t kib = 0;
     if (in >> key >> kib && key == "MemTotal:") {
-      capacity.memory_bytes = kib * 1024;
+      capacity.memory_bytes = internal::SaturatingMul<int64_t>(kib, 1024);
       break;
     }
   }

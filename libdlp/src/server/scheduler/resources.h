@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/checked_math.h"
 #include "dlp/job.h"
 
 namespace dlp::server {
@@ -13,15 +14,23 @@ struct ResourceVector {
   int64_t memory_bytes = 0;
   int gpus = 0;
 
+  // Saturates rather than wraps: a total past int64 is "more than any machine".
   ResourceVector& operator+=(const ResourceVector& o) {
-    cpu_millis += o.cpu_millis;
-    memory_bytes += o.memory_bytes;
-    gpus += o.gpus;
+    cpu_millis = internal::SaturatingAdd(cpu_millis, o.cpu_millis);
+    memory_bytes = internal::SaturatingAdd(memory_bytes, o.memory_bytes);
+    gpus = internal::SaturatingAdd(gpus, o.gpus);
+    return *this;
+  }
+  ResourceVector& operator-=(const ResourceVector& o) {
+    cpu_millis = internal::SaturatingSub(cpu_millis, o.cpu_millis);
+    memory_bytes = internal::SaturatingSub(memory_bytes, o.memory_bytes);
+    gpus = internal::SaturatingSub(gpus, o.gpus);
     return *this;
   }
 };
 
-// The sum over every replica of every role (a gang needs all of it at once).
+// The sum over every replica of every role (a gang needs all of it at once),
+// saturating: a spec from before dlp-job(5) bounded its quantities never fits.
 ResourceVector DemandOf(const JobSpec& spec);
 
 // The machine: CPUs this process may run on (sched_getaffinity) × 1000,

@@ -5,9 +5,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "dlp/codec.h"
 #include "dlp/status.h"
+#include "server/store/stored_spec.h"
 
 namespace dlp::server {
 namespace {
@@ -31,6 +32,17 @@ JobState StateOrQueued(const std::string& name) {
   return ParseJobState(name).value_or(JobState::kQueued);
 }
 
+// A row whose spec does not read back: listed, with why, but never run.
+void Quarantine(JobRecord& r, const absl::Status& why) {
+  std::string message = absl::StrReplaceAll(why.message(), {{"\n", "; "}});
+  if (message.size() > 300) message = message.substr(0, 297) + "...";
+  r.quarantine = absl::StrCat("quarantined: the stored spec cannot be read back: ", message);
+  r.job.reason = r.quarantine;
+  r.job.spec = JobSpec();
+  r.job.spec.name = r.job.name;
+  r.job.spec.queue = r.job.queue;
+}
+
 absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   JobRecord r;
   r.seq = s.Int(0);
@@ -40,7 +52,11 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   r.job.name = s.Text(4);
   r.job.state = StateOrQueued(s.Text(5));
   r.job.reason = s.Text(6);
-  DLP_ASSIGN_OR_RETURN(r.job.spec, JobSpecFromJson(s.Text(7)));
+  if (absl::StatusOr<JobSpec> spec = ReadStoredSpec(s.Text(7)); spec.ok()) {
+    r.job.spec = *std::move(spec);
+  } else {
+    Quarantine(r, spec.status());
+  }
   r.job.created = absl::FromUnixMicros(s.Int(8));
   r.job.started = FromMicros(s.OptionalInt(9));
   r.job.finished = FromMicros(s.OptionalInt(10));
@@ -77,6 +93,7 @@ absl::StatusOr<JobStore> JobStore::Open(const std::string& path) {
 }
 
 absl::StatusOr<JobRecord> JobStore::Insert(JobRecord record) {
+  DLP_ASSIGN_OR_RETURN(const std::string spec, StoredSpecText(record.job.spec));
   if (!record.job.created) record.job.created = absl::Now();
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
@@ -91,7 +108,7 @@ absl::StatusOr<JobRecord> JobStore::Insert(JobRecord record) {
         .Bind(4, record.job.name)
         .Bind(5, std::string(JobStateName(record.job.state)))
         .Bind(6, record.job.reason)
-        .Bind(7, JobSpecToJson(record.job.spec))
+        .Bind(7, spec)
         .Bind(8, absl::ToUnixMicros(*record.job.created));
     DLP_RETURN_IF_ERROR(s.Run());
   }

@@ -29,6 +29,10 @@ struct JobRecord {
   std::optional<int64_t> stop_requested_us;
   std::string stop_state;
   std::string stop_reason;
+  // Non-empty when the row's spec does not read back (stored_spec.h): why.
+  // The job is listed with this as its reason and never runs again; its
+  // spec holds only its name and queue.
+  std::string quarantine;
 };
 
 struct StoreFilter {
@@ -52,7 +56,9 @@ class JobStore {
   JobStore(JobStore&&) = default;
 
   // Inserts a new job (state Queued) with its replicas and a Submitted event,
-  // committed durably before returning. `record.job.spec` must be set.
+  // committed durably before returning. `record.job.spec` must be set; it is
+  // stored in its canonical form (stored_spec.h), InvalidArgument when that
+  // would not read back, and then nothing is written.
   absl::StatusOr<JobRecord> Insert(JobRecord record);
   // Rewrites the job row and its replicas, and appends `events`, in one commit.
   absl::Status Update(const JobRecord& record, const std::vector<Event>& events = {});

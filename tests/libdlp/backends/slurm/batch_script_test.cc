@@ -6,6 +6,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
 namespace dlp::internal {
@@ -131,6 +134,33 @@ TEST(BuildSubmission, RefusesAJobWithoutReplicas) {
   auto s = BuildSubmission(spec, JobLayout());
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(std::string(s.status().message()), HasSubstr("spec.replicas.chief"));
+}
+
+// A spec that skipped validation must still never crash the render (it
+// divided by a cpus-per-task that wrapped to 0) nor print a wrapped number.
+TEST(BuildSubmission, CpusSlurmCannotHoldAreRefusedNotWrapped) {
+  for (int64_t cpus : {int64_t{4294967296}, int64_t{3000000000}, int64_t{65534}}) {
+    JobSpec spec = TwoRoles();
+    spec.replicas[1].resources.cpu_millis = cpus * 1000;
+    auto s = BuildSubmission(spec, JobLayout());
+    ASSERT_FALSE(s.ok()) << cpus << ": " << s->script;
+    EXPECT_TRUE(absl::IsInvalidArgument(s.status()));
+    EXPECT_THAT(s.status().message(),
+                HasSubstr(absl::StrCat("spec.replicas.worker.resources.cpu: ", cpus,
+                                       " CPUs per task; Slurm allows at most 65533")));
+  }
+  JobSpec spec = TwoRoles();
+  spec.replicas[1].resources.cpu_millis = int64_t{4096} * 1000;  // the spec's maximum
+  spec.replicas[1].resources.memory_bytes = int64_t{16} << 40;
+  auto s = BuildSubmission(spec, JobLayout());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->cpus_per_task, 4096);
+  EXPECT_EQ(s->mem_per_cpu_mb, 4096);  // 16Ti over 4096 CPUs
+  EXPECT_THAT(s->script, HasSubstr("#SBATCH --cpus-per-task=4096\n"));
+  JobSpec wrap = TwoRoles();
+  wrap.replicas[0].count = std::numeric_limits<int>::max();
+  EXPECT_THAT(BuildSubmission(wrap, JobLayout()).status().message(),
+              HasSubstr("spec.replicas: too many replicas to count"));
 }
 
 TEST(Comment, CarriesTheKeyAndTheLabels) {

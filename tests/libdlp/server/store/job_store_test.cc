@@ -202,3 +202,64 @@ TEST(StoreTest, UsageSamplesRoundTripAreBoundedAndSurviveReopen) {
 
 }  // namespace
 }  // namespace dlp::server
+
+namespace dlp::server {
+namespace {
+
+TEST(StoreTest, InsertRefusesASpecThatWouldNotReadBack) {
+  testing::TempDir dir;
+  auto store = JobStore::Open(dir.Join("dlpd.db"));
+  ASSERT_TRUE(store.ok());
+  JobRecord huge = NewRecord("huge");
+  huge.job.spec.replicas[0].resources.memory_bytes = int64_t{4611686018427387905};
+  auto refused = store->Insert(huge);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status()));
+  EXPECT_NE(refused.status().message().find("the spec cannot be stored: "), absl::string_view::npos)
+      << refused.status();
+  EXPECT_TRUE(store->List({})->empty());  // nothing written
+  // What is stored is the canonical form, and reads back the same.
+  auto ok = store->Insert(NewRecord("ok"));
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  auto back = store->Get(ok->seq);
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->quarantine.empty());
+  EXPECT_EQ(back->job.spec, ok->job.spec);
+}
+
+TEST(StoreTest, RowWhoseSpecDoesNotReadBackIsQuarantinedNotFatal) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("dlpd.db");
+  auto store = JobStore::Open(path);
+  ASSERT_TRUE(store.ok());
+  ASSERT_TRUE(store->Insert(NewRecord("fine")).ok());
+  auto broken = store->Insert(NewRecord("broken", "gpu"));
+  ASSERT_TRUE(broken.ok());
+  {  // as a dlpd without bounds wrote it: 2^62 + 1 bytes does not parse back
+    auto db = Database::Open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("UPDATE jobs SET spec = '{\"name\":\"broken\",\"replicas\":[{\"role\":"
+                         "\"worker\",\"count\":2,\"command\":[\"x\"],\"resources\":{\"memory\":"
+                         "\"4611686018427387905\"}}]}' WHERE id = 2")
+                    .ok());
+  }
+  auto all = store->List({});
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_TRUE((*all)[0].quarantine.empty());
+  const JobRecord& q = (*all)[1];
+  EXPECT_EQ(q.job.name, "broken");
+  EXPECT_EQ(q.job.spec.name, "broken");
+  EXPECT_EQ(q.job.spec.queue, "gpu");
+  EXPECT_TRUE(q.job.spec.replicas.empty());
+  EXPECT_NE(q.quarantine.find("quarantined: the stored spec cannot be read back: "),
+            std::string::npos);
+  EXPECT_NE(q.quarantine.find("is not a memory quantity"), std::string::npos) << q.quarantine;
+  EXPECT_EQ(q.job.reason, q.quarantine);
+  auto one = store->Get(2);
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ(one->quarantine, q.quarantine);
+}
+
+}  // namespace
+}  // namespace dlp::server

@@ -1,0 +1,52 @@
+// What a job needs, summed without overflow: a spec that would wrap around
+// int64 (admitted on a 1-CPU dlpd before) never fits.
+#include "server/scheduler/resources.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "server/scheduler/policy.h"
+
+namespace dlp::server {
+namespace {
+
+JobSpec Replicas(int count, int64_t cpu_millis, int64_t memory_bytes) {
+  JobSpec spec;
+  ReplicaSpec r;
+  r.role = "worker";
+  r.count = count;
+  r.resources.cpu_millis = cpu_millis;
+  r.resources.memory_bytes = memory_bytes;
+  spec.replicas.push_back(r);
+  return spec;
+}
+
+TEST(ResourcesTest, DemandSaturatesInsteadOfWrapping) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  // 2^62 millicores x 3 would wrap to a negative (or small) total.
+  ResourceVector cpu = DemandOf(Replicas(3, int64_t{4611686018427387904}, 0));
+  EXPECT_EQ(cpu.cpu_millis, kMax);
+  ResourceVector memory = DemandOf(Replicas(2, 1000, int64_t{4611686018427387905}));
+  EXPECT_EQ(memory.memory_bytes, kMax);
+  EXPECT_EQ(DemandOf(Replicas(4, 500, 1 << 20)).cpu_millis, 2000);
+
+  PriorityFifoPolicy policy;
+  const ResourceVector machine{1000, int64_t{8} << 30, 0};
+  EXPECT_FALSE(policy.Admit(cpu, machine).ok());
+  EXPECT_FALSE(policy.Admit(memory, machine).ok());
+
+  // Next to running jobs, whatever they hold, it still waits.
+  ClusterState cluster;
+  cluster.capacity = machine;
+  cluster.used = {900, 0, 0};
+  cluster.used += cpu;  // saturates, never wraps to "free"
+  ScheduleDecision d = policy.Schedule({{7, "t", "default", 0, {100, 0, 0}}}, cluster);
+  EXPECT_TRUE(d.start.empty());
+  ScheduleDecision huge = policy.Schedule({{8, "t", "default", 0, cpu}}, {machine, {}, {}});
+  EXPECT_TRUE(huge.start.empty());
+  EXPECT_EQ(huge.waiting.count(8), 1u);
+}
+
+}  // namespace
+}  // namespace dlp::server
