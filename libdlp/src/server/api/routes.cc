@@ -211,6 +211,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   });
 
   InstallMonitorRoutes(server, ctx);
+  InstallAdminRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

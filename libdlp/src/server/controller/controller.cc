@@ -8,6 +8,7 @@
 #include "dlp/spec.h"
 #include "dlp/status.h"
 #include "server/log.h"
+#include "server/store/tenant_store.h"
 
 namespace dlp::server {
 
@@ -89,7 +90,7 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
   DLP_RETURN_IF_ERROR(policy_->Admit(DemandOf(spec), options_.capacity));
   JobRecord record;
   record.job.name = spec.name;
-  record.job.tenant = tenant.empty() ? "default" : tenant;
+  record.job.tenant = tenant.empty() ? kOwnerTenant : tenant;
   record.job.queue = spec.queue.empty() ? "default" : spec.queue;
   spec.queue = record.job.queue;
   record.job.replicas = InitialReplicas(spec);

@@ -2,7 +2,8 @@
 // and the executor, runs the control loop (poll runners, enforce stops and
 // deadlines, start what fits) and serves the API's operations.
 //
-// Tenants: an empty tenant means the daemon's owner, who sees every job; any
+// Tenants: an empty tenant means the daemon's owner, who sees every job and
+// whose jobs are stored under kOwnerTenant (a name no tenant can have); any
 // other tenant sees and submits only its own jobs.
 // Thread-safe: every public method may be called from any thread.
 #pragma once

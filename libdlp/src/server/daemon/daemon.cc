@@ -54,6 +54,19 @@ absl::StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const DaemonOptions&
   return std::unique_ptr<httplib::Server>(std::move(server));
 }
 
+// `--tokens FILE` is read at every start and what the store lacks is added
+// (dlpd(8)); a token revoked with `dlp admin token revoke` stays revoked.
+absl::Status ImportTokensFile(const std::string& path, TenantStore& tenants) {
+  if (path.empty()) return absl::OkStatus();
+  DLP_ASSIGN_OR_RETURN(std::vector<TenantToken> lines, LoadTenantTokens(path));
+  std::vector<TokenHash> hashes;
+  for (const TenantToken& line : lines) hashes.push_back({line.tenant, HashToken(line.token)});
+  DLP_ASSIGN_OR_RETURN(int added, tenants.ImportTokens(hashes));
+  Log(absl::StrCat("tokens file ", path, ": ", lines.size(), " tokens, ", added,
+                   " new ones imported"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RunDaemon(const DaemonOptions& options) {
@@ -77,17 +90,16 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   Log(absl::StrCat("dlpd ", Version(), " starting (pid ", getpid(), ", state folder ",
                    state.path(), ")"));
 
-  std::vector<TenantToken> tenants;
-  if (!options.tokens_file.empty()) {
-    DLP_ASSIGN_OR_RETURN(tenants, LoadTenantTokens(options.tokens_file));
-  }
   DLP_ASSIGN_OR_RETURN(std::string token, state.LoadOrCreateToken());
-  Authenticator auth(token, std::move(tenants));
-
   DLP_ASSIGN_OR_RETURN(JobStore store, JobStore::Open(state.File("dlpd.db")));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<TenantStore> tenants,
+                       TenantStore::Open(state.File("dlpd.db")));
   for (const char* suffix : {"", "-wal", "-shm"}) {
     chmod(state.File(absl::StrCat("dlpd.db", suffix)).c_str(), 0600);
   }
+  DLP_RETURN_IF_ERROR(ImportTokensFile(options.tokens_file, *tenants));
+  Authenticator auth(token, *tenants);
+
   ControllerOptions controller_options;
   controller_options.capacity = DetectCapacity();
   if (options.cpu_millis) controller_options.capacity.cpu_millis = *options.cpu_millis;
@@ -108,7 +120,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   server->set_tcp_nodelay(true);
   server->set_keep_alive_max_count(1000);
   std::atomic<bool> api_shutdown{false};
-  ApiContext context{&controller, &auth, [&api_shutdown] { api_shutdown = true; }};
+  ApiContext context{&controller, &auth, tenants.get(), [&api_shutdown] { api_shutdown = true; }};
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);
