@@ -25,21 +25,22 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top admin"
   local global_flags="--context --config --no-color --help --help-all"
 
-  local cmd="" sub="" i word
+  local cmd="" sub="" verb="" i word
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
     case $word in
       --context) _dlp_context=${COMP_WORDS[i+1]}; ((i++)); continue ;;
       --config) _dlp_config=${COMP_WORDS[i+1]}; ((i++)); continue ;;
       -o|--output|--set|--name|--label|--state|--queue|--limit|--replica|--tail|--since|\
-      --timeout|--backend|--field|--state-dir|--listen|-f|--file|--trace|--duration|--dir|--png|--x)
+      --timeout|--backend|--field|--state-dir|--listen|-f|--file|--trace|--duration|--dir|--png|--x|\
+      --user|--expires)
         [[ $word == -f && $cmd == logs ]] || ((i++)); continue ;;
       -*) continue ;;
     esac
-    if [[ -z $cmd ]]; then cmd=$word; elif [[ -z $sub ]]; then sub=$word; fi
+    if [[ -z $cmd ]]; then cmd=$word; elif [[ -z $sub ]]; then sub=$word; elif [[ -z $verb ]]; then verb=$word; fi
   done
 
   case $prev in
@@ -49,6 +50,7 @@ _dlp() {
       case $cmd in
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
+        admin) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
       return ;;
@@ -57,8 +59,10 @@ _dlp() {
     --state) COMPREPLY=($(compgen -W "Queued Running Succeeded Failed Cancelled" -- "$cur")); return ;;
     --backend) COMPREPLY=($(compgen -W "local remote slurm kubernetes" -- "$cur")); return ;;
     -f|--file) if [[ $cmd != logs ]]; then _dlp_files; return; fi ;;
-    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--field|--listen|--duration)
+    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--field|--listen|--duration|\
+    --user)
       return ;;
+    --expires) COMPREPLY=($(compgen -W "1h 1d 7d 30d 90d" -- "$cur")); return ;;
   esac
 
   local flags="" args=""
@@ -90,6 +94,22 @@ _dlp() {
       case $sub in
         use-context) args=contexts ;;
         set-context) flags="--backend --field"; args=contexts ;;
+      esac ;;
+    admin)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "tenant token --help" -- "$cur")); return
+      fi
+      if [[ -z $verb ]]; then
+        case $sub in
+          tenant) COMPREPLY=($(compgen -W "create list delete --help" -- "$cur")) ;;
+          token) COMPREPLY=($(compgen -W "create list revoke --help" -- "$cur")) ;;
+        esac
+        return
+      fi
+      case $sub/$verb in
+        tenant/create) flags="--user -o --output" ;;
+        tenant/list|token/list) flags="-o --output" ;;
+        token/create) flags="--expires -o --output" ;;
       esac ;;
   esac
 

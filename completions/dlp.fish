@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -30,6 +30,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants and tokens of a shared dlpd'
 
 # submit
 complete -c dlp -n '__fish_seen_subcommand_from submit' -F -a '(__fish_complete_suffix .yaml)'
@@ -107,3 +108,16 @@ complete -c dlp -n '__fish_seen_subcommand_from metrics' -l x -x -a 'step time' 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a top -d 'Live view of running jobs and replicas'
 complete -c dlp -n '__fish_seen_subcommand_from top' -l interval -x -d 'Seconds between refreshes'
 complete -c dlp -n '__fish_seen_subcommand_from top' -l once -d 'Print one snapshot and exit'
+
+# admin tenant|token
+complete -c dlp -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from tenant token' -a tenant -d 'Create, list and delete tenants'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from tenant token' -a token -d "Create, list and revoke tenants' tokens"
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create list delete' -a create -d 'Create a tenant'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create list delete' -a list -d 'List tenants'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create list delete' -a delete -d 'Delete a tenant and revoke its tokens'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a create -d 'Create a token (shown once)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a list -d 'List tokens'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a revoke -d 'Revoke a token'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and __fish_seen_subcommand_from create' -l user -x -a '(__fish_complete_users)' -d 'Unix account its jobs run as'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and __fish_seen_subcommand_from create' -l expires -x -a '1h 1d 7d 30d 90d' -d 'Lifetime (30d; m, h, d or w)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from create list' -s o -l output -x -a 'table json' -d 'Output format'

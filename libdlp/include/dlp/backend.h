@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "dlp/admin.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
 
@@ -100,6 +101,25 @@ class Backend {
   virtual absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) {
     return absl::UnimplementedError("the " + Name() + " backend has no usage for job " +
                                     std::string(id));
+  }
+
+  // Tenants and tokens of a dlpd (Client's functions of the same names say
+  // what they do). Unimplemented where the backend is not a dlpd.
+  virtual absl::StatusOr<Tenant> CreateTenant(const Tenant&) { return NoTenants(); }
+  virtual absl::StatusOr<std::vector<Tenant>> ListTenants() { return NoTenants(); }
+  virtual absl::StatusOr<int> DeleteTenant(std::string_view) { return NoTenants(); }
+  virtual absl::StatusOr<NewToken> CreateToken(std::string_view, std::optional<absl::Time>) {
+    return NoTenants();
+  }
+  virtual absl::StatusOr<std::vector<TokenInfo>> ListTokens(std::string_view) {
+    return NoTenants();
+  }
+  virtual absl::StatusOr<TokenInfo> RevokeToken(int64_t) { return NoTenants(); }
+
+ private:
+  absl::Status NoTenants() const {
+    return absl::UnimplementedError("the " + Name() +
+                                    " backend has no tenants or tokens (a dlpd has them)");
   }
 };
 

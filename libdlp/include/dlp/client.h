@@ -15,12 +15,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "dlp/admin.h"
 #include "dlp/backend.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
@@ -105,6 +107,29 @@ class Client {
   // it wrote at once (`windowed` false, on_open not called).
   absl::StatusOr<WindowedTraces> ProfileWindow(std::string_view id,
                                                const ProfileWindowOptions& options);
+
+  // ---- Tenants and tokens (a dlpd's owner only) ----
+  // Other tenants' tokens get PermissionDenied; Unimplemented where the
+  // backend is not a dlpd.
+
+  // Creates a tenant whose jobs run as `unix_user` (empty: the tenant's name).
+  // InvalidArgument for a bad name, AlreadyExists when it exists.
+  absl::StatusOr<Tenant> CreateTenant(std::string_view name, std::string_view unix_user = "");
+  absl::StatusOr<std::vector<Tenant>> ListTenants();
+  // Deletes the tenant and revokes its tokens; returns how many were revoked.
+  // NotFound for an unknown tenant; FailedPrecondition (naming them) while it
+  // has Queued or Running jobs.
+  absl::StatusOr<int> DeleteTenant(std::string_view name);
+  // A new token for the tenant, valid until `expires` (none: until revoked).
+  // The returned token is the only copy in clear. NotFound for an unknown
+  // tenant.
+  absl::StatusOr<NewToken> CreateToken(std::string_view tenant,
+                                       std::optional<absl::Time> expires = std::nullopt);
+  // Every token (of `tenant` when not empty), oldest first, without secrets.
+  absl::StatusOr<std::vector<TokenInfo>> ListTokens(std::string_view tenant = "");
+  // Revokes the token: requests with it get 401 from then on. NotFound for an
+  // unknown id.
+  absl::StatusOr<TokenInfo> RevokeToken(int64_t id);
 
  private:
   Context context_;

@@ -1,6 +1,7 @@
 // Everything a program needs to submit and watch jobs.
 #pragma once
 
+#include "dlp/admin.h"
 #include "dlp/backend.h"
 #include "dlp/client.h"
 #include "dlp/codec.h"

@@ -94,4 +94,25 @@ absl::StatusOr<std::string> Client::Render(const JobSpec& spec) {
   return backend_->Render(spec);
 }
 
+absl::StatusOr<Tenant> Client::CreateTenant(std::string_view name, std::string_view unix_user) {
+  return backend_->CreateTenant(Tenant{std::string(name), std::string(unix_user), {}});
+}
+
+absl::StatusOr<std::vector<Tenant>> Client::ListTenants() { return backend_->ListTenants(); }
+
+absl::StatusOr<int> Client::DeleteTenant(std::string_view name) {
+  return backend_->DeleteTenant(name);
+}
+
+absl::StatusOr<NewToken> Client::CreateToken(std::string_view tenant,
+                                             std::optional<absl::Time> expires) {
+  return backend_->CreateToken(tenant, expires);
+}
+
+absl::StatusOr<std::vector<TokenInfo>> Client::ListTokens(std::string_view tenant) {
+  return backend_->ListTokens(tenant);
+}
+
+absl::StatusOr<TokenInfo> Client::RevokeToken(int64_t id) { return backend_->RevokeToken(id); }
+
 }  // namespace dlp

@@ -26,7 +26,7 @@ enum class HttpFailure : int {
 struct HttpExchange {
   // The request.
   const char* url;     // "http://HOST:PORT" or "https://HOST:PORT", no path
-  const char* method;  // "GET" or "POST"
+  const char* method;  // "GET", "POST" or "DELETE"
   const char* target;  // "/v1/jobs?state=Running", already encoded
   const char* body;    // POST only
   size_t body_size;

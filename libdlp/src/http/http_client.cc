@@ -270,6 +270,12 @@ absl::StatusOr<std::string> HttpClient::Post(std::string_view path, std::string_
   return WholeBody(endpoint_, address_, "POST", std::string(path), json_body, timeout);
 }
 
+absl::StatusOr<std::string> HttpClient::Delete(std::string_view path,
+                                               absl::Duration timeout) const {
+  DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
+  return WholeBody(endpoint_, address_, "DELETE", std::string(path), "", timeout);
+}
+
 absl::Status HttpClient::StreamLines(std::string_view path, const Query& query,
                                      const std::function<bool(std::string_view)>& on_line,
                                      absl::Duration idle_timeout) const {

@@ -42,6 +42,8 @@ class HttpClient {
                                   absl::Duration timeout = absl::Seconds(30)) const;
   absl::StatusOr<std::string> Post(std::string_view path, std::string_view json_body,
                                    absl::Duration timeout = absl::Seconds(30)) const;
+  absl::StatusOr<std::string> Delete(std::string_view path,
+                                     absl::Duration timeout = absl::Seconds(30)) const;
 
   // GETs a chunked response and calls `on_line` for each complete line (without
   // the newline); `on_line` returns false to stop early (then OK is returned).

@@ -10,9 +10,12 @@ ExitCode ExitCodeForStatus(const absl::Status& status) {
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kOutOfRange:
     case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kAlreadyExists:
       return ExitCode::kUsage;
     case absl::StatusCode::kNotFound:
       return ExitCode::kNotFound;
+    case absl::StatusCode::kPermissionDenied:
+      return ExitCode::kDenied;
     case absl::StatusCode::kCancelled:
       return ExitCode::kInterrupted;
     default:

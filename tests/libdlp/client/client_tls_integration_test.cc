@@ -57,5 +57,24 @@ TEST_F(TlsTest, CaFileDecidesTrust) {
   EXPECT_TRUE(skipped.ok()) << skipped;
 }
 
+// Administration goes over TLS too, DELETE included (the TLS module sends it as
+// such: a GET of the same path would find no endpoint).
+TEST_F(TlsTest, AdminCallsIncludingDeletes) {
+  auto backend = CreateBackend(Context{
+      "team", "remote", {{"server", url_}, {"token-file", token_file_}, {"ca-file", cert_}}});
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  Client client(Context{"team", "remote", {}}, std::move(*backend));
+  ASSERT_TRUE(client.CreateTenant("alice").ok());
+  auto token = client.CreateToken("alice", absl::Now() + absl::Hours(1));
+  ASSERT_TRUE(token.ok()) << token.status();
+  auto revoked = client.RevokeToken(token->info.id);
+  ASSERT_TRUE(revoked.ok()) << revoked.status();
+  EXPECT_TRUE(revoked->revoked);
+  auto deleted = client.DeleteTenant("alice");
+  ASSERT_TRUE(deleted.ok()) << deleted.status();
+  EXPECT_EQ(*deleted, 0);
+  EXPECT_TRUE(client.ListTenants()->empty());
+}
+
 }  // namespace
 }  // namespace dlp::testing

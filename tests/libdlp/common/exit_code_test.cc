@@ -14,12 +14,14 @@ TEST(ExitCodeForStatus, MapsEachStatusClass) {
   EXPECT_EQ(ExitCodeForStatus(absl::InvalidArgumentError("bad spec")), ExitCode::kUsage);
   EXPECT_EQ(ExitCodeForStatus(absl::OutOfRangeError("x")), ExitCode::kUsage);
   EXPECT_EQ(ExitCodeForStatus(absl::FailedPreconditionError("x")), ExitCode::kUsage);
+  EXPECT_EQ(ExitCodeForStatus(absl::AlreadyExistsError("tenant exists")), ExitCode::kUsage);
   EXPECT_EQ(ExitCodeForStatus(absl::NotFoundError("job 4 not found")), ExitCode::kNotFound);
   EXPECT_EQ(ExitCodeForStatus(absl::CancelledError("ctrl-c")), ExitCode::kInterrupted);
   EXPECT_EQ(ExitCodeForStatus(absl::UnavailableError("down")), ExitCode::kBackend);
   EXPECT_EQ(ExitCodeForStatus(absl::InternalError("bug")), ExitCode::kBackend);
   EXPECT_EQ(ExitCodeForStatus(absl::DeadlineExceededError("slow")), ExitCode::kBackend);
   EXPECT_EQ(ExitCodeForStatus(absl::UnauthenticatedError("token")), ExitCode::kBackend);
+  EXPECT_EQ(ExitCodeForStatus(absl::PermissionDeniedError("owner only")), ExitCode::kDenied);
 }
 
 TEST(ExitCodeForJob, OnlySuccessIsZero) {
@@ -43,6 +45,7 @@ TEST(ExitCode, DocumentedValues) {
   EXPECT_EQ(static_cast<int>(ExitCode::kNotFound), 3);
   EXPECT_EQ(static_cast<int>(ExitCode::kBackend), 4);
   EXPECT_EQ(static_cast<int>(ExitCode::kCancelled), 5);
+  EXPECT_EQ(static_cast<int>(ExitCode::kDenied), 6);
   EXPECT_EQ(static_cast<int>(ExitCode::kInterrupted), 130);
 }
 

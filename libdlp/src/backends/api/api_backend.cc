@@ -36,8 +36,16 @@ auto ApiBackend::WithClient(const Call& call)
   return call(*client);
 }
 
-absl::StatusOr<std::string> ApiBackend::GetBody(const std::string& path) {
-  return WithClient([&](const HttpClient& http) { return http.Get(path); });
+absl::StatusOr<std::string> ApiBackend::GetBody(const std::string& path, const Query& query) {
+  return WithClient([&](const HttpClient& http) { return http.Get(path, query); });
+}
+
+absl::StatusOr<std::string> ApiBackend::PostBody(const std::string& path, const std::string& json) {
+  return WithClient([&](const HttpClient& http) { return http.Post(path, json); });
+}
+
+absl::StatusOr<std::string> ApiBackend::DeleteBody(const std::string& path) {
+  return WithClient([&](const HttpClient& http) { return http.Delete(path); });
 }
 
 absl::StatusOr<Job> ApiBackend::Submit(const JobSpec& spec) {

@@ -37,14 +37,24 @@ class ApiBackend : public Backend {
   // GET /v1/jobs/ID/traces and /usage (api_backend_monitor.cc).
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) override;
+  // /v1/admin (api_backend_admin.cc).
+  absl::StatusOr<Tenant> CreateTenant(const Tenant& tenant) override;
+  absl::StatusOr<std::vector<Tenant>> ListTenants() override;
+  absl::StatusOr<int> DeleteTenant(std::string_view name) override;
+  absl::StatusOr<NewToken> CreateToken(std::string_view tenant,
+                                       std::optional<absl::Time> expires) override;
+  absl::StatusOr<std::vector<TokenInfo>> ListTokens(std::string_view tenant) override;
+  absl::StatusOr<TokenInfo> RevokeToken(int64_t id) override;
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect
   // (the request never reached a server, so nothing is done twice).
   template <typename Call>
   auto WithClient(const Call& call) -> decltype(call(std::declval<const HttpClient&>()));
-  // GET `path` through WithClient: the body of a 2xx reply.
-  absl::StatusOr<std::string> GetBody(const std::string& path);
+  // GET, POST or DELETE `path` through WithClient: the body of a 2xx reply.
+  absl::StatusOr<std::string> GetBody(const std::string& path, const Query& query = {});
+  absl::StatusOr<std::string> PostBody(const std::string& path, const std::string& json);
+  absl::StatusOr<std::string> DeleteBody(const std::string& path);
 
   std::string name_;
   std::unique_ptr<ApiConnector> connector_;

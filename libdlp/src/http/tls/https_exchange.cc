@@ -60,6 +60,13 @@ HttpFailure Exchange(HttpExchange& exchange) {
     exchange.on_body(exchange.sink, result->body.data(), result->body.size());
     return HttpFailure::kNone;
   }
+  if (std::string(exchange.method) == "DELETE") {
+    httplib::Result result = client.Delete(exchange.target);
+    if (!result) return FailureOf(result.error(), exchange);
+    exchange.on_status(exchange.sink, result->status);
+    exchange.on_body(exchange.sink, result->body.data(), result->body.size());
+    return HttpFailure::kNone;
+  }
   bool stopped = false;
   httplib::Result result = client.Get(
       exchange.target,

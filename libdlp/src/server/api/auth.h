@@ -1,13 +1,17 @@
-// Bearer-token authentication for the API: the owner's token (dlpd.token)
-// and, from `--tokens FILE`, one token per tenant. Thread-safe after setup.
+// Bearer-token authentication for the API: the owner's token (dlpd.token) and
+// the tenants' tokens, kept as SHA-256 hashes in the TenantStore (created with
+// `dlp admin token create`, or imported from `--tokens FILE`).
+// Thread-safe after setup: Authenticate may be called from any thread.
 #pragma once
 
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "server/store/tenant_store.h"
 
 namespace dlp::server {
 
@@ -17,24 +21,34 @@ struct TenantToken {
 };
 
 // Lines "TENANT TOKEN"; blank lines and lines starting with '#' are skipped.
-// InvalidArgument naming FILE:LINE for a malformed line.
+// InvalidArgument naming FILE:LINE for a malformed line or tenant name.
 absl::StatusOr<std::vector<TenantToken>> LoadTenantTokens(const std::string& path);
 
 // Compares in time that depends only on the lengths, not on where they differ.
 bool ConstantTimeEquals(absl::string_view a, absl::string_view b);
 
+// A fresh secret: 32 bytes from getrandom(2), as 64 hex digits.
+absl::StatusOr<std::string> NewSecretToken();
+// The SHA-256 of a token as 64 hex digits: the only form a store keeps.
+std::string HashToken(absl::string_view token);
+
 class Authenticator {
  public:
-  Authenticator(std::string owner_token, std::vector<TenantToken> tenants)
-      : owner_token_(std::move(owner_token)), tenants_(std::move(tenants)) {}
+  // The owner's token, and tenants' tokens from `tenants` (which must outlive
+  // this object).
+  Authenticator(std::string owner_token, const TenantStore& tenants);
+  // The owner's token and a fixed list of tenant tokens (no store).
+  Authenticator(std::string owner_token, std::vector<TenantToken> tenants);
 
   // For an "Authorization: Bearer TOKEN" header value: "" for the owner, the
-  // tenant's name for a tenant token, nullopt when the token is unknown.
+  // tenant's name for a valid tenant token, nullopt when the token is unknown,
+  // revoked or expired.
   std::optional<std::string> Authenticate(absl::string_view authorization) const;
 
  private:
-  std::string owner_token_;
-  std::vector<TenantToken> tenants_;
+  std::string owner_hash_;
+  const TenantStore* store_ = nullptr;
+  std::vector<ValidToken> fixed_;
 };
 
 }  // namespace dlp::server

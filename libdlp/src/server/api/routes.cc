@@ -120,8 +120,14 @@ std::string TenantOf(const ApiContext& context, const httplib::Request& req) {
 
 void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   server.set_pre_routing_handler([&ctx](const httplib::Request& req, httplib::Response& res) {
-    if (ctx.auth->Authenticate(req.get_header_value("Authorization"))) {
-      return httplib::Server::HandlerResponse::Unhandled;
+    if (std::optional<std::string> tenant =
+            ctx.auth->Authenticate(req.get_header_value("Authorization"))) {
+      if (tenant->empty() || ctx.tenants_refused.empty()) {
+        return httplib::Server::HandlerResponse::Unhandled;
+      }
+      SendError(res, absl::PermissionDeniedError(absl::StrCat(
+                         "this dlpd serves its owner only: ", ctx.tenants_refused)));
+      return httplib::Server::HandlerResponse::Handled;
     }
     res.set_header("WWW-Authenticate", "Bearer");
     SendError(res, absl::UnauthenticatedError(
@@ -211,6 +217,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   });
 
   InstallMonitorRoutes(server, ctx);
+  InstallAdminRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

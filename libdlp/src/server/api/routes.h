@@ -14,6 +14,10 @@ namespace dlp::server {
 struct ApiContext {
   Controller* controller = nullptr;
   const Authenticator* auth = nullptr;
+  TenantStore* tenants = nullptr;  // the /v1/admin endpoints' store
+  // Why tenants' tokens are refused (dlpd lacks the privilege to run their jobs
+  // as their accounts); empty in shared mode.
+  std::string tenants_refused;
   // Called (from a request thread, after the response is queued) by
   // POST /v1/shutdown; must return quickly.
   std::function<void()> request_shutdown;
@@ -28,6 +32,9 @@ int HttpStatusFor(const absl::Status& status);
 void SendError(httplib::Response& res, const absl::Status& status);
 // The caller's tenant ("" for the owner); authentication already passed.
 std::string TenantOf(const ApiContext& context, const httplib::Request& req);
+
+// The owner's /v1/admin endpoints: tenants and tokens (admin_endpoints.cc).
+void InstallAdminRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);

@@ -8,14 +8,9 @@
 #include "dlp/spec.h"
 #include "dlp/status.h"
 #include "server/log.h"
+#include "server/store/tenant_store.h"
 
 namespace dlp::server {
-namespace {
-
-// How the owner's jobs are stored (the API calls the owner "").
-constexpr char kOwnerTenant[] = "default";
-
-}  // namespace
 
 std::vector<JobReplica> InitialReplicas(const JobSpec& spec) {
   std::vector<JobReplica> out;
@@ -105,11 +100,7 @@ void Controller::Save(JobRecord& record, const std::vector<Event>& events) {
 }
 
 absl::StatusOr<std::optional<UnixAccount>> Controller::RunAs(const std::string& tenant) const {
-  if (tenant.empty()) return std::nullopt;
-  if (tenant == kOwnerTenant) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tenant ", tenant, ": the name is the owner's; its jobs would run as dlpd's user"));
-  }
+  if (tenant.empty() || tenant == kOwnerTenant) return std::nullopt;
   const std::string user =
       options_.unix_user_for_tenant ? options_.unix_user_for_tenant(tenant) : tenant;
   absl::StatusOr<UnixAccount> account = LookupUnixAccount(user);

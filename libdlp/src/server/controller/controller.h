@@ -3,8 +3,9 @@
 // deadlines, start what fits) and serves the API's operations.
 //
 // Tenants: an empty tenant means the daemon's owner, who sees every job and
-// whose jobs run as dlpd's own user; any other tenant sees and submits only its
-// own jobs, which run as the tenant's Unix account (run_as.h).
+// whose jobs are stored under kOwnerTenant (a name no tenant can have) and run
+// as dlpd's own user; any other tenant sees and submits only its own jobs,
+// which run as the tenant's Unix account (run_as.h).
 // Thread-safe: every public method may be called from any thread.
 #pragma once
 

@@ -67,6 +67,19 @@ absl::StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const DaemonOptions&
   return std::unique_ptr<httplib::Server>(std::move(server));
 }
 
+// `--tokens FILE` is read at every start and what the store lacks is added
+// (dlpd(8)); a token revoked with `dlp admin token revoke` stays revoked.
+absl::Status ImportTokensFile(const std::string& path, TenantStore& tenants) {
+  if (path.empty()) return absl::OkStatus();
+  DLP_ASSIGN_OR_RETURN(std::vector<TenantToken> lines, LoadTenantTokens(path));
+  std::vector<TokenHash> hashes;
+  for (const TenantToken& line : lines) hashes.push_back({line.tenant, HashToken(line.token)});
+  DLP_ASSIGN_OR_RETURN(int added, tenants.ImportTokens(hashes));
+  Log(absl::StrCat("tokens file ", path, ": ", lines.size(), " tokens, ", added,
+                   " new ones imported"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RunDaemon(const DaemonOptions& options) {
@@ -82,8 +95,11 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   std::string host;
   int port = 0;
   DLP_RETURN_IF_ERROR(SplitHostPort(options.listen, host, port));
-  const bool shared = !options.tokens_file.empty();
-  if (shared) DLP_RETURN_IF_ERROR(CheckSharedMode(options.state_dir));
+  // Tenants' jobs run as their Unix accounts, which takes privilege (dlpd(8)):
+  // without it dlpd serves its owner only and says why.
+  const absl::Status shared_mode = CheckSharedMode(options.state_dir);
+  if (!options.tokens_file.empty()) DLP_RETURN_IF_ERROR(shared_mode);
+  const bool shared = shared_mode.ok();
   DLP_ASSIGN_OR_RETURN(StateDir state,
                        StateDir::Open(options.state_dir, shared ? kSharedStateDirMode : 0700));
   state.Unpublish();  // what a killed predecessor left points nowhere
@@ -97,23 +113,30 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   Log(cgroups.ok() ? absl::StrCat("job limits enforced with ", cgroups->Describe())
                    : absl::StrCat("job limits are not enforced: ", cgroups.status().message()));
 
-  std::vector<TenantToken> tenants;
   if (shared) {
-    DLP_ASSIGN_OR_RETURN(tenants, LoadTenantTokens(options.tokens_file));
     // Tenants' jobs reach their own folders only: jobs/ is searchable, not listable.
     std::error_code ec;
     std::filesystem::create_directories(state.File("jobs"), ec);
     chmod(state.File("jobs").c_str(), kSharedStateDirMode);
     Log("shared mode: tenants' jobs run as their Unix accounts");
+  } else {
+    Log(absl::StrCat("single-user mode: tenants' tokens are refused: ", shared_mode.message()));
   }
   DLP_ASSIGN_OR_RETURN(std::string token, state.LoadOrCreateToken());
-  Authenticator auth(token, std::move(tenants));
-
   DLP_ASSIGN_OR_RETURN(JobStore store, JobStore::Open(state.File("dlpd.db")));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<TenantStore> tenants,
+                       TenantStore::Open(state.File("dlpd.db")));
   for (const char* suffix : {"", "-wal", "-shm"}) {
     chmod(state.File(absl::StrCat("dlpd.db", suffix)).c_str(), 0600);
   }
+  DLP_RETURN_IF_ERROR(ImportTokensFile(options.tokens_file, *tenants));
+  Authenticator auth(token, *tenants);
+
   ControllerOptions controller_options;
+  // A tenant deleted since has no account: "" names none, so its jobs cannot start.
+  controller_options.unix_user_for_tenant = [&tenants](const std::string& tenant) {
+    return tenants->UnixUser(tenant).value_or("");
+  };
   controller_options.capacity = DetectCapacity();
   if (options.cpu_millis) controller_options.capacity.cpu_millis = *options.cpu_millis;
   if (options.memory_bytes) controller_options.capacity.memory_bytes = *options.memory_bytes;
@@ -134,7 +157,9 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   server->set_tcp_nodelay(true);
   server->set_keep_alive_max_count(1000);
   std::atomic<bool> api_shutdown{false};
-  ApiContext context{&controller, &auth, [&api_shutdown] { api_shutdown = true; }};
+  ApiContext context{&controller, &auth, tenants.get(),
+                     shared ? "" : std::string(shared_mode.message()),
+                     [&api_shutdown] { api_shutdown = true; }};
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);

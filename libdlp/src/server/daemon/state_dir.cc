@@ -12,10 +12,10 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "contract/files.h"
 #include "dlp/status.h"
+#include "server/api/auth.h"
 
 namespace dlp::server {
 namespace {
@@ -70,21 +70,7 @@ StateDir::~StateDir() {
 absl::StatusOr<std::string> StateDir::LoadOrCreateToken() const {
   std::string existing = ReadSmallFile(File("dlpd.token"));
   if (IsHexToken(existing)) return existing;
-  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return absl::InternalError("cannot open /dev/urandom");
-  char bytes[32];
-  size_t got = 0;
-  while (got < sizeof(bytes)) {
-    ssize_t n = read(fd, bytes + got, sizeof(bytes) - got);
-    if (n <= 0) {
-      if (n < 0 && errno == EINTR) continue;
-      close(fd);
-      return absl::InternalError("cannot read /dev/urandom");
-    }
-    got += static_cast<size_t>(n);
-  }
-  close(fd);
-  return absl::BytesToHexString(absl::string_view(bytes, sizeof(bytes)));
+  return NewSecretToken();
 }
 
 absl::Status StateDir::Publish(const std::string& address, const std::string& token) const {

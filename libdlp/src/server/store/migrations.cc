@@ -79,6 +79,26 @@ CREATE INDEX usage_samples_job ON usage_samples(job_id, replica);
       R"sql(
 ALTER TABLE replicas ADD COLUMN reason TEXT NOT NULL DEFAULT '';
 )sql",
+      // 3 -> 4: tenants and their tokens (SHA-256 hashes only; tenant_store.h).
+      // The owner's jobs move from 'default' (a name a tenant may take) to
+      // '@owner', which no tenant name can spell.
+      R"sql(
+CREATE TABLE tenants (
+  name TEXT PRIMARY KEY,
+  unix_user TEXT NOT NULL,
+  created_us INTEGER NOT NULL
+);
+CREATE TABLE tokens (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  created_us INTEGER NOT NULL,
+  expires_us INTEGER,
+  revoked_us INTEGER
+);
+CREATE INDEX tokens_tenant ON tokens(tenant);
+UPDATE jobs SET tenant = '@owner' WHERE tenant IN ('default', '');
+)sql",
   };
   return kMigrations;
 }

@@ -62,7 +62,7 @@ TEST(DlpdTest, SubmitGetListAndErrors) {
   EXPECT_EQ(status, 201) << job.dump();
   EXPECT_EQ(job.value("id", ""), "1");
   EXPECT_EQ(job.value("name", ""), "hello");
-  EXPECT_EQ(job.value("tenant", ""), "default");
+  EXPECT_EQ(job.value("tenant", ""), "@owner");  // a name no tenant can have
   EXPECT_EQ(job.value("queue", ""), "default");
   EXPECT_TRUE(job["created"].is_string());
   ASSERT_TRUE(SubmitJson(*client, ShellJob("other", "exit 0")).is_object());

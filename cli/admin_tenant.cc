@@ -1,0 +1,97 @@
+// dlp admin tenant create NAME [--user USER] | list | delete NAME
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "CLI/CLI.hpp"
+#include "admin.h"
+#include "common.h"
+#include "dlp/admin.h"
+#include "job_output.h"
+#include "table.h"
+
+namespace dlp::cli {
+namespace {
+
+struct TenantFlags {
+  std::string name;
+  std::string unix_user;
+  AdminFormat format = AdminFormat::kTable;
+};
+
+int RunCreate(const TenantFlags& flags, const GlobalFlags& globals) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<Tenant> tenant = (*client)->CreateTenant(flags.name, flags.unix_user);
+  if (!tenant.ok()) return ReportError(tenant.status());
+  if (flags.format == AdminFormat::kJson) {
+    std::printf("%s\n", TenantToJson(*tenant, 2).c_str());
+  } else {
+    std::printf("tenant %s created (its jobs run as Unix user %s)\n", tenant->name.c_str(),
+                tenant->unix_user.c_str());
+  }
+  return Code(ExitCode::kSuccess);
+}
+
+int RunList(const TenantFlags& flags, const GlobalFlags& globals) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<std::vector<Tenant>> tenants = (*client)->ListTenants();
+  if (!tenants.ok()) return ReportError(tenants.status());
+  if (flags.format == AdminFormat::kJson) {
+    std::printf("%s\n", TenantsToJson(*tenants, 2).c_str());
+    return Code(ExitCode::kSuccess);
+  }
+  Table table({"NAME", "UNIX USER", "CREATED"});
+  for (const Tenant& t : *tenants) {
+    table.AddRow({t.name, t.unix_user, FormatTimestamp(t.created)});
+  }
+  table.Print(stdout, UseColor(globals, STDOUT_FILENO));
+  return Code(ExitCode::kSuccess);
+}
+
+int RunDelete(const TenantFlags& flags, const GlobalFlags& globals) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<int> revoked = (*client)->DeleteTenant(flags.name);
+  if (!revoked.ok()) return ReportError(revoked.status());
+  std::printf("tenant %s deleted; %d token%s revoked\n", flags.name.c_str(), *revoked,
+              *revoked == 1 ? "" : "s");
+  return Code(ExitCode::kSuccess);
+}
+
+}  // namespace
+
+void RegisterAdminTenant(CLI::App& admin, Invocation& invocation) {
+  auto flags = std::make_shared<TenantFlags>();
+  Invocation* inv = &invocation;
+  CLI::App* cmd = admin.add_subcommand("tenant", "Create, list and delete tenants");
+  cmd->require_subcommand(1);
+
+  CLI::App* create = cmd->add_subcommand("create", "Create a tenant (then give it a token)");
+  create
+      ->add_option("NAME", flags->name,
+                   "Tenant name: 1-64 of A-Z a-z 0-9 . _ -, not starting with . or -")
+      ->required();
+  create
+      ->add_option("--user", flags->unix_user,
+                   "Unix account the tenant's jobs run as (default: NAME)")
+      ->option_text("UNIXUSER");
+  AddAdminOutputFlag(*create, &flags->format);
+  create->callback(
+      [flags, inv] { inv->action = [flags, inv] { return RunCreate(*flags, inv->globals); }; });
+
+  CLI::App* list = cmd->add_subcommand("list", "List the tenants");
+  AddAdminOutputFlag(*list, &flags->format);
+  list->callback(
+      [flags, inv] { inv->action = [flags, inv] { return RunList(*flags, inv->globals); }; });
+
+  CLI::App* del = cmd->add_subcommand(
+      "delete", "Delete a tenant and revoke its tokens (refused while it has active jobs)");
+  del->add_option("NAME", flags->name, "Tenant name")->required();
+  del->callback(
+      [flags, inv] { inv->action = [flags, inv] { return RunDelete(*flags, inv->globals); }; });
+}
+
+}  // namespace dlp::cli

@@ -1,0 +1,143 @@
+// Tenants and tokens, for the owner only (docs/api.md, "Administration"):
+// GET/POST /v1/admin/tenants, DELETE /v1/admin/tenants/NAME,
+// GET/POST /v1/admin/tokens, DELETE /v1/admin/tokens/ID (revokes).
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "dlp/admin.h"
+#include "dlp/status.h"
+#include "server/api/routes.h"
+#include "server/executor/run_as.h"
+
+namespace dlp::server {
+namespace {
+
+constexpr char kJson[] = "application/json";
+
+void Send(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body + "\n", kJson);
+}
+
+// OK for the owner; PermissionDenied naming the tenant otherwise.
+absl::Status RequireOwner(const ApiContext& ctx, const httplib::Request& req) {
+  const std::string tenant = TenantOf(ctx, req);
+  if (tenant.empty()) return absl::OkStatus();
+  return absl::PermissionDeniedError(
+      absl::StrCat("only dlpd's owner may administer tenants and tokens; this token belongs "
+                   "to tenant \"",
+                   tenant, "\""));
+}
+
+// The ids of the tenant's Queued and Running jobs.
+absl::StatusOr<std::vector<std::string>> ActiveJobs(const ApiContext& ctx,
+                                                    const std::string& tenant) {
+  std::vector<std::string> ids;
+  for (JobState state : {JobState::kQueued, JobState::kRunning}) {
+    ListFilter filter;
+    filter.state = state;
+    DLP_ASSIGN_OR_RETURN(std::vector<Job> jobs, ctx.controller->List(filter, tenant));
+    for (const Job& job : jobs) ids.push_back(job.id);
+  }
+  return ids;
+}
+
+// Like Slurm's sacctmgr, which will not remove a user with running jobs: a
+// tenant with Queued or Running jobs stays until they end or are cancelled.
+// Otherwise the tenant goes and its tokens are revoked; its finished jobs stay
+// in the history under its name.
+absl::StatusOr<std::string> DeleteTenant(const ApiContext& ctx, const std::string& name) {
+  DLP_ASSIGN_OR_RETURN(Tenant tenant, ctx.tenants->GetTenant(name));
+  DLP_ASSIGN_OR_RETURN(std::vector<std::string> active, ActiveJobs(ctx, name));
+  if (!active.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "tenant \"", name, "\" has ", active.size(), " active job", active.size() == 1 ? "" : "s",
+        " (", absl::StrJoin(active, ", "), "); cancel ", active.size() == 1 ? "it" : "them",
+        " or wait for ", active.size() == 1 ? "it" : "them", " to end, then delete the tenant"));
+  }
+  DLP_ASSIGN_OR_RETURN(int revoked, ctx.tenants->DeleteTenant(name));
+  nlohmann::ordered_json body = nlohmann::ordered_json::parse(TenantToJson(tenant));
+  body["revokedTokens"] = revoked;
+  return body.dump();
+}
+
+absl::StatusOr<std::string> CreateToken(const ApiContext& ctx, const std::string& request) {
+  DLP_ASSIGN_OR_RETURN(TokenInfo wanted, TokenFromJson(request));
+  if (wanted.tenant.empty()) return absl::InvalidArgumentError("tenant: required");
+  DLP_ASSIGN_OR_RETURN(std::string secret, NewSecretToken());
+  NewToken created;
+  DLP_ASSIGN_OR_RETURN(created.info,
+                       ctx.tenants->CreateToken(wanted.tenant, HashToken(secret), wanted.expires));
+  created.token = std::move(secret);
+  return NewTokenToJson(created);
+}
+
+// Runs `body` for the owner and sends its JSON with `ok_status`, or the error.
+template <typename Body>
+httplib::Server::Handler OwnerOnly(const ApiContext& ctx, int ok_status, Body body) {
+  return [&ctx, ok_status, body](const httplib::Request& req, httplib::Response& res) {
+    if (absl::Status owner = RequireOwner(ctx, req); !owner.ok()) return SendError(res, owner);
+    if (ctx.tenants == nullptr) {
+      return SendError(res, absl::UnavailableError("this dlpd keeps no tenants"));
+    }
+    absl::StatusOr<std::string> reply = body(req);
+    if (!reply.ok()) return SendError(res, reply.status());
+    Send(res, ok_status, *reply);
+  };
+}
+
+}  // namespace
+
+void InstallAdminRoutes(httplib::Server& server, const ApiContext& ctx) {
+  server.Get("/v1/admin/tenants",
+             OwnerOnly(ctx, 200, [&ctx](const httplib::Request&) -> absl::StatusOr<std::string> {
+               DLP_ASSIGN_OR_RETURN(std::vector<Tenant> tenants, ctx.tenants->ListTenants());
+               return TenantsToJson(tenants);
+             }));
+  server.Post(
+      "/v1/admin/tenants",
+      OwnerOnly(ctx, 201, [&ctx](const httplib::Request& req) -> absl::StatusOr<std::string> {
+        DLP_ASSIGN_OR_RETURN(Tenant wanted, TenantFromJson(req.body));
+        if (!ctx.tenants_refused.empty()) {
+          return absl::FailedPreconditionError(
+              absl::StrCat("this dlpd serves its owner only: ", ctx.tenants_refused));
+        }
+        // The account must exist now: its jobs run as it (run_as.h).
+        const std::string user = wanted.unix_user.empty() ? wanted.name : wanted.unix_user;
+        if (absl::Status account = LookupUnixAccount(user).status(); !account.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("tenant ", wanted.name, ": ", account.message()));
+        }
+        DLP_ASSIGN_OR_RETURN(Tenant created,
+                             ctx.tenants->CreateTenant(wanted.name, wanted.unix_user));
+        return TenantToJson(created);
+      }));
+  server.Delete(R"(/v1/admin/tenants/([^/]+))",
+                OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) {
+                  return DeleteTenant(ctx, req.matches[1]);
+                }));
+  server.Get(
+      "/v1/admin/tokens",
+      OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) -> absl::StatusOr<std::string> {
+        DLP_ASSIGN_OR_RETURN(std::vector<TokenInfo> tokens,
+                             ctx.tenants->ListTokens(req.get_param_value("tenant")));
+        return TokensToJson(tokens);
+      }));
+  server.Post("/v1/admin/tokens", OwnerOnly(ctx, 201, [&ctx](const httplib::Request& req) {
+                return CreateToken(ctx, req.body);
+              }));
+  server.Delete(
+      R"(/v1/admin/tokens/([^/]+))",
+      OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) -> absl::StatusOr<std::string> {
+        int64_t id = 0;
+        if (!absl::SimpleAtoi(req.matches[1].str(), &id) || id <= 0) {
+          return absl::NotFoundError(absl::StrCat("no token ", req.matches[1].str()));
+        }
+        DLP_ASSIGN_OR_RETURN(TokenInfo token, ctx.tenants->RevokeToken(id));
+        return TokenToJson(token);
+      }));
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,244 @@
+// Tenants and tokens on a real dlpd: the owner's /v1/admin endpoints, what a
+// tenant's token may see and do, revoked and expired tokens, a tenant named
+// `default`, the import of `--tokens FILE`, and tokens never stored in clear.
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "dlpd_fixture.h"
+
+namespace dlp::testing {
+namespace {
+
+nlohmann::json PostJson(httplib::Client& client, const std::string& path,
+                        const nlohmann::json& body, int* status = nullptr) {
+  auto res = client.Post(path.c_str(), body.dump(), "application/json");
+  if (!res) return nullptr;
+  if (status) *status = res->status;
+  return nlohmann::json::parse(res->body, nullptr, false);
+}
+
+nlohmann::json DeleteJson(httplib::Client& client, const std::string& path, int* status = nullptr) {
+  auto res = client.Delete(path.c_str());
+  if (!res) return nullptr;
+  if (status) *status = res->status;
+  return nlohmann::json::parse(res->body, nullptr, false);
+}
+
+class DlpdTenantsTest : public ::testing::Test {
+ protected:
+  void Start(std::vector<std::string> flags = {}) {
+    dlpd_ = std::make_unique<Dlpd>(dir_.Join("state"), flags);
+    ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
+    owner_ = dlpd_->Client();
+  }
+
+  // Creates the tenant and a token for it; returns the token.
+  std::string TenantWithToken(const std::string& name,
+                              const std::optional<std::string>& expires = std::nullopt) {
+    int status = 0;
+    PostJson(*owner_, "/v1/admin/tenants", {{"name", name}}, &status);
+    EXPECT_EQ(status, 201) << name;
+    nlohmann::json body = {{"tenant", name}};
+    if (expires) body["expires"] = *expires;
+    auto token = PostJson(*owner_, "/v1/admin/tokens", body, &status);
+    EXPECT_EQ(status, 201) << token.dump();
+    return token.value("token", "");
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Dlpd> dlpd_;
+  std::unique_ptr<httplib::Client> owner_;
+};
+
+TEST_F(DlpdTenantsTest, ATenantSeesOnlyItsOwnJobsAndTheOwnerSeesAll) {
+  Start();
+  const std::string alice_token = TenantWithToken("alice");
+  ASSERT_EQ(alice_token.size(), 64u);
+  auto alice = dlpd_->Client(alice_token);
+  auto mine = SubmitJson(*owner_, ShellJob("owners", "exit 0"));
+  EXPECT_EQ(mine.value("tenant", ""), "@owner");
+  auto theirs = SubmitJson(*alice, ShellJob("alices", "exit 0"));
+  EXPECT_EQ(theirs.value("tenant", ""), "alice");
+
+  auto visible = GetJson(*alice, "/v1/jobs");
+  ASSERT_EQ(visible["jobs"].size(), 1u);
+  EXPECT_EQ(visible["jobs"][0].value("name", ""), "alices");
+  EXPECT_EQ(GetJson(*owner_, "/v1/jobs")["jobs"].size(), 2u);
+  const std::string owners_job = "/v1/jobs/" + mine.value("id", "");
+  for (const std::string& path : {owners_job, owners_job + "/events", owners_job + "/logs"}) {
+    int status = 0;
+    GetJson(*alice, path, &status);
+    EXPECT_EQ(status, 404) << path;
+  }
+  auto cancel = alice->Post((owners_job + "/cancel").c_str(), "{}", "application/json");
+  ASSERT_TRUE(cancel);
+  EXPECT_EQ(cancel->status, 404);
+}
+
+TEST_F(DlpdTenantsTest, OnlyTheOwnerAdministers) {
+  Start();
+  auto alice = dlpd_->Client(TenantWithToken("alice"));
+  struct Call {
+    std::string method, path;
+  };
+  for (const Call& call : std::vector<Call>{{"GET", "/v1/admin/tenants"},
+                                            {"POST", "/v1/admin/tenants"},
+                                            {"DELETE", "/v1/admin/tenants/alice"},
+                                            {"GET", "/v1/admin/tokens"},
+                                            {"POST", "/v1/admin/tokens"},
+                                            {"DELETE", "/v1/admin/tokens/1"}}) {
+    int status = 0;
+    nlohmann::json body;
+    if (call.method == "GET") body = GetJson(*alice, call.path, &status);
+    if (call.method == "POST") {
+      body = PostJson(*alice, call.path, {{"name", "mallory"}, {"tenant", "alice"}}, &status);
+    }
+    if (call.method == "DELETE") body = DeleteJson(*alice, call.path, &status);
+    EXPECT_EQ(status, 403) << call.method << " " << call.path;
+    EXPECT_EQ(body["error"].value("code", ""), "PERMISSION_DENIED");
+    EXPECT_NE(body["error"].value("message", "").find("owner"), std::string::npos);
+  }
+  // Nothing changed.
+  auto tenants = GetJson(*owner_, "/v1/admin/tenants");
+  ASSERT_EQ(tenants["tenants"].size(), 1u);
+  EXPECT_EQ(GetJson(*owner_, "/v1/admin/tokens")["tokens"].size(), 1u);
+}
+
+TEST_F(DlpdTenantsTest, RevokedAndExpiredTokensGet401) {
+  Start();
+  const std::string token = TenantWithToken("alice");
+  const std::string expired = TenantWithToken("bob", "2020-01-01T00:00:00Z");
+  const std::string later =
+      absl::FormatTime(absl::RFC3339_full, absl::Now() + absl::Hours(1), absl::UTCTimeZone());
+  int status = 0;
+  auto valid =
+      PostJson(*owner_, "/v1/admin/tokens", {{"tenant", "bob"}, {"expires", later}}, &status);
+  ASSERT_EQ(status, 201);
+
+  GetJson(*dlpd_->Client(expired), "/v1/jobs", &status);
+  EXPECT_EQ(status, 401);
+  GetJson(*dlpd_->Client(valid.value("token", "")), "/v1/jobs", &status);
+  EXPECT_EQ(status, 200);
+  GetJson(*dlpd_->Client(token), "/v1/jobs", &status);
+  EXPECT_EQ(status, 200);
+
+  auto tokens = GetJson(*owner_, "/v1/admin/tokens?tenant=alice");
+  ASSERT_EQ(tokens["tokens"].size(), 1u);
+  const std::string id = tokens["tokens"][0].value("id", "");
+  EXPECT_TRUE(tokens["tokens"][0]["revoked"].is_null());
+  EXPECT_FALSE(tokens["tokens"][0].contains("token"));
+  auto revoked = DeleteJson(*owner_, "/v1/admin/tokens/" + id, &status);
+  EXPECT_EQ(status, 200);
+  EXPECT_TRUE(revoked["revoked"].is_string());
+  auto body = GetJson(*dlpd_->Client(token), "/v1/jobs", &status);
+  EXPECT_EQ(status, 401);
+  EXPECT_EQ(body["error"].value("code", ""), "UNAUTHENTICATED");
+  DeleteJson(*owner_, "/v1/admin/tokens/999", &status);
+  EXPECT_EQ(status, 404);
+}
+
+TEST_F(DlpdTenantsTest, ATenantNamedDefaultSeesNoneOfTheOwnersJobs) {
+  const std::string tokens = dir_.WriteFile("tokens", "default dddddddddddddddddddd\n");
+  Start({"--tokens", tokens});
+  auto owners = SubmitJson(*owner_, ShellJob("owners", "exit 0"));
+  ASSERT_TRUE(owners.is_object());
+  auto tenant = dlpd_->Client("dddddddddddddddddddd");
+  EXPECT_TRUE(GetJson(*tenant, "/v1/jobs")["jobs"].empty());
+  int status = 0;
+  GetJson(*tenant, "/v1/jobs/" + owners.value("id", ""), &status);
+  EXPECT_EQ(status, 404);
+  auto its = SubmitJson(*tenant, ShellJob("its", "exit 0"));
+  EXPECT_EQ(its.value("tenant", ""), "default");
+  ASSERT_EQ(GetJson(*tenant, "/v1/jobs")["jobs"].size(), 1u);
+  EXPECT_EQ(GetJson(*owner_, "/v1/jobs")["jobs"].size(), 2u);
+}
+
+TEST_F(DlpdTenantsTest, TheTokensFileIsImportedOnceAndRevocationsStick) {
+  const std::string tokens = dir_.WriteFile("tokens", "team-a aaaaaaaaaaaaaaaaaaaa\n");
+  Start({"--tokens", tokens});
+  int status = 0;
+  GetJson(*dlpd_->Client("aaaaaaaaaaaaaaaaaaaa"), "/v1/jobs", &status);
+  EXPECT_EQ(status, 200);
+  auto tenants = GetJson(*owner_, "/v1/admin/tenants");
+  ASSERT_EQ(tenants["tenants"].size(), 1u);
+  EXPECT_EQ(tenants["tenants"][0].value("name", ""), "team-a");
+  EXPECT_EQ(tenants["tenants"][0].value("unixUser", ""), "team-a");
+  auto listed = GetJson(*owner_, "/v1/admin/tokens");
+  ASSERT_EQ(listed["tokens"].size(), 1u);
+  DeleteJson(*owner_, "/v1/admin/tokens/" + listed["tokens"][0].value("id", ""), &status);
+  ASSERT_EQ(status, 200);
+
+  dlpd_->process().Signal(SIGTERM);
+  ASSERT_EQ(dlpd_->process().Wait(absl::Seconds(20)).exit_code, 0);
+  Start({"--tokens", tokens});
+  EXPECT_EQ(GetJson(*owner_, "/v1/admin/tokens")["tokens"].size(), 1u);
+  GetJson(*dlpd_->Client("aaaaaaaaaaaaaaaaaaaa"), "/v1/jobs", &status);
+  EXPECT_EQ(status, 401);
+}
+
+TEST_F(DlpdTenantsTest, ABadTenantNameInTheTokensFileStopsTheStart) {
+  const std::string tokens =
+      dir_.WriteFile("tokens", "ok bbbbbbbbbbbbbbbbbbbb\n@owner cccccccccccccccccccc\n");
+  Background dlpd({BinPath("dlpd"), "--state-dir", dir_.Join("state"), "--tokens", tokens});
+  RunResult r = dlpd.Wait(absl::Seconds(30));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(tokens + ":2: tenant name \"@owner\""), std::string::npos) << r.err;
+}
+
+TEST_F(DlpdTenantsTest, TokensAreNeverStoredInClear) {
+  Start();
+  const std::string token = TenantWithToken("alice");
+  ASSERT_FALSE(token.empty());
+  dlpd_->process().Signal(SIGTERM);
+  ASSERT_EQ(dlpd_->process().Wait(absl::Seconds(20)).exit_code, 0);
+  std::string bytes;
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    bytes += ReadFileOrEmpty(dir_.Join("state/dlpd.db") + suffix);
+  }
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_EQ(bytes.find(token), std::string::npos);
+  EXPECT_EQ(ReadFileOrEmpty(dir_.Join("state/dlpd.log")).find(token), std::string::npos);
+}
+
+TEST_F(DlpdTenantsTest, TenantsAreValidatedAndDeletedOnlyWithoutActiveJobs) {
+  Start();
+  int status = 0;
+  for (const char* bad : {"@owner", "", "a b", "-x"}) {
+    auto body = PostJson(*owner_, "/v1/admin/tenants", {{"name", bad}}, &status);
+    EXPECT_EQ(status, 400) << bad << " " << body.dump();
+  }
+  const std::string token = TenantWithToken("alice");
+  PostJson(*owner_, "/v1/admin/tenants", {{"name", "alice"}}, &status);
+  EXPECT_EQ(status, 409);
+  PostJson(*owner_, "/v1/admin/tokens", {{"tenant", "nobody"}}, &status);
+  EXPECT_EQ(status, 404);
+
+  auto alice = dlpd_->Client(token);
+  auto job = SubmitJson(*alice, ShellJob("long", "sleep 600"));
+  auto refused = DeleteJson(*owner_, "/v1/admin/tenants/alice", &status);
+  EXPECT_EQ(status, 409);
+  EXPECT_NE(
+      refused["error"].value("message", "").find("1 active job (" + job.value("id", "") + ")"),
+      std::string::npos)
+      << refused.dump();
+  GetJson(*alice, "/v1/jobs", &status);
+  EXPECT_EQ(status, 200);  // refused: nothing revoked
+
+  auto cancel = owner_->Post(("/v1/jobs/" + job.value("id", "") + "/cancel").c_str(), "{}",
+                             "application/json");
+  ASSERT_TRUE(cancel);
+  WaitJob(*owner_, job.value("id", ""));
+  auto deleted = DeleteJson(*owner_, "/v1/admin/tenants/alice", &status);
+  EXPECT_EQ(status, 200) << deleted.dump();
+  EXPECT_EQ(deleted.value("revokedTokens", -1), 1);
+  GetJson(*alice, "/v1/jobs", &status);
+  EXPECT_EQ(status, 401);
+  EXPECT_TRUE(GetJson(*owner_, "/v1/admin/tenants")["tenants"].empty());
+  EXPECT_EQ(GetJson(*owner_, "/v1/jobs")["jobs"].size(), 1u);  // its history stays
+  DeleteJson(*owner_, "/v1/admin/tenants/alice", &status);
+  EXPECT_EQ(status, 404);
+}
+
+}  // namespace
+}  // namespace dlp::testing
