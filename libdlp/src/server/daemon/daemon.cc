@@ -117,10 +117,6 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   DLP_RETURN_IF_ERROR(controller.Start());
 
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<GatedServer> server, MakeServer(options, auth));
-  // Headers and body go out in separate writes: without TCP_NODELAY the body
-  // waits for the client's delayed ACK (40 ms a request).
-  server->set_tcp_nodelay(true);
-  server->set_keep_alive_max_count(1000);
   std::atomic<bool> api_shutdown{false};
   LongRequests long_requests(kLongRequestsPerTenant, kLongRequestsTotal);
   ApiContext context{&controller, &auth, &long_requests, [&api_shutdown] { api_shutdown = true; }};

@@ -1,5 +1,7 @@
 #include "server/http/gate.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -92,6 +94,10 @@ void Gate::Accept(int fd) {
     close(fd);
     return;
   }
+  // Headers and body go out in separate writes: without TCP_NODELAY the body
+  // waits for the client's delayed ACK.
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   auto c = std::make_unique<Connection>();
   if (options_.tls) {
     c->transport = options_.tls->Wrap(fd);
