@@ -116,5 +116,45 @@ TEST_F(GateTest, KeepAliveAndPipelinedRequestsAreServed) {
   EXPECT_EQ(client.Count("HTTP/1.1 200"), 3);
 }
 
+// Over HTTPS the handshake happens in the gate too: stalled handshakes hold no thread.
+TEST(GateTlsTest, HealthAnswersWhileHandshakesStall) {
+  TempDir dir;
+  const std::string cert = dir.Join("cert.pem"), key = dir.Join("key.pem");
+  RunResult made =
+      dlp::testing::Run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                         "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", cert});
+  if (made.exit_code != 0) GTEST_SKIP() << "openssl cannot make a certificate: " << made.err;
+  const std::string state = dir.Join("state");
+  Dlpd dlpd(state, {"--tls-cert", cert, "--tls-key", key});
+  std::string address, token;
+  auto health = [&] {
+    httplib::SSLClient client(address.substr(0, address.rfind(':')),
+                              std::stoi(address.substr(address.rfind(':') + 1)));
+    client.enable_server_certificate_verification(false);
+    client.set_read_timeout(5, 0);
+    client.set_bearer_token_auth(token.c_str());
+    auto res = client.Get("/v1/health");
+    return res ? res->status : 0;
+  };
+  ASSERT_TRUE(Eventually(
+      [&] {
+        address = Trimmed(ReadFileOrEmpty(state + "/dlpd.addr"));
+        token = Trimmed(ReadFileOrEmpty(state + "/dlpd.token"));
+        return !address.empty() && health() == 200;
+      },
+      absl::Seconds(20)))
+      << dlpd.process().OutputSoFar();
+  std::vector<std::unique_ptr<RawClient>> stalled;
+  for (int i = 0; i < 100; ++i) {
+    stalled.push_back(std::make_unique<RawClient>(address));
+    ASSERT_TRUE(stalled.back()->Send(std::string(1, '\x16')));  // a TLS record's first byte
+  }
+  EXPECT_EQ(health(), 200);
+  // A plain-HTTP request to the HTTPS port fails the handshake and is closed.
+  RawClient plain(address);
+  ASSERT_TRUE(plain.Send(GetRequest("/v1/health", token)));
+  EXPECT_EQ(plain.Status(absl::Seconds(10)), 0);
+}
+
 }  // namespace
 }  // namespace dlp::testing
