@@ -75,12 +75,16 @@ absl::Status Gate::Start() {
 }
 
 void Gate::Stop() {
-  if (stopping_.exchange(true)) return;
-  if (thread_.joinable()) {
-    const uint64_t one = 1;
-    (void)!write(wake_, &one, sizeof(one));
-    thread_.join();
+  {
+    // Under mu_, so that no Adopt() writes to wake_ once it is closed.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_.exchange(true)) return;
+    if (wake_ >= 0) {
+      const uint64_t one = 1;
+      (void)!write(wake_, &one, sizeof(one));
+    }
   }
+  if (thread_.joinable()) thread_.join();
   held_.clear();
   std::lock_guard<std::mutex> lock(mu_);
   incoming_.clear();
@@ -118,12 +122,10 @@ void Gate::Resume(std::unique_ptr<Connection> c) {
 }
 
 void Gate::Adopt(std::unique_ptr<Connection> c) {
+  std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) return;  // closes it
   ++count_;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    incoming_.push_back(std::move(c));
-  }
+  incoming_.push_back(std::move(c));
   const uint64_t one = 1;
   (void)!write(wake_, &one, sizeof(one));
 }
@@ -257,6 +259,13 @@ void Gate::ReadHead(Connection* c) {
                         absl::InvalidArgumentError(
                             absl::StrCat("request body too large: ", fields.content_length,
                                          " bytes (at most ", limits.max_body_bytes, ")")));
+        }
+        if (!fields.has_content_length) {
+          // A request with neither header has no body (RFC 9112 6.3); saying so
+          // keeps httplib from reading a POST's "body" until the client closes.
+          const size_t end = c->scanner.head_size();
+          const size_t blank = end >= 2 && c->buffer[end - 2] == '\r' ? end - 2 : end - 1;
+          c->buffer.insert(blank, "Content-Length: 0\r\n");
         }
         if (absl::Status admitted = options_.admit(fields); !admitted.ok()) {
           return Reject(c, HttpCode(admitted), admitted);

@@ -105,6 +105,14 @@ TEST_F(GateTest, ChunkedRequestBodiesAreRefused) {
   EXPECT_EQ(client.Status(absl::Seconds(10)), 411);
 }
 
+// Without Content-Length a request has no body: it is answered, not held.
+TEST_F(GateTest, APostWithoutContentLengthHasNoBody) {
+  RawClient client(dlpd_->address());
+  ASSERT_TRUE(client.Send(absl::StrCat("POST /v1/jobs/999/cancel HTTP/1.1\r\nHost: dlpd\r\n",
+                                       "Authorization: Bearer ", dlpd_->token(), "\r\n\r\n")));
+  EXPECT_EQ(client.Status(absl::Seconds(10)), 404);
+}
+
 TEST_F(GateTest, KeepAliveAndPipelinedRequestsAreServed) {
   RawClient client(dlpd_->address());
   const std::string head = GetRequest("/v1/health", dlpd_->token());
