@@ -9,6 +9,7 @@
 #include "../daemon/dlpd_fixture.h"
 #include "../http/raw_client.h"
 #include "absl/strings/str_cat.h"
+#include "dlp/client.h"
 
 namespace dlp::testing {
 namespace {
@@ -90,6 +91,30 @@ TEST_F(LongRequestsTest, WaitsBeyondTheTenantBoundAreRefused) {
   // The bound is on long requests only: the same tenant's short requests pass.
   GetJson(*dlpd_->Client(), "/v1/jobs/" + id_, &status);
   EXPECT_EQ(status, 200);
+}
+
+// libdlp's Client keeps waiting when dlpd refuses its long poll: it polls the job.
+TEST_F(LongRequestsTest, AClientWaitsOnWhenItsLongPollsAreRefused) {
+  std::vector<std::unique_ptr<RawClient>> waits;
+  for (int i = 0; i < kPerTenant; ++i) {
+    waits.push_back(Open("/v1/jobs/" + id_ + "/wait?timeout=60"));
+  }
+  auto refused = Open("/v1/jobs/" + id_ + "/wait?timeout=60");
+  ASSERT_EQ(refused->Status(absl::Seconds(30)), 429);
+  const std::string config = dir_.WriteFile(
+      "config.yaml", absl::StrCat("current-context: owner\ncontexts:\n"
+                                  "  - {name: owner, backend: remote, server: "
+                                  "'http://",
+                                  dlpd_->address(), "', token: ", dlpd_->token(), "}\n"));
+  ClientOptions options;
+  options.config_path = config;
+  absl::StatusOr<std::unique_ptr<Client>> client = Client::Create(options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  WaitOptions wait;
+  wait.timeout = absl::Seconds(2);
+  absl::StatusOr<Job> job = (*client)->Wait(id_, wait);
+  // The job runs on: the wait times out rather than failing with 429.
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kDeadlineExceeded) << job.status();
 }
 
 TEST_F(LongRequestsTest, SilentFollowsGetHeartbeats) {
