@@ -13,6 +13,10 @@ void PrintError(std::string_view message) {
   std::fprintf(stderr, "dlp: error: %.*s\n", static_cast<int>(message.size()), message.data());
 }
 
+void PrintWarning(std::string_view message) {
+  std::fprintf(stderr, "dlp: warning: %.*s\n", static_cast<int>(message.size()), message.data());
+}
+
 int ReportError(const absl::Status& status) {
   PrintError(status.message().empty() ? status.ToString() : std::string(status.message()));
   return Code(ExitCodeForStatus(status));

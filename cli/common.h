@@ -16,6 +16,7 @@ namespace dlp::cli {
 
 // Prints "dlp: error: <message>" on stderr.
 void PrintError(std::string_view message);
+void PrintWarning(std::string_view message);  // "dlp: warning: ..." on stderr
 // Prints the status as an error and returns the exit code derived from it.
 int ReportError(const absl::Status& status);
 inline int Code(ExitCode code) { return static_cast<int>(code); }

@@ -22,6 +22,7 @@ struct ConfigFlags {
   std::string name;
   std::string backend;
   std::vector<std::string> fields;
+  bool allow_insecure_http = false;
 };
 
 absl::StatusOr<Config> Load(const GlobalFlags& globals) {
@@ -120,6 +121,10 @@ int RunSetContext(const ConfigFlags& flags, const GlobalFlags& globals) {
       it->fields[key] = value;
     }
   }
+  if (flags.allow_insecure_http) it->fields["allow-insecure-http"] = "true";
+  if (absl::Status transport = CheckServerTransport(*it); !transport.ok()) {
+    PrintWarning(std::string(transport.message()));
+  }
   if (config->current_context.empty()) config->current_context = flags.name;
   absl::Status saved = SaveConfig(*config);
   if (!saved.ok()) return ReportError(saved);
@@ -158,6 +163,9 @@ void RegisterConfig(CLI::App& parent, Invocation& invocation) {
                   "Set a field, e.g. --field server=https://host:8470 (repeatable; KEY= removes)")
       ->option_text("KEY=VALUE")
       ->allow_extra_args(false);
+  set->add_flag("--allow-insecure-http", flags->allow_insecure_http,
+                "Let a remote context send its token over plain http:// to another machine "
+                "(sets allow-insecure-http: true; prefer https://)");
   set->callback([flags, inv] { inv->action = [flags, inv] { return RunSetContext(*flags, inv->globals); }; });
 }
 

@@ -7,8 +7,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(CURL REQUIRED)
 find_package(SQLite3 REQUIRED)
-# dlpd hashes API tokens with libcrypto's SHA-256 (cpp-httplib links OpenSSL anyway).
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+# dlpd's HTTPS (server/http/transport.cc) and its token hashes (libcrypto's SHA-256).
+find_package(OpenSSL REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 if(DLP_BUILD_TESTS)

@@ -93,7 +93,7 @@ _dlp() {
       fi
       case $sub in
         use-context) args=contexts ;;
-        set-context) flags="--backend --field"; args=contexts ;;
+        set-context) flags="--backend --field --allow-insecure-http"; args=contexts ;;
       esac ;;
     admin)
       if [[ -z $sub ]]; then

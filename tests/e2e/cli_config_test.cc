@@ -6,6 +6,7 @@ namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(CliConfig, SetUseAndListContexts) {
   CliEnv env;
@@ -41,6 +42,31 @@ TEST(CliConfig, SetUseAndListContexts) {
   EXPECT_EQ(unknown.exit_code, 3) << unknown.err;
   RunResult missing_backend = dlp({"config", "set-context", "new"});
   EXPECT_EQ(missing_backend.exit_code, 2) << missing_backend.err;
+}
+
+TEST(CliConfig, WarnsOfPlainHttpToAnotherMachine) {
+  CliEnv env;
+  const std::string config = env.dir().Join("cfg/config.yaml");
+  auto dlp = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--config", config});
+    return env.Dlp(args);
+  };
+  RunResult set = dlp({"config", "set-context", "team", "--backend", "remote", "--field",
+                       "server=http://192.0.2.1:8470", "--field", "token=secret"});
+  EXPECT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_THAT(set.err, HasSubstr("dlp: warning: "));
+  EXPECT_THAT(set.err, HasSubstr("in clear"));
+  RunResult list = dlp({"--context", "team", "list"});
+  EXPECT_NE(list.exit_code, 0);
+  EXPECT_THAT(list.err, HasSubstr("--allow-insecure-http"));
+
+  RunResult allow = dlp({"config", "set-context", "team", "--allow-insecure-http"});
+  EXPECT_EQ(allow.exit_code, 0) << allow.err;
+  EXPECT_THAT(allow.err, Not(HasSubstr("warning")));
+  EXPECT_THAT(dlp({"config", "view"}).out, HasSubstr("allow-insecure-http: true"));
+  RunResult local = dlp({"config", "set-context", "near", "--backend", "remote", "--field",
+                         "server=http://127.0.0.1:8470"});
+  EXPECT_THAT(local.err, Not(HasSubstr("warning")));
 }
 
 TEST(CliServer, StartStatusStop) {

@@ -39,6 +39,13 @@ absl::Status SaveConfig(const Config& config);  // writes config.path atomically
 // NotFound (listing the known names) when it does not exist.
 absl::StatusOr<Context> ResolveContext(const Config& config, std::string_view name = "");
 
+// FailedPrecondition when `context` names a `server` that would carry its
+// bearer token in clear across the network: an http:// URL whose host is not
+// this machine (localhost, 127.0.0.0/8, ::1), unless the context opts in with
+// `allow-insecure-http: true`. The message says why and what to do instead.
+// OK for every other context. The remote backend refuses such a context.
+absl::Status CheckServerTransport(const Context& context);
+
 // The user's state folder: $XDG_STATE_HOME/dlp, default ~/.local/state/dlp.
 std::string DefaultStateDir();
 

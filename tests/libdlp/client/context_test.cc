@@ -33,8 +33,19 @@ class ClientContextTest : public ::testing::Test {
       "config.yaml",
       "current-context: team\ncontexts:\n"
       "  - {name: team, backend: remote, server: 'http://127.0.0.1:1', partition: gpu}\n"
-      "  - {name: mine, backend: local}\n");
+      "  - {name: mine, backend: local}\n"
+      "  - {name: clear, backend: remote, server: 'http://192.0.2.1:8470', token: t}\n");
 };
+
+// Refused before any connection: the token never leaves the process.
+TEST_F(ClientContextTest, ARemoteContextRefusesPlainHttpToAnotherMachine) {
+  ClientOptions options = Options();
+  options.context = "clear";
+  absl::StatusOr<std::unique_ptr<Client>> client = Client::Create(options);
+  ASSERT_FALSE(client.ok());
+  EXPECT_EQ(client.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(client.status().message(), HasSubstr("bearer token in clear"));
+}
 
 TEST_F(ClientContextTest, ResolvesTheCurrentOrNamedContext) {
   absl::StatusOr<Context> current = ResolveContext(Options());

@@ -45,8 +45,9 @@ class HttpClientTest : public ::testing::Test {
     });
     server_.Get("/lines", [](const httplib::Request&, httplib::Response& res) {
       res.set_chunked_content_provider("application/x-ndjson", [](size_t, httplib::DataSink& sink) {
-        // Lines split across chunks, as a log stream sends them.
-        for (const char* piece : {"one\ntw", "o\n", "three\nfour\n", "tail"}) {
+        // Lines split across chunks, as a log stream sends them, and the blank
+        // heartbeat lines of a silent follow, which readers skip.
+        for (const char* piece : {"one\ntw", "o\n", "\n", "three\nfour\n", "\n", "tail"}) {
           sink.write(piece, std::strlen(piece));
         }
         sink.done();

@@ -16,6 +16,7 @@ namespace {
 // The server holds a wait at most 60 s; ask for 30 and allow for slow answers.
 constexpr absl::Duration kWaitChunk = absl::Seconds(30);
 constexpr absl::Duration kWaitSlack = absl::Seconds(15);
+constexpr absl::Duration kPollInstead = absl::Seconds(1);  // when dlpd refuses a wait
 
 std::string JobPath(std::string_view id, std::string_view suffix = "") {
   return absl::StrCat("/v1/jobs/", UrlEncode(id), std::string(suffix));
@@ -90,12 +91,17 @@ absl::StatusOr<Job> ApiBackend::Wait(std::string_view id, absl::Duration timeout
     const absl::Duration left = std::max(deadline - absl::Now(), absl::ZeroDuration());
     const absl::Duration chunk = std::min(left, kWaitChunk);
     const int64_t seconds = static_cast<int64_t>(std::ceil(absl::ToDoubleSeconds(chunk)));
-    DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
-                           return http.Get(JobPath(id, "/wait"),
-                                           {{"timeout", absl::StrCat(seconds)}},
-                                           absl::Seconds(seconds) + kWaitSlack);
-                         }));
-    DLP_ASSIGN_OR_RETURN(Job job, JobFromJson(reply));
+    absl::StatusOr<std::string> reply = WithClient([&](const HttpClient& http) {
+      return http.Get(JobPath(id, "/wait"), {{"timeout", absl::StrCat(seconds)}},
+                      absl::Seconds(seconds) + kWaitSlack);
+    });
+    if (absl::IsResourceExhausted(reply.status())) {
+      // dlpd bounds each tenant's long polls (429): poll the job instead.
+      absl::SleepFor(std::min(left, kPollInstead));
+      reply = WithClient([&](const HttpClient& http) { return http.Get(JobPath(id)); });
+    }
+    if (!reply.ok()) return reply.status();
+    DLP_ASSIGN_OR_RETURN(Job job, JobFromJson(*reply));
     if (IsTerminal(job.state) || absl::Now() >= deadline) return job;
   }
 }

@@ -2,9 +2,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "backends/factories.h"
 #include "backends/api/api_backend.h"
+#include "backends/factories.h"
 #include "config/paths.h"
+#include "dlp/config.h"
 #include "dlp/status.h"
 
 namespace dlp::internal {
@@ -35,6 +36,7 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateRemoteBackend(const Context& cont
         "context '", context.name, "': backend 'remote' needs 'server: https://HOST:PORT'"));
   }
   while (!endpoint.url.empty() && endpoint.url.back() == '/') endpoint.url.pop_back();
+  DLP_RETURN_IF_ERROR(CheckServerTransport(context));
   endpoint.token = context.Field("token");
   if (const std::string file = context.Field("token-file"); !file.empty()) {
     auto token = ReadFile(ExpandUser(file));

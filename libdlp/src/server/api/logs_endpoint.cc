@@ -1,6 +1,10 @@
 // GET /v1/jobs/ID/logs: the replicas' log lines as chunked NDJSON. With
 // follow=1 the stream polls the files for appended lines and ends once the job
 // is terminal and every line was sent; metrics=0 leaves out metric lines.
+// A follow holds a worker thread, so it takes a LongRequests slot, writes a
+// blank line (NDJSON readers skip it) after kHeartbeat of silence, and ends as
+// soon as the client is gone: a hung-up socket fails is_writable() at once,
+// a vanished one fails the heartbeat's write.
 #include <cctype>
 #include <chrono>
 #include <memory>
@@ -8,13 +12,17 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "server/api/log_reader.h"
+#include "server/api/query_params.h"
 #include "server/api/routes.h"
 
 namespace dlp::server {
 namespace {
 
+constexpr int64_t kMaxTail = 1000 * 1000;
 constexpr auto kFollowPoll = std::chrono::milliseconds(100);
+constexpr absl::Duration kHeartbeat = absl::Seconds(2);
 
 bool ValidReplicaName(const std::string& name) {
   if (name.empty() || name[0] == '.') return false;
@@ -30,6 +38,8 @@ struct FollowState {
   LogReader reader;
   std::string id, tenant;
   bool follow = false;
+  LongRequests::Slot slot;  // follows only
+  absl::Time last_write = absl::Now();
 };
 
 }  // namespace
@@ -46,10 +56,9 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
     return SendError(res, absl::InvalidArgumentError(
                               absl::StrCat("replica: not a replica name: \"", options.replica, "\"")));
   }
-  if (req.has_param("tail") &&
-      (!absl::SimpleAtoi(req.get_param_value("tail"), &options.tail) || options.tail < -1)) {
-    return SendError(res, absl::InvalidArgumentError("tail: expected a number of lines"));
-  }
+  absl::StatusOr<int64_t> tail = IntParam(req, "tail", -1, -1, kMaxTail);
+  if (!tail.ok()) return SendError(res, tail.status());
+  options.tail = *tail;
   if (req.has_param("since")) {
     absl::Time since;
     std::string err;
@@ -60,11 +69,19 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
     }
     options.since = since;
   }
-  const std::string metrics = req.get_param_value("metrics");
-  options.metrics = metrics != "0" && metrics != "false";
-  const std::string follow = req.get_param_value("follow");
-  auto state = std::make_shared<FollowState>(FollowState{
-      LogReader(std::move(options)), id, tenant, follow == "1" || follow == "true"});
+  absl::StatusOr<bool> metrics = BoolParam(req, "metrics", true);
+  if (!metrics.ok()) return SendError(res, metrics.status());
+  options.metrics = *metrics;
+  absl::StatusOr<bool> follow = BoolParam(req, "follow", false);
+  if (!follow.ok()) return SendError(res, follow.status());
+  LongRequests::Slot slot;
+  if (*follow) {
+    absl::StatusOr<LongRequests::Slot> acquired = ctx.long_requests->Acquire(tenant, "log follow");
+    if (!acquired.ok()) return SendError(res, acquired.status());
+    slot = std::move(*acquired);
+  }
+  auto state = std::make_shared<FollowState>(
+      FollowState{LogReader(std::move(options)), id, tenant, *follow, std::move(slot)});
   Controller* controller = ctx.controller;
   res.status = 200;
   res.set_chunked_content_provider(
@@ -75,12 +92,22 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
         std::vector<LogEntry> entries = state->reader.ReadNew(ended || !state->follow);
         std::string chunk;
         for (const LogEntry& e : entries) chunk += LogEntryToNdjson(e);
-        if (!chunk.empty() && !sink.write(chunk.data(), chunk.size())) return false;
-        if (ended || !state->follow) {
+        const bool finished = ended || !state->follow;
+        if (chunk.empty() && !finished && absl::Now() - state->last_write >= kHeartbeat) {
+          chunk.push_back('\n');  // (not = "\n": a GCC 12 -Wrestrict false alarm)
+        }
+        if (!chunk.empty()) {
+          if (!sink.write(chunk.data(), chunk.size())) return false;
+          state->last_write = absl::Now();
+        }
+        if (finished) {
           sink.done();
           return true;
         }
-        if (entries.empty()) std::this_thread::sleep_for(kFollowPoll);
+        if (entries.empty()) {
+          if (!sink.is_writable()) return false;  // the client hung up
+          std::this_thread::sleep_for(kFollowPoll);
+        }
         return true;
       });
 }

@@ -2,22 +2,25 @@
 
 #include <unistd.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "dlp/codec.h"
 #include "dlp/version.h"
 #include "server/api/monitor.h"
+#include "server/api/query_params.h"
 
 namespace dlp::server {
 namespace {
 
 constexpr char kJson[] = "application/json";
+constexpr double kMaxWaitSeconds = 60;
 
 void SendJson(httplib::Response& res, int status, const std::string& body) {
   res.status = status;
@@ -81,10 +84,10 @@ absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
     filter.labels[label.substr(0, eq)] = label.substr(eq + 1);
   }
   filter.queue = req.get_param_value("queue");
-  if (req.has_param("limit") &&
-      (!absl::SimpleAtoi(req.get_param_value("limit"), &filter.limit) || filter.limit < 0)) {
-    return absl::InvalidArgumentError("limit: expected a non-negative integer");
-  }
+  absl::StatusOr<int64_t> limit =
+      IntParam(req, "limit", filter.limit, 0, std::numeric_limits<decltype(filter.limit)>::max());
+  if (!limit.ok()) return limit.status();
+  filter.limit = static_cast<decltype(filter.limit)>(*limit);
   return filter;
 }
 
@@ -101,17 +104,23 @@ int HttpStatusFor(const absl::Status& status) {
     case absl::StatusCode::kFailedPrecondition:
     case absl::StatusCode::kAlreadyExists:
     case absl::StatusCode::kAborted: return 409;
+    case absl::StatusCode::kResourceExhausted:
+      return 429;
     case absl::StatusCode::kUnavailable: return 503;
     default: return 500;
   }
 }
 
-void SendError(httplib::Response& res, const absl::Status& status) {
+std::string ErrorBody(const absl::Status& status) {
   nlohmann::json body = {{"error",
                           {{"code", absl::StatusCodeToString(status.code())},
                            {"message", std::string(status.message())}}}};
-  SendJson(res, HttpStatusFor(status),
-           body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void SendError(httplib::Response& res, const absl::Status& status) {
+  res.status = HttpStatusFor(status);
+  res.set_content(ErrorBody(status), kJson);
 }
 
 std::string TenantOf(const ApiContext& context, const httplib::Request& req) {
@@ -184,18 +193,19 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
                       [](const Job& job) { return JobToJson(job); });
               });
 
-  server.Get(R"(/v1/jobs/([^/]+)/wait)", [&ctx](const httplib::Request& req,
-                                                httplib::Response& res) {
-    double seconds = 60;
-    if (req.has_param("timeout") &&
-        (!absl::SimpleAtod(req.get_param_value("timeout"), &seconds) || seconds < 0)) {
-      return SendError(res, absl::InvalidArgumentError("timeout: expected seconds (0-60)"));
-    }
-    seconds = std::min(seconds, 60.0);
-    Reply(res,
-          ctx.controller->Wait(req.matches[1], TenantOf(ctx, req), absl::Seconds(seconds)), 200,
-          [](const Job& job) { return JobToJson(job); });
-  });
+  server.Get(
+      R"(/v1/jobs/([^/]+)/wait)", [&ctx](const httplib::Request& req, httplib::Response& res) {
+        // Longer timeouts are accepted and held for kMaxWait (docs/api.md).
+        absl::StatusOr<double> seconds = SecondsParam(req, "timeout", kMaxWaitSeconds, 86400);
+        if (!seconds.ok()) return SendError(res, seconds.status());
+        const std::string tenant = TenantOf(ctx, req);
+        absl::StatusOr<LongRequests::Slot> slot = ctx.long_requests->Acquire(tenant, "wait");
+        if (!slot.ok()) return SendError(res, slot.status());
+        Reply(res,
+              ctx.controller->Wait(req.matches[1], tenant,
+                                   absl::Seconds(std::min(*seconds, kMaxWaitSeconds))),
+              200, [](const Job& job) { return JobToJson(job); });
+      });
 
   server.Get(R"(/v1/jobs/([^/]+)/events)",
              [&ctx](const httplib::Request& req, httplib::Response& res) {

@@ -1,12 +1,13 @@
 // The HTTP API of docs/api.md on a cpp-httplib server.
 #pragma once
 
-#include <functional>
-
 #include <httplib.h>
+
+#include <functional>
 
 #include "absl/status/status.h"
 #include "server/api/auth.h"
+#include "server/api/long_requests.h"
 #include "server/controller/controller.h"
 
 namespace dlp::server {
@@ -18,6 +19,7 @@ struct ApiContext {
   // Why tenants' tokens are refused (dlpd lacks the privilege to run their jobs
   // as their accounts); empty in shared mode.
   std::string tenants_refused;
+  LongRequests* long_requests = nullptr;  // waits and log follows
   // Called (from a request thread, after the response is queued) by
   // POST /v1/shutdown; must return quickly.
   std::function<void()> request_shutdown;
@@ -30,6 +32,8 @@ void InstallRoutes(httplib::Server& server, const ApiContext& context);
 // Helpers shared by the endpoint files.
 int HttpStatusFor(const absl::Status& status);
 void SendError(httplib::Response& res, const absl::Status& status);
+// The JSON error body SendError sends (also written by the HTTP gate).
+std::string ErrorBody(const absl::Status& status);
 // The caller's tenant ("" for the owner); authentication already passed.
 std::string TenantOf(const ApiContext& context, const httplib::Request& req);
 

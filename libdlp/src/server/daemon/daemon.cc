@@ -1,5 +1,6 @@
 #include "server/daemon/daemon.h"
 
+#include <httplib.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <filesystem>
 #include <memory>
 #include <thread>
-
-#include <httplib.h>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -21,12 +20,18 @@
 #include "server/daemon/shared_mode.h"
 #include "server/daemon/state_dir.h"
 #include "server/executor/cgroup.h"
+#include "server/http/gated_server.h"
 #include "server/log.h"
 
 namespace dlp::server {
 namespace {
 
-constexpr int kServerThreads = 64;  // long polls and log streams each hold one
+// Waits and log follows each hold a worker thread; these bound them (api/long_requests.h),
+// below the workers' bound so that short requests always find a thread.
+constexpr int kLongRequestsPerTenant = 32;
+constexpr int kLongRequestsTotal = 1024;
+constexpr size_t kMaxWorkers = kLongRequestsTotal + 64;
+constexpr int kListenBacklog = 1024;
 
 absl::Status SplitHostPort(const std::string& listen, std::string& host, int& port) {
   const size_t colon = listen.rfind(':');
@@ -53,18 +58,28 @@ std::string CgroupTag(const std::string& state_dir) {
   return absl::StrCat(absl::Hex(hash >> 32, absl::kZeroPad8));
 }
 
-absl::StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const DaemonOptions& options) {
+absl::StatusOr<std::unique_ptr<GatedServer>> MakeServer(const DaemonOptions& options,
+                                                        const Authenticator& auth) {
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
   }
-  if (options.tls_cert.empty()) return std::make_unique<httplib::Server>();
-  auto server = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
-                                                     options.tls_key.c_str());
-  if (!server->is_valid()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot load the TLS certificate ", options.tls_cert, " or key ", options.tls_key));
+  GatedServerOptions server;
+  if (!options.tls_cert.empty()) {
+    DLP_ASSIGN_OR_RETURN(server.gate.tls, TlsContext::Load(options.tls_cert, options.tls_key));
   }
-  return std::unique_ptr<httplib::Server>(std::move(server));
+  // Each held connection is a descriptor; keep some for the store, logs and jobs.
+  const size_t descriptors = RaiseDescriptorLimit();
+  server.gate.max_connections =
+      std::min<size_t>(server.gate.max_connections, descriptors > 512 ? descriptors - 256 : 256);
+  server.max_workers = kMaxWorkers;
+  // Unauthenticated requests are answered by the gate, without a worker thread.
+  server.gate.admit = [&auth](const HeadFields& head) {
+    if (auth.Authenticate(head.authorization)) return absl::OkStatus();
+    return absl::UnauthenticatedError(
+        "missing or wrong bearer token (see dlpd.token in the state folder)");
+  };
+  server.gate.error_body = ErrorBody;
+  return std::make_unique<GatedServer>(std::move(server));
 }
 
 // `--tokens FILE` is read at every start and what the store lacks is added
@@ -150,31 +165,30 @@ absl::Status RunDaemon(const DaemonOptions& options) {
                         controller_options);
   DLP_RETURN_IF_ERROR(controller.Start());
 
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<httplib::Server> server, MakeServer(options));
-  server->new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
-  // Headers and body go out in separate writes: without TCP_NODELAY the body
-  // waits for the client's delayed ACK (40 ms a request).
-  server->set_tcp_nodelay(true);
-  server->set_keep_alive_max_count(1000);
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<GatedServer> server, MakeServer(options, auth));
   std::atomic<bool> api_shutdown{false};
+  LongRequests long_requests(kLongRequestsPerTenant, kLongRequestsTotal);
   ApiContext context{&controller, &auth, tenants.get(),
-                     shared ? "" : std::string(shared_mode.message()),
+                     shared ? "" : std::string(shared_mode.message()), &long_requests,
                      [&api_shutdown] { api_shutdown = true; }};
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);
   if (bound < 0) {
     controller.Shutdown();
+    server->Shutdown();
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
   }
   const std::string address =
       absl::StrCat(host.find(':') != std::string::npos ? "[" + host + "]" : host, ":", bound);
+  server->WidenBacklog(kListenBacklog);
   std::thread listener([&server] { server->listen_after_bind(); });
   absl::Status published = state.Publish(address, token);
   if (!published.ok()) {
     controller.Shutdown();
     server->stop();
     listener.join();
+    server->Shutdown();
     return published;
   }
   Log(absl::StrCat("listening on ", address, options.tls_cert.empty() ? "" : " (TLS)"));
@@ -191,6 +205,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   controller.Shutdown();
   server->stop();
   listener.join();
+  server->Shutdown();
   state.Unpublish();
   if (cgroups.ok()) cgroups->RemoveIfUnused();
   Log("stopped");

@@ -1,0 +1,24 @@
+// Strict readers of query parameters for every endpoint: a value that is not
+// exactly what the parameter takes (NaN, inf, a negative number, trailing
+// garbage, a number out of range) is InvalidArgument naming the parameter,
+// answered with 400. An absent parameter gives the default.
+#pragma once
+
+#include <httplib.h>
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+
+namespace dlp::server {
+
+// A finite number of seconds in [0, max].
+absl::StatusOr<double> SecondsParam(const httplib::Request& req, const char* name, double fallback,
+                                    double max);
+// An integer in [min, max].
+absl::StatusOr<int64_t> IntParam(const httplib::Request& req, const char* name, int64_t fallback,
+                                 int64_t min, int64_t max);
+// "1", "true", "0" or "false".
+absl::StatusOr<bool> BoolParam(const httplib::Request& req, const char* name, bool fallback);
+
+}  // namespace dlp::server
