@@ -3,6 +3,7 @@
 // working, -o json parses, and errors exit with their documented codes.
 #include "cli_harness.h"
 #include "gmock/gmock.h"
+#include "support/unix_user.h"
 
 namespace dlp::testing {
 namespace {
@@ -13,6 +14,10 @@ using ::testing::Not;
 class CliAdmin : public ::testing::Test {
  protected:
   void SetUp() override {
+    // A tenant's jobs run as its Unix account, so dlpd runs as root (CI does).
+    const std::string why = EnsureTestUser("dlptest-a", {}, &user_);
+    if (!why.empty()) GTEST_SKIP() << why;
+    MakeSearchableUpwards(env_.dir().path());
     state_ = env_.dir().Join("remote-state");
     dlpd_ = std::make_unique<Background>(
         std::vector<std::string>{BinPath("dlpd"), "--state-dir", state_, "--listen", "127.0.0.1:0"},
@@ -48,16 +53,17 @@ class CliAdmin : public ::testing::Test {
     return env_.Dlp(args);
   }
 
+  TestUser user_;
   CliEnv env_;
   std::unique_ptr<Background> dlpd_;
   std::string state_, addr_, config_;
 };
 
 TEST_F(CliAdmin, TenantsAndTokensEndToEnd) {
-  RunResult created = Dlp({"admin", "tenant", "create", "alice", "--user", "svc_alice"});
+  RunResult created = Dlp({"admin", "tenant", "create", "alice", "--user", "dlptest-a"});
   ASSERT_EQ(created.exit_code, 0) << created.err;
   EXPECT_THAT(created.out, HasSubstr("tenant alice created"));
-  EXPECT_THAT(created.out, HasSubstr("svc_alice"));
+  EXPECT_THAT(created.out, HasSubstr("dlptest-a"));
   RunResult again = Dlp({"admin", "tenant", "create", "alice"});
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_THAT(again.err, HasSubstr("already exists"));
@@ -70,8 +76,8 @@ TEST_F(CliAdmin, TenantsAndTokensEndToEnd) {
   nlohmann::json t = nlohmann::json::parse(tenants.out, nullptr, false);
   ASSERT_TRUE(t.is_object()) << tenants.out;
   ASSERT_EQ(t["tenants"].size(), 1u);
-  EXPECT_EQ(t["tenants"][0]["unixUser"], "svc_alice");
-  EXPECT_THAT(Dlp({"admin", "tenant", "list"}).out, HasSubstr("svc_alice"));
+  EXPECT_EQ(t["tenants"][0]["unixUser"], "dlptest-a");
+  EXPECT_THAT(Dlp({"admin", "tenant", "list"}).out, HasSubstr("dlptest-a"));
 
   RunResult json_token =
       Dlp({"admin", "token", "create", "alice", "--expires", "30d", "-o", "json"});

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "dlpd_fixture.h"
+#include "support/unix_user.h"
 
 namespace dlp::testing {
 namespace {
@@ -27,6 +28,13 @@ nlohmann::json DeleteJson(httplib::Client& client, const std::string& path, int*
 
 class DlpdTenantsTest : public ::testing::Test {
  protected:
+  // A tenant's jobs run as its Unix account, so dlpd runs as root (CI does).
+  void SetUp() override {
+    const std::string why = EnsureTestUser("dlptest-a", {}, &user_);
+    if (!why.empty()) GTEST_SKIP() << why;
+    MakeSearchableUpwards(dir_.path());
+  }
+
   void Start(std::vector<std::string> flags = {}) {
     dlpd_ = std::make_unique<Dlpd>(dir_.Join("state"), flags);
     ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
@@ -37,7 +45,7 @@ class DlpdTenantsTest : public ::testing::Test {
   std::string TenantWithToken(const std::string& name,
                               const std::optional<std::string>& expires = std::nullopt) {
     int status = 0;
-    PostJson(*owner_, "/v1/admin/tenants", {{"name", name}}, &status);
+    PostJson(*owner_, "/v1/admin/tenants", {{"name", name}, {"unixUser", user_.name}}, &status);
     EXPECT_EQ(status, 201) << name;
     nlohmann::json body = {{"tenant", name}};
     if (expires) body["expires"] = *expires;
@@ -46,6 +54,7 @@ class DlpdTenantsTest : public ::testing::Test {
     return token.value("token", "");
   }
 
+  TestUser user_;
   TempDir dir_;
   std::unique_ptr<Dlpd> dlpd_;
   std::unique_ptr<httplib::Client> owner_;
@@ -139,11 +148,10 @@ TEST_F(DlpdTenantsTest, RevokedAndExpiredTokensGet401) {
 }
 
 TEST_F(DlpdTenantsTest, ATenantNamedDefaultSeesNoneOfTheOwnersJobs) {
-  const std::string tokens = dir_.WriteFile("tokens", "default dddddddddddddddddddd\n");
-  Start({"--tokens", tokens});
+  Start();
   auto owners = SubmitJson(*owner_, ShellJob("owners", "exit 0"));
   ASSERT_TRUE(owners.is_object());
-  auto tenant = dlpd_->Client("dddddddddddddddddddd");
+  auto tenant = dlpd_->Client(TenantWithToken("default"));
   EXPECT_TRUE(GetJson(*tenant, "/v1/jobs")["jobs"].empty());
   int status = 0;
   GetJson(*tenant, "/v1/jobs/" + owners.value("id", ""), &status);
