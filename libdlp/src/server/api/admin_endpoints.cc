@@ -104,7 +104,13 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& ctx) {
           return absl::FailedPreconditionError(
               absl::StrCat("this dlpd serves its owner only: ", ctx.tenants_refused));
         }
-        // The account must exist now: its jobs run as it (run_as.h).
+        // The account must exist now: its jobs run as it (run_as.h). Checked after
+        // the name, so a bad or taken name is reported as such.
+        DLP_RETURN_IF_ERROR(ValidateTenantName(wanted.name));
+        if (!wanted.unix_user.empty()) DLP_RETURN_IF_ERROR(ValidateUnixUser(wanted.unix_user));
+        if (ctx.tenants->UnixUser(wanted.name).ok()) {
+          return absl::AlreadyExistsError(absl::StrCat("tenant \"", wanted.name, "\" already exists"));
+        }
         const std::string user = wanted.unix_user.empty() ? wanted.name : wanted.unix_user;
         if (absl::Status account = LookupUnixAccount(user).status(); !account.ok()) {
           return absl::InvalidArgumentError(
