@@ -19,11 +19,22 @@
 #include "server/controller/controller.h"
 #include "server/daemon/state_dir.h"
 #include "server/log.h"
+#include "server/thread_guard.h"
 
 namespace dlp::server {
 namespace {
 
 constexpr int kServerThreads = 64;  // long polls and log streams each hold one
+
+// httplib has no catch of its own: a request, long poll or log follow that
+// throws is logged (and its connection dropped), never the end of dlpd.
+class GuardedThreadPool : public httplib::ThreadPool {
+ public:
+  using httplib::ThreadPool::ThreadPool;
+  void enqueue(std::function<void()> fn) override {
+    httplib::ThreadPool::enqueue([fn = std::move(fn)] { RunGuarded("HTTP request", fn); });
+  }
+};
 
 absl::Status SplitHostPort(const std::string& listen, std::string& host, int& port) {
   const size_t colon = listen.rfind(':');
@@ -102,7 +113,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   DLP_RETURN_IF_ERROR(controller.Start());
 
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<httplib::Server> server, MakeServer(options));
-  server->new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
+  server->new_task_queue = [] { return new GuardedThreadPool(kServerThreads); };
   // Headers and body go out in separate writes: without TCP_NODELAY the body
   // waits for the client's delayed ACK (40 ms a request).
   server->set_tcp_nodelay(true);
@@ -118,7 +129,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   }
   const std::string address =
       absl::StrCat(host.find(':') != std::string::npos ? "[" + host + "]" : host, ":", bound);
-  std::thread listener([&server] { server->listen_after_bind(); });
+  std::thread listener = GuardedThread("HTTP listener", [&server] { server->listen_after_bind(); });
   absl::Status published = state.Publish(address, token);
   if (!published.ok()) {
     controller.Shutdown();
