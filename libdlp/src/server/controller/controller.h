@@ -4,6 +4,13 @@
 //
 // Tenants: an empty tenant means the daemon's owner, who sees every job; any
 // other tenant sees and submits only its own jobs.
+//
+// The store is the truth: a change is committed before memory or the world
+// (signals, dlp-run) follows it. A request whose change cannot be committed
+// fails with Unavailable and changes nothing. What the loop observes (a runner
+// exited) is kept as the working copy and committed again every round until
+// the store takes it. Reads (list, get, events, usage) go through a second,
+// read-only connection and never take the controller's lock.
 // Thread-safe: every public method may be called from any thread.
 #pragma once
 
@@ -12,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,9 +73,19 @@ class Controller {
   const ResourceVector& capacity() const { return options_.capacity; }
 
  private:
+  // Locks the connection reads use (the reader, else the writer's mu_) and
+  // points `store` at it.
+  std::unique_lock<std::mutex> LockReader(JobStore*& store);
+  // Reads through the reader connection (mu_ not held).
+  absl::StatusOr<JobRecord> Read(const std::string& id, const std::string& tenant);
   absl::StatusOr<JobRecord> GetLocked(const std::string& id, const std::string& tenant);
-  // Writes `record` (and events) to the store and the active cache; wakes waiters.
-  void Save(JobRecord& record, const std::vector<Event>& events);
+  // Commits `changes` (with events still pending for those jobs) in one
+  // transaction, then applies them to active_ and wakes waiters. Unavailable,
+  // and nothing applied, when the store refuses. mu_ held.
+  absl::Status Commit(std::vector<JobChange> changes);
+  // Commit for what the loop observed: when the store refuses, the changes
+  // become the working copy and are committed again next round. mu_ held.
+  void Record(std::vector<JobChange> changes);
   void Loop();
   void Tick();
   void Schedule();
@@ -76,12 +94,20 @@ class Controller {
   std::condition_variable changed_;  // any job changed
   std::condition_variable wake_;     // the loop has work now
   JobStore store_;
+  std::mutex read_mu_;              // serialises reader_; never held with mu_
+  std::optional<JobStore> reader_;  // unset: reads use store_ under mu_
+  uint64_t generation_ = 0;         // bumped under mu_ by every commit
   std::unique_ptr<SchedulingPolicy> policy_;
   Executor executor_;
   ControllerOptions options_;
-  std::map<int64_t, JobRecord> active_;  // Queued and Running jobs
+  // Queued and Running jobs: the working copy, equal to the store except for
+  // jobs in unsaved_ (terminal ones stay here until committed).
+  std::map<int64_t, JobRecord> active_;
+  std::map<int64_t, std::vector<Event>> unsaved_;  // seq -> events not yet committed
   bool stopping_ = false;
-  bool work_ = false;
+  bool work_ = false;     // the loop has work now (a submit, a cancel)
+  bool poll_now_ = true;  // poll runners this round, not at next_poll_
+  absl::Time next_poll_;  // runners are polled every poll_interval, not every wake
   std::thread loop_;
 };
 

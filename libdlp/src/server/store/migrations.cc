@@ -75,6 +75,12 @@ CREATE TABLE usage_samples (
 );
 CREATE INDEX usage_samples_job ON usage_samples(job_id, replica);
 )sql",
+      // 2 -> 3: the number of the job's latest recorded start attempt. A Queued
+      // job with an attempt and no runner pid is "Starting": its start was
+      // committed and dlp-run may or may not have been spawned (executor.h).
+      R"sql(
+ALTER TABLE jobs ADD COLUMN start_attempt INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return kMigrations;
 }

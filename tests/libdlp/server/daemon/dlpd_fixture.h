@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,13 +28,17 @@ inline std::string Trimmed(const std::string& s) {
 
 class Dlpd {
  public:
-  // Starts dlpd on `state_dir` with extra flags; waits until dlpd.addr exists.
-  Dlpd(const std::string& state_dir, std::vector<std::string> flags = {})
+  // Starts dlpd on `state_dir` with extra flags (and `env` added to its
+  // environment); WaitReady waits until it answers.
+  Dlpd(const std::string& state_dir, std::vector<std::string> flags = {},
+       std::map<std::string, std::string> env = {})
       : state_dir_(state_dir) {
     std::vector<std::string> argv = {BinPath("dlpd"), "--state-dir", state_dir, "--listen",
                                      "127.0.0.1:0"};
     argv.insert(argv.end(), flags.begin(), flags.end());
-    process_ = std::make_unique<Background>(argv);
+    RunOptions options;
+    options.env = std::move(env);
+    process_ = std::make_unique<Background>(argv, options);
   }
 
   // Safety net: no job process of this test outlives it (dlp-run runs in its
