@@ -178,8 +178,9 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
 }
 
 absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string& tenant) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
+  changed_.wait(lock, [&] { return !starting_.contains(record.seq); });
   auto active = active_.find(record.seq);
   if (active == active_.end()) return record.job;  // terminal: unchanged
   record = active->second;

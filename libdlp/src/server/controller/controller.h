@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,8 +88,10 @@ class Controller {
   // become the working copy and are committed again next round. mu_ held.
   void Record(std::vector<JobChange> changes);
   void Loop();
-  void Tick();
-  void Schedule();
+  // One round of the loop; `lock` holds mu_ (Schedule releases it while it
+  // spawns runners).
+  void Tick(std::unique_lock<std::mutex>& lock);
+  void Schedule(std::unique_lock<std::mutex>& lock);
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed
@@ -104,6 +107,9 @@ class Controller {
   // jobs in unsaved_ (terminal ones stay here until committed).
   std::map<int64_t, JobRecord> active_;
   std::map<int64_t, std::vector<Event>> unsaved_;  // seq -> events not yet committed
+  // Jobs whose Starting record is committed and whose runners are being
+  // spawned without mu_ held; a cancel waits for them (changed_).
+  std::set<int64_t> starting_;
   bool stopping_ = false;
   bool work_ = false;     // the loop has work now (a submit, a cancel)
   bool poll_now_ = true;  // poll runners this round, not at next_poll_

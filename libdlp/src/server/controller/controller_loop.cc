@@ -73,17 +73,17 @@ void Controller::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     work_ = false;
-    RunGuarded("controller loop: round", [this] { Tick(); });
+    RunGuarded("controller loop: round", [&] { Tick(lock); });
     wake_.wait_for(lock, absl::ToChronoMilliseconds(options_.poll_interval),
                    [this] { return stopping_ || work_; });
   }
 }
 
-void Controller::Tick() {
+void Controller::Tick(std::unique_lock<std::mutex>& lock) {
   // A wake (every submit) schedules; runners are polled on their own clock,
   // or a busy API would make the loop re-read every status file per request.
   const absl::Time now = absl::Now();
-  if (!poll_now_ && now < next_poll_) return Schedule();
+  if (!poll_now_ && now < next_poll_) return Schedule(lock);
   poll_now_ = false;
   next_poll_ = now + options_.poll_interval;
   if (!unsaved_.empty()) {
@@ -104,10 +104,10 @@ void Controller::Tick() {
     changes.push_back({std::move(record), std::move(events)});
   }
   Record(std::move(changes));  // one commit for the whole round
-  Schedule();
+  Schedule(lock);
 }
 
-void Controller::Schedule() {
+void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   ClusterState cluster;
   cluster.capacity = options_.capacity;
   std::set<int> held;
@@ -140,11 +140,18 @@ void Controller::Schedule() {
     Log(absl::StrCat("not starting ", starting.size(), " job(s): ", recorded.message()));
   } else if (!starting.empty()) {
     CrashPointForTests("after-starting");
+    // Group files and spawns take time (fsyncs, exec): API calls go on
+    // meanwhile, and a cancel of one of these jobs waits for the round.
+    for (const JobChange& c : starting) starting_.insert(c.record.seq);
+    lock.unlock();
     std::vector<JobChange> started;
-    for (const JobChange& c : starting) {
-      JobRecord record = active_[c.record.seq];
+    for (JobChange& c : starting) {
+      JobRecord& record = c.record;
       std::vector<Event> events;
-      absl::Status status = executor_.Start(record, events);
+      // Nothing may escape while mu_ is released (an exception here is a bug).
+      absl::Status status = absl::InternalError("unexpected exception, see dlpd's log");
+      RunGuarded(absl::StrCat("job ", record.job.id, ": start"),
+                 [&] { status = executor_.Start(record, events); });
       if (!status.ok()) {
         record.job.state = JobState::kFailed;
         record.job.reason = absl::StrCat("cannot start: ", status.message());
@@ -155,12 +162,16 @@ void Controller::Schedule() {
       Log(absl::StrCat("job ", record.job.id, ": ", status.ok() ? "started" : record.job.reason));
       started.push_back({std::move(record), std::move(events)});
     }
+    lock.lock();
+    starting_.clear();
+    changed_.notify_all();
     CrashPointForTests("after-spawn");
     Record(std::move(started));
   }
   std::vector<std::pair<int64_t, std::string>> changed;
   for (const auto& [seq, reason] : decision.waiting) {
-    if (active_[seq].job.reason != reason) changed.emplace_back(seq, reason);
+    auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
+    if (it != active_.end() && it->second.job.reason != reason) changed.emplace_back(seq, reason);
   }
   if (changed.empty()) return;
   absl::Status status = store_.UpdateReasons(changed);
@@ -168,7 +179,7 @@ void Controller::Schedule() {
     Log(absl::StrCat("cannot save queue reasons: ", status.message()));
     return;  // memory keeps the stored reasons; tried again next round
   }
-  for (const auto& [seq, reason] : changed) active_[seq].job.reason = reason;
+  for (const auto& [seq, reason] : changed) active_.at(seq).job.reason = reason;
   ++generation_;
   changed_.notify_all();
 }

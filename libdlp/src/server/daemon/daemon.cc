@@ -1,5 +1,6 @@
 #include "server/daemon/daemon.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,6 +69,11 @@ absl::StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const DaemonOptions&
 }  // namespace
 
 absl::Status RunDaemon(const DaemonOptions& options) {
+  // glibc gives each thread that allocates its own arena and keeps what was
+  // freed there: the request threads, each building large listings now and
+  // then, grew dlpd by 100 MiB over 1,000 jobs that way (32 MiB with one
+  // arena). Two arenas are plenty for a daemon that mostly waits.
+  mallopt(M_ARENA_MAX, 2);
   // Signals are taken synchronously by the main thread; every thread started
   // from here on inherits the blocked mask.
   sigset_t stop_signals;

@@ -163,6 +163,9 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
 }
 
 void Executor::Release(const JobRecord& record) {
+  // Queued jobs (cancelled before they started) are released from API
+  // threads while the loop may be spawning: they have nothing to forget.
+  if (record.runner_pid <= 0) return;
   children_.erase(static_cast<pid_t>(record.runner_pid));
   termed_.erase(record.seq);
   killed_.erase(record.seq);

@@ -11,7 +11,9 @@
 // its --status-file argument and adopts it; when none is alive, a status file
 // or output file means it ran (the job is settled from its status file, or
 // lost), and neither means it never ran: only then is it started again.
-// Thread-compatible: the controller calls it under its own lock.
+// Thread-compatible: the controller calls it under its own lock, except Start,
+// which its loop thread calls alone while API threads may Release a job that
+// never started (a no-op).
 #pragma once
 
 #include <sys/types.h>

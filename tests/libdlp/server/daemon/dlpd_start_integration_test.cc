@@ -52,7 +52,9 @@ class DlpdStartTest : public ::testing::Test {
     Dlpd dlpd(State(), {}, {{"DLPD_TEST_CRASH_AT", crash_point}});
     ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
     nlohmann::json job = SubmitJson(*dlpd.Client(), spec);
-    if (job.is_object()) EXPECT_EQ(job.value("id", ""), "1") << job.dump();
+    if (job.is_object()) {
+      EXPECT_EQ(job.value("id", ""), "1") << job.dump();
+    }
     RunResult died = dlpd.process().Wait(absl::Seconds(30));
     ASSERT_TRUE(!died.timed_out && died.signal == SIGKILL)
         << "dlpd did not stop at " << crash_point << ": " << dlpd.process().OutputSoFar();
