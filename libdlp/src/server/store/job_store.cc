@@ -17,6 +17,10 @@ constexpr absl::string_view kJobColumns =
     "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
     "stop_requested_us, stop_state, stop_reason, start_attempt";
 
+constexpr absl::string_view kSelectReplicas =
+    "SELECT name, role, role_index, state, exit_code, signal, host, pid FROM replicas "
+    "WHERE job_id=? ORDER BY ordinal";
+
 std::optional<int64_t> ToMicros(const std::optional<absl::Time>& t) {
   if (!t) return std::nullopt;
   return absl::ToUnixMicros(*t);
@@ -198,10 +202,12 @@ absl::Status JobStore::WriteReplicas(const JobRecord& r) {
 }
 
 absl::Status JobStore::LoadReplicas(JobRecord& r) {
-  DLP_ASSIGN_OR_RETURN(
-      Statement s, db_.Prepare("SELECT name, role, role_index, state, exit_code, signal, host, "
-                               "pid FROM replicas WHERE job_id=? ORDER BY ordinal"));
-  s.Bind(1, r.seq);
+  DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare(kSelectReplicas));
+  return ReadReplicas(s, r);
+}
+
+absl::Status JobStore::ReadReplicas(Statement& s, JobRecord& r) {
+  s.Reset().Bind(1, r.seq);
   r.job.replicas.clear();
   while (true) {
     DLP_ASSIGN_OR_RETURN(bool row, s.Step());
@@ -267,7 +273,9 @@ absl::StatusOr<std::vector<JobRecord>> JobStore::List(const StoreFilter& f) {
     out.push_back(std::move(r));
   }
   std::reverse(out.begin(), out.end());
-  for (JobRecord& r : out) DLP_RETURN_IF_ERROR(LoadReplicas(r));
+  // One prepared statement for every job's replicas (preparing is most of the cost).
+  DLP_ASSIGN_OR_RETURN(Statement replicas, db_.Prepare(kSelectReplicas));
+  for (JobRecord& r : out) DLP_RETURN_IF_ERROR(ReadReplicas(replicas, r));
   return out;
 }
 

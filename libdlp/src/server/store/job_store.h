@@ -98,6 +98,8 @@ class JobStore {
   absl::Status WriteJob(const JobRecord& record, const std::vector<Event>& events);
   absl::Status WriteReplicas(const JobRecord& record);
   absl::Status LoadReplicas(JobRecord& record);
+  // Fills record.replicas through `select` (kSelectReplicas), reset first.
+  static absl::Status ReadReplicas(Statement& select, JobRecord& record);
 
   Database db_;
   std::string path_;
