@@ -11,7 +11,7 @@
 #   - dlpd's RSS and open descriptors come back to their value before the load, within
 #     RSS_SLACK_MIB and FD_SLACK, at most 20 s after the load ended;
 #   - the measured submission rate is at least MIN_RATE.
-# Environment (defaults): JOBS=10000 RATE=250 CLIENTS=10 CPUS=600 TIMEOUT=600 RSS_SLACK_MIB=48
+# Environment (defaults): JOBS=10000 RATE=250 CLIENTS=10 CPUS=600 TIMEOUT=600 RSS_SLACK_MIB=64
 # FD_SLACK=4 MIN_RATE=200 KEEP=0 (1 keeps the temporary folder). Exit 0 when every check holds.
 # The CI runs a small version (tests/e2e/soak_test.cc).
 set -euo pipefail
@@ -21,7 +21,7 @@ source bench/soak/common.sh
 build=${1:-build}
 bin=$(cd "$build/bin" && pwd)
 JOBS=${JOBS:-10000} RATE=${RATE:-250} CLIENTS=${CLIENTS:-10} CPUS=${CPUS:-600}
-TIMEOUT=${TIMEOUT:-600} RSS_SLACK_MIB=${RSS_SLACK_MIB:-48} FD_SLACK=${FD_SLACK:-4}
+TIMEOUT=${TIMEOUT:-600} RSS_SLACK_MIB=${RSS_SLACK_MIB:-64} FD_SLACK=${FD_SLACK:-4}
 MIN_RATE=${MIN_RATE:-200} KEEP=${KEEP:-0}
 for tool in dlp dlpd dlp-run; do
   [[ -x $bin/$tool ]] || { echo "churn.sh: $bin/$tool is missing; build it first" >&2; exit 2; }
