@@ -36,6 +36,18 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
     unlink(tmp.c_str());
     return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(err)));
   }
+  // The rename is durable only once the folder holding the name is synced.
+  const size_t slash = path.rfind('/');
+  std::string dir = ".";
+  if (slash != std::string::npos) dir = slash == 0 ? "/" : path.substr(0, slash);
+  const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int synced = dfd < 0 ? -1 : fsync(dfd);
+  const int sync_errno = errno;
+  if (dfd >= 0) close(dfd);
+  if (synced != 0) {
+    return absl::InternalError(
+        absl::StrCat("cannot sync the folder of ", path, ": ", std::strerror(sync_errno)));
+  }
   return absl::OkStatus();
 }
 

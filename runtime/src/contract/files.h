@@ -12,8 +12,9 @@
 namespace dlp::contract {
 
 // Writes `contents` to `path` atomically: a temporary file in the same folder,
-// fsync, then rename, so that a reader sees the old or the new file, never half
-// of one. The file gets `mode` whatever the umask. The folder must exist.
+// fsync, then rename, then fsync of the folder (so the new name survives a
+// crash), so that a reader sees the old or the new file, never half of one.
+// The file gets `mode` whatever the umask. The folder must exist.
 // Internal error naming the path on failure. Thread-safe.
 absl::Status WriteFileAtomically(const std::string& path, std::string_view contents,
                                  int mode = 0644);

@@ -9,6 +9,7 @@
 #include "dlp/status.h"
 #include "server/log.h"
 #include "server/store/tenant_store.h"
+#include "server/thread_guard.h"
 
 namespace dlp::server {
 
@@ -37,11 +38,18 @@ Controller::Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy,
 Controller::~Controller() { Shutdown(); }
 
 absl::Status Controller::Start() {
+  absl::StatusOr<JobStore> reader = store_.OpenReader();
+  if (reader.ok()) {
+    reader_.emplace(std::move(*reader));
+  } else {
+    Log(absl::StrCat("reads share the writer's connection: ", reader.status().message()));
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     StoreFilter filter;
     filter.active_only = true;
     DLP_ASSIGN_OR_RETURN(std::vector<JobRecord> active, store_.List(filter));
+    std::vector<JobChange> changes;
     for (JobRecord& record : active) {
       std::vector<Event> events;
       executor_.Reconcile(record, events);
@@ -49,14 +57,15 @@ absl::Status Controller::Start() {
       Log(absl::StrCat("job ", record.job.id, ": ", std::string(JobStateName(record.job.state)),
                        record.job.reason.empty() ? "" : ": ", record.job.reason));
       if (!events.empty()) {
-        Save(record, events);
+        changes.push_back({std::move(record), std::move(events)});
       } else {
         active_[record.seq] = std::move(record);
       }
     }
+    Record(std::move(changes));
     work_ = true;
   }
-  loop_ = std::thread([this] { Loop(); });
+  loop_ = GuardedThread("controller loop", [this] { Loop(); });
   return absl::OkStatus();
 }
 
@@ -88,17 +97,6 @@ bool Controller::stopping() const {
   return stopping_;
 }
 
-void Controller::Save(JobRecord& record, const std::vector<Event>& events) {
-  absl::Status status = store_.Update(record, events);
-  if (!status.ok()) Log(absl::StrCat("job ", record.job.id, ": cannot save: ", status.message()));
-  if (IsTerminal(record.job.state)) {
-    active_.erase(record.seq);
-  } else {
-    active_[record.seq] = record;
-  }
-  changed_.notify_all();
-}
-
 absl::StatusOr<std::optional<UnixAccount>> Controller::RunAs(const std::string& tenant) const {
   if (tenant.empty() || tenant == kOwnerTenant) return std::nullopt;
   const std::string user =
@@ -125,20 +123,27 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
   record.job.spec = std::move(spec);
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) return absl::UnavailableError("dlpd is shutting down");
-  DLP_ASSIGN_OR_RETURN(record, store_.Insert(std::move(record)));
-  active_[record.seq] = record;
+  absl::StatusOr<JobRecord> inserted = store_.Insert(std::move(record));
+  if (!inserted.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("the job store refused the job: ", inserted.status().message()));
+  }
+  active_[inserted->seq] = *inserted;
+  ++generation_;
   work_ = true;
   wake_.notify_all();
-  return record.job;
+  return inserted->job;
 }
 
-absl::StatusOr<JobRecord> Controller::GetLocked(const std::string& id,
-                                                const std::string& tenant) {
+namespace {
+
+absl::StatusOr<JobRecord> FindJob(JobStore& store, const std::string& id,
+                                  const std::string& tenant) {
   int64_t seq = 0;
   if (!absl::SimpleAtoi(id, &seq) || seq <= 0) {
     return absl::NotFoundError(absl::StrCat("job ", id, " not found"));
   }
-  absl::StatusOr<JobRecord> record = store_.Get(seq);
+  absl::StatusOr<JobRecord> record = store.Get(seq);
   if (!record.ok() || (!tenant.empty() && record->job.tenant != tenant)) {
     if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
     return absl::NotFoundError(absl::StrCat("job ", id, " not found"));
@@ -146,9 +151,29 @@ absl::StatusOr<JobRecord> Controller::GetLocked(const std::string& id,
   return record;
 }
 
+}  // namespace
+
+absl::StatusOr<JobRecord> Controller::GetLocked(const std::string& id, const std::string& tenant) {
+  return FindJob(store_, id, tenant);
+}
+
+std::unique_lock<std::mutex> Controller::LockReader(JobStore*& store) {
+  if (reader_) {
+    store = &*reader_;
+    return std::unique_lock<std::mutex>(read_mu_);
+  }
+  store = &store_;
+  return std::unique_lock<std::mutex>(mu_);
+}
+
+absl::StatusOr<JobRecord> Controller::Read(const std::string& id, const std::string& tenant) {
+  JobStore* store = nullptr;
+  std::unique_lock<std::mutex> lock = LockReader(store);
+  return FindJob(*store, id, tenant);
+}
+
 absl::StatusOr<Job> Controller::Get(const std::string& id, const std::string& tenant) {
-  std::lock_guard<std::mutex> lock(mu_);
-  DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
+  DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
   return record.job;
 }
 
@@ -161,8 +186,9 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
   if (filter.labels.empty()) f.limit = filter.limit;
   std::vector<JobRecord> records;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    DLP_ASSIGN_OR_RETURN(records, store_.List(f));
+    JobStore* store = nullptr;
+    std::unique_lock<std::mutex> lock = LockReader(store);
+    DLP_ASSIGN_OR_RETURN(records, store->List(f));
   }
   std::vector<Job> jobs;
   for (JobRecord& r : records) {
@@ -180,8 +206,9 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
 }
 
 absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string& tenant) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
+  changed_.wait(lock, [&] { return !starting_.contains(record.seq); });
   auto active = active_.find(record.seq);
   if (active == active_.end()) return record.job;  // terminal: unchanged
   record = active->second;
@@ -194,36 +221,48 @@ absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string&
     events.push_back({*record.job.finished, "Cancelled", record.job.reason});
   } else {
     executor_.RequestStop(record, JobState::kCancelled, "cancelled by user", events);
-    work_ = true;
-    wake_.notify_all();
   }
-  if (!events.empty()) Save(record, events);
+  if (events.empty()) return record.job;
+  std::vector<JobChange> change;
+  change.push_back({record, std::move(events)});
+  DLP_RETURN_IF_ERROR(Commit(std::move(change)));
+  work_ = true;  // the loop signals the runner
+  poll_now_ = true;
+  wake_.notify_all();
   return record.job;
 }
 
 absl::StatusOr<Job> Controller::Wait(const std::string& id, const std::string& tenant,
                                      absl::Duration timeout) {
   const absl::Time deadline = absl::Now() + timeout;
-  std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
-    if (IsTerminal(record.job.state) || stopping_ || absl::Now() >= deadline) return record.job;
-    changed_.wait_until(lock, absl::ToChronoTime(deadline));
+    uint64_t seen = 0;
+    bool stopping = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      seen = generation_;
+      stopping = stopping_;
+    }
+    DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
+    if (IsTerminal(record.job.state) || stopping || absl::Now() >= deadline) return record.job;
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait_until(lock, absl::ToChronoTime(deadline),
+                        [&] { return generation_ != seen || stopping_; });
   }
 }
 
 absl::StatusOr<std::vector<Event>> Controller::Events(const std::string& id,
                                                       const std::string& tenant) {
-  std::lock_guard<std::mutex> lock(mu_);
-  DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
-  return store_.Events(record.seq);
+  JobStore* store = nullptr;
+  std::unique_lock<std::mutex> lock = LockReader(store);
+  DLP_ASSIGN_OR_RETURN(JobRecord record, FindJob(*store, id, tenant));
+  return store->Events(record.seq);
 }
 
 absl::StatusOr<std::string> Controller::LogDir(const std::string& id,
                                                const std::string& tenant) {
-  std::lock_guard<std::mutex> lock(mu_);
-  DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
-  return executor_.LogDir(record.job.id);
+  DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
+  return executor_.LogDir(record.job.id);  // a pure function of the id
 }
 
 absl::Status Controller::RecordUsage(
@@ -240,88 +279,10 @@ absl::Status Controller::RecordUsage(
 
 absl::StatusOr<std::vector<ReplicaUsage>> Controller::Usage(const std::string& id,
                                                             const std::string& tenant) {
-  std::lock_guard<std::mutex> lock(mu_);
-  DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
-  return store_.LatestUsage(record.seq);
-}
-
-void Controller::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!stopping_) {
-    work_ = false;
-    Tick();
-    wake_.wait_for(lock, absl::ToChronoMilliseconds(options_.poll_interval),
-                   [this] { return stopping_ || work_; });
-  }
-}
-
-void Controller::Tick() {
-  std::vector<int64_t> running;
-  for (const auto& [seq, record] : active_) {
-    if (record.job.state == JobState::kRunning) running.push_back(seq);
-  }
-  for (int64_t seq : running) {
-    JobRecord record = active_[seq];
-    std::vector<Event> events;
-    if (executor_.Poll(record, events)) {
-      Save(record, events);
-      if (IsTerminal(record.job.state)) {
-        Log(absl::StrCat("job ", record.job.id, ": ", std::string(JobStateName(record.job.state)),
-                         record.job.reason.empty() ? "" : ": ", record.job.reason));
-      }
-    }
-  }
-  executor_.Tidy();
-  Schedule();
-}
-
-void Controller::Schedule() {
-  ClusterState cluster;
-  cluster.capacity = options_.capacity;
-  std::set<int> held;
-  std::vector<PendingJob> pending;
-  for (const auto& [seq, record] : active_) {
-    if (record.job.state == JobState::kRunning) {
-      cluster.used += DemandOf(record.job.spec);
-      held.insert(record.gpus.begin(), record.gpus.end());
-    } else if (record.job.state == JobState::kQueued) {
-      pending.push_back({seq, record.job.tenant, record.job.queue, record.job.spec.priority,
-                         DemandOf(record.job.spec)});
-    }
-  }
-  if (pending.empty()) return;
-  for (int g = 0; g < cluster.capacity.gpus; ++g) {
-    if (!held.contains(g)) cluster.free_gpus.push_back(g);
-  }
-  ScheduleDecision decision = policy_->Schedule(pending, cluster);
-  for (const GpuAssignment& assignment : decision.start) {
-    JobRecord record = active_[assignment.seq];
-    record.gpus = assignment.gpus;
-    std::vector<Event> events;
-    absl::StatusOr<std::optional<UnixAccount>> run_as =
-        RunAs(record.job.tenant == kOwnerTenant ? "" : record.job.tenant);
-    absl::Status started = run_as.ok() ? executor_.Start(record, *run_as, events) : run_as.status();
-    if (!started.ok()) {
-      record.job.state = JobState::kFailed;
-      record.job.reason = absl::StrCat("cannot start: ", started.message());
-      record.job.finished = absl::Now();
-      for (JobReplica& r : record.job.replicas) r.state = JobState::kFailed;
-      events.push_back({*record.job.finished, "Failed", record.job.reason});
-    }
-    Log(absl::StrCat("job ", record.job.id, ": ", started.ok() ? "started" : record.job.reason));
-    Save(record, events);
-  }
-  std::vector<std::pair<int64_t, std::string>> changed;
-  for (const auto& [seq, reason] : decision.waiting) {
-    JobRecord& record = active_[seq];
-    if (record.job.reason == reason) continue;
-    record.job.reason = reason;
-    changed.emplace_back(seq, reason);
-  }
-  if (changed.empty()) return;
-  absl::Status status = store_.UpdateReasons(changed);
-  if (!status.ok()) Log(absl::StrCat("cannot save queue reasons: ", status.message()));
-  changed_.notify_all();
+  JobStore* store = nullptr;
+  std::unique_lock<std::mutex> lock = LockReader(store);
+  DLP_ASSIGN_OR_RETURN(JobRecord record, FindJob(*store, id, tenant));
+  return store->LatestUsage(record.seq);
 }
 
 }  // namespace dlp::server

@@ -6,6 +6,13 @@
 // whose jobs are stored under kOwnerTenant (a name no tenant can have) and run
 // as dlpd's own user; any other tenant sees and submits only its own jobs,
 // which run as the tenant's Unix account (run_as.h).
+//
+// The store is the truth: a change is committed before memory or the world
+// (signals, dlp-run) follows it. A request whose change cannot be committed
+// fails with Unavailable and changes nothing. What the loop observes (a runner
+// exited) is kept as the working copy and committed again every round until
+// the store takes it. Reads (list, get, events, usage) go through a second,
+// read-only connection and never take the controller's lock.
 // Thread-safe: every public method may be called from any thread.
 #pragma once
 
@@ -15,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -74,26 +82,49 @@ class Controller {
  private:
   // The account a job of `tenant` runs as: nullopt for the owner.
   absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
-  absl::StatusOr<JobRecord> GetLocked(const std::string& id, const std::string& tenant);
   // At start, for an active job whose stored spec does not read back: a
   // Queued one fails, a Running one is stopped (and fails), with the reason.
   void Quarantine(JobRecord& record, std::vector<Event>& events);
-  // Writes `record` (and events) to the store and the active cache; wakes waiters.
-  void Save(JobRecord& record, const std::vector<Event>& events);
+  // Locks the connection reads use (the reader, else the writer's mu_) and
+  // points `store` at it.
+  std::unique_lock<std::mutex> LockReader(JobStore*& store);
+  // Reads through the reader connection (mu_ not held).
+  absl::StatusOr<JobRecord> Read(const std::string& id, const std::string& tenant);
+  absl::StatusOr<JobRecord> GetLocked(const std::string& id, const std::string& tenant);
+  // Commits `changes` (with events still pending for those jobs) in one
+  // transaction, then applies them to active_ and wakes waiters. Unavailable,
+  // and nothing applied, when the store refuses. mu_ held.
+  absl::Status Commit(std::vector<JobChange> changes);
+  // Commit for what the loop observed: when the store refuses, the changes
+  // become the working copy and are committed again next round. mu_ held.
+  void Record(std::vector<JobChange> changes);
   void Loop();
-  void Tick();
-  void Schedule();
+  // One round of the loop; `lock` holds mu_ (Schedule releases it while it
+  // spawns runners).
+  void Tick(std::unique_lock<std::mutex>& lock);
+  void Schedule(std::unique_lock<std::mutex>& lock);
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed
   std::condition_variable wake_;     // the loop has work now
   JobStore store_;
+  std::mutex read_mu_;              // serialises reader_; never held with mu_
+  std::optional<JobStore> reader_;  // unset: reads use store_ under mu_
+  uint64_t generation_ = 0;         // bumped under mu_ by every commit
   std::unique_ptr<SchedulingPolicy> policy_;
   Executor executor_;
   ControllerOptions options_;
-  std::map<int64_t, JobRecord> active_;  // Queued and Running jobs
+  // Queued and Running jobs: the working copy, equal to the store except for
+  // jobs in unsaved_ (terminal ones stay here until committed).
+  std::map<int64_t, JobRecord> active_;
+  std::map<int64_t, std::vector<Event>> unsaved_;  // seq -> events not yet committed
+  // Jobs whose Starting record is committed and whose runners are being
+  // spawned without mu_ held; a cancel waits for them (changed_).
+  std::set<int64_t> starting_;
   bool stopping_ = false;
-  bool work_ = false;
+  bool work_ = false;     // the loop has work now (a submit, a cancel)
+  bool poll_now_ = true;  // poll runners this round, not at next_poll_
+  absl::Time next_poll_;  // runners are polled every poll_interval, not every wake
   std::thread loop_;
 };
 

@@ -1,6 +1,7 @@
 #include "server/daemon/daemon.h"
 
 #include <httplib.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "server/executor/cgroup.h"
 #include "server/http/gated_server.h"
 #include "server/log.h"
+#include "server/thread_guard.h"
 
 namespace dlp::server {
 namespace {
@@ -98,6 +100,12 @@ absl::Status ImportTokensFile(const std::string& path, TenantStore& tenants) {
 }  // namespace
 
 absl::Status RunDaemon(const DaemonOptions& options) {
+  // glibc gives each thread that allocates its own arena and keeps what was
+  // freed there: the request threads, each building large listings now and
+  // then, grew dlpd by 100 MiB over 1,000 jobs that way (32 MiB with one
+  // arena). Two arenas are plenty for a daemon that mostly waits; the main
+  // loop below trims them every 5 s.
+  mallopt(M_ARENA_MAX, 2);
   // Signals are taken synchronously by the main thread; every thread started
   // from here on inherits the blocked mask.
   sigset_t stop_signals;
@@ -182,7 +190,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   const std::string address =
       absl::StrCat(host.find(':') != std::string::npos ? "[" + host + "]" : host, ":", bound);
   server->WidenBacklog(kListenBacklog);
-  std::thread listener([&server] { server->listen_after_bind(); });
+  std::thread listener = GuardedThread("HTTP listener", [&server] { server->listen_after_bind(); });
   absl::Status published = state.Publish(address, token);
   if (!published.ok()) {
     controller.Shutdown();
@@ -194,12 +202,15 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   Log(absl::StrCat("listening on ", address, options.tls_cert.empty() ? "" : " (TLS)"));
 
   const timespec poll{0, 100 * 1000 * 1000};
-  while (!api_shutdown) {
+  for (int round = 1; !api_shutdown; ++round) {
     siginfo_t info;
     if (sigtimedwait(&stop_signals, &info, &poll) > 0) {
       Log(absl::StrCat("received signal ", info.si_signo, "; stopping (jobs keep running)"));
       break;
     }
+    // A listing of 10,000 jobs allocates some 200 MiB for a moment; malloc
+    // keeps what was freed unless asked to return it.
+    if (round % 50 == 0) malloc_trim(0);
   }
   if (api_shutdown) Log("shutdown requested over the API; stopping (jobs keep running)");
   controller.Shutdown();

@@ -12,10 +12,15 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "contract/files.h"
 #include "dlp/status.h"
 #include "server/api/auth.h"
+#include "server/executor/process.h"
 
 namespace dlp::server {
 namespace {
@@ -49,11 +54,23 @@ absl::StatusOr<StateDir> StateDir::Open(const std::string& path, int mode) {
   if (fd < 0) {
     return absl::InternalError(absl::StrCat("cannot open ", lock_path, ": ", strerror(errno)));
   }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  // A dlpd killed while it spawned dlp-run leaves a child that holds the lock
+  // until it closes its inherited descriptors, a moment later: while the
+  // recorded dlpd is gone, wait for that (it also means that child has created
+  // its output file, which recovery reads; see executor.h).
+  const absl::Time deadline = absl::Now() + absl::Seconds(5);
+  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
+    if (err == EINTR) continue;
+    std::string pid = ReadSmallFile(path + "/dlpd.pid");
+    int recorded = 0;
+    const bool gone = absl::SimpleAtoi(pid, &recorded) && !ProcessStartTime(recorded);
+    if (err == EWOULDBLOCK && gone && absl::Now() < deadline) {
+      absl::SleepFor(absl::Milliseconds(10));
+      continue;
+    }
     close(fd);
     if (err == EWOULDBLOCK) {
-      std::string pid = ReadSmallFile(path + "/dlpd.pid");
       return absl::FailedPreconditionError(
           absl::StrCat("another dlpd", pid.empty() ? "" : absl::StrCat(" (pid ", pid, ")"),
                        " is already running with state folder ", path));

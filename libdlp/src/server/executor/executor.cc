@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -60,7 +61,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   SpawnOptions spawn;
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);
-  spawn.output_path = JobDir(id) + "/dlp-run.out";
+  spawn.output_path = RunnerOutput(id);
   if (run_as) {
     // dlp-run writes the logs, status and traces as the account.
     for (const std::string& path : {JobDir(id), LogDir(id), folder.GroupFile()}) {
@@ -240,7 +241,14 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
   job.finished = absl::Now();
   events.push_back({*job.finished, std::string(JobStateName(job.state)),
                     job.reason.empty() ? "job succeeded" : job.reason});
+}
+
+void Executor::Release(const JobRecord& record) {
+  // Queued jobs (cancelled before they started) are released from API
+  // threads while the loop may be spawning: they have nothing to forget.
+  if (record.runner_pid <= 0) return;
   children_.erase(static_cast<pid_t>(record.runner_pid));
+  termed_.erase(record.seq);
   killed_.erase(record.seq);
 }
 
@@ -258,6 +266,10 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   if (gone) {
     Finalize(record, current, /*lost=*/false, events);
     return true;
+  }
+  // dlp-run forwards SIGTERM to every rank's process group.
+  if (record.stop_requested_us && termed_.insert(record.seq).second) {
+    SignalGroup(static_cast<pid_t>(record.runner_pid), SIGTERM);
   }
   if (record.stop_requested_us && !killed_.contains(record.seq) &&
       now >= absl::FromUnixMicros(*record.stop_requested_us) + options_.grace_period) {
@@ -293,17 +305,33 @@ void Executor::RequestStop(JobRecord& record, JobState final_state, const std::s
   record.stop_requested_us = absl::ToUnixMicros(now);
   record.stop_state = std::string(JobStateName(final_state));
   record.stop_reason = reason;
-  // dlp-run forwards SIGTERM to every rank's process group.
-  SignalGroup(static_cast<pid_t>(record.runner_pid), SIGTERM);
   events.push_back({now, final_state == JobState::kCancelled ? "CancelRequested" : "Stopping",
                     reason});
 }
 
 void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
-  if (record.job.state == JobState::kQueued) {
-    if (!runners_at_start_) runners_at_start_ = ProcessesByArgument("--status-file");
-    auto found = runners_at_start_->find(StatusPath(record.job.id));
-    if (found == runners_at_start_->end()) return;
+  if (record.job.state == JobState::kQueued) return ReconcileQueued(record, events);
+  if (record.job.state != JobState::kRunning) return;
+  const auto pid = static_cast<pid_t>(record.runner_pid);
+  if (pid > 0 && SameProcessAlive(pid, record.runner_start_time)) {
+    // A stop under way is signalled again by the first Poll.
+    events.push_back(
+        {absl::Now(), "Adopted", absl::StrCat("dlp-run (pid ", pid, ") still running; adopted")});
+    return;
+  }
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(StatusPath(record.job.id));
+  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
+  if (current) ApplyStatus(record, *current, events);
+  const bool settled = current && current->terminal();
+  Finalize(record, current, /*lost=*/!settled, events);
+}
+
+void Executor::ReconcileQueued(JobRecord& record, std::vector<Event>& events) {
+  if (!runners_at_start_) runners_at_start_ = ProcessesByArgument("--status-file");
+  const std::string& id = record.job.id;
+  auto found = runners_at_start_->find(StatusPath(id));
+  if (found != runners_at_start_->end()) {
     const pid_t runner = found->second;
     record.runner_pid = runner;
     record.runner_start_time = ProcessStartTime(runner).value_or(0);
@@ -315,17 +343,22 @@ void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
                                    ") was started before the daemon restarted; adopted")});
     return;
   }
-  if (record.job.state != JobState::kRunning) return;
-  const auto pid = static_cast<pid_t>(record.runner_pid);
-  if (pid > 0 && SameProcessAlive(pid, record.runner_start_time)) {
-    events.push_back({absl::Now(), "Adopted",
-                      absl::StrCat("dlp-run (pid ", pid, ") still running; adopted")});
-    if (record.stop_requested_us) SignalGroup(pid, SIGTERM);
+  if (record.start_attempt == 0) return;  // no start was ever recorded
+  // Starting, and no runner alive. The spawned process creates its output file
+  // before it executes dlp-run: without it (and a status file) nothing ran.
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(StatusPath(id));
+  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
+  const bool traces =
+      access(RunnerOutput(id).c_str(), F_OK) == 0 || access(StatusPath(id).c_str(), F_OK) == 0;
+  if (!current && !traces) {
+    events.push_back({absl::Now(), "StartRetried",
+                      absl::StrCat("dlpd stopped before it started dlp-run (start ",
+                                   record.start_attempt, "); the job will be started again")});
     return;
   }
-  absl::StatusOr<std::optional<contract::GroupStatus>> status =
-      contract::ReadStatusFile(StatusPath(record.job.id));
-  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
+  // It ran and is gone: settle it from its status file, else it is lost.
+  record.job.state = JobState::kRunning;
   if (current) ApplyStatus(record, *current, events);
   const bool settled = current && current->terminal();
   Finalize(record, current, /*lost=*/!settled, events);

@@ -2,7 +2,18 @@
 // and maps dlp-run's status file into the job's state. It owns no job state of
 // its own beyond which runners are its children: everything it needs to find a
 // runner again after a daemon restart is in the JobRecord.
-// Thread-compatible: the controller calls it under its own lock.
+//
+// Exactly-once starts. The controller commits a Starting record (the job
+// still Queued, start_attempt incremented, no runner pid) before it calls
+// Start, and the Running record with the runner's pid and start time after.
+// dlp-run's output file is created by the spawned process itself, before it
+// executes dlp-run. After a crash Reconcile finds a Starting job's runner by
+// its --status-file argument and adopts it; when none is alive, a status file
+// or output file means it ran (the job is settled from its status file, or
+// lost), and neither means it never ran: only then is it started again.
+// Thread-compatible: the controller calls it under its own lock, except Start,
+// which its loop thread calls alone while API threads may Release a job that
+// never started (a no-op).
 #pragma once
 
 #include <sys/types.h>
@@ -38,7 +49,8 @@ class Executor {
   // Writes the group file and starts dlp-run in a new session, in the job's
   // cgroup, as `run_as` when set (a tenant's job: the account owns the job's
   // folder and the job gets a fresh environment) or else as dlpd's own user.
-  // On success the record is Running with its runner's pid and start time.
+  // On success the record is Running with its runner's pid and start time. The
+  // caller has committed the record's Starting state (start_attempt) first.
   absl::Status Start(JobRecord& record, const std::optional<UnixAccount>& run_as,
                      std::vector<Event>& events);
 
@@ -50,7 +62,8 @@ class Executor {
   // once dlp-run is gone. Returns whether the record changed.
   bool Poll(JobRecord& record, std::vector<Event>& events);
 
-  // Begins terminating a Running job: SIGTERM now, SIGKILL after the grace
+  // Records that a Running job is to stop: the next Poll sends SIGTERM (so the
+  // request is committed before any signal), SIGKILL follows after the grace
   // period; the job ends in `final_state` with `reason`. No-op when a stop is
   // already under way.
   void RequestStop(JobRecord& record, JobState final_state, const std::string& reason,
@@ -60,13 +73,20 @@ class Executor {
   // it is still the same process, else settle the job from its status file or
   // mark it Failed ("lost on daemon restart") and kill what is left. For a
   // Queued job: adopt a dlp-run that a daemon started but died before it
-  // recorded the start, so that the job never runs twice.
+  // recorded the start; for a Starting one whose runner is gone, settle it as
+  // above when it ran, leave it Queued only when it never ran (see above).
   void Reconcile(JobRecord& record, std::vector<Event>& events);
+
+  // Forgets what the executor kept about a terminal job's runner; called once
+  // the terminal record is committed.
+  void Release(const JobRecord& record);
 
   contract::JobFolder Folder(const std::string& id) const { return {options_.jobs_dir + "/" + id}; }
   std::string JobDir(const std::string& id) const { return Folder(id).path; }
   std::string LogDir(const std::string& id) const { return Folder(id).LogDir(); }
   std::string StatusPath(const std::string& id) const { return Folder(id).StatusFile(); }
+  // dlp-run's stdout and stderr, created by the spawned process.
+  std::string RunnerOutput(const std::string& id) const { return JobDir(id) + "/dlp-run.out"; }
 
  private:
   // True when the job's runner has exited (reaping it if it is our child).
@@ -76,6 +96,7 @@ class Executor {
   void Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status, bool lost,
                 std::vector<Event>& events);
   void KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status);
+  void ReconcileQueued(JobRecord& record, std::vector<Event>& events);
 
   // Marks the replicas the OOM killer killed (reason OOMKilled); returns the
   // first, or nullptr when there was none.
@@ -86,6 +107,7 @@ class Executor {
   ExecutorOptions options_;
   std::set<std::string> cgroups_to_remove_;       // job ids
   std::map<pid_t, std::optional<int>> children_;  // runner pid -> wait status once reaped
+  std::set<int64_t> termed_;                      // jobs already sent SIGTERM
   std::set<int64_t> killed_;                      // jobs already sent SIGKILL
   // Runners alive at daemon start, by status file: one /proc scan for every
   // Queued job that Reconcile looks at.

@@ -1,5 +1,6 @@
 #include "server/executor/process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -12,15 +13,12 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "server/proc/proc_file.h"
 
 extern char** environ;
 
@@ -28,26 +26,27 @@ namespace dlp::server {
 
 std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag) {
   std::map<std::string, pid_t> found;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+  DIR* dir = opendir("/proc");
+  if (dir == nullptr) return found;
+  while (const dirent* entry = readdir(dir)) {
     pid_t pid = 0;
-    if (!absl::SimpleAtoi(entry.path().filename().string(), &pid)) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::string> args = absl::StrSplit(cmdline, '\0');
+    if (!absl::SimpleAtoi(entry->d_name, &pid)) continue;
+    absl::StatusOr<std::string> cmdline = ReadProcFile(ProcPath(pid, "cmdline"));
+    if (!cmdline.ok()) continue;  // exited meanwhile
+    std::vector<std::string> args = absl::StrSplit(*cmdline, '\0');
     for (size_t i = 0; i + 1 < args.size(); ++i) {
       if (args[i] == flag && ProcessStartTime(pid)) found[args[i + 1]] = pid;
     }
   }
+  closedir(dir);
   return found;
 }
 
 std::optional<int64_t> ProcessStartTime(pid_t pid) {
   if (pid <= 0) return std::nullopt;
-  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string stat = buffer.str();
+  absl::StatusOr<std::string> read = ReadProcFile(ProcPath(pid, "stat"));
+  if (!read.ok()) return std::nullopt;
+  const std::string& stat = *read;
   // The command name (field 2) may hold spaces and parentheses: parse after the last ')'.
   const size_t close = stat.rfind(')');
   if (close == std::string::npos) return std::nullopt;

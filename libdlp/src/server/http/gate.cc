@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "server/thread_guard.h"
 
 namespace dlp::server {
 namespace {
@@ -70,7 +71,7 @@ absl::Status Gate::Start() {
   event.events = EPOLLIN;
   event.data.ptr = nullptr;  // the wake-up descriptor
   epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &event);
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = GuardedThread("HTTP gate", [this] { Loop(); });
   return absl::OkStatus();
 }
 

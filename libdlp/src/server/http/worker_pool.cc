@@ -1,5 +1,7 @@
 #include "server/http/worker_pool.h"
 
+#include "server/thread_guard.h"
+
 namespace dlp::server {
 
 WorkerPool::WorkerPool(size_t min_threads, size_t max_threads) : max_threads_(max_threads) {
@@ -43,7 +45,7 @@ void WorkerPool::Run() {
     std::function<void()> task = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
-    task();
+    RunGuarded("HTTP request", task);  // a throwing request drops its connection only
     task = nullptr;  // release what it holds (a connection) before waiting
     lock.lock();
   }

@@ -8,20 +8,20 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "server/proc/proc_file.h"
 
 namespace dlp::server {
 namespace {
 
 // /proc/PID/stat: "pid (comm) state ppid pgrp ... utime(14) stime(15) ... rss(24)".
 bool ReadStat(int pid, int64_t* pgrp, double* cpu_seconds, int64_t* rss_bytes) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<std::string> read = ReadProcFile(ProcPath(pid, "stat"));
+  if (!read.ok()) return false;  // exited since the /proc listing
+  const std::string& text = *read;
   size_t close = text.rfind(')');
   if (close == std::string::npos) return false;
   std::istringstream fields(text.substr(close + 2));

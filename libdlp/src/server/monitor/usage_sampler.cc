@@ -2,6 +2,7 @@
 
 #include "absl/time/clock.h"
 #include "server/monitor/proc_stats.h"
+#include "server/thread_guard.h"
 
 namespace dlp::server {
 
@@ -19,14 +20,14 @@ UsageSampler::~UsageSampler() {
 }
 
 void UsageSampler::Start() {
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = GuardedThread("usage sampler", [this] { Loop(); });
 }
 
 void UsageSampler::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_) {
     lock.unlock();
-    SampleOnce();
+    RunGuarded("usage sampler: sampling round", [this] { SampleOnce(); });
     lock.lock();
     wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [this] { return stop_; });
   }

@@ -16,7 +16,11 @@ namespace {
 constexpr absl::string_view kJobColumns =
     "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
     "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
-    "stop_requested_us, stop_state, stop_reason";
+    "stop_requested_us, stop_state, stop_reason, start_attempt";
+
+constexpr absl::string_view kSelectReplicas =
+    "SELECT name, role, role_index, state, exit_code, signal, host, pid, reason FROM replicas "
+    "WHERE job_id=? ORDER BY ordinal";
 
 std::optional<int64_t> ToMicros(const std::optional<absl::Time>& t) {
   if (!t) return std::nullopt;
@@ -71,6 +75,7 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   r.stop_requested_us = s.OptionalInt(16);
   r.stop_state = s.Text(17);
   r.stop_reason = s.Text(18);
+  r.start_attempt = s.Int(19);
   return r;
 }
 
@@ -87,9 +92,17 @@ absl::StatusOr<JobStore> JobStore::Open(const std::string& path) {
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
   DLP_ASSIGN_OR_RETURN(int version, MigrateSchema(db));
-  JobStore store(std::move(db));
+  JobStore store(std::move(db), path);
   store.schema_version_ = version;
   return store;
+}
+
+absl::StatusOr<JobStore> JobStore::OpenReader() const {
+  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path_));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA query_only=1"));
+  JobStore reader(std::move(db), path_);
+  reader.schema_version_ = schema_version_;
+  return reader;
 }
 
 absl::StatusOr<JobRecord> JobStore::Insert(JobRecord record) {
@@ -124,12 +137,26 @@ absl::StatusOr<JobRecord> JobStore::Insert(JobRecord record) {
 absl::Status JobStore::Update(const JobRecord& r, const std::vector<Event>& events) {
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
+  DLP_RETURN_IF_ERROR(WriteJob(r, events));
+  return tx.Commit();
+}
+
+absl::Status JobStore::UpdateAll(const std::vector<JobChange>& changes) {
+  if (changes.empty()) return absl::OkStatus();
+  Transaction tx(db_);
+  DLP_RETURN_IF_ERROR(tx.begin_status());
+  for (const JobChange& c : changes) DLP_RETURN_IF_ERROR(WriteJob(c.record, c.events));
+  return tx.Commit();
+}
+
+absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& events) {
   {
     DLP_ASSIGN_OR_RETURN(
         Statement s,
         db_.Prepare("UPDATE jobs SET state=?, reason=?, started_us=?, finished_us=?, "
                     "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, gpus=?, "
-                    "stop_requested_us=?, stop_state=?, stop_reason=? WHERE id=?"));
+                    "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=? "
+                    "WHERE id=?"));
     s.Bind(1, std::string(JobStateName(r.job.state)))
         .Bind(2, r.job.reason)
         .Bind(3, ToMicros(r.job.started))
@@ -142,12 +169,13 @@ absl::Status JobStore::Update(const JobRecord& r, const std::vector<Event>& even
         .Bind(10, r.stop_requested_us)
         .Bind(11, r.stop_state)
         .Bind(12, r.stop_reason)
-        .Bind(13, r.seq);
+        .Bind(13, r.start_attempt)
+        .Bind(14, r.seq);
     DLP_RETURN_IF_ERROR(s.Run());
   }
   DLP_RETURN_IF_ERROR(WriteReplicas(r));
   for (const Event& e : events) DLP_RETURN_IF_ERROR(AddEvent(r.seq, e));
-  return tx.Commit();
+  return absl::OkStatus();
 }
 
 absl::Status JobStore::UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons) {
@@ -193,10 +221,12 @@ absl::Status JobStore::WriteReplicas(const JobRecord& r) {
 }
 
 absl::Status JobStore::LoadReplicas(JobRecord& r) {
-  DLP_ASSIGN_OR_RETURN(Statement s,
-                       db_.Prepare("SELECT name, role, role_index, state, exit_code, signal, host, "
-                                   "pid, reason FROM replicas WHERE job_id=? ORDER BY ordinal"));
-  s.Bind(1, r.seq);
+  DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare(kSelectReplicas));
+  return ReadReplicas(s, r);
+}
+
+absl::Status JobStore::ReadReplicas(Statement& s, JobRecord& r) {
+  s.Reset().Bind(1, r.seq);
   r.job.replicas.clear();
   while (true) {
     DLP_ASSIGN_OR_RETURN(bool row, s.Step());
@@ -263,7 +293,9 @@ absl::StatusOr<std::vector<JobRecord>> JobStore::List(const StoreFilter& f) {
     out.push_back(std::move(r));
   }
   std::reverse(out.begin(), out.end());
-  for (JobRecord& r : out) DLP_RETURN_IF_ERROR(LoadReplicas(r));
+  // One prepared statement for every job's replicas (preparing is most of the cost).
+  DLP_ASSIGN_OR_RETURN(Statement replicas, db_.Prepare(kSelectReplicas));
+  for (JobRecord& r : out) DLP_RETURN_IF_ERROR(ReadReplicas(replicas, r));
   return out;
 }
 

@@ -24,6 +24,9 @@ struct JobRecord {
   int64_t runner_pid = 0;         // dlp-run's pid (also its process group)
   int64_t runner_start_time = 0;  // /proc/PID/stat starttime, to detect pid reuse
   std::vector<int> gpus;          // device indices assigned to the job
+  // Starts recorded so far; each is committed before dlp-run is spawned. A
+  // Queued job with start_attempt > 0 and no runner pid is Starting.
+  int64_t start_attempt = 0;
   // Set once termination began (cancel or deadline): when, and the final state
   // and reason to record when the processes are gone.
   std::optional<int64_t> stop_requested_us;
@@ -33,6 +36,12 @@ struct JobRecord {
   // The job is listed with this as its reason and never runs again; its
   // spec holds only its name and queue.
   std::string quarantine;
+};
+
+// A job's new row and the events to append with it.
+struct JobChange {
+  JobRecord record;
+  std::vector<Event> events;
 };
 
 struct StoreFilter {
@@ -53,6 +62,10 @@ class JobStore {
  public:
   // Opens (creating) the database and runs pending migrations.
   static absl::StatusOr<JobStore> Open(const std::string& path);
+  // A second connection to the same database that only reads (query_only):
+  // with WAL it reads the last commit without waiting for the writer, so
+  // listings need not hold the connection that writes.
+  absl::StatusOr<JobStore> OpenReader() const;
   JobStore(JobStore&&) = default;
 
   // Inserts a new job (state Queued) with its replicas and a Submitted event,
@@ -62,6 +75,8 @@ class JobStore {
   absl::StatusOr<JobRecord> Insert(JobRecord record);
   // Rewrites the job row and its replicas, and appends `events`, in one commit.
   absl::Status Update(const JobRecord& record, const std::vector<Event>& events = {});
+  // Update of many jobs in one commit: all of them or none.
+  absl::Status UpdateAll(const std::vector<JobChange>& changes);
   absl::Status AddEvent(int64_t seq, const Event& event);
   // Sets the reason of many jobs in one commit (queued jobs' reasons change
   // together whenever the queue moves).
@@ -84,11 +99,16 @@ class JobStore {
   int schema_version() const { return schema_version_; }
 
  private:
-  explicit JobStore(Database db) : db_(std::move(db)) {}
+  JobStore(Database db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}
+  // One job's UPDATE, replicas and events, inside the caller's transaction.
+  absl::Status WriteJob(const JobRecord& record, const std::vector<Event>& events);
   absl::Status WriteReplicas(const JobRecord& record);
   absl::Status LoadReplicas(JobRecord& record);
+  // Fills record.replicas through `select` (kSelectReplicas), reset first.
+  static absl::Status ReadReplicas(Statement& select, JobRecord& record);
 
   Database db_;
+  std::string path_;
   int schema_version_ = 0;
 };
 

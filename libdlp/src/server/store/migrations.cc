@@ -99,6 +99,12 @@ CREATE TABLE tokens (
 CREATE INDEX tokens_tenant ON tokens(tenant);
 UPDATE jobs SET tenant = '@owner' WHERE tenant IN ('default', '');
 )sql",
+      // 4 -> 5: the number of the job's latest recorded start attempt. A Queued
+      // job with an attempt and no runner pid is "Starting": its start was
+      // committed and dlp-run may or may not have been spawned (executor.h).
+      R"sql(
+ALTER TABLE jobs ADD COLUMN start_attempt INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return kMigrations;
 }

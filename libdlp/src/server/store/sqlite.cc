@@ -127,8 +127,11 @@ Transaction::~Transaction() {
 }
 
 absl::Status Transaction::Commit() {
-  done_ = true;
-  return db_.Exec("COMMIT");
+  absl::Status status = db_.Exec("COMMIT");
+  // A failed COMMIT (busy, disk full) may leave the transaction open: the
+  // destructor then rolls it back, so that the connection can begin again.
+  done_ = status.ok();
+  return status;
 }
 
 }  // namespace dlp::server

@@ -77,7 +77,7 @@ class Database {
   sqlite3* db_;
 };
 
-// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless Commit() ran.
+// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless Commit() succeeded.
 class Transaction {
  public:
   explicit Transaction(Database& db);

@@ -1,0 +1,190 @@
+// The controller's loop: commit what changed, poll runners, start what fits.
+// A start is committed (Starting) before dlp-run is spawned; see executor.h.
+#include <signal.h>
+
+#include <cstdlib>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "server/controller/controller.h"
+#include "server/log.h"
+#include "server/thread_guard.h"
+
+namespace dlp::server {
+namespace {
+
+// For tests only (tests/libdlp/server/daemon/dlpd_start_integration_test.cc):
+// DLPD_TEST_CRASH_AT=after-starting or after-spawn makes dlpd SIGKILL itself
+// right after it committed a start, or right after it spawned dlp-run, as a
+// crash there would. Unset in any real use.
+void CrashPointForTests(const char* point) {
+  static const std::string wanted = [] {
+    const char* value = std::getenv("DLPD_TEST_CRASH_AT");
+    return std::string(value == nullptr ? "" : value);
+  }();
+  if (wanted != point) return;
+  Log(absl::StrCat("DLPD_TEST_CRASH_AT=", point, ": killing dlpd"));
+  raise(SIGKILL);
+}
+
+}  // namespace
+
+absl::Status Controller::Commit(std::vector<JobChange> changes) {
+  if (changes.empty()) return absl::OkStatus();
+  for (JobChange& c : changes) {
+    auto pending = unsaved_.find(c.record.seq);
+    if (pending != unsaved_.end()) {
+      c.events.insert(c.events.begin(), pending->second.begin(), pending->second.end());
+    }
+  }
+  absl::Status status = store_.UpdateAll(changes);
+  if (!status.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("the job store refused the change: ", status.message()));
+  }
+  for (JobChange& c : changes) {
+    unsaved_.erase(c.record.seq);
+    if (IsTerminal(c.record.job.state)) {
+      executor_.Release(c.record);
+      active_.erase(c.record.seq);
+    } else {
+      active_[c.record.seq] = std::move(c.record);
+    }
+  }
+  ++generation_;
+  changed_.notify_all();
+  return absl::OkStatus();
+}
+
+void Controller::Record(std::vector<JobChange> changes) {
+  if (changes.empty()) return;
+  absl::Status status = Commit(changes);
+  if (status.ok()) return;
+  Log(absl::StrCat(status.message(), " (", changes.size(),
+                   " job(s) kept in memory, saved again every round)"));
+  for (JobChange& c : changes) {
+    std::vector<Event>& pending = unsaved_[c.record.seq];
+    pending.insert(pending.end(), c.events.begin(), c.events.end());
+    active_[c.record.seq] = std::move(c.record);
+  }
+}
+
+void Controller::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    work_ = false;
+    RunGuarded("controller loop: round", [&] { Tick(lock); });
+    wake_.wait_for(lock, absl::ToChronoMilliseconds(options_.poll_interval),
+                   [this] { return stopping_ || work_; });
+  }
+}
+
+void Controller::Tick(std::unique_lock<std::mutex>& lock) {
+  // A wake (every submit) schedules; runners are polled on their own clock,
+  // or a busy API would make the loop re-read every status file per request.
+  const absl::Time now = absl::Now();
+  if (!poll_now_ && now < next_poll_) return Schedule(lock);
+  poll_now_ = false;
+  next_poll_ = now + options_.poll_interval;
+  if (!unsaved_.empty()) {
+    std::vector<JobChange> retry;
+    for (const auto& [seq, events] : unsaved_) retry.push_back({active_[seq], {}});
+    if (Commit(std::move(retry)).ok()) Log("the job store takes writes again");
+  }
+  std::vector<JobChange> changes;
+  for (const auto& [seq, active] : active_) {
+    if (active.job.state != JobState::kRunning) continue;
+    JobRecord record = active;
+    std::vector<Event> events;
+    if (!executor_.Poll(record, events)) continue;
+    if (IsTerminal(record.job.state)) {
+      Log(absl::StrCat("job ", record.job.id, ": ", std::string(JobStateName(record.job.state)),
+                       record.job.reason.empty() ? "" : ": ", record.job.reason));
+    }
+    changes.push_back({std::move(record), std::move(events)});
+  }
+  Record(std::move(changes));  // one commit for the whole round
+  executor_.Tidy();
+  Schedule(lock);
+}
+
+void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
+  ClusterState cluster;
+  cluster.capacity = options_.capacity;
+  std::set<int> held;
+  std::vector<PendingJob> pending;
+  for (const auto& [seq, record] : active_) {
+    if (record.job.state == JobState::kRunning) {
+      cluster.used += DemandOf(record.job.spec);
+      held.insert(record.gpus.begin(), record.gpus.end());
+    } else if (record.job.state == JobState::kQueued) {
+      pending.push_back({seq, record.job.tenant, record.job.queue, record.job.spec.priority,
+                         DemandOf(record.job.spec)});
+    }
+  }
+  if (pending.empty()) return;
+  for (int g = 0; g < cluster.capacity.gpus; ++g) {
+    if (!held.contains(g)) cluster.free_gpus.push_back(g);
+  }
+  ScheduleDecision decision = policy_->Schedule(pending, cluster);
+  // First the Starting records, in one commit; nothing is spawned unless it
+  // is durable (a crash from here on is resolved by Executor::Reconcile).
+  std::vector<JobChange> starting;
+  for (const GpuAssignment& assignment : decision.start) {
+    JobRecord record = active_[assignment.seq];
+    record.gpus = assignment.gpus;
+    ++record.start_attempt;
+    starting.push_back({std::move(record), {}});
+  }
+  absl::Status recorded = Commit(starting);
+  if (!recorded.ok()) {
+    Log(absl::StrCat("not starting ", starting.size(), " job(s): ", recorded.message()));
+  } else if (!starting.empty()) {
+    CrashPointForTests("after-starting");
+    // Group files and spawns take time (fsyncs, exec): API calls go on
+    // meanwhile, and a cancel of one of these jobs waits for the round.
+    for (const JobChange& c : starting) starting_.insert(c.record.seq);
+    lock.unlock();
+    std::vector<JobChange> started;
+    for (JobChange& c : starting) {
+      JobRecord& record = c.record;
+      std::vector<Event> events;
+      // Nothing may escape while mu_ is released (an exception here is a bug).
+      absl::Status status = absl::InternalError("unexpected exception, see dlpd's log");
+      RunGuarded(absl::StrCat("job ", record.job.id, ": start"), [&] {
+        absl::StatusOr<std::optional<UnixAccount>> run_as = RunAs(record.job.tenant);
+        status = run_as.ok() ? executor_.Start(record, *run_as, events) : run_as.status();
+      });
+      if (!status.ok()) {
+        record.job.state = JobState::kFailed;
+        record.job.reason = absl::StrCat("cannot start: ", status.message());
+        record.job.finished = absl::Now();
+        for (JobReplica& r : record.job.replicas) r.state = JobState::kFailed;
+        events.push_back({*record.job.finished, "Failed", record.job.reason});
+      }
+      Log(absl::StrCat("job ", record.job.id, ": ", status.ok() ? "started" : record.job.reason));
+      started.push_back({std::move(record), std::move(events)});
+    }
+    lock.lock();
+    starting_.clear();
+    changed_.notify_all();
+    CrashPointForTests("after-spawn");
+    Record(std::move(started));
+  }
+  std::vector<std::pair<int64_t, std::string>> changed;
+  for (const auto& [seq, reason] : decision.waiting) {
+    auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
+    if (it != active_.end() && it->second.job.reason != reason) changed.emplace_back(seq, reason);
+  }
+  if (changed.empty()) return;
+  absl::Status status = store_.UpdateReasons(changed);
+  if (!status.ok()) {
+    Log(absl::StrCat("cannot save queue reasons: ", status.message()));
+    return;  // memory keeps the stored reasons; tried again next round
+  }
+  for (const auto& [seq, reason] : changed) active_.at(seq).job.reason = reason;
+  ++generation_;
+  changed_.notify_all();
+}
+
+}  // namespace dlp::server
