@@ -39,6 +39,18 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
   return absl::OkStatus();
 }
 
+int OpenPrivateFile(const std::string& path, int extra_flags) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | extra_flags, kPrivateFileMode);
+  // The umask may have removed bits, and an older file may have had more.
+  if (fd >= 0 && fchmod(fd, kPrivateFileMode) != 0) {
+    const int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
 absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -115,6 +115,16 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     }
     group.backoff = absl::Seconds(j["backoffSeconds"].get<double>());
   }
+  if (j.contains("logs")) {
+    const Json& logs = j["logs"];
+    if (!logs.is_object()) return FieldError(source, "logs", "must be an object");
+    if (logs.contains("maxBytes")) {
+      if (!logs["maxBytes"].is_number_integer() || logs["maxBytes"].get<int64_t>() < 0) {
+        return FieldError(source, "logs.maxBytes", "must be an integer >= 0");
+      }
+      group.log_max_bytes = logs["maxBytes"].get<int64_t>();
+    }
+  }
   return group;
 }
 
@@ -143,6 +153,7 @@ std::string GroupToJson(const Group& group) {
   } else {
     j["backoffSeconds"] = backoff;
   }
+  if (group.log_max_bytes > 0) j["logs"] = {{"maxBytes", group.log_max_bytes}};
   return j.dump(2) + "\n";
 }
 
