@@ -44,6 +44,12 @@ struct RestartPolicy {
   int backoff_seconds = 0;
 };
 
+struct LogsSpec {
+  // Each replica's log file is rotated (NAME.log -> NAME.log.1) past this many
+  // bytes, keeping the newest output; 0: no limit.
+  int64_t max_bytes = 0;
+};
+
 struct JobSpec {
   std::string name;
   std::map<std::string, std::string> labels;
@@ -55,6 +61,7 @@ struct JobSpec {
   std::string workdir;  // absolute once parsed (relative paths resolve against the spec file)
   RestartPolicy restart_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
+  LogsSpec logs;
 };
 
 // Every backend maps its own states into these five.

@@ -195,4 +195,11 @@ Problem CheckPriority(int64_t priority) {
   return std::nullopt;
 }
 
+Problem CheckLogMaxBytes(int64_t bytes) {
+  if (bytes != 0 && bytes < kMinLogMaxBytes) {
+    return absl::StrFormat("must be 0 (no limit) or at least 64Ki bytes, got %d", bytes);
+  }
+  return std::nullopt;
+}
+
 }  // namespace dlp::internal

@@ -36,6 +36,8 @@ inline constexpr int kMaxRestarts = 100;
 inline constexpr int kDefaultMaxRestarts = 3;  // OnFailure / ExitCode without maxRestarts
 inline constexpr int kMaxBackoffSeconds = 3600;
 inline constexpr int kMaxGpus = 64;
+// A log file holds at least one whole line (contract::kMaxLogLineBytes).
+inline constexpr int64_t kMinLogMaxBytes = 64 * 1024;
 
 // Index of `role` in kRoles, or -1.
 int RoleIndex(absl::string_view role);
@@ -55,5 +57,6 @@ Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts);
 Problem CheckBackoffSeconds(int64_t seconds);
 Problem CheckDeadlineSeconds(int64_t seconds);
 Problem CheckPriority(int64_t priority);
+Problem CheckLogMaxBytes(int64_t bytes);  // 0 (no limit) or at least kMinLogMaxBytes
 
 }  // namespace dlp::internal
