@@ -82,7 +82,7 @@ TEST(GroupMode, LongLinesAreSplitLogsRotateAndFilesArePrivate) {
     EXPECT_LE(l.size(), 64u * 1024 + 64);
     if (l.find(" [dlp-run: line continues]") != std::string::npos) ++continued;
   }
-  EXPECT_GE(continued, 30);  // 2 MiB of pieces of 64 KiB kept, each with the marker
+  EXPECT_GE(continued, 15);  // NAME.log.1 alone holds 15 pieces of 64 KiB, each marked
   for (const char* file : {"logs/worker-0.log", "logs/worker-0.log.1", "status.json"}) {
     struct stat st;
     ASSERT_EQ(stat(dir.Join(file).c_str(), &st), 0) << file;
