@@ -1,5 +1,6 @@
 #include "contract/group.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +14,8 @@ namespace dlp::contract {
 namespace {
 
 using Json = nlohmann::json;
+
+constexpr double kMaxBackoffSeconds = 365.0 * 24 * 3600;
 
 // Every access below checks types first, so nlohmann never throws from here;
 // ParseGroupJson still catches, as the one adapter for this format.
@@ -110,8 +113,11 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     group.max_restarts = j["maxRestarts"].get<int>();
   }
   if (j.contains("backoffSeconds")) {
-    if (!j["backoffSeconds"].is_number() || j["backoffSeconds"].get<double>() < 0) {
-      return FieldError(source, "backoffSeconds", "must be a number >= 0");
+    // At most a year: a longer wait is a mistake, and the bound keeps the
+    // value an exact integer when written back.
+    if (!j["backoffSeconds"].is_number() || !(j["backoffSeconds"].get<double>() >= 0) ||
+        j["backoffSeconds"].get<double>() > kMaxBackoffSeconds) {
+      return FieldError(source, "backoffSeconds", "must be a number between 0 and 31536000");
     }
     group.backoff = absl::Seconds(j["backoffSeconds"].get<double>());
   }
@@ -148,7 +154,8 @@ std::string GroupToJson(const Group& group) {
   j["restartPolicy"] = std::string(RestartPolicyName(group.restart_policy));
   j["maxRestarts"] = group.max_restarts;
   const double backoff = absl::ToDoubleSeconds(group.backoff);
-  if (backoff == static_cast<int64_t>(backoff)) {
+  // (The range check first: casting a double outside int64_t's range is undefined.)
+  if (std::fabs(backoff) <= kMaxBackoffSeconds && backoff == static_cast<int64_t>(backoff)) {
     j["backoffSeconds"] = static_cast<int64_t>(backoff);
   } else {
     j["backoffSeconds"] = backoff;

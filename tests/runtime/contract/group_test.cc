@@ -87,6 +87,7 @@ TEST(GroupCodec, ErrorsNameTheFileAndTheField) {
        "g.json: restartPolicy: must be one of Never, OnFailure, ExitCode"},
       {R"({"maxRestarts": -1, "roles": [{"command": ["x"]}]})", "g.json: maxRestarts:"},
       {R"({"backoffSeconds": "5", "roles": [{"command": ["x"]}]})", "g.json: backoffSeconds:"},
+      {R"({"backoffSeconds": 1e300, "roles": [{"command": ["x"]}]})", "g.json: backoffSeconds:"},
       {R"({"logs": 5, "roles": [{"command": ["x"]}]})", "g.json: logs: must be an object"},
       {R"({"logs": {"maxBytes": -1}, "roles": [{"command": ["x"]}]})", "g.json: logs.maxBytes:"},
       {R"({"logs": {"maxBytes": "1Mi"}, "roles": [{"command": ["x"]}]})", "g.json: logs.maxBytes:"},
