@@ -171,6 +171,8 @@ absl::StatusOr<Group> ParseGroupJson(const std::string& text, const std::string&
   } catch (const Json::parse_error& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": invalid JSON at byte ", e.byte, ": ", e.what()));
+  } catch (const Json::exception& e) {  // out_of_range: a number too large (1e999)
+    return absl::InvalidArgumentError(absl::StrCat(source, ": invalid JSON: ", e.what()));
   }
   try {
     return ParseGroup(j, source);

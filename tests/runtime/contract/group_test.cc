@@ -93,6 +93,7 @@ TEST(GroupCodec, ErrorsNameTheFileAndTheField) {
       {R"({"logs": {"maxBytes": "1Mi"}, "roles": [{"command": ["x"]}]})", "g.json: logs.maxBytes:"},
       {R"([1, 2])", "g.json: (top):"},
       {R"({"roles": )", "g.json: invalid JSON"},
+      {R"({"roles": [{"command": ["x"]}], "maxRestarts": 1e999})", "g.json: invalid JSON"},
   };
   for (const Case& c : cases) {
     auto parsed = ParseGroupJson(c.text, "g.json");
