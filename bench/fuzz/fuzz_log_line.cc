@@ -12,6 +12,10 @@
 
 namespace {
 
+std::string Format(const dlp::contract::LogFileLine& line) {
+  return dlp::contract::FormatLogFileLine(line.time, line.stream, line.text);
+}
+
 class Check : public dlp::launch::LineWriter {
  public:
   void WriteLine(dlp::launch::Stream, absl::string_view line) override {
@@ -23,14 +27,12 @@ class Check : public dlp::launch::LineWriter {
         dlp::server::LogEntryFromLine("worker-0", line, have_previous_ ? &previous_ : nullptr);
     (void)dlp::server::LogEntryToNdjson(entry);
     if (parsed) {
-      // What the parser read, written again, parses to the same line.
-      const std::string again =
-          dlp::contract::FormatLogFileLine(parsed->time, parsed->stream, parsed->text);
+      // Written again and read back, a line reads the same: the writer's
+      // format is a fixed point of the parser (times in microseconds).
+      const std::string again = Format(*parsed);
       auto reparsed =
           dlp::contract::ParseLogFileLine(std::string_view(again).substr(0, again.size() - 1));
-      if (!reparsed || reparsed->text != parsed->text || reparsed->time != parsed->time) {
-        __builtin_trap();
-      }
+      if (!reparsed || Format(*reparsed) != again) __builtin_trap();
     }
     previous_ = std::move(entry);
     have_previous_ = true;
