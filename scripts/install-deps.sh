@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
+  clang libclang-rt-14-dev  # scripts/test.sh --sanitize, bench/fuzz (libFuzzer, sanitizers)
   libcli11-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev libabsl-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -47,6 +47,13 @@ struct RestartPolicy {
   friend bool operator==(const RestartPolicy&, const RestartPolicy&) = default;
 };
 
+struct LogsSpec {
+  // Each replica's log file is rotated (NAME.log -> NAME.log.1) past this many
+  // bytes, keeping the newest output; 0: no limit.
+  int64_t max_bytes = 0;
+  friend bool operator==(const LogsSpec&, const LogsSpec&) = default;
+};
+
 struct JobSpec {
   std::string name;
   std::map<std::string, std::string> labels;
@@ -58,6 +65,7 @@ struct JobSpec {
   std::string workdir;  // absolute once parsed (relative paths resolve against the spec file)
   RestartPolicy restart_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
+  LogsSpec logs;
   // Field by field (dlpd checks that a stored spec reads back the same).
   friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };

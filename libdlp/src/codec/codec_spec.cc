@@ -106,7 +106,7 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
           {"gpu", r.resources.gpu}}},
     });
   }
-  return OrderedJson{
+  OrderedJson json{
       {"name", spec.name},
       {"labels", OrderedJson(spec.labels)},
       {"framework", FrameworkName(spec.framework)},
@@ -120,6 +120,8 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
         {"backoffSeconds", spec.restart_policy.backoff_seconds}}},
       {"activeDeadlineSeconds", spec.active_deadline_seconds},
   };
+  if (spec.logs.max_bytes != 0) json["logs"] = {{"maxBytes", spec.logs.max_bytes}};
+  return json;
 }
 
 absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path) {
@@ -167,6 +169,11 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
         ReadInt(*restart, p, "backoffSeconds", &spec.restart_policy.backoff_seconds));
   }
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "activeDeadlineSeconds", &spec.active_deadline_seconds));
+  DLP_ASSIGN_OR_RETURN(const Json* logs, ReadObject(value, path, "logs"));
+  if (logs != nullptr) {
+    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "logs");
+    DLP_RETURN_IF_ERROR(ReadInt(*logs, p, "maxBytes", &spec.logs.max_bytes));
+  }
   return spec;
 }
 

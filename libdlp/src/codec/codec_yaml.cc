@@ -129,6 +129,7 @@ std::string JobSpecToYaml(const JobSpec& spec) {
   if (spec.active_deadline_seconds != 0) {
     body["activeDeadlineSeconds"] = spec.active_deadline_seconds;
   }
+  if (spec.logs.max_bytes != 0) body["logs"] = {{"maxBytes", spec.logs.max_bytes}};
   return internal::ToYaml(OrderedJson{
       {"apiVersion", "dlp/v1"}, {"kind", "Job"}, {"metadata", metadata}, {"spec", body}});
 }

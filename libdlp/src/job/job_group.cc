@@ -92,6 +92,7 @@ contract::Group JobGroup(const JobSpec& spec) {
   group.restart_policy = ToContract(spec.restart_policy.policy);
   group.max_restarts = spec.restart_policy.max_restarts;
   group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);
+  group.log_max_bytes = spec.logs.max_bytes;
   return group;
 }
 

@@ -1,6 +1,7 @@
 #include "profile/trace_events.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <regex>
 
@@ -9,22 +10,41 @@ namespace {
 
 using nlohmann::json;
 
+// json::value() throws when the field holds another type; a trace file is
+// anyone's text, so each field is read only when its type is the expected one.
+std::string String(const json& o, const char* key, const std::string& fallback) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+int Int(const json& o, const char* key, int fallback) {
+  auto it = o.find(key);
+  if (it == o.end() || !it->is_number_integer()) return fallback;
+  const int64_t v = it->get<int64_t>();
+  return v >= INT32_MIN && v <= INT32_MAX ? static_cast<int>(v) : fallback;
+}
+
+double Number(const json& o, const char* key, double fallback) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
 void Add(RankTrace& trace, const json& e) {
   if (!e.is_object()) return;
   TraceEvent ev;
-  ev.name = e.value("name", "");
-  ev.cat = e.value("cat", "");
-  ev.ph = e.value("ph", "");
-  if (e.contains("ts") && e["ts"].is_number()) ev.ts = e["ts"].get<double>();
-  if (e.contains("dur") && e["dur"].is_number()) ev.dur = e["dur"].get<double>();
-  if (e.contains("tid") && e["tid"].is_number_integer()) ev.tid = e["tid"].get<int>();
+  ev.name = String(e, "name", "");
+  ev.cat = String(e, "cat", "");
+  ev.ph = String(e, "ph", "");
+  ev.ts = Number(e, "ts", 0);
+  ev.dur = Number(e, "dur", 0);
+  ev.tid = Int(e, "tid", 0);
   if (e.contains("args")) ev.args = e["args"];
   if (ev.ph == "M") {
     const json& a = ev.args;
     if (ev.name == "dlp_meta" && a.is_object()) {
-      trace.rank = a.value("rank", trace.rank);
-      trace.restart = a.value("restart", trace.restart);
-      trace.host = a.value("host", trace.host);
+      trace.rank = Int(a, "rank", trace.rank);
+      trace.restart = Int(a, "restart", trace.restart);
+      trace.host = String(a, "host", trace.host);
       if (a.contains("wall_anchor_us") && a["wall_anchor_us"].is_number() &&
           a.contains("steady_anchor_us") && a["steady_anchor_us"].is_number()) {
         trace.has_anchor = true;
@@ -32,14 +52,12 @@ void Add(RankTrace& trace, const json& e) {
         trace.steady_anchor_us = a["steady_anchor_us"].get<double>();
       }
     } else if (ev.name == "dlp_clock_offset" && a.is_object()) {
-      trace.offset_us = a.value("offset_us", 0.0);
+      trace.offset_us = Number(a, "offset_us", 0.0);
     }
     trace.metadata.push_back(std::move(ev));
     return;
   }
-  if (trace.rank < 0 && e.contains("pid") && e["pid"].is_number_integer()) {
-    trace.rank = e["pid"].get<int>();
-  }
+  if (trace.rank < 0) trace.rank = Int(e, "pid", trace.rank);
   if (ev.ph == "X" || ev.ph == "i" || ev.ph == "I" || ev.ph == "C") {
     trace.events.push_back(std::move(ev));
   }

@@ -20,10 +20,12 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "workdir",
                                              "restartPolicy",
                                              "activeDeadlineSeconds",
-                                             "env"};
+                                             "env",
+                                             "logs"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
 constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu"};
 constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
+constexpr absl::string_view kLogsFields[] = {"maxBytes"};
 
 Problem NoProblem(absl::string_view) { return std::nullopt; }
 
@@ -126,6 +128,7 @@ class Decoder {
     }
     Workdir(body, spec);
     RestartPolicySection(body, spec);
+    LogsSection(body, spec);
     std::map<std::string, std::string> shared_env;
     if (YAML::Node n = YamlReader::Child(body, "env"); YamlReader::Present(n)) {
       if (auto v = r_.StringMap(n, "spec.env", CheckEnvName, NoProblem)) shared_env = *v;
@@ -278,6 +281,26 @@ class Decoder {
       const std::string p = path + ".backoffSeconds";
       if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckBackoffSeconds(*v))) {
         rp.backoff_seconds = static_cast<int>(*v);
+      }
+    }
+  }
+
+  // spec.logs.maxBytes: a byte quantity as for memory ("100Mi", "1G", 1048576).
+  void LogsSection(const YAML::Node& body, JobSpec& spec) {
+    const YAML::Node node = YamlReader::Child(body, "logs");
+    if (!YamlReader::Present(node) ||
+        !r_.CheckMap(node, "spec.logs", "a map with maxBytes", kLogsFields)) {
+      return;
+    }
+    if (YAML::Node n = YamlReader::Child(node, "maxBytes"); YamlReader::Present(n)) {
+      const std::string p = "spec.logs.maxBytes";
+      if (auto v = r_.String(n, p)) {
+        absl::StatusOr<int64_t> bytes = ParseMemoryBytes(*v);
+        if (!bytes.ok()) {
+          r_.Report(n, p, bytes.status().message());
+        } else if (r_.Check(n, p, CheckLogMaxBytes(*bytes))) {
+          spec.logs.max_bytes = *bytes;
+        }
       }
     }
   }

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -17,6 +19,7 @@
 #include "spec/diagnostics.h"
 #include "spec/overrides.h"
 #include "spec/rules.h"
+#include "yaml-cpp/eventhandler.h"
 #include "yaml-cpp/yaml.h"
 
 namespace dlp {
@@ -64,6 +67,41 @@ int TabIndentedLine(absl::string_view yaml, int last_line) {
   return 0;
 }
 
+// Where each document starts; the events themselves are not kept.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  std::vector<YAML::Mark> starts;
+};
+
+// The first document (none for an empty text); `second` is where a second
+// one starts. yaml-cpp 0.7's LoadAll never returns on some inputs (a lone ",";
+// fixed upstream after 0.7), so documents are counted with the event parser,
+// stopping at the second. Throws YAML::Exception as LoadAll does.
+std::vector<YAML::Node> LoadFirstDocument(const std::string& yaml,
+                                          std::optional<YAML::Mark>& second) {
+  std::istringstream in(yaml);
+  YAML::Parser parser(in);
+  DocumentStarts documents;
+  while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
+  }
+  if (documents.starts.size() > 1) second = documents.starts[1];
+  if (documents.starts.empty()) return {};
+  return {YAML::Load(yaml)};
+}
+
 absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename,
                               const SpecOptions& options) {
   const std::string shown = IsStdin(filename) ? "<stdin>" : std::string(filename);
@@ -72,8 +110,9 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
 
   if (!internal::CheckSpecText(yaml, diagnostics)) return diagnostics.ToStatus();
   std::vector<YAML::Node> documents;
+  std::optional<YAML::Mark> second_document;
   try {
-    documents = YAML::LoadAll(std::string(yaml));
+    documents = LoadFirstDocument(std::string(yaml), second_document);
   } catch (const YAML::Exception& e) {
     std::string message = SyntaxMessage(e.msg);
     if (int tab_line = TabIndentedLine(yaml, e.mark.line); tab_line > 0) {
@@ -90,8 +129,8 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
                      "and spec (see dlp-job(5))"));
     return diagnostics.ToStatus();
   }
-  if (documents.size() > 1) {
-    diagnostics.Add(documents[1].Mark(), "",
+  if (second_document) {
+    diagnostics.Add(*second_document, "",
                     "a spec file holds one job, but this is a second YAML document");
     return diagnostics.ToStatus();
   }

@@ -58,6 +58,9 @@ inline constexpr size_t kMaxSpecBytes = 1 << 20;
 inline constexpr int kMaxYamlNodes = 100000;
 inline constexpr size_t kMaxYamlBytes = 4 << 20;
 inline constexpr int kMaxYamlDepth = 64;
+// A log file holds at least one whole line (contract::kMaxLogLineBytes).
+inline constexpr int64_t kMinLogMaxBytes = 64 * 1024;
+inline constexpr int64_t kMaxLogMaxBytes = int64_t{1} << 40;  // 1Ti
 
 // Index of `role` in kRoles, or -1.
 int RoleIndex(absl::string_view role);
@@ -88,5 +91,6 @@ Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts);
 Problem CheckBackoffSeconds(int64_t seconds);
 Problem CheckDeadlineSeconds(int64_t seconds);
 Problem CheckPriority(int64_t priority);
+Problem CheckLogMaxBytes(int64_t bytes);  // 0 (no limit) or at least kMinLogMaxBytes
 
 }  // namespace dlp::internal

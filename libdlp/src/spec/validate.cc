@@ -101,6 +101,7 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
   v.Check("spec.restartPolicy.backoffSeconds", internal::CheckBackoffSeconds(rp.backoff_seconds));
   v.Check("spec.activeDeadlineSeconds",
           internal::CheckDeadlineSeconds(spec.active_deadline_seconds));
+  v.Check("spec.logs.maxBytes", internal::CheckLogMaxBytes(spec.logs.max_bytes));
   return v.ToStatus();
 }
 

@@ -51,6 +51,18 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
   return absl::OkStatus();
 }
 
+int OpenPrivateFile(const std::string& path, int extra_flags) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | extra_flags, kPrivateFileMode);
+  // The umask may have removed bits, and an older file may have had more.
+  if (fd >= 0 && fchmod(fd, kPrivateFileMode) != 0) {
+    const int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
 absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -63,8 +75,7 @@ absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& p
   return std::optional<std::string>(out.str());
 }
 
-absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
-                                             uint64_t offset) {
+absl::StatusOr<int> OpenRegularFileNoFollow(const std::string& dir, const std::string& name) {
   const std::string path = absl::StrCat(dir, "/", name);
   auto error = [&path](int err) {
     const std::string message = absl::StrCat("cannot read ", path, ": ", std::strerror(err));
@@ -81,6 +92,14 @@ absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::
     close(fd);
     return error(EINVAL);
   }
+  return fd;
+}
+
+absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
+                                             uint64_t offset) {
+  absl::StatusOr<int> opened = OpenRegularFileNoFollow(dir, name);
+  if (!opened.ok()) return opened.status();
+  const int fd = *opened;
   std::string data;
   char buffer[65536];
   off_t at = static_cast<off_t>(offset);

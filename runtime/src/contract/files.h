@@ -19,6 +19,15 @@ namespace dlp::contract {
 absl::Status WriteFileAtomically(const std::string& path, std::string_view contents,
                                  int mode = 0644);
 
+// The mode of the files a job's runner writes (status, logs, traces): they hold
+// the job's output and are its user's alone (docs/runtime-contract.md).
+inline constexpr int kPrivateFileMode = 0600;
+
+// open(path, O_WRONLY | O_CREAT | O_CLOEXEC | extra_flags) with mode
+// kPrivateFileMode whatever the umask, and an existing file set to it too.
+// The descriptor, or -1 with errno set.
+int OpenPrivateFile(const std::string& path, int extra_flags);
+
 // The contents of `path`; nullopt when it does not exist. Other failures are
 // errors naming the path.
 absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& path);
@@ -30,5 +39,9 @@ absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& p
 // PermissionDenied otherwise, naming the path.
 absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
                                              uint64_t offset = 0);
+
+// The descriptor (O_RDONLY, close-on-exec) of the regular file `dir`/`name`,
+// opened as ReadFileNoFollow does; errors as there. The caller closes it.
+absl::StatusOr<int> OpenRegularFileNoFollow(const std::string& dir, const std::string& name);
 
 }  // namespace dlp::contract

@@ -1,5 +1,6 @@
 #include "contract/group.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +14,8 @@ namespace dlp::contract {
 namespace {
 
 using Json = nlohmann::json;
+
+constexpr double kMaxBackoffSeconds = 365.0 * 24 * 3600;
 
 // Every access below checks types first, so nlohmann never throws from here;
 // ParseGroupJson still catches, as the one adapter for this format.
@@ -110,10 +113,23 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     group.max_restarts = j["maxRestarts"].get<int>();
   }
   if (j.contains("backoffSeconds")) {
-    if (!j["backoffSeconds"].is_number() || j["backoffSeconds"].get<double>() < 0) {
-      return FieldError(source, "backoffSeconds", "must be a number >= 0");
+    // At most a year: a longer wait is a mistake, and the bound keeps the
+    // value an exact integer when written back.
+    if (!j["backoffSeconds"].is_number() || !(j["backoffSeconds"].get<double>() >= 0) ||
+        j["backoffSeconds"].get<double>() > kMaxBackoffSeconds) {
+      return FieldError(source, "backoffSeconds", "must be a number between 0 and 31536000");
     }
     group.backoff = absl::Seconds(j["backoffSeconds"].get<double>());
+  }
+  if (j.contains("logs")) {
+    const Json& logs = j["logs"];
+    if (!logs.is_object()) return FieldError(source, "logs", "must be an object");
+    if (logs.contains("maxBytes")) {
+      if (!logs["maxBytes"].is_number_integer() || logs["maxBytes"].get<int64_t>() < 0) {
+        return FieldError(source, "logs.maxBytes", "must be an integer >= 0");
+      }
+      group.log_max_bytes = logs["maxBytes"].get<int64_t>();
+    }
   }
   return group;
 }
@@ -138,11 +154,13 @@ std::string GroupToJson(const Group& group) {
   j["restartPolicy"] = std::string(RestartPolicyName(group.restart_policy));
   j["maxRestarts"] = group.max_restarts;
   const double backoff = absl::ToDoubleSeconds(group.backoff);
-  if (backoff == static_cast<int64_t>(backoff)) {
+  // (The range check first: casting a double outside int64_t's range is undefined.)
+  if (std::fabs(backoff) <= kMaxBackoffSeconds && backoff == static_cast<int64_t>(backoff)) {
     j["backoffSeconds"] = static_cast<int64_t>(backoff);
   } else {
     j["backoffSeconds"] = backoff;
   }
+  if (group.log_max_bytes > 0) j["logs"] = {{"maxBytes", group.log_max_bytes}};
   return j.dump(2) + "\n";
 }
 
@@ -153,6 +171,8 @@ absl::StatusOr<Group> ParseGroupJson(const std::string& text, const std::string&
   } catch (const Json::parse_error& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": invalid JSON at byte ", e.byte, ": ", e.what()));
+  } catch (const Json::exception& e) {  // out_of_range: a number too large (1e999)
+    return absl::InvalidArgumentError(absl::StrCat(source, ": invalid JSON: ", e.what()));
   }
   try {
     return ParseGroup(j, source);

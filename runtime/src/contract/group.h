@@ -3,6 +3,7 @@
 // Slurm backend write it; dlp-run reads it. This is its one codec.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct Group {
   RestartPolicy restart_policy = RestartPolicy::kNever;
   int max_restarts = 0;
   absl::Duration backoff = absl::ZeroDuration();
+  // Each replica's log file is rotated past this size (launch/output.h); 0: no limit.
+  int64_t log_max_bytes = 0;
 };
 
 // The group file's JSON text (pretty, fields in the documented order).

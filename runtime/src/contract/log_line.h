@@ -4,6 +4,7 @@
 // endpoint and the Slurm backend read it. Written and parsed only here.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,13 @@
 namespace dlp::contract {
 
 enum class LogStream { kOut, kErr };
+
+// The longest text of one log line. dlp-run writes a longer line of output as
+// several lines of at most this many bytes (cut at a UTF-8 character boundary),
+// each but the last ending with kLogLineContinued, so that no line costs more
+// memory than this however long the program's own line is.
+inline constexpr size_t kMaxLogLineBytes = 64 * 1024;
+inline constexpr std::string_view kLogLineContinued = " [dlp-run: line continues]";
 
 // "stdout" / "stderr": the names the API and the CLI use.
 std::string_view LogStreamName(LogStream stream);

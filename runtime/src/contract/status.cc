@@ -114,7 +114,7 @@ absl::Status StatusFileWriter::Write(const GroupStatus& status) {
   if (path_.empty()) return absl::OkStatus();
   std::string text = StatusToJson(status);
   if (text == last_) return absl::OkStatus();
-  DLP_RETURN_IF_ERROR(WriteFileAtomically(path_, text, 0644));
+  DLP_RETURN_IF_ERROR(WriteFileAtomically(path_, text, kPrivateFileMode));
   last_ = std::move(text);
   return absl::OkStatus();
 }

@@ -90,7 +90,8 @@ absl::Status Launcher::Prepare() {
     if (options_.log_dir.empty()) {
       writer = PrefixWriter(absl::StrCat(plan.rank));
     } else {
-      DLP_ASSIGN_OR_RETURN(writer, OpenLogFile(options_.log_dir, plan.name));
+      DLP_ASSIGN_OR_RETURN(writer,
+                           OpenLogFile(options_.log_dir, plan.name, options_.group.log_max_bytes));
     }
     any_remote_ = any_remote_ || !plan.local;
     ranks_.push_back(std::make_unique<RankProcess>(plan, std::move(writer)));

@@ -1,6 +1,7 @@
 #include "launch/output.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "contract/files.h"
 #include "contract/log_line.h"
 
 namespace dlp::launch {
@@ -25,17 +27,38 @@ void WriteAll(int fd, absl::string_view data) {
 
 class LogFile : public LineWriter {
  public:
-  explicit LogFile(int fd) : fd_(fd) {}
-  ~LogFile() override { close(fd_); }
+  LogFile(std::string path, int fd, int64_t size, int64_t max_bytes)
+      : path_(std::move(path)), fd_(fd), size_(size), max_bytes_(max_bytes) {}
+  ~LogFile() override {
+    if (fd_ >= 0) close(fd_);
+  }
   void WriteLine(Stream stream, absl::string_view line) override {
-    WriteAll(fd_, contract::FormatLogFileLine(absl::Now(),
-                                              stream == Stream::kOut ? contract::LogStream::kOut
-                                                                     : contract::LogStream::kErr,
-                                              std::string_view(line.data(), line.size())));
+    const std::string text = contract::FormatLogFileLine(
+        absl::Now(), stream == Stream::kOut ? contract::LogStream::kOut : contract::LogStream::kErr,
+        std::string_view(line.data(), line.size()));
+    const int64_t length = static_cast<int64_t>(text.size());
+    if (max_bytes_ > 0 && size_ > 0 && size_ + length > max_bytes_) Rotate();
+    if (fd_ < 0) return;
+    WriteAll(fd_, text);
+    size_ += length;
   }
 
  private:
+  // NAME.log becomes NAME.log.1; a failure keeps writing where it can.
+  void Rotate() {
+    const std::string old = path_ + ".1";
+    if (rename(path_.c_str(), old.c_str()) != 0) return;
+    const int fd = contract::OpenPrivateFile(path_, O_APPEND | O_TRUNC);
+    if (fd < 0) return;  // the old descriptor still appends to NAME.log.1
+    close(fd_);
+    fd_ = fd;
+    size_ = 0;
+  }
+
+  std::string path_;
   int fd_;
+  int64_t size_;
+  int64_t max_bytes_;
 };
 
 class Prefixed : public LineWriter {
@@ -52,13 +75,17 @@ class Prefixed : public LineWriter {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
-                                                        const std::string& name) {
+                                                        const std::string& name,
+                                                        int64_t max_bytes) {
   const std::string path = absl::StrCat(dir, "/", name, ".log");
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", strerror(errno)));
+  const int fd = contract::OpenPrivateFile(path, O_APPEND);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    const int err = errno;
+    if (fd >= 0) close(fd);
+    return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", strerror(err)));
   }
-  return std::unique_ptr<LineWriter>(new LogFile(fd));
+  return std::unique_ptr<LineWriter>(new LogFile(path, fd, st.st_size, max_bytes));
 }
 
 std::unique_ptr<LineWriter> PrefixWriter(const std::string& prefix) {
@@ -71,20 +98,43 @@ void LineSplitter::Emit(absl::string_view line) {
   writer_->WriteLine(stream_, line);
 }
 
+void LineSplitter::EmitPiece() {
+  // A UTF-8 character cut at the end goes whole into the next piece.
+  size_t cut = pending_.size();
+  for (size_t i = 1; i <= 3 && i < pending_.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(pending_[pending_.size() - i]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: its lead is further back
+    const size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (length > i) cut = pending_.size() - i;
+    break;
+  }
+  std::string piece = pending_.substr(0, cut);
+  piece.append(contract::kLogLineContinued.data(), contract::kLogLineContinued.size());
+  pending_.erase(0, cut);
+  if (filter_ && !filter_(piece)) return;
+  writer_->WriteLine(stream_, piece);
+}
+
 void LineSplitter::Feed(absl::string_view bytes) {
   while (!bytes.empty()) {
-    size_t nl = bytes.find('\n');
-    if (nl == absl::string_view::npos) {
-      pending_.append(bytes.data(), bytes.size());
-      return;
+    const size_t nl = bytes.find('\n');
+    const size_t length = nl == absl::string_view::npos ? bytes.size() : nl;
+    if (pending_.empty() && nl != absl::string_view::npos && nl <= contract::kMaxLogLineBytes) {
+      Emit(bytes.substr(0, nl));  // the common case: a whole line, no copy
+      bytes.remove_prefix(nl + 1);
+      continue;
     }
-    if (pending_.empty()) {
-      Emit(bytes.substr(0, nl));
-    } else {
-      pending_.append(bytes.data(), nl);
-      Emit(pending_);
-      pending_.clear();
+    const size_t room = contract::kMaxLogLineBytes - pending_.size();
+    if (length > room) {
+      pending_.append(bytes.data(), room);
+      bytes.remove_prefix(room);
+      EmitPiece();
+      continue;
     }
+    pending_.append(bytes.data(), length);
+    if (nl == absl::string_view::npos) return;
+    Emit(pending_);
+    pending_.clear();
     bytes.remove_prefix(nl + 1);
   }
 }

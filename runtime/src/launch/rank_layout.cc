@@ -32,6 +32,11 @@ absl::StatusOr<HostSlots> ParseHostEntry(absl::string_view entry) {
     return absl::InvalidArgumentError(absl::StrCat("bad host entry '", entry, "' (host[:slots])"));
   }
   h.host = parts[0];
+  if (h.host[0] == '-') {
+    // ssh would read it as an option (-oProxyCommand=... runs a command here).
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad host '", h.host, "': a host name cannot start with '-'"));
+  }
   if (parts.size() == 2 && (!absl::SimpleAtoi(parts[1], &h.slots) || h.slots < 1)) {
     return absl::InvalidArgumentError(absl::StrCat("bad slot count in '", entry, "'"));
   }

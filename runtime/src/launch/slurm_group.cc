@@ -80,8 +80,9 @@ absl::Status SlurmGroupTask::Prepare() {
   PlaceSlurmTask(task_, &layout_);
   std::error_code ec;
   std::filesystem::create_directories(options_.log_dir, ec);
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<LineWriter> writer,
-                       OpenLogFile(options_.log_dir, layout_.ranks[task_.rank].name));
+  DLP_ASSIGN_OR_RETURN(
+      std::unique_ptr<LineWriter> writer,
+      OpenLogFile(options_.log_dir, layout_.ranks[task_.rank].name, options_.group.log_max_bytes));
   rank_ = std::make_unique<RankProcess>(layout_.ranks[task_.rank], std::move(writer));
   std::string host = "127.0.0.1";
   if (coordinator()) {

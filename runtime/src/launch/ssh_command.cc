@@ -28,6 +28,9 @@ std::vector<std::string> SshArgv(const SshOptions& options, const std::string& h
     argv.push_back(absl::StrCat(options.port));
   }
   argv.insert(argv.end(), options.extra.begin(), options.extra.end());
+  // "--": whatever the host is, ssh never reads it as an option (ParseHostList
+  // refuses a leading '-' already; this holds for any other caller).
+  argv.push_back("--");
   argv.push_back(host);
 
   const std::string dir = options.remote_path.empty() ? SelfDirectory() : options.remote_path;

@@ -24,6 +24,7 @@ std::string SelfDirectory();
 // start; the launcher consumes it as the readiness signal.
 inline constexpr char kReadyMarker[] = "\x1b[dlp-run:ready]";
 
+// `host` follows "--", so ssh never takes it for an option.
 std::vector<std::string> SshArgv(const SshOptions& options, const std::string& host,
                                  const std::map<std::string, std::string>& env,
                                  const std::string& workdir,

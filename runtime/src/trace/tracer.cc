@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "contract/env_names.h"
+#include "contract/files.h"
 
 namespace dlp::runtime::trace {
 namespace {
@@ -110,7 +111,7 @@ void Init() {
   w.path = restart == 0 ? absl::StrCat(folder, "/rank-", w.rank, ".trace.json")
                         : absl::StrCat(folder, "/rank-", w.rank, ".restart-", restart,
                                        ".trace.json");
-  w.fd = ::open(w.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  w.fd = contract::OpenPrivateFile(w.path, O_TRUNC);
   if (w.fd < 0) {
     std::fprintf(stderr, "dlp trace: cannot write %s; tracing off\n", w.path.c_str());
     g_state.store(0);

@@ -135,6 +135,24 @@ TEST(ProfileSummary, EmptyFilesAreAnError) {
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(ProfileSummary, FieldsOfAnotherTypeAreIgnoredNotThrown) {
+  // A trace file is anyone's text: before, {"name": 1} threw out of the reader.
+  const std::vector<TraceFile> files = {
+      {"rank-0.trace.json",
+       "[\n"
+       R"({"name":1,"ph":"M","pid":0,"args":{"rank":"x","host":2,"restart":99999999999}},)"
+       "\n"
+       R"({"name":"dlp_clock_offset","ph":"M","args":{"offset_us":"soon"}},)"
+       "\n"
+       R"({"name":"step","cat":["step"],"ph":"X","ts":"1","dur":null,"tid":1e300},)"
+       "\n"
+       R"({"name":"step","cat":"step","ph":"X","ts":10,"dur":5,"pid":0,"tid":1},)"
+       "\n"}};
+  absl::StatusOr<Profile> profile = SummarizeTraces(files);
+  EXPECT_TRUE(profile.ok() || absl::IsInvalidArgument(profile.status())) << profile.status();
+  EXPECT_TRUE(MergeTraces(files).ok());
+}
+
 TEST(ProfileMerge, OneValidTraceWithPidPerRankAndOffsetsApplied) {
   auto merged = MergeTraces(FourRanks(30));
   ASSERT_TRUE(merged.ok()) << merged.status();

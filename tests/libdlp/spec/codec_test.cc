@@ -10,6 +10,7 @@
 
 #include "absl/time/time.h"
 #include "dlp/spec.h"
+#include "job/job_group.h"
 
 namespace dlp {
 namespace {
@@ -246,6 +247,31 @@ TEST(Codec, JobSpecYamlIsAcceptedBackByTheParser) {
   absl::StatusOr<JobSpec> back = ParseJobSpec(text, "/elsewhere/job.yaml");
   ASSERT_TRUE(back.ok()) << back.status() << "\n" << text;
   EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec)) << text;
+}
+
+TEST(SpecCodec, LogLimitGoesThroughEveryForm) {
+  absl::StatusOr<JobSpec> spec = ParseJobSpec(R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: capped}
+spec:
+  replicas:
+    worker: {command: [echo, hi]}
+  logs: {maxBytes: 100Mi}
+)",
+                                              "/w/job.yaml");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->logs.max_bytes, 100 << 20);
+  absl::StatusOr<JobSpec> from_json = JobSpecFromJson(JobSpecToJson(*spec));
+  ASSERT_TRUE(from_json.ok()) << from_json.status();
+  EXPECT_EQ(from_json->logs.max_bytes, 100 << 20);
+  absl::StatusOr<JobSpec> from_yaml = ParseJobSpec(JobSpecToYaml(*spec), "/w/job.yaml");
+  ASSERT_TRUE(from_yaml.ok()) << from_yaml.status();
+  EXPECT_EQ(from_yaml->logs.max_bytes, 100 << 20);
+  // dlp-run gets it in the group file.
+  EXPECT_EQ(internal::JobGroup(*spec).log_max_bytes, 100 << 20);
+  // Unset, it is not written at all: specs stored before it read the same.
+  spec->logs.max_bytes = 0;
+  EXPECT_EQ(JobSpecToJson(*spec).find("logs"), std::string::npos);
 }
 
 }  // namespace

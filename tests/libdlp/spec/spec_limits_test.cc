@@ -131,6 +131,19 @@ long MaxRssKib() {
   return usage.ru_maxrss;
 }
 
+// yaml-cpp 0.7's LoadAll loops without end (allocating) on these; the
+// reader must return an error instead.
+TEST(SpecLimits, TextsThatNeverEndAYamlStreamAreRefused) {
+  for (const char* yaml : {",", ",\n", "a: 1\n,"}) {
+    absl::StatusOr<JobSpec> spec = ParseJobSpec(yaml, "job.yaml");
+    EXPECT_FALSE(spec.ok()) << yaml;
+  }
+  absl::StatusOr<JobSpec> two = ParseJobSpec(
+      Worker("", "[\"true\"]") + "---\napiVersion: dlp/v1\n", "job.yaml");
+  ASSERT_FALSE(two.ok());
+  EXPECT_THAT(std::string(two.status().message()), ::testing::HasSubstr("second YAML document"));
+}
+
 TEST(SpecLimits, AliasExpansionIsOnABudget) {
   const std::string bomb = AliasBomb();
   ASSERT_LT(bomb.size(), 110u << 10);

@@ -21,6 +21,7 @@ Group Sample() {
   g.restart_policy = RestartPolicy::kExitCode;
   g.max_restarts = 2;
   g.backoff = absl::Seconds(5);
+  g.log_max_bytes = 1 << 20;
   return g;
 }
 
@@ -38,6 +39,7 @@ void ExpectSame(const Group& a, const Group& b) {
   EXPECT_EQ(a.restart_policy, b.restart_policy);
   EXPECT_EQ(a.max_restarts, b.max_restarts);
   EXPECT_EQ(a.backoff, b.backoff);
+  EXPECT_EQ(a.log_max_bytes, b.log_max_bytes);
 }
 
 TEST(GroupCodec, RoundTrips) {
@@ -46,9 +48,19 @@ TEST(GroupCodec, RoundTrips) {
   EXPECT_THAT(text, HasSubstr("\"restartPolicy\": \"ExitCode\""));
   EXPECT_THAT(text, HasSubstr("\"framework\": \"tensorflow\""));
   EXPECT_THAT(text, HasSubstr("\"backoffSeconds\": 5"));
+  EXPECT_THAT(text, HasSubstr("\"logs\": {\n    \"maxBytes\": 1048576\n  }"));
   auto back = ParseGroupJson(text, "g.json");
   ASSERT_TRUE(back.ok()) << back.status();
   ExpectSame(g, *back);
+}
+
+TEST(GroupCodec, LogLimitIsWrittenOnlyWhenSet) {
+  Group g = Sample();
+  g.log_max_bytes = 0;
+  EXPECT_THAT(GroupToJson(g), ::testing::Not(HasSubstr("logs")));
+  auto back = ParseGroupJson(R"({"roles": [{"command": ["x"]}]})", "g.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->log_max_bytes, 0);
 }
 
 TEST(GroupCodec, FileRoundTripIsPrivate) {
@@ -75,8 +87,13 @@ TEST(GroupCodec, ErrorsNameTheFileAndTheField) {
        "g.json: restartPolicy: must be one of Never, OnFailure, ExitCode"},
       {R"({"maxRestarts": -1, "roles": [{"command": ["x"]}]})", "g.json: maxRestarts:"},
       {R"({"backoffSeconds": "5", "roles": [{"command": ["x"]}]})", "g.json: backoffSeconds:"},
+      {R"({"backoffSeconds": 1e300, "roles": [{"command": ["x"]}]})", "g.json: backoffSeconds:"},
+      {R"({"logs": 5, "roles": [{"command": ["x"]}]})", "g.json: logs: must be an object"},
+      {R"({"logs": {"maxBytes": -1}, "roles": [{"command": ["x"]}]})", "g.json: logs.maxBytes:"},
+      {R"({"logs": {"maxBytes": "1Mi"}, "roles": [{"command": ["x"]}]})", "g.json: logs.maxBytes:"},
       {R"([1, 2])", "g.json: (top):"},
       {R"({"roles": )", "g.json: invalid JSON"},
+      {R"({"roles": [{"command": ["x"]}], "maxRestarts": 1e999})", "g.json: invalid JSON"},
   };
   for (const Case& c : cases) {
     auto parsed = ParseGroupJson(c.text, "g.json");

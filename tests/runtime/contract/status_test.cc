@@ -73,5 +73,16 @@ TEST(StatusFile, AbsentIsNulloptAndWritesAreAtomicAndDeduplicated) {
   EXPECT_THAT(std::string(garbage.status().message()), HasSubstr("garbage.json: state:"));
 }
 
+TEST(StatusFile, PrivateWhateverTheUmask) {
+  testing::TempDir dir;
+  const mode_t old = umask(0);
+  absl::Status written = StatusFileWriter(dir.Join("status.json")).Write(Sample());
+  umask(old);
+  ASSERT_TRUE(written.ok()) << written;
+  struct stat st;
+  ASSERT_EQ(stat(dir.Join("status.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+}
+
 }  // namespace
 }  // namespace dlp::contract

@@ -1,8 +1,10 @@
 // dlp-run --group: the dlpd contract (docs/runtime-contract.md) end to end.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <regex>
+#include <sstream>
 
 #include "launch_test_util.h"
 #include "support/temp_dir.h"
@@ -56,6 +58,36 @@ TEST(GroupMode, LogsStatusAndEnvironmentOfHeterogeneousRoles) {
   }
   EXPECT_EQ(status["replicas"][2]["name"], "worker-1");
   EXPECT_EQ(status["replicas"][2]["rank"], 2);
+}
+
+TEST(GroupMode, LongLinesAreSplitLogsRotateAndFilesArePrivate) {
+  TempDir dir;
+  const mode_t old_umask = umask(0);
+  // 10 MB without a newline, then a short line; logs capped at 1 MiB.
+  RunResult r = RunGroup(dir, R"({
+    "roles": [{"role": "worker", "count": 1,
+               "command": ["sh", "-c", "head -c 10000000 /dev/zero | tr '\\0' x; echo; echo done"]}],
+    "logs": {"maxBytes": 1048576}})");
+  umask(old_umask);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string current = ReadFileOrEmpty(dir.Join("logs/worker-0.log"));
+  const std::string previous = ReadFileOrEmpty(dir.Join("logs/worker-0.log.1"));
+  EXPECT_LE(current.size(), 1048576u);
+  EXPECT_LE(previous.size(), 1048576u);
+  EXPECT_GT(previous.size(), 1048576u - 70000);  // it was rotated when full
+  EXPECT_THAT(current, ::testing::EndsWith(" O done\n"));
+  std::istringstream lines(previous + current);
+  int continued = 0;
+  for (std::string l; std::getline(lines, l);) {
+    EXPECT_LE(l.size(), 64u * 1024 + 64);
+    if (l.find(" [dlp-run: line continues]") != std::string::npos) ++continued;
+  }
+  EXPECT_GE(continued, 15);  // NAME.log.1 alone holds 15 pieces of 64 KiB, each marked
+  for (const char* file : {"logs/worker-0.log", "logs/worker-0.log.1", "status.json"}) {
+    struct stat st;
+    ASSERT_EQ(stat(dir.Join(file).c_str(), &st), 0) << file;
+    EXPECT_EQ(st.st_mode & 07777, 0600u) << file;
+  }
 }
 
 TEST(GroupMode, FailedRankFailsTheGroupAndIsNamed) {

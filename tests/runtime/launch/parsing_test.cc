@@ -26,6 +26,17 @@ TEST(HostList, SlotsDefaultToOne) {
   EXPECT_FALSE(ParseHostList("").ok());
 }
 
+TEST(HostList, RefusesHostsThatSshWouldTakeForOptions) {
+  auto hosts = ParseHostList("a,-oProxyCommand=touch /tmp/pwned");
+  ASSERT_FALSE(hosts.ok());
+  EXPECT_THAT(std::string(hosts.status().message()), ::testing::HasSubstr("cannot start with '-'"));
+  testing::TempDir dir;
+  const std::string file = dir.WriteFile("hosts", "a slots=2\n-oProxyCommand=x slots=1\n");
+  auto from_file = ReadHostFile(file);
+  ASSERT_FALSE(from_file.ok());
+  EXPECT_THAT(std::string(from_file.status().message()), ::testing::HasSubstr(":2: bad host"));
+}
+
 TEST(HostList, HostFileFormats) {
   testing::TempDir dir;
   auto hosts = ReadHostFile(dir.WriteFile("hosts", "# cluster\nnode1 slots=4\nnode2:2\n\nnode3\n"));
@@ -87,9 +98,10 @@ TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
 TEST(SshArgv, QuotesEveryWordForTheRemoteShell) {
   auto argv = SshArgv({"ssh", 2222, "/opt/dlp/bin", {"-i", "key"}}, "h", {{"A", "x y"}}, "/w",
                       {"echo", "$HOME"});
-  EXPECT_THAT(argv, ElementsAre("ssh", "-o", "BatchMode=yes", "-T", "-p", "2222", "-i", "key", "h",
-                                "'/opt/dlp/bin/dlp-run' '--exec-rank' '--workdir' '/w' '--env' "
-                                "'A=x y' '--' 'echo' '$HOME'"));
+  EXPECT_THAT(argv,
+              ElementsAre("ssh", "-o", "BatchMode=yes", "-T", "-p", "2222", "-i", "key", "--", "h",
+                          "'/opt/dlp/bin/dlp-run' '--exec-rank' '--workdir' '/w' '--env' "
+                          "'A=x y' '--' 'echo' '$HOME'"));
 }
 
 }  // namespace

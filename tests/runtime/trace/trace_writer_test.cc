@@ -2,6 +2,7 @@
 // around collectives, metrics on stdout, and clock offsets through a store.
 // Each case runs in a forked child, since tracing is decided once per process.
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,19 @@ const json* Find(const std::vector<json>& events, const std::string& name) {
     if (e.value("name", "") == name) return &e;
   }
   return nullptr;
+}
+
+TEST(TraceWriter, FilePrivateWhateverTheUmask) {
+  dlp::testing::TempDir dir;
+  int rc = InChild({{"DLP_TRACE_DIR", dir.path()}, {"RANK", "0"}}, [] {
+    umask(0);
+    dlp_trace_begin("x");
+    dlp_trace_end();
+  });
+  ASSERT_EQ(rc, 0);
+  struct stat st;
+  ASSERT_EQ(stat(dir.Join("rank-0.trace.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
 }
 
 TEST(TraceWriter, OffWithoutDirOrFlag) {

@@ -111,12 +111,17 @@ absl::StatusOr<LogLine> ParseNdjsonLogLine(std::string_view text) {
   if (!json.is_object()) {
     return absl::InternalError(absl::StrCat("dlpd sent a log line that is not JSON: ", std::string(text)));
   }
+  // json.value() throws for a field of another type: read strings by hand.
+  auto field = [&json](const char* key, const char* fallback) {
+    auto it = json.find(key);
+    return it != json.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+  };
   LogLine line;
-  line.replica = json.value("replica", "");
-  line.stream = json.value("stream", "stdout");
-  line.text = json.value("text", "");
+  line.replica = field("replica", "");
+  line.stream = field("stream", "stdout");
+  line.text = field("text", "");
   std::string error;
-  if (!absl::ParseTime(absl::RFC3339_full, json.value("time", ""), &line.time, &error)) {
+  if (!absl::ParseTime(absl::RFC3339_full, field("time", ""), &line.time, &error)) {
     line.time = absl::UnixEpoch();
   }
   return line;

@@ -1,12 +1,18 @@
 #include "server/api/log_reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "contract/files.h"
 #include "contract/log_line.h"
 #include "dlp/profile.h"
+#include "server/api/log_tail.h"
 
 namespace dlp::server {
 
@@ -40,16 +46,104 @@ std::string LogEntryToNdjson(const LogEntry& e) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+// Bytes [offset, end of file) of `fd`; adds their count to *bytes_read.
+std::string ReadFrom(int fd, uint64_t offset, uint64_t* bytes_read) {
+  std::string data;
+  char buf[64 * 1024];
+  while (true) {
+    const ssize_t n = pread(fd, buf, sizeof buf, static_cast<off_t>(offset + data.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  *bytes_read += data.size();
+  return data;
+}
+
+struct OpenFile {
+  int fd = -1;
+  struct stat st = {};
+  // A job's user owns its log folder: never follow a link it put there.
+  explicit OpenFile(const std::string& path) {
+    const std::filesystem::path file(path);
+    fd = contract::OpenRegularFileNoFollow(file.parent_path().string(), file.filename().string())
+             .value_or(-1);
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+      close(fd);
+      fd = -1;
+    }
+  }
+  ~OpenFile() {
+    if (fd >= 0) close(fd);
+  }
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+};
+
+}  // namespace
+
+std::string LogReader::TailBytes(FileState& state, const std::string& path, int fd, uint64_t size,
+                                 bool final) {
+  auto classify = [this](std::string_view line) {
+    // As LogEntryFromLine and ReadFile judge it, except that a foreign line
+    // (no time of its own) is never older than `since` here.
+    auto parsed = contract::ParseLogFileLine(line);
+    if (parsed && options_.since && parsed->time < *options_.since) return TailVerdict::kStop;
+    if (!options_.metrics) {
+      const LogLine l = parsed ? LogLine{"", std::string(contract::LogStreamName(parsed->stream)),
+                                         parsed->time, parsed->text}
+                               : LogLine{"", "stdout", absl::UnixEpoch(), std::string(line)};
+      if (IsMetricLine(l)) return TailVerdict::kSkip;
+    }
+    return TailVerdict::kWanted;
+  };
+  const TailScan scan = ScanTail(fd, size, options_.tail, final, classify, &bytes_read_);
+  state.offset = scan.offset;
+  std::string data;
+  if (scan.found < options_.tail && !scan.stopped) {
+    // The rest from the rotated file, which ends with a whole line.
+    OpenFile old(path + ".1");
+    if (old.fd >= 0) {
+      const TailScan more = ScanTail(old.fd, static_cast<uint64_t>(old.st.st_size),
+                                     options_.tail - scan.found, true, classify, &bytes_read_);
+      data = ReadFrom(old.fd, more.offset, &bytes_read_);
+    }
+  }
+  return data;
+}
+
+std::optional<std::string> LogReader::ReadBytes(FileState& state, const std::string& path,
+                                                bool final) {
+  OpenFile file(path);
+  if (file.fd < 0) return std::nullopt;
+  const uint64_t inode = static_cast<uint64_t>(file.st.st_ino);
+  const uint64_t size = static_cast<uint64_t>(file.st.st_size);
+  std::string data;
+  if (!state.tailed && options_.tail >= 0) {
+    data = TailBytes(state, path, file.fd, size, final);
+  } else if (state.inode != 0 && (inode != state.inode || size < state.offset)) {
+    // Rotated since the last read: the rest of the old file, now NAME.log.1.
+    OpenFile old(path + ".1");
+    if (inode != state.inode && old.fd >= 0 &&
+        static_cast<uint64_t>(old.st.st_ino) == state.inode) {
+      data = ReadFrom(old.fd, state.offset, &bytes_read_);
+    }
+    state.offset = 0;
+  }
+  state.inode = inode;
+  std::string rest = ReadFrom(file.fd, state.offset, &bytes_read_);
+  state.offset += rest.size();
+  return data + rest;
+}
+
 void LogReader::ReadFile(const std::string& replica, const std::string& path, bool final,
                          std::vector<LogEntry>& out) {
   FileState& state = files_[replica];
-  // A job's user owns its log folder: never follow a link it put there.
-  const std::filesystem::path file(path);
-  absl::StatusOr<std::string> read = contract::ReadFileNoFollow(
-      file.parent_path().string(), file.filename().string(), state.offset);
-  if (!read.ok()) return;
+  std::optional<std::string> read = ReadBytes(state, path, final);
+  if (!read) return;
   std::string data = std::move(*read);
-  state.offset += data.size();
   data = state.partial + data;
   state.partial.clear();
   std::vector<LogEntry> entries;

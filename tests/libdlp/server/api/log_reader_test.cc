@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
+#include "contract/log_line.h"
 #include "support/temp_dir.h"
 
 namespace dlp::server {
@@ -91,6 +94,61 @@ TEST(LogReaderTest, FollowsAppendsAndHoldsPartialLinesUntilTheEnd) {
   EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:two"}));
   EXPECT_EQ(Texts(reader.ReadNew(true)), (std::vector<std::string>{"worker-0:partial"}));
   EXPECT_TRUE(reader.ReadNew(true).empty());
+}
+
+// Line i of a replica log, without its newline; times increase with i.
+std::string Line(int i) {
+  std::string line =
+      contract::FormatLogFileLine(absl::FromUnixSeconds(1796040000) + absl::Microseconds(i),
+                                  contract::LogStream::kOut, absl::StrCat("line ", i));
+  line.pop_back();
+  return line;
+}
+
+TEST(LogReaderTest, TailReadsFromTheEndNotTheWholeFile) {
+  testing::TempDir dir;
+  {
+    std::ofstream out(dir.Join("worker-0.log"));
+    for (int i = 0; i < 400000; ++i) out << Line(i) << "\n";  // about 17 MB
+  }
+  LogReader reader({dir.path(), "", 3, std::nullopt});
+  EXPECT_EQ(Texts(reader.ReadNew(false)),
+            (std::vector<std::string>{"worker-0:line 399997", "worker-0:line 399998",
+                                      "worker-0:line 399999"}));
+  EXPECT_LT(reader.bytes_read(), 256u * 1024);
+  // Metric lines left out before the tail are skipped while reading backwards.
+  Append(dir.Join("worker-0.log"), "2026-12-01T13:00:00Z O DLP_METRIC loss=0.5 step=1\n");
+  LogReader no_metrics({dir.path(), "worker-0", 1, std::nullopt, false});
+  EXPECT_EQ(Texts(no_metrics.ReadNew(false)), (std::vector<std::string>{"worker-0:line 399999"}));
+  EXPECT_LT(no_metrics.bytes_read(), 256u * 1024);
+}
+
+TEST(LogReaderTest, TailTakesTheRestFromTheRotatedFile) {
+  testing::TempDir dir;
+  for (int i = 0; i < 10; ++i) Append(dir.Join("worker-0.log.1"), Line(i) + "\n");
+  for (int i = 10; i < 13; ++i) Append(dir.Join("worker-0.log"), Line(i) + "\n");
+  LogReader reader({dir.path(), "", 5, std::nullopt});
+  EXPECT_EQ(Texts(reader.ReadNew(false)),
+            (std::vector<std::string>{"worker-0:line 8", "worker-0:line 9", "worker-0:line 10",
+                                      "worker-0:line 11", "worker-0:line 12"}));
+  // The rotated file is no replica of its own, and a follow goes on in the new file.
+  Append(dir.Join("worker-0.log"), Line(13) + "\n");
+  EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:line 13"}));
+}
+
+TEST(LogReaderTest, FollowReadsTheRestOfTheRotatedFileFirst) {
+  testing::TempDir dir;
+  const std::string log = dir.Join("worker-0.log");
+  Append(log, Line(0) + "\n" + Line(1).substr(0, 10));
+  LogReader reader({dir.path(), "", -1, std::nullopt});
+  EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:line 0"}));
+  // dlp-run finishes the line, writes another, then rotates (launch/output.h).
+  Append(log, Line(1).substr(10) + "\n" + Line(2) + "\n");
+  ASSERT_EQ(rename(log.c_str(), (log + ".1").c_str()), 0);
+  Append(log, Line(3) + "\n");
+  EXPECT_EQ(Texts(reader.ReadNew(false)),
+            (std::vector<std::string>{"worker-0:line 1", "worker-0:line 2", "worker-0:line 3"}));
+  EXPECT_EQ(Texts(reader.ReadNew(true)), (std::vector<std::string>{}));
 }
 
 }  // namespace
