@@ -67,23 +67,40 @@ int TabIndentedLine(absl::string_view yaml, int last_line) {
   return 0;
 }
 
-// Where each document starts; the events themselves are not kept.
+// Where each document starts (its first node, as LoadAll's nodes mark it);
+// the events themselves are not kept.
 class DocumentStarts : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    starts.push_back(mark);
+    first_node_ = true;
+  }
+  void OnDocumentEnd() override { first_node_ = false; }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    Node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    Node(mark);
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Node(mark);
+  }
   void OnMapEnd() override {}
 
   std::vector<YAML::Mark> starts;
+
+ private:
+  void Node(const YAML::Mark& mark) {
+    if (first_node_) starts.back() = mark;
+    first_node_ = false;
+  }
+  bool first_node_ = false;
 };
 
 // The first document (none for an empty text); `second` is where a second

@@ -162,13 +162,18 @@ TEST(TenantMigrationTest, OwnerJobsMoveOffTheNameDefault) {
     r.job.name = "old";
     r.job.tenant = "default";
     r.job.spec.name = "old";
+    ReplicaSpec worker;
+    worker.role = "worker";
+    worker.command = {"echo", "hi"};
+    r.job.spec.replicas.push_back(worker);
     ASSERT_TRUE(jobs->Insert(r).ok());
     r.job.tenant = "team-a";
     ASSERT_TRUE(jobs->Insert(r).ok());
     auto db = Database::Open(path);
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(db->Exec("UPDATE jobs SET tenant='default' WHERE id=1; DROP TABLE tokens; "
-                         "DROP TABLE tenants; PRAGMA user_version=3")
+                         "DROP TABLE tenants; ALTER TABLE jobs DROP COLUMN start_attempt; "
+                         "PRAGMA user_version=3")
                     .ok());
   }
   auto jobs = JobStore::Open(path);
