@@ -208,7 +208,9 @@ class CommChannelsTest : public ::testing::TestWithParam<std::pair<std::string, 
 
 TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
   constexpr size_t kCount = 600011;  // 2 parts of at least 600 KB for every dtype
-  const auto& [transport, algo] = GetParam();
+  // Named copies, not a structured binding: clang 14 cannot capture those.
+  const std::string transport = GetParam().first;
+  const std::string algo = GetParam().second;
   {
     dlp::testing::TempDir dir;
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
