@@ -2,7 +2,9 @@
 // return and a thread-local message.
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "comm/communicator.h"
+#include "comm/dtype.h"
 #include "dlp/comm.h"
 
 struct dlp_comm {
@@ -17,6 +19,26 @@ int Report(const absl::Status& s) {
   if (s.ok()) return 0;
   g_last_error = std::string(s.message());
   return static_cast<int>(s.code());
+}
+
+// A C caller may pass any int where dlp/comm.h declares an enum; in C++ a value
+// outside the enumerators is undefined. So the entry points read them as the
+// C ints they are (no enum check for these functions under UBSan) and refuse
+// bad ones before any C++ code sees them.
+#if defined(__clang__)
+#define DLP_TAKES_C_ENUMS __attribute__((no_sanitize("enum")))
+#else
+#define DLP_TAKES_C_ENUMS
+#endif
+
+int CheckEnums(int t, int op) {
+  if (!dlp::runtime::IsValidDType(t)) {
+    return Report(absl::InvalidArgumentError(absl::StrCat("unknown dtype ", t)));
+  }
+  if (!dlp::runtime::IsValidOp(op)) {
+    return Report(absl::InvalidArgumentError(absl::StrCat("unknown op ", op)));
+  }
+  return 0;
 }
 
 int NullComm() {
@@ -40,20 +62,24 @@ int dlp_comm_init_from_env(dlp_comm** out) {
 int dlp_comm_rank(const dlp_comm* c) { return c != nullptr ? c->impl->rank() : -1; }
 int dlp_comm_size(const dlp_comm* c) { return c != nullptr ? c->impl->size() : -1; }
 
-int dlp_allreduce(dlp_comm* c, const void* send, void* recv, size_t count, dlp_dtype t,
-                  dlp_op op) {
+DLP_TAKES_C_ENUMS int dlp_allreduce(dlp_comm* c, const void* send, void* recv, size_t count,
+                                    dlp_dtype t, dlp_op op) {
   if (c == nullptr) return NullComm();
+  if (int bad = CheckEnums(t, op)) return bad;
   return Report(c->impl->Allreduce(send, recv, count, t, op));
 }
 
-int dlp_broadcast(dlp_comm* c, void* buf, size_t count, dlp_dtype t, int root) {
+DLP_TAKES_C_ENUMS int dlp_broadcast(dlp_comm* c, void* buf, size_t count, dlp_dtype t,
+                                    int root) {
   if (c == nullptr) return NullComm();
+  if (int bad = CheckEnums(t, DLP_SUM)) return bad;
   return Report(c->impl->Broadcast(buf, count, t, root));
 }
 
-int dlp_allgather(dlp_comm* c, const void* send, void* recv, size_t count_per_rank,
-                  dlp_dtype t) {
+DLP_TAKES_C_ENUMS int dlp_allgather(dlp_comm* c, const void* send, void* recv,
+                                    size_t count_per_rank, dlp_dtype t) {
   if (c == nullptr) return NullComm();
+  if (int bad = CheckEnums(t, DLP_SUM)) return bad;
   return Report(c->impl->Allgather(send, recv, count_per_rank, t));
 }
 
