@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "server/api/auth.h"
+#include "server/api/long_requests.h"
 #include "server/api/routes.h"
 #include "server/controller/controller.h"
 #include "server/scheduler/policy.h"
 #include "server/store/job_store.h"
+#include "server/store/tenant_store.h"
 
 namespace {
 
@@ -59,7 +61,9 @@ class RequestStream : public httplib::Stream {
 
 struct Daemon {
   std::unique_ptr<dlp::server::Controller> controller;
+  std::unique_ptr<dlp::server::TenantStore> tenants;
   std::unique_ptr<dlp::server::Authenticator> auth;
+  dlp::server::LongRequests long_requests{32, 1024};
   dlp::server::ApiContext context;
   InProcessServer server;
 };
@@ -77,9 +81,13 @@ Daemon& TheDaemon() {
     d->controller = std::make_unique<dlp::server::Controller>(
         std::move(*store), dlp::server::CreateDefaultPolicy(),
         dlp::server::Executor({dir + "/jobs", absl::Seconds(1), "/bin/false"}), options);
-    d->auth = std::make_unique<dlp::server::Authenticator>(
-        "owner-token", std::vector<dlp::server::TenantToken>{{"alice", "alice-token"}});
-    d->context = {d->controller.get(), d->auth.get(), [] {}};
+    auto tenants = dlp::server::TenantStore::Open(dir + "/dlpd.db");
+    if (!tenants.ok()) abort();
+    d->tenants = std::move(*tenants);
+    if (!d->tenants->ImportTokens({{"alice", dlp::server::HashToken("alice-token")}}).ok()) abort();
+    d->auth = std::make_unique<dlp::server::Authenticator>("owner-token", *d->tenants);
+    d->context = {d->controller.get(), d->auth.get(), d->tenants.get(), "", &d->long_requests,
+                  [] {}};
     dlp::server::InstallRoutes(d->server, d->context);
     return d;
   }();
