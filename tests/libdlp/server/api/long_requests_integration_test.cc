@@ -36,6 +36,20 @@ class LongRequestsTest : public ::testing::Test {
     return client;
   }
 
+  // Opens `count` waits on the job (which runs for minutes) and returns once
+  // exactly `refused` of them were answered 429; false after 30 s.
+  bool OpenWaitsUntilRefused(int count, int refused,
+                             std::vector<std::unique_ptr<RawClient>>& waits) {
+    for (int i = 0; i < count; ++i) waits.push_back(Open("/v1/jobs/" + id_ + "/wait?timeout=60"));
+    return Eventually(
+        [&] {
+          int seen = 0;
+          for (auto& w : waits) seen += w->Status(absl::Milliseconds(10)) == 429;
+          return seen == refused;
+        },
+        absl::Seconds(30));
+  }
+
   TempDir dir_;
   std::unique_ptr<Dlpd> dlpd_;
   std::string id_;
@@ -72,19 +86,7 @@ TEST_F(LongRequestsTest, MalformedParametersAreRefusedNamingThem) {
 
 TEST_F(LongRequestsTest, WaitsBeyondTheTenantBoundAreRefused) {
   std::vector<std::unique_ptr<RawClient>> waits;
-  for (int i = 0; i < kPerTenant + 8; ++i) {
-    waits.push_back(Open("/v1/jobs/" + id_ + "/wait?timeout=60"));
-  }
-  // The job runs for minutes: only the refused waits answer now.
-  int refused = 0;
-  ASSERT_TRUE(Eventually(
-      [&] {
-        refused = 0;
-        for (auto& w : waits) refused += w->Status(absl::Milliseconds(10)) == 429;
-        return refused == 8;
-      },
-      absl::Seconds(30)))
-      << refused << " refused";
+  ASSERT_TRUE(OpenWaitsUntilRefused(kPerTenant + 8, 8, waits));
   int status = 0;
   GetJson(*dlpd_->Client(), "/v1/health", &status);
   EXPECT_EQ(status, 200);
@@ -97,18 +99,7 @@ TEST_F(LongRequestsTest, WaitsBeyondTheTenantBoundAreRefused) {
 TEST_F(LongRequestsTest, AClientWaitsOnWhenItsLongPollsAreRefused) {
   // One more than the bound; which one is refused depends on arrival order.
   std::vector<std::unique_ptr<RawClient>> waits;
-  for (int i = 0; i < kPerTenant + 1; ++i) {
-    waits.push_back(Open("/v1/jobs/" + id_ + "/wait?timeout=60"));
-  }
-  int refused = 0;
-  ASSERT_TRUE(Eventually(
-      [&] {
-        refused = 0;
-        for (auto& w : waits) refused += w->Status(absl::Milliseconds(10)) == 429;
-        return refused == 1;
-      },
-      absl::Seconds(30)))
-      << refused << " refused";
+  ASSERT_TRUE(OpenWaitsUntilRefused(kPerTenant + 1, 1, waits));
   const std::string config = dir_.WriteFile(
       "config.yaml", absl::StrCat("current-context: owner\ncontexts:\n"
                                   "  - {name: owner, backend: remote, server: "
