@@ -38,7 +38,7 @@ std::string Bytes(int64_t b) {
   double v = static_cast<double>(b);
   int u = 0;
   while (v >= 1024 && u < 4) v /= 1024, ++u;
-  return absl::StrFormat(u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return u == 0 ? absl::StrFormat("%.0f %s", v, units[u]) : absl::StrFormat("%.1f %s", v, units[u]);
 }
 
 std::string Snapshot(Client& client, bool color) {
