@@ -116,6 +116,19 @@ class Dlpd {
   bool keep_jobs_ = false;
 };
 
+inline bool DlpRunBuilt() { return access(BinPath("dlp-run").c_str(), X_OK) == 0; }
+
+#define REQUIRE_DLP_RUN() \
+  if (!DlpRunBuilt()) GTEST_SKIP() << "dlp-run is not built"
+
+// Running and not a zombie (an orphan's zombie may linger until init reaps it).
+inline bool Alive(int pid) {
+  if (pid <= 0 || kill(pid, 0) != 0) return false;
+  const std::string stat = ReadFileOrEmpty("/proc/" + std::to_string(pid) + "/stat");
+  const size_t close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
+
 inline int FileMode(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return -1;

@@ -14,8 +14,6 @@
 namespace dlp::testing {
 namespace {
 
-bool DlpRunBuilt() { return access(BinPath("dlp-run").c_str(), X_OK) == 0; }
-
 std::string WaitFor(const std::string& file) {
   return "while [ ! -e " + file + " ]; do sleep 0.05; done";
 }
