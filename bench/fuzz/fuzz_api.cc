@@ -76,7 +76,7 @@ Daemon& TheDaemon() {
     auto store = dlp::server::JobStore::Open(dir + "/dlpd.db");
     if (!store.ok()) abort();
     dlp::server::ControllerOptions options;
-    options.capacity = {4000, int64_t{8} << 30, 2};
+    options.capacity = {4000, int64_t{8} << 30, 2000};
     auto* d = new Daemon;
     d->controller = std::make_unique<dlp::server::Controller>(
         std::move(*store), dlp::server::CreateDefaultPolicy(),

@@ -162,7 +162,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
                            {"capacity",
                             {{"cpuMillis", c.cpu_millis},
                              {"memoryBytes", c.memory_bytes},
-                             {"gpus", c.gpus}}}};
+                             {"gpus", c.gpu_millis / 1000}}}};
     SendJson(res, 200, body.dump());
   });
 

@@ -1,4 +1,5 @@
 #include "server/controller/controller.h"
+#include "server/controller/snapshot_builder.h"
 
 #include <algorithm>
 #include <set>
@@ -111,7 +112,15 @@ absl::StatusOr<std::optional<UnixAccount>> Controller::RunAs(const std::string& 
 
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
-  DLP_RETURN_IF_ERROR(policy_->Admit(DemandOf(spec), options_.capacity));
+  {
+    JobRecord candidate;
+    candidate.job.tenant = tenant.empty() ? kOwnerTenant : tenant;
+    candidate.job.queue = spec.queue.empty() ? "default" : spec.queue;
+    candidate.job.spec = spec;
+    Snapshot machine;
+    machine.capacity = options_.capacity;
+    DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
+  }
   DLP_RETURN_IF_ERROR(RunAs(tenant).status());
   JobRecord record;
   record.job.name = spec.name;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/controller/controller.h"
+#include "server/controller/snapshot_builder.h"
 #include "server/log.h"
 #include "server/thread_guard.h"
 
@@ -109,30 +110,15 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 }
 
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
-  ClusterState cluster;
-  cluster.capacity = options_.capacity;
-  std::set<int> held;
-  std::vector<PendingJob> pending;
-  for (const auto& [seq, record] : active_) {
-    if (record.job.state == JobState::kRunning) {
-      cluster.used += DemandOf(record.job.spec);
-      held.insert(record.gpus.begin(), record.gpus.end());
-    } else if (record.job.state == JobState::kQueued) {
-      pending.push_back({seq, record.job.tenant, record.job.queue, record.job.spec.priority,
-                         DemandOf(record.job.spec)});
-    }
-  }
-  if (pending.empty()) return;
-  for (int g = 0; g < cluster.capacity.gpus; ++g) {
-    if (!held.contains(g)) cluster.free_gpus.push_back(g);
-  }
-  ScheduleDecision decision = policy_->Schedule(pending, cluster);
+  Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+  if (snapshot.pending.empty()) return;
+  Decision decision = policy_->Schedule(snapshot);
   // First the Starting records, in one commit; nothing is spawned unless it
   // is durable (a crash from here on is resolved by Executor::Reconcile).
   std::vector<JobChange> starting;
-  for (const GpuAssignment& assignment : decision.start) {
-    JobRecord record = active_[assignment.seq];
-    record.gpus = assignment.gpus;
+  for (const StartDecision& start : decision.start) {
+    JobRecord record = active_[start.seq];
+    record.gpus = GpuIndices(start.placement);
     ++record.start_attempt;
     starting.push_back({std::move(record), {}});
   }
@@ -172,9 +158,11 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     Record(std::move(started));
   }
   std::vector<std::pair<int64_t, std::string>> changed;
-  for (const auto& [seq, reason] : decision.waiting) {
+  for (const auto& [seq, waiting] : decision.waiting) {
     auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
-    if (it != active_.end() && it->second.job.reason != reason) changed.emplace_back(seq, reason);
+    if (it != active_.end() && it->second.job.reason != waiting.reason) {
+      changed.emplace_back(seq, waiting.reason);
+    }
   }
   if (changed.empty()) return;
   absl::Status status = store_.UpdateReasons(changed);

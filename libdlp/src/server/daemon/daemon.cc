@@ -163,10 +163,10 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   controller_options.capacity = DetectCapacity();
   if (options.cpu_millis) controller_options.capacity.cpu_millis = *options.cpu_millis;
   if (options.memory_bytes) controller_options.capacity.memory_bytes = *options.memory_bytes;
-  if (options.gpus) controller_options.capacity.gpus = *options.gpus;
+  if (options.gpus) controller_options.capacity.gpu_millis = int64_t{*options.gpus} * 1000;
   Log(absl::StrCat("capacity: ", DescribeCpus(controller_options.capacity.cpu_millis), ", ",
                    DescribeMemory(controller_options.capacity.memory_bytes), " of memory, ",
-                   controller_options.capacity.gpus, " GPUs"));
+                   controller_options.capacity.gpu_millis / 1000, " GPUs"));
   Executor executor({state.File("jobs"), options.grace_period, options.dlp_run,
                      cgroups.ok() ? std::optional<Cgroups>(*cgroups) : std::nullopt});
   Controller controller(std::move(store), CreateDefaultPolicy(), std::move(executor),

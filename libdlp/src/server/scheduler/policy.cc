@@ -1,10 +1,10 @@
 #include "server/scheduler/policy.h"
 
 #include <algorithm>
-#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "server/scheduler/gpu_placement.h"
 
 namespace dlp::server {
 namespace {
@@ -23,17 +23,25 @@ std::string Shortfall(const ResourceVector& demand, const ResourceVector& free) 
                                  DescribeMemory(std::max<int64_t>(free.memory_bytes, 0)),
                                  " free"));
   }
-  if (demand.gpus > free.gpus) {
-    parts.push_back(absl::StrCat("needs ", demand.gpus, demand.gpus == 1 ? " GPU, " : " GPUs, ",
-                                 std::max(free.gpus, 0), " free"));
+  if (demand.gpu_millis > free.gpu_millis) {
+    parts.push_back(absl::StrCat("needs ", DescribeGpus(demand.gpu_millis), ", ",
+                                 std::max<int64_t>(free.gpu_millis, 0) / 1000.0, " free"));
   }
   return absl::StrJoin(parts, "; ");
 }
 
 }  // namespace
 
-absl::Status SchedulingPolicy::Admit(const ResourceVector& demand,
-                                     const ResourceVector& capacity) const {
+QueueConfig ImplicitQueue(const std::string& name, const ResourceVector& capacity) {
+  QueueConfig queue;
+  queue.name = name;
+  queue.nominal = capacity;
+  return queue;
+}
+
+absl::Status SchedulingPolicy::Admit(const PendingJob& job, const Snapshot& snapshot) const {
+  const ResourceVector& demand = job.demand;
+  const ResourceVector& capacity = snapshot.capacity;
   std::vector<std::string> parts;
   if (demand.cpu_millis > capacity.cpu_millis) {
     parts.push_back(absl::StrCat("needs ", DescribeCpus(demand.cpu_millis),
@@ -44,48 +52,58 @@ absl::Status SchedulingPolicy::Admit(const ResourceVector& demand,
                                  " of memory, this machine has ",
                                  DescribeMemory(capacity.memory_bytes)));
   }
-  if (demand.gpus > capacity.gpus) {
-    parts.push_back(absl::StrCat("needs ", demand.gpus, demand.gpus == 1 ? " GPU" : " GPUs",
-                                 ", this machine has ", capacity.gpus));
+  if (demand.gpu_millis > capacity.gpu_millis) {
+    parts.push_back(absl::StrCat("needs ", DescribeGpus(demand.gpu_millis),
+                                 ", this machine has ", capacity.gpu_millis / 1000));
+  } else {
+    DeviceUse empty;
+    if (!PlaceGpus(job.replicas, DevicesOf(snapshot), empty)) {
+      parts.push_back("its GPU replicas cannot be placed on this machine's devices");
+    }
   }
   if (parts.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("the job can never fit: ", absl::StrJoin(parts, "; ")));
 }
 
-ScheduleDecision PriorityFifoPolicy::Schedule(const std::vector<PendingJob>& pending,
-                                              const ClusterState& cluster) const {
-  ScheduleDecision decision;
+Decision PriorityFifoPolicy::Schedule(const Snapshot& snapshot) const {
+  Decision decision;
   std::vector<const PendingJob*> order;
-  for (const PendingJob& job : pending) order.push_back(&job);
+  for (const PendingJob& job : snapshot.pending) order.push_back(&job);
   std::stable_sort(order.begin(), order.end(), [](const PendingJob* a, const PendingJob* b) {
     if (a->priority != b->priority) return a->priority > b->priority;
     return a->seq < b->seq;
   });
-  ResourceVector free = cluster.capacity;
-  free -= cluster.used;
-  free.gpus = static_cast<int>(cluster.free_gpus.size());
-  std::vector<int> free_gpus = cluster.free_gpus;
-  std::sort(free_gpus.begin(), free_gpus.end());
+  ResourceVector free = snapshot.capacity;
+  for (const RunningJob& job : snapshot.running) free -= job.demand;
+  const std::vector<GpuDevice> devices = DevicesOf(snapshot);
+  DeviceUse use = UseOf(snapshot.running);
   std::map<std::string, int64_t> blocked_queues;  // queue -> the job at its head
+  std::map<std::string, int> waiting;             // queue -> jobs left waiting so far
   for (const PendingJob* job : order) {
+    const int position = waiting[job->queue] + 1;  // if it waits
     auto blocker = blocked_queues.find(job->queue);
     if (blocker != blocked_queues.end()) {
-      decision.waiting[job->seq] = absl::StrCat("waiting behind job ", blocker->second,
-                                                " in queue ", job->queue);
+      decision.waiting[job->seq] = {
+          absl::StrCat("waiting behind job ", blocker->second, " in queue ", job->queue),
+          position};
+      ++waiting[job->queue];
       continue;
     }
     std::string shortfall = Shortfall(job->demand, free);
+    std::optional<std::vector<ReplicaPlacement>> placement;
+    if (shortfall.empty()) {
+      placement = PlaceGpus(job->replicas, devices, use);
+      if (!placement) shortfall = "its GPU replicas do not fit on the free devices";
+    }
     if (!shortfall.empty()) {
-      decision.waiting[job->seq] = "waiting for resources: " + shortfall;
+      decision.waiting[job->seq] = {"waiting for resources: " + shortfall, position};
+      ++waiting[job->queue];
       blocked_queues[job->queue] = job->seq;
       continue;
     }
-    GpuAssignment assignment{job->seq, {}};
-    assignment.gpus.assign(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
-    free_gpus.erase(free_gpus.begin(), free_gpus.begin() + job->demand.gpus);
     free -= job->demand;
-    decision.start.push_back(std::move(assignment));
+    decision.start.push_back({job->seq, std::move(*placement)});
   }
   return decision;
 }

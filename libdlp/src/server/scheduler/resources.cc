@@ -17,9 +17,11 @@ ResourceVector DemandOf(const JobSpec& spec) {
   ResourceVector total;
   for (const ReplicaSpec& r : spec.replicas) {
     const int64_t count = r.count;
-    total +=
-        {SaturatingMul(r.resources.cpu_millis, count),
-         SaturatingMul(r.resources.memory_bytes, count), SaturatingMul(r.resources.gpu, r.count)};
+    ResourceVector replica;
+    replica.cpu_millis = SaturatingMul(r.resources.cpu_millis, count);
+    replica.memory_bytes = SaturatingMul(r.resources.memory_bytes, count);
+    replica.gpu_millis = SaturatingMul(SaturatingMul<int64_t>(r.resources.gpu, 1000), count);
+    total += replica;
   }
   return total;
 }
@@ -63,7 +65,7 @@ ResourceVector DetectCapacity() {
       break;
     }
   }
-  capacity.gpus = DetectGpuCount();
+  capacity.gpu_millis = int64_t{DetectGpuCount()} * 1000;
   return capacity;
 }
 
@@ -71,6 +73,12 @@ std::string DescribeCpus(int64_t millis) {
   std::string n = millis % 1000 == 0 ? absl::StrCat(millis / 1000)
                                      : absl::StrFormat("%g", millis / 1000.0);
   return absl::StrCat(n, millis == 1000 ? " CPU" : " CPUs");
+}
+
+std::string DescribeGpus(int64_t millis) {
+  std::string n = millis % 1000 == 0 ? absl::StrCat(millis / 1000)
+                                     : absl::StrFormat("%g", millis / 1000.0);
+  return absl::StrCat(n, millis == 1000 || millis < 1000 ? " GPU" : " GPUs");
 }
 
 std::string DescribeMemory(int64_t bytes) {

@@ -1,7 +1,9 @@
-// What a machine has and what a job needs: CPUs (millis), memory and GPUs.
+// What a machine has and what a job needs: CPUs (millis), memory and GPUs
+// (milli-GPUs, so that `gpu: 0.5` is 500), with GPUs also counted by flavour.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "common/checked_math.h"
@@ -12,21 +14,31 @@ namespace dlp::server {
 struct ResourceVector {
   int64_t cpu_millis = 0;
   int64_t memory_bytes = 0;
-  int gpus = 0;
+  int64_t gpu_millis = 0;  // 1000 = one whole GPU
+  // The part of gpu_millis by flavour ("h200", "h100-80gb-hbm3"): only for
+  // jobs that name a resources.gpuType and for quotas such as gpu.h100=4.
+  std::map<std::string, int64_t> gpu_flavours;
 
   // Saturates rather than wraps: a total past int64 is "more than any machine".
   ResourceVector& operator+=(const ResourceVector& o) {
     cpu_millis = internal::SaturatingAdd(cpu_millis, o.cpu_millis);
     memory_bytes = internal::SaturatingAdd(memory_bytes, o.memory_bytes);
-    gpus = internal::SaturatingAdd(gpus, o.gpus);
+    gpu_millis = internal::SaturatingAdd(gpu_millis, o.gpu_millis);
+    for (const auto& [flavour, millis] : o.gpu_flavours) {
+      gpu_flavours[flavour] = internal::SaturatingAdd(gpu_flavours[flavour], millis);
+    }
     return *this;
   }
   ResourceVector& operator-=(const ResourceVector& o) {
     cpu_millis = internal::SaturatingSub(cpu_millis, o.cpu_millis);
     memory_bytes = internal::SaturatingSub(memory_bytes, o.memory_bytes);
-    gpus = internal::SaturatingSub(gpus, o.gpus);
+    gpu_millis = internal::SaturatingSub(gpu_millis, o.gpu_millis);
+    for (const auto& [flavour, millis] : o.gpu_flavours) {
+      gpu_flavours[flavour] = internal::SaturatingSub(gpu_flavours[flavour], millis);
+    }
     return *this;
   }
+  friend bool operator==(const ResourceVector&, const ResourceVector&) = default;
 };
 
 // The sum over every replica of every role (a gang needs all of it at once),
@@ -39,8 +51,9 @@ ResourceVector DetectCapacity();
 // GPUs through NVML loaded at run time; 0 when NVML is absent or fails.
 int DetectGpuCount();
 
-// "3 CPUs", "1 CPU", "0.5 CPUs"; "4Gi"-style memory.
+// "3 CPUs", "1 CPU", "0.5 CPUs"; "4Gi"-style memory; "2 GPUs", "0.5 GPU".
 std::string DescribeCpus(int64_t millis);
 std::string DescribeMemory(int64_t bytes);
+std::string DescribeGpus(int64_t millis);
 
 }  // namespace dlp::server

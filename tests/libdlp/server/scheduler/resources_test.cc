@@ -32,18 +32,21 @@ TEST(ResourcesTest, DemandSaturatesInsteadOfWrapping) {
   EXPECT_EQ(DemandOf(Replicas(4, 500, 1 << 20)).cpu_millis, 2000);
 
   PriorityFifoPolicy policy;
-  const ResourceVector machine{1000, int64_t{8} << 30, 0};
-  EXPECT_FALSE(policy.Admit(cpu, machine).ok());
-  EXPECT_FALSE(policy.Admit(memory, machine).ok());
+  Snapshot machine;
+  machine.capacity = {1000, int64_t{8} << 30, 0};
+  EXPECT_FALSE(policy.Admit({.seq = 1, .demand = cpu}, machine).ok());
+  EXPECT_FALSE(policy.Admit({.seq = 2, .demand = memory}, machine).ok());
 
   // Next to running jobs, whatever they hold, it still waits.
-  ClusterState cluster;
-  cluster.capacity = machine;
-  cluster.used = {900, 0, 0};
-  cluster.used += cpu;  // saturates, never wraps to "free"
-  ScheduleDecision d = policy.Schedule({{7, "t", "default", 0, {100, 0, 0}}}, cluster);
+  Snapshot cluster = machine;
+  cluster.running.push_back({.seq = 3, .demand = {900, 0, 0}});
+  cluster.running.push_back({.seq = 4, .demand = cpu});  // saturates, never wraps to "free"
+  cluster.pending.push_back({.seq = 7, .queue = "default", .demand = {100, 0, 0}});
+  Decision d = policy.Schedule(cluster);
   EXPECT_TRUE(d.start.empty());
-  ScheduleDecision huge = policy.Schedule({{8, "t", "default", 0, cpu}}, {machine, {}, {}});
+  Snapshot alone = machine;
+  alone.pending.push_back({.seq = 8, .queue = "default", .demand = cpu});
+  Decision huge = policy.Schedule(alone);
   EXPECT_TRUE(huge.start.empty());
   EXPECT_EQ(huge.waiting.count(8), 1u);
 }

@@ -1,0 +1,74 @@
+#include "server/controller/snapshot_builder.h"
+
+#include <set>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace dlp::server {
+
+PendingJob PendingOf(const JobRecord& record) {
+  const JobSpec& spec = record.job.spec;
+  PendingJob job;
+  job.seq = record.seq;
+  job.tenant = record.job.tenant;
+  job.queue = record.job.queue;
+  job.priority = spec.priority;
+  job.demand = DemandOf(spec);
+  for (const ReplicaSpec& r : spec.replicas) {
+    if (r.resources.gpu <= 0) continue;
+    for (int i = 0; i < r.count; ++i) {
+      job.replicas.push_back({absl::StrCat(r.role, "-", i), int64_t{r.resources.gpu} * 1000, ""});
+    }
+  }
+  if (record.job.created) job.submitted = *record.job.created;
+  job.time_limit = absl::Seconds(spec.active_deadline_seconds);
+  return job;
+}
+
+RunningJob RunningOf(const JobRecord& record) {
+  const JobSpec& spec = record.job.spec;
+  RunningJob job;
+  job.seq = record.seq;
+  job.tenant = record.job.tenant;
+  job.queue = record.job.queue;
+  job.priority = spec.priority;
+  job.demand = DemandOf(spec);
+  if (!record.gpus.empty()) {
+    ReplicaPlacement held{"job", {}};
+    for (int g : record.gpus) held.gpus.push_back({absl::StrCat(g), 1000});
+    job.placement.push_back(std::move(held));
+  }
+  if (record.job.started) job.started = *record.job.started;
+  job.time_limit = absl::Seconds(spec.active_deadline_seconds);
+  job.stopping = record.stop_requested_us.has_value();
+  return job;
+}
+
+Snapshot BuildSnapshot(const std::map<int64_t, JobRecord>& active,
+                       const ResourceVector& capacity, absl::Time now) {
+  Snapshot snapshot;
+  snapshot.now = now;
+  snapshot.capacity = capacity;
+  for (const auto& [seq, record] : active) {
+    if (record.job.state == JobState::kRunning) {
+      snapshot.running.push_back(RunningOf(record));
+    } else if (record.job.state == JobState::kQueued) {
+      snapshot.pending.push_back(PendingOf(record));
+    }
+  }
+  return snapshot;
+}
+
+std::vector<int> GpuIndices(const std::vector<ReplicaPlacement>& placement) {
+  std::set<int> indices;
+  for (const ReplicaPlacement& p : placement) {
+    for (const GpuShare& share : p.gpus) {
+      int index = 0;
+      if (absl::SimpleAtoi(share.device, &index)) indices.insert(index);
+    }
+  }
+  return {indices.begin(), indices.end()};
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,120 @@
+// What the scheduling policy is given and what it returns. The controller
+// builds a Snapshot from the store, calls the policy (a pure function of the
+// snapshot) and applies the Decision: starts, preemptions and the reasons of
+// those left waiting.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "server/scheduler/queue_config.h"
+#include "server/scheduler/resources.h"
+
+namespace dlp::server {
+
+// One schedulable GPU: a whole device or a MIG instance (its own device).
+struct GpuDevice {
+  std::string id;       // what CUDA_VISIBLE_DEVICES gets: "0", or "MIG-<uuid>"
+  std::string uuid;     // "GPU-..." or "MIG-..."
+  std::string name;     // NVML's device name, e.g. "NVIDIA H200"
+  std::string flavour;  // FlavourOf(name): "h200"
+  int64_t memory_bytes = 0;
+  friend bool operator==(const GpuDevice&, const GpuDevice&) = default;
+};
+
+// What one replica asks of the GPUs (from its role's resources).
+struct ReplicaGpuDemand {
+  std::string replica;   // "worker-0"
+  int64_t gpu_millis = 0;  // 500: half a device; 2000: two whole devices
+  std::string gpu_type;  // resources.gpuType, empty: any
+  friend bool operator==(const ReplicaGpuDemand&, const ReplicaGpuDemand&) = default;
+};
+
+// A replica's share of one device.
+struct GpuShare {
+  std::string device;  // GpuDevice::id
+  int64_t millis = 0;  // 1000: the whole device
+  friend bool operator==(const GpuShare&, const GpuShare&) = default;
+};
+
+// Where each replica that uses GPUs runs (replicas without GPUs are absent).
+struct ReplicaPlacement {
+  std::string replica;
+  std::vector<GpuShare> gpus;
+  friend bool operator==(const ReplicaPlacement&, const ReplicaPlacement&) = default;
+};
+
+struct PendingJob {
+  int64_t seq = 0;  // the job's id; lower was submitted first
+  std::string tenant;
+  std::string queue;
+  int priority = 0;
+  ResourceVector demand;  // DemandOf(spec): the whole gang
+  std::vector<ReplicaGpuDemand> replicas;  // only those with GPUs
+  absl::Time submitted = absl::InfinitePast();
+  // activeDeadlineSeconds: how long it may run once started (backfill
+  // uses it as Slurm uses time limits); zero: unbounded.
+  absl::Duration time_limit = absl::ZeroDuration();
+  bool preemptible = true;
+  int preemptions = 0;  // times it was preempted so far
+};
+
+struct RunningJob {
+  int64_t seq = 0;
+  std::string tenant;
+  std::string queue;
+  int priority = 0;
+  ResourceVector demand;
+  std::vector<ReplicaPlacement> placement;
+  absl::Time started = absl::InfinitePast();
+  absl::Duration time_limit = absl::ZeroDuration();  // zero: unbounded
+  bool preemptible = true;
+  // Being stopped (preempted or cancelled): still holds its resources, but
+  // they are about to be free; never chosen as a victim again.
+  bool stopping = false;
+};
+
+struct Snapshot {
+  absl::Time now;
+  ResourceVector capacity;          // the machine
+  std::vector<GpuDevice> devices;   // empty: GPUs "0".."n-1" from capacity
+  std::vector<QueueConfig> queues;  // empty: ImplicitQueue for each named one
+  std::vector<RunningJob> running;
+  std::vector<PendingJob> pending;
+};
+
+struct StartDecision {
+  int64_t seq = 0;
+  std::vector<ReplicaPlacement> placement;
+};
+
+struct PreemptDecision {
+  int64_t victim = 0;
+  int64_t preemptor = 0;
+  // The victim's reason: "Preempted by job 12 (queue vision reclaiming gpu)".
+  std::string reason;
+};
+
+// Why a job still waits, in words and as the steps that led there.
+struct PendingExplanation {
+  // Current and precise, e.g. "3rd in queue vision; needs 2 gpu; queue vision
+  // uses 4/4 gpu (nominal 4, may borrow 2, cohort has 0 free); waiting for
+  // job 17 (est. start in 12 min)".
+  std::string reason;
+  int position = 0;  // 1-based, in its queue's order
+  std::optional<absl::Time> estimated_start;  // unset: unknown
+  std::vector<std::string> trace;  // the decision, one step a line (--why)
+};
+
+struct Decision {
+  std::vector<StartDecision> start;  // in start order
+  // All victims of this round at once; their preemptors wait for them.
+  std::vector<PreemptDecision> preempt;
+  std::map<int64_t, PendingExplanation> waiting;  // seq -> why it waits
+};
+
+}  // namespace dlp::server
