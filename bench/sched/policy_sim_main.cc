@@ -1,0 +1,178 @@
+// dlp-bench-policy-sim: scheduling policies side by side in virtual time on
+// a simulated 256-GPU cluster (workload.h), through the simulator that the
+// invariant tests use (server/scheduler/simulator.h). For each policy it
+// prints utilisation, job completion times, fairness against weighted DRF,
+// preemptions, decision latency and invariant violations; then the decision
+// latency with a fixed number of jobs waiting. Exits 1 on any violation.
+//
+//   dlp-bench-policy-sim [--seed=N] [--jobs=N] [--load=X] [--window-hours=H]
+//                        [--policies=fifo,priority_fifo,default]
+//                        [--latency-pending=N] [--latency-calls=N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "server/scheduler/gpu_placement.h"
+#include "server/scheduler/policy.h"
+#include "server/scheduler/simulator.h"
+#include "strict_fifo_policy.h"
+#include "workload.h"
+
+namespace dlp::bench {
+namespace {
+
+struct Options {
+  uint64_t seed = 20261201;
+  int jobs = 10000;
+  double load = 1.1;
+  double window_hours = 6;
+  std::string policies = "fifo,priority_fifo,default";
+  int latency_pending = 10000;
+  int latency_calls = 200;
+};
+
+bool Parse(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::pair<std::string, std::string> kv = absl::StrSplit(argv[i], absl::MaxSplits('=', 1));
+    const std::string& v = kv.second;
+    bool ok = true;
+    if (kv.first == "--seed")
+      ok = absl::SimpleAtoi(v, &o.seed);
+    else if (kv.first == "--jobs")
+      ok = absl::SimpleAtoi(v, &o.jobs);
+    else if (kv.first == "--load")
+      ok = absl::SimpleAtod(v, &o.load);
+    else if (kv.first == "--window-hours")
+      ok = absl::SimpleAtod(v, &o.window_hours);
+    else if (kv.first == "--policies")
+      o.policies = v;
+    else if (kv.first == "--latency-pending")
+      ok = absl::SimpleAtoi(v, &o.latency_pending);
+    else if (kv.first == "--latency-calls")
+      ok = absl::SimpleAtoi(v, &o.latency_calls);
+    else
+      ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "dlp-bench-policy-sim: bad argument %s\n", argv[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<server::SchedulingPolicy> Make(const std::string& name) {
+  if (name == "fifo") return std::make_unique<StrictFifoPolicy>();
+  if (name == "priority_fifo") return std::make_unique<server::PriorityFifoPolicy>();
+  if (name == "default") return server::CreateDefaultPolicy();
+  return nullptr;
+}
+
+// `pending` jobs waiting on a machine filled by running jobs: the snapshot of
+// a busy moment, for the latency with that many jobs waiting.
+server::Snapshot BusySnapshot(uint64_t seed, int pending) {
+  server::Snapshot s;
+  const server::SimConfig config = Cluster();
+  s.capacity = config.capacity;
+  s.queues = config.queues;
+  std::vector<server::SimJob> jobs = Workload(seed, pending + 2000, 1.0);
+  s.now = jobs.back().job.submitted;
+  server::DeviceUse use;
+  const std::vector<server::GpuDevice> devices = server::DevicesOf(s);
+  server::ResourceVector used;
+  for (server::SimJob& sim : jobs) {
+    server::PendingJob& job = sim.job;
+    server::ResourceVector after = used;
+    after += job.demand;
+    if (used.gpu_millis < s.capacity.gpu_millis * 97 / 100 &&
+        after.gpu_millis <= s.capacity.gpu_millis) {
+      if (auto placement = server::PlaceGpus(job.replicas, devices, use)) {
+        used = after;
+        s.running.push_back({.seq = job.seq,
+                             .tenant = job.tenant,
+                             .queue = job.queue,
+                             .priority = job.priority,
+                             .demand = job.demand,
+                             .placement = std::move(*placement),
+                             .started = s.now - sim.runtime / 2,
+                             .time_limit = job.time_limit,
+                             .preemptible = job.preemptible});
+        continue;
+      }
+    }
+    if (static_cast<int>(s.pending.size()) == pending) break;
+    s.pending.push_back(std::move(job));
+  }
+  return s;
+}
+
+double Hours(double seconds) { return seconds / 3600; }
+
+int Main(int argc, char** argv) {
+  Options o;
+  if (!Parse(argc, argv, o)) return 2;
+  server::SimConfig config = Cluster();
+  config.window = absl::Seconds(o.window_hours * 3600);
+  const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load);
+  std::printf(
+      "# dlp-bench-policy-sim: seed %llu, %d jobs, 256 GPUs, 4096 CPUs, 32Ti; "
+      "offered load %.2f; fairness windows of %gh; cycle 1 min, grace 30 s\n",
+      static_cast<unsigned long long>(o.seed), o.jobs, o.load, o.window_hours);
+  std::printf("# %-14s %7s %7s %7s %9s %9s %6s %7s %7s %8s %8s %8s %6s %7s\n", "policy", "refused",
+              "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "preempt", "p50_us", "p99_us",
+              "pend@p99", "viol", "wall_s");
+  bool wrong = false;
+  std::vector<std::string> names = absl::StrSplit(o.policies, ',');
+  for (const std::string& name : names) {
+    std::unique_ptr<server::SchedulingPolicy> policy = Make(name);
+    if (!policy) {
+      std::fprintf(stderr, "dlp-bench-policy-sim: no policy %s\n", name.c_str());
+      return 2;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const server::SimResult r = Simulate(*policy, config, jobs);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    int violations = 0;
+    for (const auto& [kind, n] : r.violation_counts) violations += n;
+    std::printf("  %-14s %7d %7.1f %7.1f %9.2f %9.2f %6.3f %7.1f %7d %8.0f %8.0f %8d %6d %7.1f\n",
+                name.c_str(), r.rejected, 100 * r.utilisation.at("gpu"),
+                100 * r.utilisation.at("cpu"), Hours(r.mean_jct_s), Hours(r.p95_jct_s), r.jain,
+                r.max_share_deviation_pct, r.preemptions, r.latency.p50_us, r.latency.p99_us,
+                r.latency.pending_at_p99, violations, wall);
+    for (const std::string& v : r.violations) std::printf("#   %s: %s\n", name.c_str(), v.c_str());
+    wrong = wrong || violations > 0;
+  }
+
+  const server::Snapshot busy = BusySnapshot(o.seed + 1, o.latency_pending);
+  std::printf("\n# decision latency: %zu pending, %zu running, %d calls each\n",
+              busy.pending.size(), busy.running.size(), o.latency_calls);
+  std::printf("# %-14s %9s %9s %9s %7s\n", "policy", "p50_ms", "p99_ms", "max_ms", "starts");
+  for (const std::string& name : names) {
+    std::unique_ptr<server::SchedulingPolicy> policy = Make(name);
+    std::vector<double> ms;
+    size_t starts = 0;
+    for (int i = 0; i < o.latency_calls; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      server::Decision d = policy->Schedule(busy);
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      starts = d.start.size();
+    }
+    std::sort(ms.begin(), ms.end());
+    auto at = [&](double p) { return ms[std::min(ms.size() - 1, size_t(p * ms.size()))]; };
+    std::printf("  %-14s %9.2f %9.2f %9.2f %7zu\n", name.c_str(), at(0.5), at(0.99), ms.back(),
+                starts);
+  }
+  return wrong ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace dlp::bench
+
+int main(int argc, char** argv) { return dlp::bench::Main(argc, argv); }

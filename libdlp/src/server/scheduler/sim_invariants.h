@@ -1,0 +1,67 @@
+// What every scheduling decision must respect, checked by the simulator
+// (simulator.h) against the snapshot it answers. Each check has a name that
+// counts its violations:
+//   capacity         running jobs plus starts exceed cpu, memory, gpu, a GPU
+//                    flavour, or a device's 1000 milli-GPUs
+//   gang             a start's placement is not exactly its job's GPU replicas
+//                    (a partial gang), or names a device that does not exist
+//                    or is of another gpu type
+//   decision         a start of a job that is not waiting, a job started
+//                    twice, a victim that is not running or already stopping,
+//                    a preemptor that is not waiting
+//   start-preempt    one job both started and preempted in one decision
+//   guarantee        a victim that is not preemptible, of its preemptor's
+//                    queue without a lower priority, or of another queue that
+//                    was within its nominal quota (used <= nominal in every
+//                    resource, before the decision)
+//   reservation      a start makes a queue head's estimated start impossible:
+//                    before the decision the head fitted at its estimate
+//                    given the time limits of the running jobs, after it not
+//   preemption-loop  a job preempted more than K times by preemptors that
+//                    have not started since
+//   starvation       a job admitted but never started (set by the simulator)
+//   late-head        (strict_head_estimates) a head started after its estimate
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/scheduler/snapshot.h"
+
+namespace dlp::server {
+
+class InvariantChecker {
+ public:
+  explicit InvariantChecker(int max_unanswered_preemptions)
+      : max_unanswered_(max_unanswered_preemptions) {}
+
+  // Checks `decision` against `snapshot`, the one it answers, before it is
+  // applied; remembers preemptions and starts for the preemption-loop check.
+  void Check(const Snapshot& snapshot, const Decision& decision);
+
+  void Fail(const std::string& invariant, const std::string& message);
+  const std::vector<std::string>& violations() const { return violations_; }
+  const std::map<std::string, int>& counts() const { return counts_; }
+
+ private:
+  // The waiting jobs the decision names, by seq.
+  using PendingMap = std::map<int64_t, const PendingJob*>;
+  void CheckStarts(const Snapshot& snapshot, const Decision& decision, const PendingMap& pending);
+  void CheckPreemptions(const Snapshot& snapshot, const Decision& decision,
+                        const PendingMap& pending);
+  void CheckReservations(const Snapshot& snapshot, const Decision& decision,
+                         const PendingMap& pending);
+  void TrackPreemptionLoops(const Decision& decision);
+
+  int max_unanswered_;
+  // victim -> its preemptors that have not started since they preempted it,
+  // and the reverse: preemptor -> its victims.
+  std::map<int64_t, std::multiset<int64_t>> unanswered_;
+  std::map<int64_t, std::vector<int64_t>> victims_of_;
+  std::vector<std::string> violations_;
+  std::map<std::string, int> counts_;
+};
+
+}  // namespace dlp::server

@@ -1,0 +1,160 @@
+#include "server/scheduler/sim_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace dlp::server {
+namespace {
+
+double Fraction(double part, double whole) { return whole <= 0 ? 0 : part / whole; }
+
+// Nearest-rank percentile of sorted values: the smallest value with at least
+// `p` of them at or below it.
+template <typename T>
+const T& Percentile(const std::vector<T>& sorted, double p) {
+  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+}  // namespace
+
+SimMetrics::SimMetrics(const SimConfig& config, absl::Time origin)
+    : config_(config), origin_(origin) {
+  for (const auto& [tenant, weight] : config.tenant_weights) {
+    tenants_[tenant].weight = std::max(1, weight);
+  }
+}
+
+double SimMetrics::DominantShare(const ResourceVector& used) const {
+  const ResourceVector& c = config_.capacity;
+  return std::max({Fraction(used.cpu_millis, c.cpu_millis),
+                   Fraction(used.memory_bytes, c.memory_bytes),
+                   Fraction(used.gpu_millis, c.gpu_millis)});
+}
+
+void SimMetrics::Hold(const std::string& tenant, const ResourceVector& demand, int sign) {
+  Tenant& t = tenants_[tenant];
+  if (sign > 0) {
+    t.used += demand;
+    used_ += demand;
+  } else {
+    t.used -= demand;
+    used_ -= demand;
+  }
+}
+
+void SimMetrics::Waiting(const std::string& tenant, int delta) {
+  tenants_[tenant].waiting += delta;
+}
+
+void SimMetrics::FairShares(std::map<std::string, double>& share,
+                            std::map<std::string, double>& fair) const {
+  double total = 0, weights = 0;
+  std::vector<std::pair<double, const std::string*>> content;  // share/weight, tenant
+  for (const auto& [name, t] : tenants_) {
+    const double s = DominantShare(t.used);
+    share[name] = s;
+    fair[name] = 0;
+    if (s <= 0 && t.waiting == 0) continue;
+    total += s;
+    weights += t.weight;
+    if (t.waiting == 0) content.push_back({s / t.weight, &name});
+  }
+  // Water-filling: the content tenants below the level keep what they hold;
+  // the others get the level times their weight.
+  std::sort(content.begin(), content.end());
+  std::set<std::string> kept;
+  for (const auto& [per_weight, name] : content) {
+    if (per_weight > total / weights) break;
+    kept.insert(*name);
+    fair[*name] = share[*name];
+    total -= share[*name];
+    weights -= tenants_.at(*name).weight;
+  }
+  const double level = weights > 0 ? total / weights : 0;
+  for (const auto& [name, t] : tenants_) {
+    if ((share[name] > 0 || t.waiting > 0) && !kept.contains(name)) {
+      fair[name] = level * t.weight;
+    }
+  }
+}
+
+void SimMetrics::Advance(absl::Time from, absl::Time to) {
+  if (to <= from) return;
+  const double whole = absl::ToDoubleSeconds(to - from);
+  cpu_seconds_ += static_cast<double>(used_.cpu_millis) * whole;
+  memory_seconds_ += static_cast<double>(used_.memory_bytes) * whole;
+  gpu_seconds_ += static_cast<double>(used_.gpu_millis) * whole;
+  // Shares are constant over [from, to): work them out once.
+  std::map<std::string, double> share, fair;
+  FairShares(share, fair);
+  while (from < to) {
+    const absl::Time boundary = origin_ + config_.window * (window_index_ + 1);
+    const absl::Time end = std::min(to, boundary);
+    const double dt = absl::ToDoubleSeconds(end - from);
+    for (auto& [name, t] : tenants_) {
+      t.actual += share[name] * dt;
+      t.fair += fair[name] * dt;
+    }
+    if (end == boundary) {
+      CloseWindow(absl::ToDoubleSeconds(config_.window));
+      ++window_index_;
+    }
+    from = end;
+  }
+}
+
+void SimMetrics::CloseWindow(double seconds) {
+  double sum = 0, squares = 0;
+  int n = 0;
+  for (auto& [name, t] : tenants_) {
+    if (t.fair > 0) {
+      const double x = t.actual / t.fair;
+      sum += x;
+      squares += x * x;
+      ++n;
+      max_deviation_pct_ =
+          std::max(max_deviation_pct_, 100.0 * std::abs(t.actual - t.fair) / seconds);
+    }
+    t.actual = t.fair = 0;
+  }
+  if (n > 0) {
+    jain_sum_ += sum * sum / (n * squares);
+    ++windows_;
+  }
+}
+
+void SimMetrics::Finish(absl::Time end, SimResult& result) {
+  // The last, partial window counts when it is at least half a window.
+  const absl::Duration tail = end - (origin_ + config_.window * window_index_);
+  if (tail >= config_.window / 2) CloseWindow(absl::ToDoubleSeconds(tail));
+  result.makespan = end - origin_;
+  const double span = absl::ToDoubleSeconds(result.makespan);
+  const ResourceVector& c = config_.capacity;
+  result.utilisation["cpu"] = Fraction(cpu_seconds_, static_cast<double>(c.cpu_millis) * span);
+  result.utilisation["memory"] =
+      Fraction(memory_seconds_, static_cast<double>(c.memory_bytes) * span);
+  result.utilisation["gpu"] = Fraction(gpu_seconds_, static_cast<double>(c.gpu_millis) * span);
+  if (!jct_s_.empty()) {
+    std::sort(jct_s_.begin(), jct_s_.end());
+    double total = 0;
+    for (double s : jct_s_) total += s;
+    result.mean_jct_s = total / static_cast<double>(jct_s_.size());
+    result.p95_jct_s = Percentile(jct_s_, 0.95);
+  }
+  result.jain = windows_ > 0 ? jain_sum_ / windows_ : 1;
+  result.max_share_deviation_pct = max_deviation_pct_;
+  if (!latency_.empty()) {
+    std::sort(latency_.begin(), latency_.end());
+    LatencyStats& l = result.latency;
+    l.calls = static_cast<int>(latency_.size());
+    l.p50_us = Percentile(latency_, 0.5).first;
+    l.p99_us = Percentile(latency_, 0.99).first;
+    l.pending_at_p99 = Percentile(latency_, 0.99).second;
+    l.max_us = latency_.back().first;
+    for (const auto& [us, pending] : latency_) l.max_pending = std::max(l.max_pending, pending);
+  }
+}
+
+}  // namespace dlp::server

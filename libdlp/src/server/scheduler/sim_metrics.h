@@ -1,0 +1,70 @@
+// What the simulator measures over a run (simulator.h): utilisation per
+// resource, job completion times, decision latency, and fairness.
+//
+// Fairness, per window of virtual time: a tenant's dominant share is the
+// largest fraction of the machine's cpu, memory or gpu its running jobs hold.
+// Its fair share is what weighted DRF would give it of what all tenants hold
+// together: water-filling by weight, where a tenant with no job waiting wants
+// no more than it holds and a tenant with jobs waiting wants without bound.
+// (So a tenant that holds much while another waits is above its fair share;
+// with nobody waiting every share is fair.) Both are integrated over the
+// window; the deviation is |actual - fair| in percentage points of the
+// machine, and Jain's index is taken over actual/fair of the tenants with a
+// fair share (1: perfectly fair).
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "server/scheduler/simulator.h"
+
+namespace dlp::server {
+
+class SimMetrics {
+ public:
+  SimMetrics(const SimConfig& config, absl::Time origin);
+
+  // The machine held its present state from `from` to `to`.
+  void Advance(absl::Time from, absl::Time to);
+  // A tenant's job took (+1) or released (-1) `demand`.
+  void Hold(const std::string& tenant, const ResourceVector& demand, int sign);
+  // A tenant has `delta` more jobs waiting.
+  void Waiting(const std::string& tenant, int delta);
+  void Completed(absl::Duration completion_time) {
+    jct_s_.push_back(absl::ToDoubleSeconds(completion_time));
+  }
+  void Decided(absl::Duration wall, int pending) {
+    latency_.push_back({absl::ToDoubleMicroseconds(wall), pending});
+  }
+  // Fills the measures of `result`; the run ended at `end`.
+  void Finish(absl::Time end, SimResult& result);
+
+ private:
+  struct Tenant {
+    ResourceVector used;
+    int waiting = 0;
+    int weight = 1;
+    double actual = 0;  // share-seconds in the current window
+    double fair = 0;
+  };
+  double DominantShare(const ResourceVector& used) const;
+  // Each tenant's dominant share now, and its weighted DRF share of the total.
+  void FairShares(std::map<std::string, double>& share, std::map<std::string, double>& fair) const;
+  void CloseWindow(double seconds);
+
+  const SimConfig& config_;
+  absl::Time origin_;
+  int64_t window_index_ = 0;
+  std::map<std::string, Tenant> tenants_;
+  ResourceVector used_;
+  double cpu_seconds_ = 0, memory_seconds_ = 0, gpu_seconds_ = 0;  // integrals of use
+  double jain_sum_ = 0;
+  int windows_ = 0;
+  double max_deviation_pct_ = 0;
+  std::vector<double> jct_s_;
+  std::vector<std::pair<double, int>> latency_;  // microseconds, pending jobs
+};
+
+}  // namespace dlp::server

@@ -1,0 +1,272 @@
+#include "server/scheduler/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "absl/strings/str_cat.h"
+#include "server/scheduler/sim_invariants.h"
+#include "server/scheduler/sim_metrics.h"
+
+namespace dlp::server {
+namespace {
+
+enum class Phase { kFuture, kWaiting, kRunning, kStopping, kDone, kRejected };
+
+struct JobState {
+  const SimJob* sim = nullptr;
+  Phase phase = Phase::kFuture;
+  absl::Duration left;  // runtime still to run
+  absl::Time run_started;
+  int epoch = 0;  // bumped when a scheduled end no longer holds
+  int preemptions = 0;
+  std::optional<absl::Time> head_estimate;  // the first one it had as a queue head
+};
+
+// A job's run ends (completion or time limit), or a victim has stopped.
+struct Event {
+  enum Kind { kEnd, kStopped } kind;
+  absl::Time at;
+  int64_t seq;
+  int epoch;
+  bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+
+class Run {
+ public:
+  Run(const SchedulingPolicy& policy, const SimConfig& config, std::vector<SimJob> jobs)
+      : policy_(policy),
+        config_(config),
+        jobs_(std::move(jobs)),
+        checker_(config.max_unanswered_preemptions),
+        metrics_(config, jobs_.empty() ? absl::UnixEpoch() : Earliest()) {
+    snapshot_.capacity = config.capacity;
+    snapshot_.devices = config.devices;
+    snapshot_.queues = config.queues;
+  }
+
+  SimResult Go();
+
+ private:
+  absl::Time Earliest() const {
+    absl::Time t = absl::InfiniteFuture();
+    for (const SimJob& j : jobs_) t = std::min(t, j.job.submitted);
+    return t;
+  }
+  void Arrive(JobState& s);
+  void End(JobState& s);
+  void Stopped(JobState& s);
+  void Decide();
+  void Start(const StartDecision& start);
+  void Preempt(const PreemptDecision& p);
+  void AddWaiting(PendingJob job);
+  std::vector<PendingJob>::iterator FindWaiting(int64_t seq);
+  RunningJob TakeRunning(int64_t seq);
+
+  const SchedulingPolicy& policy_;
+  const SimConfig& config_;
+  std::vector<SimJob> jobs_;
+  InvariantChecker checker_;
+  SimMetrics metrics_;
+  SimResult result_;
+  Snapshot snapshot_;  // kept current: pending by seq, running in any order
+  std::unordered_map<int64_t, size_t> running_index_;
+  std::unordered_map<int64_t, JobState> states_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  absl::Time now_;
+};
+
+std::vector<PendingJob>::iterator Run::FindWaiting(int64_t seq) {
+  auto it = std::lower_bound(snapshot_.pending.begin(), snapshot_.pending.end(), seq,
+                             [](const PendingJob& j, int64_t s) { return j.seq < s; });
+  return it != snapshot_.pending.end() && it->seq == seq ? it : snapshot_.pending.end();
+}
+
+void Run::AddWaiting(PendingJob job) {
+  metrics_.Waiting(job.tenant, +1);
+  auto it = std::lower_bound(snapshot_.pending.begin(), snapshot_.pending.end(), job.seq,
+                             [](const PendingJob& j, int64_t s) { return j.seq < s; });
+  snapshot_.pending.insert(it, std::move(job));
+}
+
+RunningJob Run::TakeRunning(int64_t seq) {
+  const size_t i = running_index_.at(seq);
+  RunningJob job = std::move(snapshot_.running[i]);
+  running_index_.erase(seq);
+  if (i + 1 != snapshot_.running.size()) {
+    snapshot_.running[i] = std::move(snapshot_.running.back());
+    running_index_[snapshot_.running[i].seq] = i;
+  }
+  snapshot_.running.pop_back();
+  metrics_.Hold(job.tenant, job.demand, -1);
+  return job;
+}
+
+void Run::Arrive(JobState& s) {
+  snapshot_.now = now_;
+  if (!policy_.Admit(s.sim->job, snapshot_).ok()) {
+    s.phase = Phase::kRejected;
+    ++result_.rejected;
+    return;
+  }
+  s.phase = Phase::kWaiting;
+  AddWaiting(s.sim->job);
+}
+
+void Run::End(JobState& s) {
+  const absl::Duration ran = now_ - s.run_started;
+  if (ran < s.left) ++result_.timed_out;
+  s.left -= ran;
+  s.phase = Phase::kDone;
+  TakeRunning(s.sim->job.seq);
+  ++result_.completed;
+  metrics_.Completed(now_ - s.sim->job.submitted);
+}
+
+void Run::Stopped(JobState& s) {
+  TakeRunning(s.sim->job.seq);
+  s.phase = Phase::kWaiting;
+  PendingJob again = s.sim->job;
+  again.preemptions = s.preemptions;
+  AddWaiting(std::move(again));
+}
+
+void Run::Start(const StartDecision& start) {
+  auto found = states_.find(start.seq);
+  if (found == states_.end() || found->second.phase != Phase::kWaiting) return;  // checked
+  JobState& s = found->second;
+  auto it = FindWaiting(start.seq);
+  PendingJob job = std::move(*it);
+  snapshot_.pending.erase(it);
+  metrics_.Waiting(job.tenant, -1);
+  metrics_.Hold(job.tenant, job.demand, +1);
+  if (s.head_estimate) {
+    if (now_ > *s.head_estimate + config_.cycle) {
+      ++result_.late_heads;
+      if (config_.strict_head_estimates) {
+        checker_.Fail("late-head",
+                      absl::StrCat("job ", job.seq, " started at ", absl::FormatTime(now_),
+                                   ", estimated ", absl::FormatTime(*s.head_estimate)));
+      }
+    }
+    s.head_estimate.reset();
+  }
+  s.phase = Phase::kRunning;
+  s.run_started = now_;
+  absl::Duration run_for = s.left;
+  if (job.time_limit > absl::ZeroDuration()) run_for = std::min(run_for, job.time_limit);
+  events_.push({Event::kEnd, now_ + run_for, job.seq, s.epoch});
+  running_index_[job.seq] = snapshot_.running.size();
+  snapshot_.running.push_back({.seq = job.seq,
+                               .tenant = std::move(job.tenant),
+                               .queue = std::move(job.queue),
+                               .priority = job.priority,
+                               .demand = std::move(job.demand),
+                               .placement = start.placement,
+                               .started = now_,
+                               .time_limit = job.time_limit,
+                               .preemptible = job.preemptible});
+}
+
+void Run::Preempt(const PreemptDecision& p) {
+  auto found = states_.find(p.victim);
+  if (found == states_.end() || found->second.phase != Phase::kRunning) return;  // checked
+  JobState& s = found->second;
+  if (s.run_started == now_) return;  // started by this very decision: checked
+  s.phase = Phase::kStopping;
+  s.left -= now_ - s.run_started;
+  ++s.epoch;
+  ++s.preemptions;
+  ++result_.preemptions;
+  result_.max_preemptions_of_a_job = std::max(result_.max_preemptions_of_a_job, s.preemptions);
+  snapshot_.running[running_index_.at(p.victim)].stopping = true;
+  events_.push({Event::kStopped, now_ + config_.grace, p.victim, s.epoch});
+}
+
+void Run::Decide() {
+  snapshot_.now = now_;
+  const auto t0 = std::chrono::steady_clock::now();
+  Decision decision = policy_.Schedule(snapshot_);
+  const auto wall = std::chrono::steady_clock::now() - t0;
+  metrics_.Decided(absl::FromChrono(wall), static_cast<int>(snapshot_.pending.size()));
+  checker_.Check(snapshot_, decision);
+  for (const auto& [seq, why] : decision.waiting) {
+    if (why.position != 1 || !why.estimated_start) continue;
+    auto s = states_.find(seq);
+    if (s != states_.end() && !s->second.head_estimate) {
+      s->second.head_estimate = why.estimated_start;
+    }
+  }
+  for (const StartDecision& start : decision.start) Start(start);
+  for (const PreemptDecision& p : decision.preempt) Preempt(p);
+}
+
+SimResult Run::Go() {
+  result_.jobs = static_cast<int>(jobs_.size());
+  if (jobs_.empty()) return result_;
+  std::stable_sort(jobs_.begin(), jobs_.end(), [](const SimJob& a, const SimJob& b) {
+    return a.job.submitted < b.job.submitted;
+  });
+  for (const SimJob& j : jobs_) states_[j.job.seq] = {.sim = &j, .left = j.runtime};
+  const absl::Time origin = jobs_.front().job.submitted;
+  now_ = origin;
+  absl::Time next_tick = absl::InfiniteFuture();
+  size_t next_arrival = 0;
+  int idle_decisions = 0;
+  for (;;) {
+    bool changed = false;
+    while (!events_.empty() && events_.top().at <= now_) {
+      const Event e = events_.top();
+      events_.pop();
+      JobState& s = states_.at(e.seq);
+      if (e.epoch != s.epoch) continue;
+      e.kind == Event::kEnd ? End(s) : Stopped(s);
+      changed = true;
+    }
+    while (next_arrival < jobs_.size() && jobs_[next_arrival].job.submitted <= now_) {
+      Arrive(states_.at(jobs_[next_arrival++].job.seq));
+      changed = true;
+    }
+    if (!snapshot_.pending.empty() && (changed || now_ >= next_tick)) {
+      Decide();
+      next_tick =
+          config_.cycle > absl::ZeroDuration() ? now_ + config_.cycle : absl::InfiniteFuture();
+    }
+    absl::Time next = absl::InfiniteFuture();
+    if (!events_.empty()) next = events_.top().at;
+    if (next_arrival < jobs_.size()) next = std::min(next, jobs_[next_arrival].job.submitted);
+    // Only the clock is left to move: the policy had its chances.
+    const bool idle = events_.empty() && next_arrival == jobs_.size();
+    idle_decisions = idle ? idle_decisions + 1 : 0;
+    if (!snapshot_.pending.empty() && idle_decisions <= 2) next = std::min(next, next_tick);
+    if (next == absl::InfiniteFuture() || next - origin > config_.horizon) break;
+    metrics_.Advance(now_, next);
+    now_ = next;
+  }
+  // A finite trace must drain: whatever still waits (or never arrived before
+  // the horizon) starved.
+  for (const SimJob& j : jobs_) {
+    const Phase phase = states_.at(j.job.seq).phase;
+    if (phase == Phase::kWaiting || phase == Phase::kFuture) {
+      checker_.Fail("starvation", absl::StrCat("job ", j.job.seq, " of queue ", j.job.queue,
+                                               " still waits at the end (submitted ",
+                                               absl::FormatTime(j.job.submitted), ")"));
+    }
+  }
+  metrics_.Finish(now_, result_);
+  result_.violations = checker_.violations();
+  result_.violation_counts = checker_.counts();
+  return result_;
+}
+
+}  // namespace
+
+SimResult Simulate(const SchedulingPolicy& policy, const SimConfig& config,
+                   std::vector<SimJob> jobs) {
+  return Run(policy, config, std::move(jobs)).Go();
+}
+
+}  // namespace dlp::server

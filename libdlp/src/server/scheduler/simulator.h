@@ -1,0 +1,88 @@
+// A machine in virtual time driven by any SchedulingPolicy: jobs arrive at
+// their submission times, run for their true runtimes, and the policy's
+// decisions are applied as the controller would apply them (starts with
+// their GPU placement; preemption: the victim is stopping for a grace
+// period, then waits again with preemptions + 1 and its original seq).
+// Schedule runs after every event and every `cycle` while jobs wait. Every
+// decision is checked against the invariants of sim_invariants.h and the
+// run is measured (sim_metrics.h). Used by the invariant tests and by
+// bench/sched/policy_sim. Not thread-safe; a pure function of its inputs
+// except for the wall-clock latency of Schedule.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "server/scheduler/policy.h"
+
+namespace dlp::server {
+
+struct SimJob {
+  // What the policy sees; `job.submitted` is the arrival time.
+  PendingJob job;
+  // How long it truly runs. A preempted job resumes with what is left (it
+  // checkpoints when told to stop); a job with a shorter `time_limit` is
+  // stopped at its limit and counts as timed out.
+  absl::Duration runtime = absl::Minutes(1);
+};
+
+struct SimConfig {
+  ResourceVector capacity;
+  std::vector<GpuDevice> devices;             // empty: "0".."n-1" from capacity
+  std::vector<QueueConfig> queues;            // empty: implicit queues
+  std::map<std::string, int> tenant_weights;  // fair-share weights; absent: 1
+  // Schedule also runs this often while jobs wait; zero: only on events.
+  absl::Duration cycle = absl::Minutes(1);
+  absl::Duration grace = absl::Seconds(30);  // a victim's stopping time
+  absl::Duration window = absl::Hours(1);    // fair share is measured per window
+  // The most times a job may be preempted for preemptors that have not
+  // started yet (a preemption loop past that is a violation).
+  int max_unanswered_preemptions = 3;
+  // Past this much virtual time the run stops; jobs never started starve.
+  absl::Duration horizon = absl::InfiniteDuration();
+  // A queue head's start later than the first estimate it was given as head
+  // (plus one cycle) is a violation, not only counted. Sound only for traces
+  // where nothing may overtake a head: one queue, one priority, time limits
+  // no shorter than runtimes.
+  bool strict_head_estimates = false;
+};
+
+struct LatencyStats {
+  int calls = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double max_us = 0;
+  int pending_at_p99 = 0;  // how many jobs waited in the call at the p99 rank
+  int max_pending = 0;
+};
+
+struct SimResult {
+  int jobs = 0;
+  int rejected = 0;   // refused by the policy's Admit
+  int completed = 0;  // timed-out ones included
+  int timed_out = 0;
+  int preemptions = 0;
+  int max_preemptions_of_a_job = 0;
+  // Queue heads that started later than the first estimate they had as head.
+  int late_heads = 0;
+  absl::Duration makespan;                    // first arrival to last completion
+  std::map<std::string, double> utilisation;  // "cpu", "memory", "gpu": 0..1
+  double mean_jct_s = 0;
+  double p95_jct_s = 0;
+  // Per window, each tenant's dominant share against its weighted DRF share
+  // (sim_metrics.h): Jain's index of actual/fair (mean over windows) and the
+  // largest gap in percentage points of the machine.
+  double jain = 1;
+  double max_share_deviation_pct = 0;
+  LatencyStats latency;
+  // What broke, first ones in full ("capacity: ..."), and counts by invariant.
+  std::vector<std::string> violations;
+  std::map<std::string, int> violation_counts;
+};
+
+SimResult Simulate(const SchedulingPolicy& policy, const SimConfig& config,
+                   std::vector<SimJob> jobs);
+
+}  // namespace dlp::server
