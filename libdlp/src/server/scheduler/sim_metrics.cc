@@ -19,8 +19,14 @@ const T& Percentile(const std::vector<T>& sorted, double p) {
 
 }  // namespace
 
-SimMetrics::SimMetrics(const SimConfig& config, absl::Time origin)
-    : config_(config), origin_(origin) {
+void SimMetrics::ResourceIntegral::Add(const ResourceVector& used, double seconds) {
+  cpu += static_cast<double>(used.cpu_millis) * seconds;
+  memory += static_cast<double>(used.memory_bytes) * seconds;
+  gpu += static_cast<double>(used.gpu_millis) * seconds;
+}
+
+SimMetrics::SimMetrics(const SimConfig& config, absl::Time origin, absl::Time last_arrival)
+    : config_(config), origin_(origin), last_arrival_(last_arrival) {
   for (const auto& [tenant, weight] : config.tenant_weights) {
     tenants_[tenant].weight = std::max(1, weight);
   }
@@ -82,10 +88,10 @@ void SimMetrics::FairShares(std::map<std::string, double>& share,
 
 void SimMetrics::Advance(absl::Time from, absl::Time to) {
   if (to <= from) return;
-  const double whole = absl::ToDoubleSeconds(to - from);
-  cpu_seconds_ += static_cast<double>(used_.cpu_millis) * whole;
-  memory_seconds_ += static_cast<double>(used_.memory_bytes) * whole;
-  gpu_seconds_ += static_cast<double>(used_.gpu_millis) * whole;
+  whole_.Add(used_, absl::ToDoubleSeconds(to - from));
+  if (from < last_arrival_) {
+    steady_.Add(used_, absl::ToDoubleSeconds(std::min(to, last_arrival_) - from));
+  }
   // Shares are constant over [from, to): work them out once.
   std::map<std::string, double> share, fair;
   FairShares(share, fair);
@@ -130,12 +136,13 @@ void SimMetrics::Finish(absl::Time end, SimResult& result) {
   const absl::Duration tail = end - (origin_ + config_.window * window_index_);
   if (tail >= config_.window / 2) CloseWindow(absl::ToDoubleSeconds(tail));
   result.makespan = end - origin_;
-  const double span = absl::ToDoubleSeconds(result.makespan);
+  const bool steady = last_arrival_ > origin_;
+  const ResourceIntegral& used = steady ? steady_ : whole_;
+  const double span = absl::ToDoubleSeconds((steady ? last_arrival_ : end) - origin_);
   const ResourceVector& c = config_.capacity;
-  result.utilisation["cpu"] = Fraction(cpu_seconds_, static_cast<double>(c.cpu_millis) * span);
-  result.utilisation["memory"] =
-      Fraction(memory_seconds_, static_cast<double>(c.memory_bytes) * span);
-  result.utilisation["gpu"] = Fraction(gpu_seconds_, static_cast<double>(c.gpu_millis) * span);
+  result.utilisation["cpu"] = Fraction(used.cpu, static_cast<double>(c.cpu_millis) * span);
+  result.utilisation["memory"] = Fraction(used.memory, static_cast<double>(c.memory_bytes) * span);
+  result.utilisation["gpu"] = Fraction(used.gpu, static_cast<double>(c.gpu_millis) * span);
   if (!jct_s_.empty()) {
     std::sort(jct_s_.begin(), jct_s_.end());
     double total = 0;
@@ -154,6 +161,9 @@ void SimMetrics::Finish(absl::Time end, SimResult& result) {
     l.pending_at_p99 = Percentile(latency_, 0.99).second;
     l.max_us = latency_.back().first;
     for (const auto& [us, pending] : latency_) l.max_pending = std::max(l.max_pending, pending);
+    std::sort(cpu_us_.begin(), cpu_us_.end());
+    l.cpu_p50_us = Percentile(cpu_us_, 0.5);
+    l.cpu_p99_us = Percentile(cpu_us_, 0.99);
   }
 }
 

@@ -24,7 +24,10 @@ namespace dlp::server {
 
 class SimMetrics {
  public:
-  SimMetrics(const SimConfig& config, absl::Time origin);
+  // The run starts at `origin`; utilisation is measured until `last_arrival`
+  // (the steady state, before the machine drains), or to the end when all
+  // jobs arrive at once.
+  SimMetrics(const SimConfig& config, absl::Time origin, absl::Time last_arrival);
 
   // The machine held its present state from `from` to `to`.
   void Advance(absl::Time from, absl::Time to);
@@ -35,13 +38,18 @@ class SimMetrics {
   void Completed(absl::Duration completion_time) {
     jct_s_.push_back(absl::ToDoubleSeconds(completion_time));
   }
-  void Decided(absl::Duration wall, int pending) {
+  void Decided(absl::Duration wall, absl::Duration cpu, int pending) {
     latency_.push_back({absl::ToDoubleMicroseconds(wall), pending});
+    cpu_us_.push_back(absl::ToDoubleMicroseconds(cpu));
   }
   // Fills the measures of `result`; the run ended at `end`.
   void Finish(absl::Time end, SimResult& result);
 
  private:
+  struct ResourceIntegral {
+    double cpu = 0, memory = 0, gpu = 0;
+    void Add(const ResourceVector& used, double seconds);
+  };
   struct Tenant {
     ResourceVector used;
     int waiting = 0;
@@ -56,15 +64,18 @@ class SimMetrics {
 
   const SimConfig& config_;
   absl::Time origin_;
+  absl::Time last_arrival_;
   int64_t window_index_ = 0;
   std::map<std::string, Tenant> tenants_;
   ResourceVector used_;
-  double cpu_seconds_ = 0, memory_seconds_ = 0, gpu_seconds_ = 0;  // integrals of use
+  // Integrals of use: until the last arrival, and over the whole run.
+  ResourceIntegral steady_, whole_;
   double jain_sum_ = 0;
   int windows_ = 0;
   double max_deviation_pct_ = 0;
   std::vector<double> jct_s_;
-  std::vector<std::pair<double, int>> latency_;  // microseconds, pending jobs
+  std::vector<std::pair<double, int>> latency_;  // wall microseconds, pending jobs
+  std::vector<double> cpu_us_;
 };
 
 }  // namespace dlp::server

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <queue>
 #include <unordered_map>
@@ -13,6 +14,12 @@
 
 namespace dlp::server {
 namespace {
+
+absl::Duration ThreadCpuTime() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return absl::DurationFromTimespec(ts);
+}
 
 enum class Phase { kFuture, kWaiting, kRunning, kStopping, kDone, kRejected };
 
@@ -42,7 +49,7 @@ class Run {
         config_(config),
         jobs_(std::move(jobs)),
         checker_(config.max_unanswered_preemptions),
-        metrics_(config, jobs_.empty() ? absl::UnixEpoch() : Earliest()) {
+        metrics_(config, Earliest(), Latest()) {
     snapshot_.capacity = config.capacity;
     snapshot_.devices = config.devices;
     snapshot_.queues = config.queues;
@@ -54,7 +61,12 @@ class Run {
   absl::Time Earliest() const {
     absl::Time t = absl::InfiniteFuture();
     for (const SimJob& j : jobs_) t = std::min(t, j.job.submitted);
-    return t;
+    return jobs_.empty() ? absl::UnixEpoch() : t;
+  }
+  absl::Time Latest() const {
+    absl::Time t = absl::InfinitePast();
+    for (const SimJob& j : jobs_) t = std::max(t, j.job.submitted);
+    return jobs_.empty() ? absl::UnixEpoch() : t;
   }
   void Arrive(JobState& s);
   void End(JobState& s);
@@ -188,10 +200,12 @@ void Run::Preempt(const PreemptDecision& p) {
 
 void Run::Decide() {
   snapshot_.now = now_;
+  const absl::Duration cpu0 = ThreadCpuTime();
   const auto t0 = std::chrono::steady_clock::now();
   Decision decision = policy_.Schedule(snapshot_);
   const auto wall = std::chrono::steady_clock::now() - t0;
-  metrics_.Decided(absl::FromChrono(wall), static_cast<int>(snapshot_.pending.size()));
+  metrics_.Decided(absl::FromChrono(wall), ThreadCpuTime() - cpu0,
+                   static_cast<int>(snapshot_.pending.size()));
   checker_.Check(snapshot_, decision);
   for (const auto& [seq, why] : decision.waiting) {
     if (why.position != 1 || !why.estimated_start) continue;

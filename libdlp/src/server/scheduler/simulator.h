@@ -49,6 +49,9 @@ struct SimConfig {
   bool strict_head_estimates = false;
 };
 
+// The policy's Schedule calls: wall-clock time, and the calling thread's CPU
+// time (on a shared machine, the policy's own cost without the time other
+// processes held the CPU).
 struct LatencyStats {
   int calls = 0;
   double p50_us = 0;
@@ -56,6 +59,8 @@ struct LatencyStats {
   double max_us = 0;
   int pending_at_p99 = 0;  // how many jobs waited in the call at the p99 rank
   int max_pending = 0;
+  double cpu_p50_us = 0;
+  double cpu_p99_us = 0;
 };
 
 struct SimResult {
