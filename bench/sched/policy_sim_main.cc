@@ -137,6 +137,7 @@ int Main(int argc, char** argv) {
               "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "preempt",
               "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
   bool wrong = false;
+  std::vector<std::string> tenant_lines;
   std::vector<std::string> names = absl::StrSplit(o.policies, ',');
   for (const std::string& name : names) {
     std::unique_ptr<server::SchedulingPolicy> policy = Make(name);
@@ -156,9 +157,19 @@ int Main(int argc, char** argv) {
         Hours(r.mean_jct_s), Hours(r.p95_jct_s), r.jain, r.max_share_deviation_pct, r.preemptions,
         r.latency.p50_us, r.latency.p99_us, r.latency.pending_at_p99, r.latency.cpu_p99_us,
         violations, wall);
+    for (const auto& [tenant, t] : r.tenants) {
+      tenant_lines.push_back(absl::StrFormat("  %-14s %-8s %6d %8.1f %8.1f %9.1f", name, tenant,
+                                             t.weight, 100 * t.share, 100 * t.fair,
+                                             t.max_deviation_pct));
+    }
     for (const std::string& v : r.violations) std::printf("#   %s: %s\n", name.c_str(), v.c_str());
     wrong = wrong || violations > 0;
   }
+
+  std::printf("\n# dominant shares over the run, %% of the machine\n");
+  std::printf("# %-14s %-8s %6s %8s %8s %9s\n", "policy", "tenant", "weight", "share%", "fair%",
+              "maxdev%");
+  for (const std::string& line : tenant_lines) std::printf("%s\n", line.c_str());
 
   const server::Snapshot busy = BusySnapshot(o.seed + 1, o.latency_pending);
   std::printf("\n# decision latency: %zu pending, %zu running, %d calls each\n",

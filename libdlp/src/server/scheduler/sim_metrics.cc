@@ -102,6 +102,8 @@ void SimMetrics::Advance(absl::Time from, absl::Time to) {
     for (auto& [name, t] : tenants_) {
       t.actual += share[name] * dt;
       t.fair += fair[name] * dt;
+      t.total_actual += share[name] * dt;
+      t.total_fair += fair[name] * dt;
     }
     if (end == boundary) {
       CloseWindow(absl::ToDoubleSeconds(config_.window));
@@ -120,8 +122,9 @@ void SimMetrics::CloseWindow(double seconds) {
       sum += x;
       squares += x * x;
       ++n;
-      max_deviation_pct_ =
-          std::max(max_deviation_pct_, 100.0 * std::abs(t.actual - t.fair) / seconds);
+      t.max_deviation_pct =
+          std::max(t.max_deviation_pct, 100.0 * std::abs(t.actual - t.fair) / seconds);
+      max_deviation_pct_ = std::max(max_deviation_pct_, t.max_deviation_pct);
     }
     t.actual = t.fair = 0;
   }
@@ -152,6 +155,11 @@ void SimMetrics::Finish(absl::Time end, SimResult& result) {
   }
   result.jain = windows_ > 0 ? jain_sum_ / windows_ : 1;
   result.max_share_deviation_pct = max_deviation_pct_;
+  const double run = std::max(1e-9, absl::ToDoubleSeconds(result.makespan));
+  for (const auto& [name, t] : tenants_) {
+    result.tenants[name] = {t.weight, t.total_actual / run, t.total_fair / run,
+                            t.max_deviation_pct};
+  }
   if (!latency_.empty()) {
     std::sort(latency_.begin(), latency_.end());
     LatencyStats& l = result.latency;

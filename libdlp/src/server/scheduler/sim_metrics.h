@@ -56,6 +56,9 @@ class SimMetrics {
     int weight = 1;
     double actual = 0;  // share-seconds in the current window
     double fair = 0;
+    double total_actual = 0;  // share-seconds over the run
+    double total_fair = 0;
+    double max_deviation_pct = 0;
   };
   double DominantShare(const ResourceVector& used) const;
   // Each tenant's dominant share now, and its weighted DRF share of the total.

@@ -63,6 +63,14 @@ struct LatencyStats {
   double cpu_p99_us = 0;
 };
 
+// A tenant's dominant share over the run (sim_metrics.h).
+struct TenantShare {
+  int weight = 1;
+  double share = 0;              // time-average of its dominant share
+  double fair = 0;               // time-average of its weighted DRF share
+  double max_deviation_pct = 0;  // its largest gap from fair in a window
+};
+
 struct SimResult {
   int jobs = 0;
   int rejected = 0;   // refused by the policy's Admit
@@ -81,6 +89,7 @@ struct SimResult {
   // largest gap in percentage points of the machine.
   double jain = 1;
   double max_share_deviation_pct = 0;
+  std::map<std::string, TenantShare> tenants;
   LatencyStats latency;
   // What broke, first ones in full ("capacity: ..."), and counts by invariant.
   std::vector<std::string> violations;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -123,6 +124,8 @@ struct PolicyCase {
   std::string name;
   std::function<std::unique_ptr<SchedulingPolicy>()> make;
 };
+
+void PrintTo(const PolicyCase& c, std::ostream* os) { *os << c.name; }
 
 class PolicyInvariantsTest : public ::testing::TestWithParam<PolicyCase> {};
 

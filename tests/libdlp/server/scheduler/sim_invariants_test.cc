@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "absl/strings/str_join.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/policy.h"
@@ -133,6 +135,8 @@ struct FlawCase {
   Flaw flaw;
   std::string invariant;
 };
+
+void PrintTo(const FlawCase& c, std::ostream* os) { *os << c.invariant; }
 
 class CheckerCatchesTest : public ::testing::TestWithParam<FlawCase> {};
 

@@ -152,6 +152,13 @@ TEST(SimulatorTest, WeightsSetTheFairShare) {
   EXPECT_NEAR(r.max_share_deviation_pct, 25, 1e-9);
   // Jain per window: 1, 1, (4/3)^2 / (2 (4/3)^2) = 0.5, 1.
   EXPECT_NEAR(r.jain, 0.875, 1e-9);
+  // Over the 4 h: a holds 3/4, 3/4, 1, 0 of the machine, fair 3/4, 3/4, 3/4, 0.
+  ASSERT_TRUE(r.tenants.contains("a"));
+  EXPECT_EQ(r.tenants.at("a").weight, 3);
+  EXPECT_NEAR(r.tenants.at("a").share, 2.5 / 4, 1e-9);
+  EXPECT_NEAR(r.tenants.at("a").fair, 2.25 / 4, 1e-9);
+  EXPECT_NEAR(r.tenants.at("b").fair, 1.75 / 4, 1e-9);
+  EXPECT_NEAR(r.tenants.at("b").max_deviation_pct, 25, 1e-9);
 }
 
 }  // namespace
