@@ -223,38 +223,50 @@ void InvariantChecker::CheckReservations(const Snapshot& snapshot, const Decisio
   std::set<int64_t> victims;
   for (const PreemptDecision& p : decision.preempt) victims.insert(p.victim);
   // Stopping jobs and this round's victims are about to leave: not counted.
-  std::vector<Holder> before;
+  std::vector<Holder> running;
   for (const RunningJob& job : snapshot.running) {
     if (job.stopping || victims.contains(job.seq)) continue;
-    before.push_back({&job.demand, &job.placement, job.started, job.time_limit, job.seq});
-  }
-  std::vector<Holder> after = before;
-  for (const StartDecision& start : decision.start) {
-    auto it = pending.find(start.seq);
-    if (it == pending.end()) continue;
-    after.push_back(
-        {&it->second->demand, &start.placement, snapshot.now, it->second->time_limit, start.seq});
+    running.push_back({&job.demand, &job.placement, job.started, job.time_limit, job.seq});
   }
   const std::vector<GpuDevice> devices = DevicesOf(snapshot);
   for (const auto& [seq, why] : decision.waiting) {
     if (why.position != 1 || !why.estimated_start || *why.estimated_start <= snapshot.now) {
       continue;
     }
-    auto head = pending.find(seq);
-    if (head == pending.end()) continue;
+    auto found = pending.find(seq);
+    if (found == pending.end()) continue;
+    const PendingJob& head = *found->second;
     const absl::Time when = *why.estimated_start;
-    if (!FitsAt(*head->second, when, before, snapshot.capacity, devices) ||
-        FitsAt(*head->second, when, after, snapshot.capacity, devices)) {
+    // The starts that backfill past the head (behind it in its own queue)
+    // must leave it room at its estimate if the other starts did.
+    std::vector<Holder> others = running, all;
+    std::vector<int64_t> backfilled;
+    for (const StartDecision& start : decision.start) {
+      auto it = pending.find(start.seq);
+      if (it == pending.end()) continue;
+      const PendingJob& job = *it->second;
+      const Holder h{&job.demand, &start.placement, snapshot.now, job.time_limit, job.seq};
+      const bool behind =
+          job.queue == head.queue &&
+          (job.priority < head.priority || (job.priority == head.priority && job.seq > head.seq));
+      if (!behind) {
+        others.push_back(h);
+      } else {
+        all.push_back(h);
+        if (Outlives(h, when)) backfilled.push_back(job.seq);
+      }
+    }
+    if (backfilled.empty()) continue;
+    all.insert(all.end(), others.begin(), others.end());
+    if (!FitsAt(head, when, others, snapshot.capacity, devices) ||
+        FitsAt(head, when, all, snapshot.capacity, devices)) {
       continue;
     }
-    std::vector<int64_t> culprits;
-    for (size_t i = before.size(); i < after.size(); ++i) {
-      if (Outlives(after[i], when)) culprits.push_back(after[i].seq);
-    }
-    Fail("reservation", absl::StrCat("at ", absl::FormatTime(snapshot.now), " job(s) ",
-                                     absl::StrJoin(culprits, ","), " started and run past ",
-                                     absl::FormatTime(when), ", the estimated start of head job ",
-                                     seq, ", which then no longer fits"));
+    Fail("reservation",
+         absl::StrCat("at ", absl::FormatTime(snapshot.now), " job(s) ",
+                      absl::StrJoin(backfilled, ","), " backfilled past head job ", seq,
+                      " of queue ", head.queue, " and run past its estimated start ",
+                      absl::FormatTime(when), ", where it then no longer fits"));
   }
 }
 

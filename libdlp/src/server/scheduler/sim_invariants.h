@@ -14,9 +14,14 @@
 //                    queue without a lower priority, or of another queue that
 //                    was within its nominal quota (used <= nominal in every
 //                    resource, before the decision)
-//   reservation      a start makes a queue head's estimated start impossible:
-//                    before the decision the head fitted at its estimate
-//                    given the time limits of the running jobs, after it not
+//   reservation      backfill delays a queue head: jobs behind the head in
+//                    its queue start and run past the head's estimated start
+//                    (by their time limits; none: for ever), and the head,
+//                    which fitted there beside the running jobs and the
+//                    decision's other starts, no longer does. Starts of other
+//                    queues are not backfill (they may legitimately move a
+//                    head's estimate); the heads are the waiting jobs with
+//                    position 1 and an estimated start.
 //   preemption-loop  a job preempted more than K times by preemptors that
 //                    have not started since
 //   starvation       a job admitted but never started (set by the simulator)

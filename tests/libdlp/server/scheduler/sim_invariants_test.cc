@@ -194,5 +194,39 @@ TEST(CheckerTest, VictimsWithinTheirGuaranteesAreCaught) {
   EXPECT_TRUE(fair.violations().empty()) << absl::StrJoin(fair.violations(), "\n");
 }
 
+// Backfill is a start behind the head in its own queue: it may run past the
+// head's estimate only where the head still fits; another queue's start is
+// not backfill.
+TEST(CheckerTest, OnlyBackfillThatTakesTheHeadsRoomIsCaught) {
+  Snapshot s;
+  s.now = absl::UnixEpoch();
+  s.capacity = {4000, 0, 4000};
+  s.running.push_back({.seq = 1,
+                       .queue = "a",
+                       .demand = {1000, 0, 2000},
+                       .placement = {{"w", {{"0", 1000}, {"1", 1000}}}},
+                       .started = s.now,
+                       .time_limit = absl::Hours(1)});
+  s.pending.push_back(
+      {.seq = 2, .queue = "b", .demand = {1000, 0, 4000}, .replicas = {{"w", 4000, ""}}});
+  s.pending.push_back(
+      {.seq = 3, .queue = "b", .demand = {1000, 0, 2000}, .replicas = {{"w", 2000, ""}}});
+  Decision d;
+  d.start.push_back({3, {{"w", {{"2", 1000}, {"3", 1000}}}}});
+  d.waiting[2] = {.position = 1, .estimated_start = s.now + absl::Hours(1)};
+  auto caught = [&](const Snapshot& snapshot) {
+    InvariantChecker checker(3);
+    checker.Check(snapshot, d);
+    return checker.counts().count("reservation") > 0;
+  };
+  EXPECT_TRUE(caught(s));  // unbounded, behind the head: takes its room
+  Snapshot bounded = s;
+  bounded.pending[1].time_limit = absl::Minutes(30);  // ends before the head's start
+  EXPECT_FALSE(caught(bounded));
+  Snapshot other_queue = s;
+  other_queue.pending[1].queue = "a";
+  EXPECT_FALSE(caught(other_queue));
+}
+
 }  // namespace
 }  // namespace dlp::server
