@@ -11,13 +11,11 @@ std::string MachineShortfall(const ResourceVector& demand, const ResourceVector&
   std::vector<std::string> parts;
   if (demand.cpu_millis > free.cpu_millis) {
     parts.push_back(absl::StrCat("needs ", DescribeCpus(demand.cpu_millis), ", ",
-                                 DescribeCpus(std::max<int64_t>(free.cpu_millis, 0)),
-                                 " free"));
+                                 DescribeCpus(std::max<int64_t>(free.cpu_millis, 0)), " free"));
   }
   if (demand.memory_bytes > 0 && demand.memory_bytes > free.memory_bytes) {
     parts.push_back(absl::StrCat("needs ", DescribeMemory(demand.memory_bytes), " of memory, ",
-                                 DescribeMemory(std::max<int64_t>(free.memory_bytes, 0)),
-                                 " free"));
+                                 DescribeMemory(std::max<int64_t>(free.memory_bytes, 0)), " free"));
   }
   if (demand.gpu_millis > free.gpu_millis) {
     parts.push_back(absl::StrCat("needs ", DescribeGpus(demand.gpu_millis), ", ",
@@ -40,7 +38,8 @@ std::string Ordinal(int n) {
 }
 
 std::string StartsIn(absl::Time at, absl::Time now) {
-  const int64_t seconds = std::max<int64_t>(0, absl::ToInt64Seconds(absl::Ceil(at - now, absl::Seconds(1))));
+  const int64_t seconds =
+      std::max<int64_t>(0, absl::ToInt64Seconds(absl::Ceil(at - now, absl::Seconds(1))));
   if (seconds < 60) return absl::StrCat("in ", seconds, " s");
   const int64_t minutes = (seconds + 59) / 60;
   if (minutes < 60) return absl::StrCat("in ", minutes, " min");
@@ -53,8 +52,7 @@ std::string JobList(const std::vector<int64_t>& seqs) {
 }
 
 std::string DescribeBlock(const QuotaModel& model, const Ledger& ledger, int queue,
-                          const Amounts& demand, const ResourceVector& demand_vector,
-                          Block block) {
+                          const Amounts& demand, const ResourceVector& demand_vector, Block block) {
   switch (block.kind) {
     case Block::kNone:
       return "fits";
@@ -78,27 +76,26 @@ std::string DescribeBlock(const QuotaModel& model, const Ledger& ledger, int que
   const std::string nominal = model.Describe(d, q.nominal[d]);
   // "4 gpu" -> the number alone for "4/4 gpu".
   auto number = [](const std::string& s) { return s.substr(0, s.find(' ')); };
-  std::string out = absl::StrCat("queue ", q.config.name, " uses ", number(unit), "/",
-                                 number(nominal), " ", model.dim_name(d), " (nominal ",
-                                 number(nominal));
+  std::string out =
+      absl::StrCat("queue ", q.config.name, " uses ", number(unit), "/", number(nominal), " ",
+                   model.dim_name(d), " (nominal ", number(nominal));
   if (!model.shared_cohort(q.cohort)) return out + ", no cohort to borrow from)";
   if (q.max_use[d] != kUnlimited) {
     absl::StrAppend(&out, ", may borrow ", number(model.Describe(d, q.max_use[d] - q.nominal[d])));
   }
-  const int64_t pool_free =
-      std::max<int64_t>(0, model.pool(q.cohort)[d] - ledger.over[static_cast<size_t>(q.cohort) * model.dims() + d]);
+  const int64_t pool_free = std::max<int64_t>(
+      0, model.pool(q.cohort)[d] - ledger.over[static_cast<size_t>(q.cohort) * model.dims() + d]);
   absl::StrAppend(&out, ", cohort has ", number(model.Describe(d, pool_free)), " free)");
   return out;
 }
 
 std::string ReclaimReason(int64_t preemptor, const std::string& queue, const std::string& what) {
-  return absl::StrCat("Preempted by job ", preemptor, " (queue ", queue, " reclaiming ", what,
-                      ")");
+  return absl::StrCat("Preempted by job ", preemptor, " (queue ", queue, " reclaiming ", what, ")");
 }
 
 std::string PriorityReason(int64_t preemptor, int priority, const std::string& queue) {
-  return absl::StrCat("Preempted by job ", preemptor, " (priority ", priority, " in queue ",
-                      queue, ")");
+  return absl::StrCat("Preempted by job ", preemptor, " (priority ", priority, " in queue ", queue,
+                      ")");
 }
 
 }  // namespace fair_share

@@ -49,18 +49,16 @@ absl::Status FairSharePolicy::Admit(const PendingJob& job, const Snapshot& snaps
     if (q.name == job.queue) config = &q;
   }
   if (config == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("queue \"", job.queue,
-                                                   "\" does not exist; queues: ",
-                                                   absl::StrJoin(names, ", ")));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "queue \"", job.queue, "\" does not exist; queues: ", absl::StrJoin(names, ", ")));
   }
   if (job.priority < config->min_priority || job.priority > config->max_priority) {
-    return absl::InvalidArgumentError(absl::StrCat("priority ", job.priority,
-                                                   " is outside queue ", job.queue,
-                                                   "'s range ", config->min_priority, "..",
-                                                   config->max_priority));
+    return absl::InvalidArgumentError(absl::StrCat("priority ", job.priority, " is outside queue ",
+                                                   job.queue, "'s range ", config->min_priority,
+                                                   "..", config->max_priority));
   }
-  Snapshot queues_only{.capacity = snapshot.capacity, .devices = snapshot.devices,
-                       .queues = snapshot.queues};
+  Snapshot queues_only{
+      .capacity = snapshot.capacity, .devices = snapshot.devices, .queues = snapshot.queues};
   const QuotaModel model(queues_only);
   const int q = model.QueueIndex(job.queue);
   const fair_share::QueueQuota& quota = model.queue(q);
@@ -79,9 +77,8 @@ absl::Status FairSharePolicy::Admit(const PendingJob& job, const Snapshot& snaps
                                    Number(model, d, quota.nominal[d]), ", ", borrow, ")"));
     } else if (!job.preemptible && demand[d] > quota.nominal[d]) {
       parts.push_back(absl::StrCat("needs ", Needs(model, d, demand[d]),
-                                   "; a job with preemptible: false must fit in queue ",
-                                   job.queue, "'s nominal quota of ",
-                                   Number(model, d, quota.nominal[d])));
+                                   "; a job with preemptible: false must fit in queue ", job.queue,
+                                   "'s nominal quota of ", Number(model, d, quota.nominal[d])));
     }
   }
   if (parts.empty()) return absl::OkStatus();

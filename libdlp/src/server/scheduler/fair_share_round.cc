@@ -5,9 +5,9 @@
 #include <queue>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "server/scheduler/explanation.h"
 #include "server/scheduler/preemption_choice.h"
@@ -58,6 +58,7 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
+  waiting_.reserve(snapshot.pending.size());  // references to entries stay valid
 }
 
 FairShareRound::Key FairShareRound::KeyOf(int queue) const {
@@ -78,6 +79,11 @@ Decision FairShareRound::Run() {
     Turn(q);
     if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
   }
+  std::sort(waiting_.begin(), waiting_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [seq, e] : waiting_) {
+    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(e));
+  }
   return std::move(decision_);
 }
 
@@ -89,10 +95,10 @@ void FairShareRound::Turn(int queue) {
   if (!model_.queue(queue).known) {
     std::vector<std::string> names;
     for (const QueueConfig& c : snapshot_.queues) names.push_back(c.name);
-    PendingExplanation& e = decision_.waiting[job.seq];
+    PendingExplanation& e = Explain(job.seq);
     e.position = ++qs.waiting;
-    e.reason = absl::StrCat("queue ", job.queue, " does not exist; queues: ",
-                            absl::StrJoin(names, ", "));
+    e.reason =
+        absl::StrCat("queue ", job.queue, " does not exist; queues: ", absl::StrJoin(names, ", "));
     e.trace = {e.reason};
     return;
   }
@@ -116,27 +122,36 @@ FairShareRound::Attempt FairShareRound::TryStart(const PendingJob& job, int queu
   if (Block block = model_.Check(now_, queue, demand, job.preemptible)) {
     return {.block = block};
   }
-  std::vector<ReplicaPlacement> placement;
-  if (!job.replicas.empty()) {
-    // Devices no reservation claims first, then any free one.
-    DeviceUse use = claimed_.devices;
-    auto placed = PlaceGpus(job.replicas, model_.devices(), use);
-    if (!placed) {
-      use = now_.devices;
-      placed = PlaceGpus(job.replicas, model_.devices(), use);
-    }
-    if (!placed) return {.block = {Block::kPlacement}};
-    placement = std::move(*placed);
-  }
+  // Reservations by totals first, so that GPUs are placed only for a job
+  // that may start as far as they are concerned.
   const absl::Time end = job.time_limit > absl::ZeroDuration() ? snapshot_.now + job.time_limit
-                                                                : absl::InfiniteFuture();
+                                                               : absl::InfiniteFuture();
   std::vector<char> counts(reservations_.size(), 0);
   for (size_t i = 0; i < reservations_.size(); ++i) {
-    bool count = false;
-    if (!LeavesUndelayed(model_, reservations_[i], end, queue, demand, placement, count)) {
+    counts[i] = !EndsBefore(reservations_[i], end);
+    if (counts[i] && model_.Check(reservations_[i].ledger, queue, demand)) {
       return {.reservation = static_cast<int>(i)};
     }
-    counts[i] = count;
+  }
+  std::vector<ReplicaPlacement> placement;
+  if (!job.replicas.empty()) {
+    // Devices no reservation claims first, then any free one. PlaceGpus
+    // changes the use it is given only when it places: that is undone here,
+    // and Commit adds the placement to every ledger.
+    DeviceUse* use = &claimed_.devices;
+    auto placed = PlaceGpus(job.replicas, model_.devices(), *use);
+    if (!placed) {
+      use = &now_.devices;
+      placed = PlaceGpus(job.replicas, model_.devices(), *use);
+    }
+    if (!placed) return {.block = {Block::kPlacement}};
+    RemoveShares(*use, *placed);
+    placement = std::move(*placed);
+    for (size_t i = 0; i < reservations_.size(); ++i) {
+      if (counts[i] && !SharesFit(reservations_[i].ledger.devices, placement)) {
+        return {.reservation = static_cast<int>(i)};
+      }
+    }
   }
   Commit(job, queue, demand, std::move(placement), counts);
   return {.started = true};
@@ -155,7 +170,7 @@ void FairShareRound::Commit(const PendingJob& job, int queue, const Amounts& dem
     AddShares(reservations_[i].ledger.devices, placement);
   }
   const absl::Time end = job.time_limit > absl::ZeroDuration() ? snapshot_.now + job.time_limit
-                                                                : absl::InfiniteFuture();
+                                                               : absl::InfiniteFuture();
   holders_.push_back({job.seq, queue, job.priority, demand, placement, snapshot_.now, end,
                       job.preemptible, false});
   by_end_.insert(std::upper_bound(by_end_.begin(), by_end_.end(), end,
@@ -171,7 +186,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   qs.head = job.seq;
   qs.blocked = true;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
-  PendingExplanation& e = decision_.waiting[job.seq];
+  PendingExplanation& e = Explain(job.seq);
   e.position = ++qs.waiting;
   const std::string block = BlockText(job, queue, demand, attempt);
   std::vector<std::string>& trace = e.trace;
@@ -182,9 +197,9 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   if (model_.WithinNominal(now_, queue, demand)) {
     trace.push_back("turn: within its queue's nominal quota");
   } else {
-    trace.push_back(absl::StrFormat("turn: borrows; queue %s's weighted share of what it borrows is %.3f",
-                                    model_.queue(queue).config.name,
-                                    model_.BorrowedShare(now_, queue)));
+    trace.push_back(
+        absl::StrFormat("turn: borrows; queue %s's weighted share of what it borrows is %.3f",
+                        model_.queue(queue).config.name, model_.BorrowedShare(now_, queue)));
   }
   trace.push_back("cannot start now: " + block);
   std::string waiting;
@@ -196,12 +211,17 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       preempting = Preempt(job, queue, demand, attempt.block, trace, waiting);
     }
   }
-  if (!preempting) {
+  if (!preempting && reservations_.size() >= static_cast<size_t>(kMaxReservations)) {
+    waiting = absl::StrCat("not reserved yet: ", kMaxReservations, " jobs ahead of it reserve");
+    trace.push_back("reservation: " + waiting);
+  } else if (!preempting) {
     std::optional<Reservation> r =
         Reserve(model_, claimed_, holders_, by_end_, job, queue, demand, snapshot_.now);
     if (!r) {
-      waiting = "what it needs is promised to jobs ahead of it";
-      trace.push_back("reservation: none possible yet, " + waiting);
+      waiting =
+          "not reserved yet: it does not fit even once the running jobs have ended and "
+          "the jobs ahead of it have started";
+      trace.push_back("reservation: " + waiting);
     } else {
       model_.Take(claimed_, queue, demand);
       AddShares(claimed_.devices, r->placement);
@@ -217,9 +237,9 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
         waiting = absl::StrCat("waiting for ", JobList(r->waiting_for), " (est. start ",
                                StartsIn(r->at, snapshot_.now), ")");
       }
-      trace.push_back(absl::StrCat("reservation: ",
-                                   waiting.empty() ? "starts once reservations ahead allow" : waiting,
-                                   "; jobs behind it may only backfill"));
+      trace.push_back(absl::StrCat(
+          "reservation: ", waiting.empty() ? "starts once reservations ahead allow" : waiting,
+          "; jobs behind it may only backfill"));
       reservations_.push_back(std::move(*r));
     }
   }
@@ -242,9 +262,9 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
     if (h.stopping || !h.preemptible) continue;
-    if (h.queue == queue ? h.priority < job.priority
-                         : reclaim && !within_nominal_[i] &&
-                               model_.queue(h.queue).cohort == quota.cohort) {
+    if (h.queue == queue
+            ? h.priority < job.priority
+            : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort) {
       candidates.push_back(i);
     }
   }
@@ -252,10 +272,9 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   std::optional<std::vector<size_t>> victims =
       ChooseVictims(model_, soon_, holders_, candidates, job, queue, demand);
   if (!victims) {
-    trace.push_back(absl::StrCat("preemption: ", candidates.size(),
-                                 " candidates (lower priority in its queue",
-                                 reclaim ? ", borrowed by its cohort" : "",
-                                 "), not enough to fit"));
+    trace.push_back(
+        absl::StrCat("preemption: ", candidates.size(), " candidates (lower priority in its queue",
+                     reclaim ? ", borrowed by its cohort" : "", "), not enough to fit"));
     return false;
   }
   const std::string what = model_.dim_name(block.kind == Block::kPlacement ? kGpu : block.dim);
@@ -266,16 +285,16 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     model_.Give(soon_, h.queue, h.demand);
     RemoveShares(soon_.devices, h.placement);
     seqs.push_back(h.seq);
-    decision_.preempt.push_back(
-        {h.seq, job.seq,
-         h.queue == queue ? PriorityReason(job.seq, job.priority, quota.config.name)
-                          : ReclaimReason(job.seq, quota.config.name, what)});
+    decision_.preempt.push_back({h.seq, job.seq,
+                                 h.queue == queue
+                                     ? PriorityReason(job.seq, job.priority, quota.config.name)
+                                     : ReclaimReason(job.seq, quota.config.name, what)});
   }
   // It waits for them: what they free is reserved for it from now on.
   Reservation r{.seq = job.seq, .queue = queue, .at = snapshot_.now, .waiting_for = seqs};
   DeviceUse use = soon_.devices;
-  r.placement = PlaceGpus(job.replicas, model_.devices(), use).value_or(
-      std::vector<ReplicaPlacement>{});
+  r.placement =
+      PlaceGpus(job.replicas, model_.devices(), use).value_or(std::vector<ReplicaPlacement>{});
   for (Ledger* ledger : {&soon_, &claimed_}) {
     model_.Take(*ledger, queue, demand);
     AddShares(ledger->devices, r.placement);
@@ -290,14 +309,13 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
 
 void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amounts& demand,
                                    const Attempt& attempt) {
-  PendingExplanation& e = decision_.waiting[job.seq];
+  PendingExplanation& e = Explain(job.seq);
   e.position = ++queues_[queue].waiting;
   const std::string block = BlockText(job, queue, demand, attempt);
   // With no queue configured the reason stays as before: who it waits behind.
   const std::string& behind = queues_[queue].behind;
-  e.reason = model_.implicit()
-                 ? behind
-                 : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
+  e.reason = model_.implicit() ? behind
+                               : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
   e.trace = {absl::StrCat(behind, "; tried for backfill"), "cannot backfill: " + block};
 }
 
@@ -307,7 +325,7 @@ void FairShareRound::Drain(int queue) {
                                          kBackfillDepth, " behind a head are)");
   for (; qs.next < qs.jobs.size(); ++qs.next) {
     const QueuedJob& queued = qs.jobs[qs.next];
-    PendingExplanation& e = decision_.waiting[queued.job->seq];
+    PendingExplanation& e = Explain(queued.job->seq);
     e.position = ++qs.waiting;
     e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand) + qs.behind;
     e.trace = {trace};
@@ -329,8 +347,8 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
 
 std::string FairShareRound::Lead(int queue, int position, const Amounts& demand) const {
   if (model_.implicit()) return "";
-  return absl::StrCat(Ordinal(position), " in queue ", model_.queue(queue).config.name,
-                      "; needs ", model_.DescribeDemand(demand), "; ");
+  return absl::StrCat(Ordinal(position), " in queue ", model_.queue(queue).config.name, "; needs ",
+                      model_.DescribeDemand(demand), "; ");
 }
 
 }  // namespace dlp::server::fair_share

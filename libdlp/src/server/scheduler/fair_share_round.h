@@ -17,7 +17,11 @@ namespace dlp::server::fair_share {
 
 // Behind a blocked head, how many jobs a queue tries for backfill in one
 // round (Slurm's bf_max_job_part); the others wait for the next round.
-inline constexpr int kBackfillDepth = 32;
+inline constexpr int kBackfillDepth = 16;
+// How many blocked heads reserve in one round, in turn order (Slurm's
+// bf_max_job_test): each reservation is checked by every later start. The
+// heads after them wait unreserved until those ahead have started.
+inline constexpr int kMaxReservations = 32;
 
 class FairShareRound {
  public:
@@ -32,7 +36,7 @@ class FairShareRound {
     int64_t head = 0;
     std::string behind;  // "waiting behind job 12 in queue vision"
     int backfill_tries = 0;
-    int waiting = 0;   // jobs left waiting so far
+    int waiting = 0;  // jobs left waiting so far
   };
   struct Attempt {
     bool started = false;
@@ -78,6 +82,11 @@ class FairShareRound {
   std::vector<bool> within_nominal_;
   std::vector<Reservation> reservations_;
   std::vector<QueueState> queues_;
+  // Why jobs wait, by seq once the round ends (cheaper than a map insert each).
+  std::vector<std::pair<int64_t, PendingExplanation>> waiting_;
+  PendingExplanation& Explain(int64_t seq) {
+    return waiting_.emplace_back(seq, PendingExplanation{}).second;
+  }
 };
 
 }  // namespace dlp::server::fair_share

@@ -43,12 +43,16 @@ void SortCandidates(const std::vector<Holder>& holders, std::vector<size_t>& can
   });
 }
 
-bool FitsIn(const QuotaModel& model, const Ledger& ledger, const PendingJob& job, int queue,
+bool FitsIn(const QuotaModel& model, Ledger& ledger, const PendingJob& job, int queue,
             const Amounts& demand) {
   if (model.Check(ledger, queue, demand, job.preemptible)) return false;
   if (job.replicas.empty()) return true;
-  DeviceUse use = ledger.devices;
-  return PlaceGpus(job.replicas, model.devices(), use).has_value();
+  // PlaceGpus changes the use only when it places: undone, so no copy is needed.
+  std::optional<std::vector<ReplicaPlacement>> placed =
+      PlaceGpus(job.replicas, model.devices(), ledger.devices);
+  if (!placed) return false;
+  RemoveShares(ledger.devices, *placed);
+  return true;
 }
 
 std::optional<std::vector<size_t>> ChooseVictims(const QuotaModel& model, const Ledger& soon,

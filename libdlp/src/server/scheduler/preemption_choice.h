@@ -23,15 +23,15 @@ namespace dlp::server::fair_share {
 // Per holder: whether it runs within its queue's nominal quota. A queue's
 // running jobs by priority (higher first), then start (earlier first): the
 // prefix that fits in its nominal quota is within it.
-std::vector<bool> WithinNominalHolders(const QuotaModel& model,
-                                       const std::vector<Holder>& holders);
+std::vector<bool> WithinNominalHolders(const QuotaModel& model, const std::vector<Holder>& holders);
 
 // Sorts `candidates` (indices into holders) into preference order: lowest
 // priority first, then most recently started, then highest seq.
 void SortCandidates(const std::vector<Holder>& holders, std::vector<size_t>& candidates);
 
-// Whether `job` fits in `ledger`, GPU placement included.
-bool FitsIn(const QuotaModel& model, const Ledger& ledger, const PendingJob& job, int queue,
+// Whether `job` fits in `ledger`, GPU placement included; `ledger` is left
+// as it was (it is only tried on, not copied).
+bool FitsIn(const QuotaModel& model, Ledger& ledger, const PendingJob& job, int queue,
             const Amounts& demand);
 
 // The victims (in candidate order) after which `job` fits in `soon` (what is

@@ -84,8 +84,9 @@ int QuotaModel::AddQueue(QueueConfig config, bool known) {
   q.limited.assign(dims(), !implicit_);
   for (int d = kGpu + 1; d < dims() && !implicit_; ++d) {
     const std::string flavour = dim_names_[d].substr(4);
-    q.limited[d] = config.nominal.gpu_flavours.contains(flavour) ||
-                   (config.borrowing_limit && config.borrowing_limit->gpu_flavours.contains(flavour));
+    q.limited[d] =
+        config.nominal.gpu_flavours.contains(flavour) ||
+        (config.borrowing_limit && config.borrowing_limit->gpu_flavours.contains(flavour));
   }
   q.lendable = q.nominal;
   if (config.lending_limit) {
@@ -214,12 +215,11 @@ std::string QuotaModel::Describe(int d, int64_t amount) const {
 }
 
 std::string QuotaModel::DescribeDemand(const Amounts& demand) const {
-  std::vector<std::string> parts;
+  std::string out;
   for (int d = 0; d < dims(); ++d) {
-    if (demand[d] > 0) parts.push_back(Describe(d, demand[d]));
+    if (demand[d] > 0) absl::StrAppend(&out, out.empty() ? "" : ", ", Describe(d, demand[d]));
   }
-  if (parts.empty()) return "nothing";
-  return absl::StrJoin(parts, ", ");
+  return out.empty() ? "nothing" : out;
 }
 
 }  // namespace dlp::server::fair_share

@@ -32,7 +32,7 @@ struct QueueQuota {
   bool known = true;  // false: jobs name it but no queue of that name is configured
   int cohort = 0;     // index into QuotaModel's cohorts
   Amounts nominal, guaranteed, lendable;
-  Amounts max_use;       // nominal + borrowing limit (kUnlimited: none)
+  Amounts max_use;            // nominal + borrowing limit (kUnlimited: none)
   std::vector<bool> limited;  // dimensions this queue's quota applies to
 };
 
@@ -79,8 +79,7 @@ class QuotaModel {
   void Give(Ledger& ledger, int queue, const Amounts& demand) const;
   // Whether `demand` of `queue` fits the machine's totals and the quotas;
   // may_borrow = false holds the queue to its nominal quota.
-  Block Check(const Ledger& ledger, int queue, const Amounts& demand,
-              bool may_borrow = true) const;
+  Block Check(const Ledger& ledger, int queue, const Amounts& demand, bool may_borrow = true) const;
   // The most `queue` may ever use of dimension d: its nominal quota plus
   // what it may borrow (bounded by its borrowing limit and the pool).
   int64_t MostUsable(int queue, int d) const;

@@ -34,10 +34,10 @@ struct Holder {
 struct Reservation {
   int64_t seq = 0;  // the head
   int queue = 0;
-  absl::Time at;  // InfiniteFuture: after a job without a time limit, unknown
-  std::vector<int64_t> waiting_for;        // the jobs whose end lets it start
+  absl::Time at;                     // InfiniteFuture: after a job without a time limit, unknown
+  std::vector<int64_t> waiting_for;  // the jobs whose end lets it start
   std::vector<ReplicaPlacement> placement;  // the head's GPUs at `at`
-  Ledger ledger;                           // at `at`, the head included
+  Ledger ledger;                            // at `at`, the head included
 };
 
 void AddShares(DeviceUse& use, const std::vector<ReplicaPlacement>& placement);
@@ -49,15 +49,13 @@ bool SharesFit(const DeviceUse& use, const std::vector<ReplicaPlacement>& placem
 // plus what earlier reservations claim; `by_end` lists every holder by end,
 // and they release in that order, stopping ones first. nullopt when it does
 // not fit even once every holder has ended.
-std::optional<Reservation> Reserve(const QuotaModel& model, Ledger base,
+std::optional<Reservation> Reserve(const QuotaModel& model, const Ledger& base,
                                    const std::vector<Holder>& holders,
                                    const std::vector<size_t>& by_end, const PendingJob& job,
                                    int queue, const Amounts& demand, absl::Time now);
 
-// Whether a job that would hold `demand` on `placement` until `end` leaves
-// `r` undelayed; `counts` is set when it is still running at r.at.
-bool LeavesUndelayed(const QuotaModel& model, const Reservation& r, absl::Time end, int queue,
-                     const Amounts& demand, const std::vector<ReplicaPlacement>& placement,
-                     bool& counts);
+// Whether a job ending at `end` ends before `r` starts (so it cannot delay
+// it); else it must fit in r.ledger, what `r` leaves over at r.at.
+bool EndsBefore(const Reservation& r, absl::Time end);
 
 }  // namespace dlp::server::fair_share

@@ -56,8 +56,7 @@ TEST(FairShareAdmitTest, ExplainsPositionNeedsQuotaAndWhatItWaitsFor) {
   Snapshot s = Machine(64, 8);
   s.queues = {Queue("vision", "lab", Res(16, 4), Res(0, 2)), Queue("nlp", "lab", Res(16, 4))};
   s.running = {Running(11, "vision", 1, {"0", "1"}), Running(12, "vision", 1, {"2", "3"}),
-               Running(17, "nlp", 1, {"4", "5", "6", "7"}, 0, absl::Minutes(48),
-                       absl::Hours(1))};
+               Running(17, "nlp", 1, {"4", "5", "6", "7"}, 0, absl::Minutes(48), absl::Hours(1))};
   s.pending = {Job(21, "vision", 1, 2), Job(22, "vision", 1, 2), Job(23, "vision", 1, 2)};
   Decision d = FairSharePolicy().Schedule(s);
   ExpectConsistent(s, d);

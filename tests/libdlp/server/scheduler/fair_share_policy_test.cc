@@ -118,8 +118,7 @@ TEST(FairSharePolicyTest, TheLowestWeightedBorrowedShareGoesFirst) {
   EXPECT_EQ(Started(d), (std::vector<int64_t>{2}));  // b's share 0 < a's 2/8
   // With weight 4, a's share is 2/8/4 = 0.0625; b, borrowing 1, has 1/8 = 0.125.
   s.queues[0].weight = 4;
-  s.running = {Running(100, "a", 1, {"0", "1", "2", "3"}),
-               Running(101, "b", 1, {"4", "5", "6"})};
+  s.running = {Running(100, "a", 1, {"0", "1", "2", "3"}), Running(101, "b", 1, {"4", "5", "6"})};
   s.pending = {Job(1, "a", 1, 1), Job(2, "b", 1, 1)};
   EXPECT_EQ(Started(Decide(s)), (std::vector<int64_t>{1}));
 }
@@ -150,8 +149,7 @@ TEST(FairSharePolicyTest, AGangStartsWhole) {
 // Queue a's head needs all 8 GPUs; job 100 holds 4 of them for 10 more minutes.
 Snapshot Reserved() {
   Snapshot s = Machine(16, 8);
-  s.running = {Running(100, "a", 1, {"0", "1", "2", "3"}, 0, absl::Minutes(20),
-                       absl::Minutes(30))};
+  s.running = {Running(100, "a", 1, {"0", "1", "2", "3"}, 0, absl::Minutes(20), absl::Minutes(30))};
   s.pending = {Job(1, "a", 4, 8)};
   return s;
 }
@@ -165,8 +163,7 @@ TEST(FairSharePolicyTest, TheHeadReservesSoTwoGangsNeverEachHoldHalf) {
             "waiting for resources: needs 8 GPUs, 4 free; waiting for job 100 (est. start in 10 "
             "min)");
   EXPECT_EQ(d.waiting[1].estimated_start, kNow + absl::Minutes(10));
-  EXPECT_EQ(d.waiting[2].reason,
-            "waiting for resources reserved for job 1 (est. start in 10 min)");
+  EXPECT_EQ(d.waiting[2].reason, "waiting for resources reserved for job 1 (est. start in 10 min)");
 }
 
 TEST(FairSharePolicyTest, BackfillOnlyWhatCannotDelayTheReservation) {
@@ -179,8 +176,7 @@ TEST(FairSharePolicyTest, BackfillOnlyWhatCannotDelayTheReservation) {
   EXPECT_EQ(Started(d), (std::vector<int64_t>{2, 4}));
   EXPECT_EQ(d.waiting[3].reason,
             "waiting for resources: needs 2 GPUs, 0 free");  // job 2 took the free ones
-  EXPECT_EQ(d.waiting[5].reason,
-            "waiting for resources reserved for job 1 (est. start in 10 min)");
+  EXPECT_EQ(d.waiting[5].reason, "waiting for resources reserved for job 1 (est. start in 10 min)");
 }
 
 TEST(FairSharePolicyTest, BackfillBehindTheHeadOfTheSameQueue) {

@@ -17,9 +17,7 @@ namespace dlp::server::testing {
 
 inline const absl::Time kNow = absl::FromUnixSeconds(1'700'000'000);
 
-inline ResourceVector Res(int64_t cpus, int64_t gpus = 0) {
-  return {cpus * 1000, 0, gpus * 1000};
-}
+inline ResourceVector Res(int64_t cpus, int64_t gpus = 0) { return {cpus * 1000, 0, gpus * 1000}; }
 
 inline QueueConfig Queue(std::string name, std::string cohort, ResourceVector nominal,
                          std::optional<ResourceVector> borrowing_limit = std::nullopt,
@@ -36,8 +34,13 @@ inline QueueConfig Queue(std::string name, std::string cohort, ResourceVector no
 // A gang of `gpus` replicas of one GPU each (or one CPU-only replica).
 inline PendingJob Job(int64_t seq, std::string queue, int64_t cpus, int64_t gpus = 0,
                       int priority = 0, absl::Duration time_limit = absl::ZeroDuration()) {
-  PendingJob job{.seq = seq, .tenant = "t", .queue = std::move(queue), .priority = priority,
-                 .demand = Res(cpus, gpus), .submitted = kNow, .time_limit = time_limit};
+  PendingJob job{.seq = seq,
+                 .tenant = "t",
+                 .queue = std::move(queue),
+                 .priority = priority,
+                 .demand = Res(cpus, gpus),
+                 .submitted = kNow,
+                 .time_limit = time_limit};
   for (int64_t i = 0; i < gpus; ++i) {
     job.replicas.push_back({absl::StrCat("worker-", i), 1000, ""});
   }
@@ -49,9 +52,13 @@ inline RunningJob Running(int64_t seq, std::string queue, int64_t cpus,
                           std::vector<std::string> devices = {}, int priority = 0,
                           absl::Duration ago = absl::Minutes(1),
                           absl::Duration time_limit = absl::ZeroDuration()) {
-  RunningJob job{.seq = seq, .tenant = "t", .queue = std::move(queue), .priority = priority,
+  RunningJob job{.seq = seq,
+                 .tenant = "t",
+                 .queue = std::move(queue),
+                 .priority = priority,
                  .demand = Res(cpus, static_cast<int64_t>(devices.size())),
-                 .started = kNow - ago, .time_limit = time_limit};
+                 .started = kNow - ago,
+                 .time_limit = time_limit};
   for (size_t i = 0; i < devices.size(); ++i) {
     job.placement.push_back({absl::StrCat("worker-", i), {{devices[i], 1000}}});
   }
