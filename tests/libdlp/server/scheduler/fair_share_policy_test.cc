@@ -146,6 +146,28 @@ TEST(FairSharePolicyTest, AGangStartsWhole) {
   EXPECT_EQ(d.start[1].placement, (std::vector<ReplicaPlacement>{{"worker-0", {{"0", 500}}}}));
 }
 
+TEST(FairSharePolicyTest, AFlavourQuotaLimitsThatFlavourOnly) {
+  Snapshot s = Machine(16, 4);
+  s.devices = {{"0", "GPU-0", "NVIDIA H100", "h100"}, {"1", "GPU-1", "NVIDIA H100", "h100"},
+               {"2", "GPU-2", "NVIDIA A100", "a100"}, {"3", "GPU-3", "NVIDIA A100", "a100"}};
+  ResourceVector nominal = Res(16, 4);
+  nominal.gpu_flavours = {{"h100", 1000}};
+  s.queues = {Queue("v", "", nominal)};
+  auto typed = [](int64_t seq, std::string flavour) {
+    PendingJob job = Job(seq, "v", 1, 1);
+    job.demand.gpu_flavours = {{flavour, 1000}};
+    job.replicas[0].gpu_type = flavour;
+    return job;
+  };
+  s.pending = {typed(1, "h100"), typed(2, "h100"), typed(3, "a100")};
+  Decision d = Decide(s);
+  EXPECT_EQ(Started(d), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(d.start[1].placement, (std::vector<ReplicaPlacement>{{"worker-0", {{"2", 1000}}}}));
+  EXPECT_EQ(d.waiting[2].reason,
+            "1st in queue v; needs 1 cpu, 1 gpu, 1 gpu.h100; queue v uses 1/1 gpu.h100 (nominal "
+            "1, no cohort to borrow from); waiting for job 1 (no time limit, start unknown)");
+}
+
 // Queue a's head needs all 8 GPUs; job 100 holds 4 of them for 10 more minutes.
 Snapshot Reserved() {
   Snapshot s = Machine(16, 8);
