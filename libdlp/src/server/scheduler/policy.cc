@@ -4,33 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "server/scheduler/explanation.h"
+#include "server/scheduler/fair_share_policy.h"
 #include "server/scheduler/gpu_placement.h"
 
 namespace dlp::server {
-namespace {
-
-// Empty when `demand` fits in `free`; else what is short, e.g.
-// "needs 3 CPUs, 1 CPU free".
-std::string Shortfall(const ResourceVector& demand, const ResourceVector& free) {
-  std::vector<std::string> parts;
-  if (demand.cpu_millis > free.cpu_millis) {
-    parts.push_back(absl::StrCat("needs ", DescribeCpus(demand.cpu_millis), ", ",
-                                 DescribeCpus(std::max<int64_t>(free.cpu_millis, 0)),
-                                 " free"));
-  }
-  if (demand.memory_bytes > 0 && demand.memory_bytes > free.memory_bytes) {
-    parts.push_back(absl::StrCat("needs ", DescribeMemory(demand.memory_bytes), " of memory, ",
-                                 DescribeMemory(std::max<int64_t>(free.memory_bytes, 0)),
-                                 " free"));
-  }
-  if (demand.gpu_millis > free.gpu_millis) {
-    parts.push_back(absl::StrCat("needs ", DescribeGpus(demand.gpu_millis), ", ",
-                                 std::max<int64_t>(free.gpu_millis, 0) / 1000.0, " free"));
-  }
-  return absl::StrJoin(parts, "; ");
-}
-
-}  // namespace
 
 QueueConfig ImplicitQueue(const std::string& name, const ResourceVector& capacity) {
   QueueConfig queue;
@@ -90,7 +68,7 @@ Decision PriorityFifoPolicy::Schedule(const Snapshot& snapshot) const {
       ++waiting[job->queue];
       continue;
     }
-    std::string shortfall = Shortfall(job->demand, free);
+    std::string shortfall = MachineShortfall(job->demand, free);
     std::optional<std::vector<ReplicaPlacement>> placement;
     if (shortfall.empty()) {
       placement = PlaceGpus(job->replicas, devices, use);
@@ -109,7 +87,7 @@ Decision PriorityFifoPolicy::Schedule(const Snapshot& snapshot) const {
 }
 
 std::unique_ptr<SchedulingPolicy> CreateDefaultPolicy() {
-  return std::make_unique<PriorityFifoPolicy>();
+  return std::make_unique<FairSharePolicy>();
 }
 
 }  // namespace dlp::server

@@ -1,0 +1,42 @@
+// The default policy of dlpd: capacity queues with quotas and cohorts,
+// weighted fair sharing of what is borrowed, gangs with head-of-queue
+// reservations and backfill, and preemption. docs/scheduling.md explains the
+// model with a worked example; the rules, in the order the policy applies
+// them:
+//
+//  1. Each queue orders its jobs by effective priority (priority raised by
+//     ageing, queue_order.h), then submission.
+//  2. The queues take turns, one job at a time: a job that stays within its
+//     queue's nominal quota goes before one that borrows; among borrowers the
+//     queue with the lowest weighted dominant share of what it borrows goes
+//     first (DRF); then effective priority, then submission.
+//  3. A job starts only as a whole gang, within the machine (its GPU replicas
+//     placed), its queue's nominal quota plus borrowing limit, its cohort's
+//     pool (quota_accounting.h), and only if it delays no reservation.
+//  4. A queue's first job that cannot start is its head: it preempts (rule 5)
+//     or reserves the resources it needs at the earliest time they free up
+//     (reservation.h). The jobs behind it may only backfill.
+//  5. Preemption (preemption_choice.h): lower-priority jobs of its own queue,
+//     or, when it stays within its nominal quota, jobs that other queues of
+//     its cohort run on borrowed quota. Jobs already stopping count as free:
+//     no new victims while they suffice.
+//
+// With no queue configured each queue a job names has the whole machine as
+// its quota, so the rules reduce to priority, FIFO, gangs and reservations on
+// one shared machine, with the same reasons as before.
+#pragma once
+
+#include "server/scheduler/policy.h"
+
+namespace dlp::server {
+
+class FairSharePolicy : public SchedulingPolicy {
+ public:
+  // Beyond the machine's limits (SchedulingPolicy::Admit): a configured queue
+  // of that name, a priority in its range, a demand within what the queue may
+  // ever use, and a non-preemptible job within its nominal quota.
+  absl::Status Admit(const PendingJob& job, const Snapshot& snapshot) const override;
+  Decision Schedule(const Snapshot& snapshot) const override;
+};
+
+}  // namespace dlp::server

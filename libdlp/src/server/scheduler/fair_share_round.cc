@@ -1,0 +1,354 @@
+#include "server/scheduler/fair_share_round.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "server/scheduler/explanation.h"
+#include "server/scheduler/preemption_choice.h"
+
+namespace dlp::server::fair_share {
+
+bool FairShareRound::Key::operator>(const Key& o) const {
+  if (borrows != o.borrows) return borrows;
+  if (share != o.share) return share > o.share;
+  if (effective_priority != o.effective_priority) {
+    return effective_priority < o.effective_priority;
+  }
+  if (seq != o.seq) return seq > o.seq;
+  return queue > o.queue;
+}
+
+FairShareRound::FairShareRound(const Snapshot& snapshot)
+    : snapshot_(snapshot), model_(snapshot), queues_(model_.queue_count()) {
+  now_ = model_.EmptyLedger();
+  for (const RunningJob& r : snapshot.running) {
+    Holder h{.seq = r.seq,
+             .queue = model_.QueueIndex(r.queue),
+             .priority = r.priority,
+             .demand = model_.AmountsOf(r.demand),
+             .placement = r.placement,
+             .started = r.started,
+             .end = r.time_limit > absl::ZeroDuration() ? r.started + r.time_limit
+                                                        : absl::InfiniteFuture(),
+             .preemptible = r.preemptible,
+             .stopping = r.stopping};
+    model_.Take(now_, h.queue, h.demand);
+    AddShares(now_.devices, h.placement);
+    holders_.push_back(std::move(h));
+  }
+  running_ = holders_.size();
+  for (size_t i = 0; i < running_; ++i) by_end_.push_back(i);
+  std::stable_sort(by_end_.begin(), by_end_.end(),
+                   [&](size_t a, size_t b) { return holders_[a].end < holders_[b].end; });
+  within_nominal_ = WithinNominalHolders(model_, holders_);
+  claimed_ = soon_ = now_;
+  for (const Holder& h : holders_) {
+    if (!h.stopping) continue;
+    model_.Give(soon_, h.queue, h.demand);
+    RemoveShares(soon_.devices, h.placement);
+  }
+  for (const PendingJob& job : snapshot.pending) {
+    queues_[model_.QueueIndex(job.queue)].jobs.push_back(
+        {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
+  }
+  for (QueueState& q : queues_) SortQueue(q.jobs);
+  waiting_.reserve(snapshot.pending.size());  // references to entries stay valid
+}
+
+FairShareRound::Key FairShareRound::KeyOf(int queue) const {
+  const QueuedJob& next = queues_[queue].jobs[queues_[queue].next];
+  const bool borrows = !model_.WithinNominal(now_, queue, next.demand);
+  return {borrows, borrows ? model_.BorrowedShare(now_, queue) : 0.0, next.effective_priority,
+          next.job->seq, queue};
+}
+
+Decision FairShareRound::Run() {
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> turns;
+  for (int q = 0; q < model_.queue_count(); ++q) {
+    if (!queues_[q].jobs.empty()) turns.push(KeyOf(q));
+  }
+  while (!turns.empty()) {
+    const int q = turns.top().queue;
+    turns.pop();
+    Turn(q);
+    if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
+  }
+  std::sort(waiting_.begin(), waiting_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [seq, e] : waiting_) {
+    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(e));
+  }
+  return std::move(decision_);
+}
+
+void FairShareRound::Turn(int queue) {
+  QueueState& qs = queues_[queue];
+  const QueuedJob& queued = qs.jobs[qs.next++];
+  const PendingJob& job = *queued.job;
+  const Amounts& demand = queued.demand;
+  if (!model_.queue(queue).known) {
+    std::vector<std::string> names;
+    for (const QueueConfig& c : snapshot_.queues) names.push_back(c.name);
+    PendingExplanation& e = Explain(job.seq);
+    e.position = ++qs.waiting;
+    e.reason =
+        absl::StrCat("queue ", job.queue, " does not exist; queues: ", absl::StrJoin(names, ", "));
+    e.trace = {e.reason};
+    return;
+  }
+  if (qs.blocked && qs.backfill_tries >= kBackfillDepth) {
+    --qs.next;
+    Drain(queue);
+    return;
+  }
+  if (qs.blocked) ++qs.backfill_tries;
+  const Attempt attempt = TryStart(job, queue, demand);
+  if (attempt.started) return;
+  if (qs.blocked) {
+    ExplainBehind(job, queue, demand, attempt);
+  } else {
+    BecomeHead(queued, queue, demand, attempt);
+  }
+}
+
+FairShareRound::Attempt FairShareRound::TryStart(const PendingJob& job, int queue,
+                                                 const Amounts& demand) {
+  if (Block block = model_.Check(now_, queue, demand, job.preemptible)) {
+    return {.block = block};
+  }
+  // Reservations by totals first, so that GPUs are placed only for a job
+  // that may start as far as they are concerned.
+  const absl::Time end = job.time_limit > absl::ZeroDuration() ? snapshot_.now + job.time_limit
+                                                               : absl::InfiniteFuture();
+  std::vector<char> counts(reservations_.size(), 0);
+  for (size_t i = 0; i < reservations_.size(); ++i) {
+    counts[i] = !EndsBefore(reservations_[i], end);
+    if (counts[i] && model_.Check(reservations_[i].ledger, queue, demand)) {
+      return {.reservation = static_cast<int>(i)};
+    }
+  }
+  std::vector<ReplicaPlacement> placement;
+  if (!job.replicas.empty()) {
+    // Devices no reservation claims first, then any free one. PlaceGpus
+    // changes the use it is given only when it places: that is undone here,
+    // and Commit adds the placement to every ledger.
+    DeviceUse* use = &claimed_.devices;
+    auto placed = PlaceGpus(job.replicas, model_.devices(), *use);
+    if (!placed) {
+      use = &now_.devices;
+      placed = PlaceGpus(job.replicas, model_.devices(), *use);
+    }
+    if (!placed) return {.block = {Block::kPlacement}};
+    RemoveShares(*use, *placed);
+    placement = std::move(*placed);
+    for (size_t i = 0; i < reservations_.size(); ++i) {
+      if (counts[i] && !SharesFit(reservations_[i].ledger.devices, placement)) {
+        return {.reservation = static_cast<int>(i)};
+      }
+    }
+  }
+  Commit(job, queue, demand, std::move(placement), counts);
+  return {.started = true};
+}
+
+void FairShareRound::Commit(const PendingJob& job, int queue, const Amounts& demand,
+                            std::vector<ReplicaPlacement> placement,
+                            const std::vector<char>& counts) {
+  for (Ledger* ledger : {&now_, &claimed_, &soon_}) {
+    model_.Take(*ledger, queue, demand);
+    AddShares(ledger->devices, placement);
+  }
+  for (size_t i = 0; i < reservations_.size(); ++i) {
+    if (!counts[i]) continue;
+    model_.Take(reservations_[i].ledger, queue, demand);
+    AddShares(reservations_[i].ledger.devices, placement);
+  }
+  const absl::Time end = job.time_limit > absl::ZeroDuration() ? snapshot_.now + job.time_limit
+                                                               : absl::InfiniteFuture();
+  holders_.push_back({job.seq, queue, job.priority, demand, placement, snapshot_.now, end,
+                      job.preemptible, false});
+  by_end_.insert(std::upper_bound(by_end_.begin(), by_end_.end(), end,
+                                  [&](absl::Time t, size_t i) { return t < holders_[i].end; }),
+                 holders_.size() - 1);
+  decision_.start.push_back({job.seq, std::move(placement)});
+}
+
+void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amounts& demand,
+                                const Attempt& attempt) {
+  const PendingJob& job = *queued.job;
+  QueueState& qs = queues_[queue];
+  qs.head = job.seq;
+  qs.blocked = true;
+  qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
+  PendingExplanation& e = Explain(job.seq);
+  e.position = ++qs.waiting;
+  const std::string block = BlockText(job, queue, demand, attempt);
+  std::vector<std::string>& trace = e.trace;
+  trace.push_back(absl::StrFormat(
+      "queue %s: head of the queue, effective priority %d (priority %d, +%d for waiting)",
+      model_.queue(queue).config.name, queued.effective_priority, job.priority,
+      queued.effective_priority - job.priority));
+  if (model_.WithinNominal(now_, queue, demand)) {
+    trace.push_back("turn: within its queue's nominal quota");
+  } else {
+    trace.push_back(
+        absl::StrFormat("turn: borrows; queue %s's weighted share of what it borrows is %.3f",
+                        model_.queue(queue).config.name, model_.BorrowedShare(now_, queue)));
+  }
+  trace.push_back("cannot start now: " + block);
+  std::string waiting;
+  bool preempting = false;
+  if (attempt.reservation < 0) {
+    if (FitsIn(model_, soon_, job, queue, demand)) {
+      trace.push_back("preemption: not needed, jobs already stopping free enough");
+    } else {
+      preempting = Preempt(job, queue, demand, attempt.block, trace, waiting);
+    }
+  }
+  if (!preempting && reservations_.size() >= static_cast<size_t>(kMaxReservations)) {
+    waiting = absl::StrCat("not reserved yet: ", kMaxReservations, " jobs ahead of it reserve");
+    trace.push_back("reservation: " + waiting);
+  } else if (!preempting) {
+    std::optional<Reservation> r =
+        Reserve(model_, claimed_, holders_, by_end_, job, queue, demand, snapshot_.now);
+    if (!r) {
+      waiting =
+          "not reserved yet: it does not fit even once the running jobs have ended and "
+          "the jobs ahead of it have started";
+      trace.push_back("reservation: " + waiting);
+    } else {
+      model_.Take(claimed_, queue, demand);
+      AddShares(claimed_.devices, r->placement);
+      if (r->at == absl::InfiniteFuture()) {
+        waiting = absl::StrCat("waiting for ", JobList(r->waiting_for),
+                               " (no time limit, start unknown)");
+      } else if (r->at <= snapshot_.now) {
+        if (!r->waiting_for.empty()) {
+          waiting = absl::StrCat("waiting for ", JobList(r->waiting_for), " to stop");
+        }
+      } else {
+        e.estimated_start = r->at;
+        waiting = absl::StrCat("waiting for ", JobList(r->waiting_for), " (est. start ",
+                               StartsIn(r->at, snapshot_.now), ")");
+      }
+      trace.push_back(absl::StrCat(
+          "reservation: ", waiting.empty() ? "starts once reservations ahead allow" : waiting,
+          "; jobs behind it may only backfill"));
+      reservations_.push_back(std::move(*r));
+    }
+  }
+  std::string reason = Lead(queue, e.position, demand) + block;
+  // With no queue configured the reason stays as before unless there is more to say.
+  if (!waiting.empty() && (!model_.implicit() || preempting || e.estimated_start ||
+                           absl::StrContains(waiting, "to stop"))) {
+    absl::StrAppend(&reason, "; ", waiting);
+  }
+  e.reason = std::move(reason);
+}
+
+bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& demand,
+                             const Block& block, std::vector<std::string>& trace,
+                             std::string& waiting_text) {
+  const QueueQuota& quota = model_.queue(queue);
+  const bool reclaim =
+      model_.shared_cohort(quota.cohort) && model_.WithinNominal(soon_, queue, demand);
+  std::vector<size_t> candidates;
+  for (size_t i = 0; i < running_; ++i) {
+    const Holder& h = holders_[i];
+    if (h.stopping || !h.preemptible) continue;
+    if (h.queue == queue
+            ? h.priority < job.priority
+            : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort) {
+      candidates.push_back(i);
+    }
+  }
+  SortCandidates(holders_, candidates);
+  std::optional<std::vector<size_t>> victims =
+      ChooseVictims(model_, soon_, holders_, candidates, job, queue, demand);
+  if (!victims) {
+    trace.push_back(
+        absl::StrCat("preemption: ", candidates.size(), " candidates (lower priority in its queue",
+                     reclaim ? ", borrowed by its cohort" : "", "), not enough to fit"));
+    return false;
+  }
+  const std::string what = model_.dim_name(block.kind == Block::kPlacement ? kGpu : block.dim);
+  std::vector<int64_t> seqs;
+  for (size_t v : *victims) {
+    Holder& h = holders_[v];
+    h.stopping = true;
+    model_.Give(soon_, h.queue, h.demand);
+    RemoveShares(soon_.devices, h.placement);
+    seqs.push_back(h.seq);
+    decision_.preempt.push_back({h.seq, job.seq,
+                                 h.queue == queue
+                                     ? PriorityReason(job.seq, job.priority, quota.config.name)
+                                     : ReclaimReason(job.seq, quota.config.name, what)});
+  }
+  // It waits for them: what they free is reserved for it from now on.
+  Reservation r{.seq = job.seq, .queue = queue, .at = snapshot_.now, .waiting_for = seqs};
+  DeviceUse use = soon_.devices;
+  r.placement =
+      PlaceGpus(job.replicas, model_.devices(), use).value_or(std::vector<ReplicaPlacement>{});
+  for (Ledger* ledger : {&soon_, &claimed_}) {
+    model_.Take(*ledger, queue, demand);
+    AddShares(ledger->devices, r.placement);
+  }
+  r.ledger = soon_;
+  reservations_.push_back(std::move(r));
+  waiting_text = absl::StrCat("preempting ", JobList(seqs));
+  trace.push_back(absl::StrCat("preemption: ", waiting_text, " of ", candidates.size(),
+                               " candidates; it starts once they have stopped"));
+  return true;
+}
+
+void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amounts& demand,
+                                   const Attempt& attempt) {
+  PendingExplanation& e = Explain(job.seq);
+  e.position = ++queues_[queue].waiting;
+  const std::string block = BlockText(job, queue, demand, attempt);
+  // With no queue configured the reason stays as before: who it waits behind.
+  const std::string& behind = queues_[queue].behind;
+  e.reason = model_.implicit() ? behind
+                               : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
+  e.trace = {absl::StrCat(behind, "; tried for backfill"), "cannot backfill: " + block};
+}
+
+void FairShareRound::Drain(int queue) {
+  QueueState& qs = queues_[queue];
+  const std::string trace = absl::StrCat(qs.behind, "; not tried for backfill this round (at most ",
+                                         kBackfillDepth, " behind a head are)");
+  for (; qs.next < qs.jobs.size(); ++qs.next) {
+    const QueuedJob& queued = qs.jobs[qs.next];
+    PendingExplanation& e = Explain(queued.job->seq);
+    e.position = ++qs.waiting;
+    e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand) + qs.behind;
+    e.trace = {trace};
+  }
+}
+
+std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Amounts& demand,
+                                      const Attempt& attempt) const {
+  if (attempt.reservation >= 0) {
+    const Reservation& r = reservations_[attempt.reservation];
+    std::string out = absl::StrCat("waiting for resources reserved for job ", r.seq);
+    if (r.at != absl::InfiniteFuture() && r.at > snapshot_.now) {
+      absl::StrAppend(&out, " (est. start ", StartsIn(r.at, snapshot_.now), ")");
+    }
+    return out;
+  }
+  return DescribeBlock(model_, now_, queue, demand, job.demand, attempt.block);
+}
+
+std::string FairShareRound::Lead(int queue, int position, const Amounts& demand) const {
+  if (model_.implicit()) return "";
+  return absl::StrCat(Ordinal(position), " in queue ", model_.queue(queue).config.name, "; needs ",
+                      model_.DescribeDemand(demand), "; ");
+}
+
+}  // namespace dlp::server::fair_share

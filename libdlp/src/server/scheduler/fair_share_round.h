@@ -1,0 +1,92 @@
+// One Schedule call of FairSharePolicy (fair_share_policy.h has the rules):
+// the ledgers, reservations and per-queue cursors it keeps while the queues
+// take turns. Each pending job is looked at once; a queue with a blocked head
+// tries at most kBackfillDepth jobs behind it, so a round costs
+// O(pending log queues + tried jobs * reservations).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "server/scheduler/queue_order.h"
+#include "server/scheduler/quota_accounting.h"
+#include "server/scheduler/reservation.h"
+
+namespace dlp::server::fair_share {
+
+// Behind a blocked head, how many jobs a queue tries for backfill in one
+// round (Slurm's bf_max_job_part); the others wait for the next round.
+inline constexpr int kBackfillDepth = 16;
+// How many blocked heads reserve in one round, in turn order (Slurm's
+// bf_max_job_test): each reservation is checked by every later start. The
+// heads after them wait unreserved until those ahead have started.
+inline constexpr int kMaxReservations = 32;
+
+class FairShareRound {
+ public:
+  explicit FairShareRound(const Snapshot& snapshot);
+  Decision Run();
+
+ private:
+  struct QueueState {
+    std::vector<QueuedJob> jobs;
+    size_t next = 0;
+    bool blocked = false;  // its head cannot start: the rest may only backfill
+    int64_t head = 0;
+    std::string behind;  // "waiting behind job 12 in queue vision"
+    int backfill_tries = 0;
+    int waiting = 0;  // jobs left waiting so far
+  };
+  struct Attempt {
+    bool started = false;
+    Block block;
+    int reservation = -1;  // the reservation it would delay
+  };
+  struct Key {  // the order in which queues take turns (rule 2), smallest first
+    bool borrows;
+    double share;
+    int64_t effective_priority;
+    int64_t seq;
+    int queue;
+    bool operator>(const Key& o) const;
+  };
+
+  Key KeyOf(int queue) const;
+  void Turn(int queue);
+  Attempt TryStart(const PendingJob& job, int queue, const Amounts& demand);
+  void Commit(const PendingJob& job, int queue, const Amounts& demand,
+              std::vector<ReplicaPlacement> placement, const std::vector<char>& counts);
+  void BecomeHead(const QueuedJob& queued, int queue, const Amounts& demand,
+                  const Attempt& attempt);
+  // Preempts for `job` when that lets it fit; false when nothing is chosen.
+  bool Preempt(const PendingJob& job, int queue, const Amounts& demand, const Block& block,
+               std::vector<std::string>& trace, std::string& waiting_text);
+  void ExplainBehind(const PendingJob& job, int queue, const Amounts& demand,
+                     const Attempt& attempt);
+  void Drain(int queue);
+  // What stops a job now, in words.
+  std::string BlockText(const PendingJob& job, int queue, const Amounts& demand,
+                        const Attempt& attempt) const;
+  // "2nd in queue vision; needs 2 gpu; " with queues configured, else "".
+  std::string Lead(int queue, int position, const Amounts& demand) const;
+
+  const Snapshot& snapshot_;
+  QuotaModel model_;
+  Decision decision_;
+  // In use now; now plus the claims of reservations; once stopping jobs end.
+  Ledger now_, claimed_, soon_;
+  std::vector<Holder> holders_;  // the running jobs, then those started now
+  std::vector<size_t> by_end_;   // holders_ by end
+  size_t running_ = 0;
+  std::vector<bool> within_nominal_;
+  std::vector<Reservation> reservations_;
+  std::vector<QueueState> queues_;
+  // Why jobs wait, by seq once the round ends (cheaper than a map insert each).
+  std::vector<std::pair<int64_t, PendingExplanation>> waiting_;
+  PendingExplanation& Explain(int64_t seq) {
+    return waiting_.emplace_back(seq, PendingExplanation{}).second;
+  }
+};
+
+}  // namespace dlp::server::fair_share

@@ -1,0 +1,23 @@
+#include "server/scheduler/queue_order.h"
+
+#include <algorithm>
+
+namespace dlp::server::fair_share {
+
+int64_t EffectivePriority(const PendingJob& job, absl::Time now) {
+  if (job.submitted == absl::InfinitePast() || job.submitted >= now) return job.priority;
+  absl::Duration rest;
+  const int64_t steps = absl::IDivDuration(now - job.submitted, kAgeingStep, &rest);
+  return int64_t{job.priority} + steps;
+}
+
+void SortQueue(std::vector<QueuedJob>& jobs) {
+  std::sort(jobs.begin(), jobs.end(), [](const QueuedJob& a, const QueuedJob& b) {
+    if (a.effective_priority != b.effective_priority) {
+      return a.effective_priority > b.effective_priority;
+    }
+    return a.job->seq < b.job->seq;
+  });
+}
+
+}  // namespace dlp::server::fair_share

@@ -1,0 +1,142 @@
+// The default policy's preemption: by priority within a queue, reclaiming
+// borrowed quota, and the choice of victims.
+#include <gtest/gtest.h>
+
+#include "policy_test_util.h"
+#include "server/scheduler/fair_share_policy.h"
+
+namespace dlp::server {
+namespace {
+
+using namespace dlp::server::testing;  // NOLINT
+
+Decision Decide(const Snapshot& s) {
+  Decision d = FairSharePolicy().Schedule(s);
+  ExpectConsistent(s, d);
+  return d;
+}
+
+RunningJob Cpus(int64_t seq, int64_t cpus, int priority, int minutes_ago) {
+  return Running(seq, "default", cpus, {}, priority, absl::Minutes(minutes_ago));
+}
+
+TEST(FairSharePreemptionTest, AHigherPriorityJobPreemptsTheMostRecentLowerOne) {
+  Snapshot s = Machine(4);
+  s.running = {Cpus(101, 2, 0, 10), Cpus(102, 2, 0, 5)};
+  s.pending = {Job(1, "default", 2, 0, 5)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.start.empty());
+  ASSERT_EQ(d.preempt.size(), 1u);
+  EXPECT_EQ(d.preempt[0].victim, 102);
+  EXPECT_EQ(d.preempt[0].preemptor, 1);
+  EXPECT_EQ(d.preempt[0].reason, "Preempted by job 1 (priority 5 in queue default)");
+  EXPECT_EQ(d.waiting[1].reason,
+            "waiting for resources: needs 2 CPUs, 0 CPUs free; preempting job 102");
+}
+
+TEST(FairSharePreemptionTest, EqualOrLowerPriorityNeverPreempts) {
+  Snapshot s = Machine(4);
+  s.running = {Cpus(101, 4, 5, 10)};
+  s.pending = {Job(1, "default", 2, 0, 5), Job(2, "default", 2, 0, 0)};
+  EXPECT_TRUE(Decide(s).preempt.empty());
+}
+
+TEST(FairSharePreemptionTest, TheFewestVictimsThenTheLowestPriority) {
+  Snapshot s = Machine(4);
+  // One job of priority 2 frees enough alone: it goes rather than two lower ones.
+  s.running = {Cpus(101, 1, 1, 3), Cpus(102, 1, 0, 2), Cpus(103, 2, 2, 1)};
+  s.pending = {Job(1, "default", 2, 0, 5)};
+  EXPECT_EQ(Victims(Decide(s)), (std::vector<int64_t>{103}));
+  // Of two that would each do, the lower priority one, however old.
+  s.running = {Cpus(101, 2, 1, 1), Cpus(102, 2, 0, 60)};
+  EXPECT_EQ(Victims(Decide(s)), (std::vector<int64_t>{102}));
+  // None alone suffices: in order 101, 102, 103 until 4 CPUs are free, then
+  // 101 turns out not to be needed.
+  s = Machine(5);
+  s.running = {Cpus(101, 1, 0, 1), Cpus(102, 2, 1, 1), Cpus(103, 2, 2, 1)};
+  s.pending = {Job(1, "default", 4, 0, 5)};
+  Decision d = Decide(s);
+  EXPECT_EQ(Victims(d), (std::vector<int64_t>{102, 103}));
+  for (const PreemptDecision& p : d.preempt) EXPECT_EQ(p.preemptor, 1);
+}
+
+TEST(FairSharePreemptionTest, NeverANonPreemptibleOrAStoppingJob) {
+  Snapshot s = Machine(4);
+  s.running = {Cpus(101, 2, 0, 1), Cpus(102, 2, 0, 1)};
+  s.running[0].preemptible = false;
+  s.running[1].stopping = true;
+  s.pending = {Job(1, "default", 2, 0, 5)};
+  Decision d = Decide(s);
+  // Job 102 already stops and frees enough: no new victim.
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_EQ(d.waiting[1].reason,
+            "waiting for resources: needs 2 CPUs, 0 CPUs free; waiting for job 102 to stop");
+  s.pending = {Job(1, "default", 4, 0, 5)};
+  EXPECT_TRUE(Decide(s).preempt.empty());
+}
+
+TEST(FairSharePreemptionTest, WhatVictimsFreeIsKeptForThePreemptor) {
+  Snapshot s = Machine(6);
+  s.running = {Cpus(101, 4, 0, 1)};
+  s.pending = {Job(1, "default", 6, 0, 5), Job(2, "other", 2, 0, 0, absl::Minutes(1))};
+  Decision d = Decide(s);
+  EXPECT_EQ(Victims(d), (std::vector<int64_t>{101}));
+  EXPECT_TRUE(d.start.empty());
+  EXPECT_EQ(d.waiting[2].reason, "waiting for resources reserved for job 1");
+}
+
+// vision and nlp lend each other their nominal 4 GPUs; nlp runs 8 on the 8
+// GPUs, 4 of them borrowed (the two started last, at the same priority).
+Snapshot Borrowed() {
+  Snapshot s = Machine(64, 8);
+  s.queues = {Queue("vision", "lab", Res(16, 4), Res(0, 2)), Queue("nlp", "lab", Res(16, 4))};
+  s.running = {Running(201, "nlp", 1, {"0", "1"}, 0, absl::Minutes(20)),
+               Running(202, "nlp", 1, {"2", "3"}, 0, absl::Minutes(10)),
+               Running(203, "nlp", 1, {"4", "5"}, 0, absl::Minutes(5)),
+               Running(204, "nlp", 1, {"6", "7"}, 0, absl::Minutes(1))};
+  return s;
+}
+
+TEST(FairSharePreemptionTest, AQueueReclaimsItsNominalQuotaFromABorrower) {
+  Snapshot s = Borrowed();
+  s.pending = {Job(1, "vision", 1, 2)};
+  Decision d = Decide(s);
+  ASSERT_EQ(d.preempt.size(), 1u);
+  EXPECT_EQ(d.preempt[0].victim, 204);
+  EXPECT_EQ(d.preempt[0].reason, "Preempted by job 1 (queue vision reclaiming gpu)");
+  EXPECT_EQ(d.waiting[1].reason,
+            "1st in queue vision; needs 1 cpu, 2 gpu; queue vision uses 0/4 gpu (nominal 4, may "
+            "borrow 2, cohort has 0 free); preempting job 204");
+  // Its whole nominal quota: both borrowed jobs, never those within nlp's quota.
+  s.pending = {Job(1, "vision", 1, 4)};
+  EXPECT_EQ(Victims(Decide(s)), (std::vector<int64_t>{204, 203}));
+  // Beyond its nominal quota it borrows: no reclaiming for that.
+  s.pending = {Job(1, "vision", 1, 6)};
+  EXPECT_TRUE(Decide(s).preempt.empty());
+}
+
+TEST(FairSharePreemptionTest, NeverAJobWithinItsQueuesNominalQuotaForAnotherQueue) {
+  // Quotas promise more than the machine has: nlp runs within its own.
+  Snapshot s = Machine(64, 4);
+  s.queues = {Queue("vision", "lab", Res(16, 4)), Queue("nlp", "lab", Res(16, 4))};
+  s.running = {Running(201, "nlp", 1, {"0", "1"}), Running(202, "nlp", 1, {"2", "3"})};
+  s.pending = {Job(1, "vision", 1, 2, 10)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_EQ(d.waiting[1].reason,
+            "1st in queue vision; needs 1 cpu, 2 gpu; waiting for resources: needs 2 GPUs, 0 "
+            "free; waiting for job 201 (no time limit, start unknown)");
+}
+
+TEST(FairSharePreemptionTest, StoppingVictimsAreNotChosenAgain) {
+  Snapshot s = Borrowed();
+  s.running[3].stopping = true;  // 204, preempted in an earlier round
+  s.pending = {Job(1, "vision", 1, 2)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_NE(d.waiting[1].reason.find("waiting for job 204 to stop"), std::string::npos)
+      << d.waiting[1].reason;
+}
+
+}  // namespace
+}  // namespace dlp::server
