@@ -1,4 +1,4 @@
-// dlp admin: tenants and tokens of a shared dlpd (its owner's token only).
+// dlp admin: tenants, tokens and queues of a shared dlpd (its owner's token only).
 #include "admin.h"
 
 #include <map>
@@ -18,10 +18,11 @@ void AddAdminOutputFlag(CLI::App& app, AdminFormat* format) {
 
 void RegisterAdmin(CLI::App& parent, Invocation& invocation) {
   CLI::App* cmd = parent.add_subcommand(
-      "admin", "Administer a shared dlpd's tenants and tokens (owner's token only)");
+      "admin", "Administer a shared dlpd's tenants, tokens and queues (owner's token only)");
   cmd->require_subcommand(1);
   RegisterAdminTenant(*cmd, invocation);
   RegisterAdminToken(*cmd, invocation);
+  RegisterAdminQueue(*cmd, invocation);
 }
 
 }  // namespace dlp::cli

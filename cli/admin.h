@@ -1,4 +1,4 @@
-// dlp admin tenant|token: the pieces the two subcommand files share.
+// dlp admin tenant|token|queue (and dlp queue): the pieces they share.
 #pragma once
 
 #include "command.h"
@@ -14,8 +14,9 @@ enum class AdminFormat { kTable, kJson };
 // Adds `-o,--output table|json` to `app`.
 void AddAdminOutputFlag(CLI::App& app, AdminFormat* format);
 
-// `dlp admin tenant ...` and `dlp admin token ...` under `admin`.
+// `dlp admin tenant ...`, `token ...` and `queue ...` under `admin`.
 void RegisterAdminTenant(CLI::App& admin, Invocation& invocation);
 void RegisterAdminToken(CLI::App& admin, Invocation& invocation);
+void RegisterAdminQueue(CLI::App& admin, Invocation& invocation);
 
 }  // namespace dlp::cli

@@ -1,10 +1,12 @@
-// dlp admin tenant create NAME [--user USER] | list | delete NAME
+// dlp admin tenant create NAME [--user USER] [--queues Q,...] | update NAME --queues Q,... |
+// list | delete NAME
 #include <unistd.h>
 
 #include <cstdio>
 #include <memory>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_join.h"
 #include "admin.h"
 #include "common.h"
 #include "dlp/admin.h"
@@ -17,19 +19,44 @@ namespace {
 struct TenantFlags {
   std::string name;
   std::string unix_user;
+  std::vector<std::string> queues;
   AdminFormat format = AdminFormat::kTable;
 };
+
+// `--queues ""` names none.
+std::vector<std::string> Queues(const TenantFlags& flags) {
+  std::vector<std::string> out;
+  for (const std::string& q : flags.queues) {
+    if (!q.empty()) out.push_back(q);
+  }
+  return out;
+}
 
 int RunCreate(const TenantFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
-  absl::StatusOr<Tenant> tenant = (*client)->CreateTenant(flags.name, flags.unix_user);
+  absl::StatusOr<Tenant> tenant =
+      (*client)->CreateTenant(flags.name, flags.unix_user, Queues(flags));
   if (!tenant.ok()) return ReportError(tenant.status());
   if (flags.format == AdminFormat::kJson) {
     std::printf("%s\n", TenantToJson(*tenant, 2).c_str());
   } else {
     std::printf("tenant %s created (its jobs run as Unix user %s)\n", tenant->name.c_str(),
                 tenant->unix_user.c_str());
+  }
+  return Code(ExitCode::kSuccess);
+}
+
+int RunUpdate(const TenantFlags& flags, const GlobalFlags& globals) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<Tenant> tenant = (*client)->SetTenantQueues(flags.name, Queues(flags));
+  if (!tenant.ok()) return ReportError(tenant.status());
+  if (flags.format == AdminFormat::kJson) {
+    std::printf("%s\n", TenantToJson(*tenant, 2).c_str());
+  } else {
+    std::printf("tenant %s may use queues: %s\n", tenant->name.c_str(),
+                tenant->queues.empty() ? "none" : absl::StrJoin(tenant->queues, ", ").c_str());
   }
   return Code(ExitCode::kSuccess);
 }
@@ -43,9 +70,10 @@ int RunList(const TenantFlags& flags, const GlobalFlags& globals) {
     std::printf("%s\n", TenantsToJson(*tenants, 2).c_str());
     return Code(ExitCode::kSuccess);
   }
-  Table table({"NAME", "UNIX USER", "CREATED"});
+  Table table({"NAME", "UNIX USER", "QUEUES", "CREATED"});
   for (const Tenant& t : *tenants) {
-    table.AddRow({t.name, t.unix_user, FormatTimestamp(t.created)});
+    table.AddRow({t.name, t.unix_user, t.queues.empty() ? "-" : absl::StrJoin(t.queues, ","),
+                  FormatTimestamp(t.created)});
   }
   table.Print(stdout, UseColor(globals, STDOUT_FILENO));
   return Code(ExitCode::kSuccess);
@@ -66,7 +94,7 @@ int RunDelete(const TenantFlags& flags, const GlobalFlags& globals) {
 void RegisterAdminTenant(CLI::App& admin, Invocation& invocation) {
   auto flags = std::make_shared<TenantFlags>();
   Invocation* inv = &invocation;
-  CLI::App* cmd = admin.add_subcommand("tenant", "Create, list and delete tenants");
+  CLI::App* cmd = admin.add_subcommand("tenant", "Create, update, list and delete tenants");
   cmd->require_subcommand(1);
 
   CLI::App* create = cmd->add_subcommand("create", "Create a tenant (then give it a token)");
@@ -78,9 +106,24 @@ void RegisterAdminTenant(CLI::App& admin, Invocation& invocation) {
       ->add_option("--user", flags->unix_user,
                    "Unix account the tenant's jobs run as (default: NAME)")
       ->option_text("UNIXUSER");
+  create
+      ->add_option("--queues", flags->queues,
+                   "Queues its jobs may name in spec.queue (where dlpd has queues)")
+      ->delimiter(',')
+      ->option_text("QUEUE,...");
   AddAdminOutputFlag(*create, &flags->format);
   create->callback(
       [flags, inv] { inv->action = [flags, inv] { return RunCreate(*flags, inv->globals); }; });
+
+  CLI::App* update = cmd->add_subcommand("update", "Change the queues a tenant may use");
+  update->add_option("NAME", flags->name, "Tenant name")->required();
+  update->add_option("--queues", flags->queues, "The queues it may use from now on (\"\" for none)")
+      ->delimiter(',')
+      ->option_text("QUEUE,...")
+      ->required();
+  AddAdminOutputFlag(*update, &flags->format);
+  update->callback(
+      [flags, inv] { inv->action = [flags, inv] { return RunUpdate(*flags, inv->globals); }; });
 
   CLI::App* list = cmd->add_subcommand("list", "List the tenants");
   AddAdminOutputFlag(*list, &flags->format);

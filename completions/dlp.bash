@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top admin"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top queue admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -36,7 +36,8 @@ _dlp() {
       --config) _dlp_config=${COMP_WORDS[i+1]}; ((i++)); continue ;;
       -o|--output|--set|--name|--label|--state|--queue|--limit|--replica|--tail|--since|\
       --timeout|--backend|--field|--state-dir|--listen|-f|--file|--trace|--duration|--dir|--png|--x|\
-      --user|--expires)
+      --user|--expires|--queues|--cohort|--nominal|--borrowing-limit|--lending-limit|--weight|\
+      --priority-range)
         [[ $word == -f && $cmd == logs ]] || ((i++)); continue ;;
       -*) continue ;;
     esac
@@ -50,7 +51,7 @@ _dlp() {
       case $cmd in
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
-        admin) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+        admin|queue) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
       return ;;
@@ -95,21 +96,30 @@ _dlp() {
         use-context) args=contexts ;;
         set-context) flags="--backend --field --allow-insecure-http"; args=contexts ;;
       esac ;;
+    queue)
+      if [[ -z $sub && $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "show --help" -- "$cur")); return
+      fi
+      flags="-o --output" ;;
     admin)
       if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W "tenant token --help" -- "$cur")); return
+        COMPREPLY=($(compgen -W "tenant token queue --help" -- "$cur")); return
       fi
       if [[ -z $verb ]]; then
         case $sub in
-          tenant) COMPREPLY=($(compgen -W "create list delete --help" -- "$cur")) ;;
+          tenant) COMPREPLY=($(compgen -W "create update list delete --help" -- "$cur")) ;;
           token) COMPREPLY=($(compgen -W "create list revoke --help" -- "$cur")) ;;
+          queue) COMPREPLY=($(compgen -W "create update delete list --help" -- "$cur")) ;;
         esac
         return
       fi
       case $sub/$verb in
-        tenant/create) flags="--user -o --output" ;;
-        tenant/list|token/list) flags="-o --output" ;;
+        tenant/create) flags="--user --queues -o --output" ;;
+        tenant/update) flags="--queues -o --output" ;;
+        tenant/list|token/list|queue/list|queue/delete) flags="-o --output" ;;
         token/create) flags="--expires -o --output" ;;
+        queue/create|queue/update)
+          flags="--cohort --nominal --borrowing-limit --lending-limit --weight --priority-range -o --output" ;;
       esac ;;
   esac
 

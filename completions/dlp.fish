@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top admin
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top queue admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -30,7 +30,8 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
-complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants and tokens of a shared dlpd'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a queue -d 'Show the queues: quota, use, borrowing, pending jobs, share'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants, tokens and queues of a shared dlpd'
 
 # submit
 complete -c dlp -n '__fish_seen_subcommand_from submit' -F -a '(__fish_complete_suffix .yaml)'
@@ -110,15 +111,32 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a top -d 'Li
 complete -c dlp -n '__fish_seen_subcommand_from top' -l interval -x -d 'Seconds between refreshes'
 complete -c dlp -n '__fish_seen_subcommand_from top' -l once -d 'Print one snapshot and exit'
 
-# admin tenant|token
-complete -c dlp -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from tenant token' -a tenant -d 'Create, list and delete tenants'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from tenant token' -a token -d "Create, list and revoke tenants' tokens"
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create list delete' -a create -d 'Create a tenant'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create list delete' -a list -d 'List tenants'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create list delete' -a delete -d 'Delete a tenant and revoke its tokens'
+# queue [show NAME]
+complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin show' -a show -d 'Show one queue'
+complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin' -s o -l output -x -a 'table json' -d 'Output format'
+# admin tenant|token|queue
+set -l dlp_admin_objects tenant token queue
+complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a tenant -d 'Create, update, list and delete tenants'
+complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a token -d "Create, list and revoke tenants' tokens"
+complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a queue -d 'Create, update, delete and list queues'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a create -d 'Create a tenant'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a update -d 'Change the queues a tenant may use'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a list -d 'List tenants'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a delete -d 'Delete a tenant and revoke its tokens'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a create -d 'Create a token (shown once)'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a list -d 'List tokens'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a revoke -d 'Revoke a token'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from create update delete list' -a create -d 'Create a queue'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from create update delete list' -a update -d "Change a queue's settings"
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from create update delete list' -a delete -d 'Delete a queue'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from create update delete list' -a list -d 'List queues'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and __fish_seen_subcommand_from create' -l user -x -a '(__fish_complete_users)' -d 'Unix account its jobs run as'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and __fish_seen_subcommand_from create update' -l queues -x -d 'Queues its jobs may use (comma-separated)'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and __fish_seen_subcommand_from create' -l expires -x -a '1h 1d 7d 30d 90d' -d 'Lifetime (30d; m, h, d or w)'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from create list' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l cohort -x -d 'Cohort that shares unused quota'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l nominal -x -d 'Guaranteed quota (cpu=8,memory=64Gi,gpu=4)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l borrowing-limit -x -d 'Most it may borrow (or none)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l lending-limit -x -d 'Most it lends (or none)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l weight -x -d 'Fair-share weight'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l priority-range -x -d 'Priorities its jobs may have (-100..1000)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from create update delete list' -s o -l output -x -a 'table json' -d 'Output format'

@@ -18,6 +18,9 @@ struct Tenant {
   std::string name;       // 1-64 of [A-Za-z0-9._-], not starting with '.' or '-'
   std::string unix_user;  // the account its jobs run as (default: the name)
   absl::Time created;
+  // The queues its jobs may name (spec.queue) where dlpd has queues
+  // (dlp/queue.h); the owner may use every queue.
+  std::vector<std::string> queues;
 };
 
 // A token as listed: never the token itself, which only its creator sees once.

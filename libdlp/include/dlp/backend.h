@@ -16,6 +16,7 @@
 #include "dlp/admin.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
+#include "dlp/queue.h"
 
 namespace dlp {
 
@@ -115,11 +116,22 @@ class Backend {
     return NoTenants();
   }
   virtual absl::StatusOr<TokenInfo> RevokeToken(int64_t) { return NoTenants(); }
+  virtual absl::StatusOr<Tenant> SetTenantQueues(std::string_view,
+                                                 const std::vector<std::string>&) {
+    return NoTenants();
+  }
+  // Queues of a dlpd (dlp/queue.h); Unimplemented elsewhere.
+  virtual absl::StatusOr<Queue> CreateQueue(const Queue&) { return NoTenants(); }
+  virtual absl::StatusOr<Queue> UpdateQueue(const Queue&) { return NoTenants(); }
+  virtual absl::StatusOr<Queue> DeleteQueue(std::string_view) { return NoTenants(); }
+  virtual absl::StatusOr<std::vector<Queue>> ListQueues() { return NoTenants(); }
+  virtual absl::StatusOr<std::vector<QueueUsage>> QueueUsages() { return NoTenants(); }
+  virtual absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view) { return NoTenants(); }
 
  private:
   absl::Status NoTenants() const {
     return absl::UnimplementedError("the " + Name() +
-                                    " backend has no tenants or tokens (a dlpd has them)");
+                                    " backend has no tenants, tokens or queues (a dlpd has them)");
   }
 };
 

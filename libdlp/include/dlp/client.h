@@ -27,6 +27,7 @@
 #include "dlp/config.h"
 #include "dlp/job.h"
 #include "dlp/profile.h"
+#include "dlp/queue.h"
 
 namespace dlp {
 
@@ -112,9 +113,15 @@ class Client {
   // Other tenants' tokens get PermissionDenied; Unimplemented where the
   // backend is not a dlpd.
 
-  // Creates a tenant whose jobs run as `unix_user` (empty: the tenant's name).
-  // InvalidArgument for a bad name, AlreadyExists when it exists.
-  absl::StatusOr<Tenant> CreateTenant(std::string_view name, std::string_view unix_user = "");
+  // Creates a tenant whose jobs run as `unix_user` (empty: the tenant's name)
+  // and may use `queues`. InvalidArgument for a bad name, AlreadyExists when
+  // it exists, NotFound for an unknown queue.
+  absl::StatusOr<Tenant> CreateTenant(std::string_view name, std::string_view unix_user = "",
+                                      const std::vector<std::string>& queues = {});
+  // The queues the tenant may use become exactly `queues`. NotFound for an
+  // unknown tenant or queue.
+  absl::StatusOr<Tenant> SetTenantQueues(std::string_view tenant,
+                                         const std::vector<std::string>& queues);
   absl::StatusOr<std::vector<Tenant>> ListTenants();
   // Deletes the tenant and revokes its tokens; returns how many were revoked.
   // NotFound for an unknown tenant; FailedPrecondition (naming them) while it
@@ -130,6 +137,24 @@ class Client {
   // Revokes the token: requests with it get 401 from then on. NotFound for an
   // unknown id.
   absl::StatusOr<TokenInfo> RevokeToken(int64_t id);
+
+  // ---- Queues (dlp/queue.h) ----
+  // Changing them is for a dlpd's owner (others get PermissionDenied) and
+  // takes effect at the scheduler's next round; reading their standing is
+  // for everyone. Unimplemented where the backend is not a dlpd.
+
+  // InvalidArgument for a bad name or setting, AlreadyExists when it exists.
+  absl::StatusOr<Queue> CreateQueue(const Queue& queue);
+  // Replaces the settings of the queue named queue.name. NotFound.
+  absl::StatusOr<Queue> UpdateQueue(const Queue& queue);
+  // NotFound; FailedPrecondition (with their count) while jobs are Queued or
+  // Running in it. Returns the queue as it was.
+  absl::StatusOr<Queue> DeleteQueue(std::string_view name);
+  absl::StatusOr<std::vector<Queue>> ListQueues();
+  // Every queue's standing: configured ones, then those that jobs name.
+  absl::StatusOr<std::vector<QueueUsage>> QueueUsages();
+  // NotFound for a queue neither configured nor named by an active job.
+  absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view name);
 
  private:
   Context context_;

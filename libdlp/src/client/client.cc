@@ -94,8 +94,14 @@ absl::StatusOr<std::string> Client::Render(const JobSpec& spec) {
   return backend_->Render(spec);
 }
 
-absl::StatusOr<Tenant> Client::CreateTenant(std::string_view name, std::string_view unix_user) {
-  return backend_->CreateTenant(Tenant{std::string(name), std::string(unix_user), {}});
+absl::StatusOr<Tenant> Client::CreateTenant(std::string_view name, std::string_view unix_user,
+                                            const std::vector<std::string>& queues) {
+  return backend_->CreateTenant(Tenant{std::string(name), std::string(unix_user), {}, queues});
+}
+
+absl::StatusOr<Tenant> Client::SetTenantQueues(std::string_view tenant,
+                                               const std::vector<std::string>& queues) {
+  return backend_->SetTenantQueues(tenant, queues);
 }
 
 absl::StatusOr<std::vector<Tenant>> Client::ListTenants() { return backend_->ListTenants(); }
@@ -114,5 +120,25 @@ absl::StatusOr<std::vector<TokenInfo>> Client::ListTokens(std::string_view tenan
 }
 
 absl::StatusOr<TokenInfo> Client::RevokeToken(int64_t id) { return backend_->RevokeToken(id); }
+
+absl::StatusOr<Queue> Client::CreateQueue(const Queue& queue) {
+  return backend_->CreateQueue(queue);
+}
+
+absl::StatusOr<Queue> Client::UpdateQueue(const Queue& queue) {
+  return backend_->UpdateQueue(queue);
+}
+
+absl::StatusOr<Queue> Client::DeleteQueue(std::string_view name) {
+  return backend_->DeleteQueue(name);
+}
+
+absl::StatusOr<std::vector<Queue>> Client::ListQueues() { return backend_->ListQueues(); }
+
+absl::StatusOr<std::vector<QueueUsage>> Client::QueueUsages() { return backend_->QueueUsages(); }
+
+absl::StatusOr<QueueUsage> Client::GetQueueUsage(std::string_view name) {
+  return backend_->GetQueueUsage(name);
+}
 
 }  // namespace dlp

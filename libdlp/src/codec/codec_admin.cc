@@ -31,8 +31,10 @@ absl::Status ReadTime(const Json& value, absl::string_view path, const char* key
 }
 
 OrderedJson TenantValue(const Tenant& t) {
-  return OrderedJson{
-      {"name", t.name}, {"unixUser", t.unix_user}, {"created", internal::FormatApiTime(t.created)}};
+  return OrderedJson{{"name", t.name},
+                     {"unixUser", t.unix_user},
+                     {"created", internal::FormatApiTime(t.created)},
+                     {"queues", t.queues}};
 }
 
 absl::StatusOr<Tenant> TenantFromValue(const Json& value, absl::string_view path) {
@@ -41,6 +43,7 @@ absl::StatusOr<Tenant> TenantFromValue(const Json& value, absl::string_view path
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &t.name));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "unixUser", &t.unix_user));
   DLP_RETURN_IF_ERROR(ReadTime(value, path, "created", &t.created));
+  DLP_RETURN_IF_ERROR(internal::ReadStringList(value, path, "queues", &t.queues));
   return t;
 }
 

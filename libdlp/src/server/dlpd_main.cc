@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
                  "file of \"TENANT TOKEN\" lines; tenants' jobs run as their Unix accounts, "
                  "so dlpd must run as root")
       ->check(CLI::ExistingFile);
+  app.add_option("--config", options.config_file,
+                 "YAML settings applied at every start: queues (see dlpd(8), CONFIGURATION)")
+      ->check(CLI::ExistingFile);
   app.add_option("--tls-cert", options.tls_cert, "PEM certificate: serve HTTPS")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", options.tls_key, "PEM private key for --tls-cert")

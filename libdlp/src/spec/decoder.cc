@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/spec.h"
 #include "spec/reader.h"
@@ -115,10 +116,7 @@ class Decoder {
       }
     }
     if (YAML::Node n = YamlReader::Child(body, "priority"); YamlReader::Present(n)) {
-      if (auto v = r_.Int(n, "spec.priority");
-          v && r_.Check(n, "spec.priority", CheckPriority(*v))) {
-        spec.priority = static_cast<int>(*v);
-      }
+      Priority(n, spec);
     }
     if (YAML::Node n = YamlReader::Child(body, "activeDeadlineSeconds"); YamlReader::Present(n)) {
       const char* path = "spec.activeDeadlineSeconds";
@@ -302,6 +300,25 @@ class Decoder {
           spec.logs.max_bytes = *bytes;
         }
       }
+    }
+  }
+
+  // An integer, or a class name stored as its integer ("high": 100).
+  void Priority(const YAML::Node& n, JobSpec& spec) {
+    const char* path = "spec.priority";
+    if (n.IsScalar() && !n.Scalar().empty() &&
+        absl::ascii_isalpha(static_cast<unsigned char>(n.Scalar()[0]))) {
+      if (std::optional<int> value = PriorityClassValue(n.Scalar())) {
+        spec.priority = *value;
+      } else {
+        r_.Report(n, path,
+                  absl::StrCat(Unknown("priority class", n.Scalar(), kPriorityClassNames),
+                               "; or an integer"));
+      }
+      return;
+    }
+    if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckPriority(*v))) {
+      spec.priority = static_cast<int>(*v);
     }
   }
 

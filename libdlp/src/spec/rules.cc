@@ -266,6 +266,13 @@ Problem CheckDeadlineSeconds(int64_t seconds) {
   return std::nullopt;
 }
 
+std::optional<int> PriorityClassValue(absl::string_view name) {
+  for (const PriorityClass& c : kPriorityClasses) {
+    if (c.name == name) return c.value;
+  }
+  return std::nullopt;
+}
+
 Problem CheckPriority(int64_t priority) {
   constexpr int64_t kLimit = 1000000;
   if (priority < -kLimit || priority > kLimit) {

@@ -34,6 +34,18 @@ constexpr std::array<absl::string_view, N> AbslNames(const std::array<std::strin
 inline constexpr auto kFrameworks = AbslNames(contract::kFrameworkNames);
 inline constexpr auto kRestartPolicies = AbslNames(contract::kRestartPolicyNames);
 
+// spec.priority's named classes (dlp-job(5)); a spec stores the integer.
+struct PriorityClass {
+  absl::string_view name;
+  int value;
+};
+inline constexpr PriorityClass kPriorityClasses[] = {
+    {"low", -100}, {"normal", 0}, {"high", 100}, {"critical", 1000}};
+inline constexpr std::array<absl::string_view, 4> kPriorityClassNames = {"low", "normal", "high",
+                                                                         "critical"};
+// The value of a named class; nullopt for any other name.
+std::optional<int> PriorityClassValue(absl::string_view name);
+
 // The maxima of dlp-job(5) (docs/limits.md). Each is far beyond a sane job and
 // small enough that no sum or product of them overflows an int64.
 inline constexpr int kMaxReplicasPerRole = 1024;

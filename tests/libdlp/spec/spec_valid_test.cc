@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dlp/codec.h"
 #include "dlp/spec.h"
 #include "support/temp_dir.h"
 
@@ -153,6 +154,22 @@ TEST(SpecValid, QuantitiesInEveryAcceptedForm) {
                   {.overrides = {std::string("spec.replicas.worker.resources.memory=") + text}});
     EXPECT_EQ(spec.replicas[0].resources.memory_bytes, bytes) << text;
   }
+}
+
+TEST(SpecValid, PriorityClassNamesAreStoredAsTheirIntegers) {
+  const std::pair<const char*, int> classes[] = {{"low", -100},      {"normal", 0}, {"high", 100},
+                                                 {"critical", 1000}, {"-7", -7},    {"42", 42}};
+  for (const auto& [text, value] : classes) {
+    JobSpec spec = MustParse(std::string(kMinimal) + "  priority: " + text + "\n");
+    EXPECT_EQ(spec.priority, value) << text;
+    // Stored canonically: the integer comes back through both codecs.
+    absl::StatusOr<JobSpec> json = JobSpecFromJson(JobSpecToJson(spec));
+    ASSERT_TRUE(json.ok()) << json.status();
+    EXPECT_EQ(json->priority, value) << text;
+    EXPECT_EQ(MustParse(JobSpecToYaml(spec)).priority, value) << text;
+  }
+  JobSpec set = MustParse(kMinimal, "/specs/job.yaml", {.overrides = {"spec.priority=critical"}});
+  EXPECT_EQ(set.priority, 1000);
 }
 
 TEST(SpecValid, OverridesEditTheDocumentBeforeValidation) {

@@ -45,6 +45,15 @@ class ApiBackend : public Backend {
                                        std::optional<absl::Time> expires) override;
   absl::StatusOr<std::vector<TokenInfo>> ListTokens(std::string_view tenant) override;
   absl::StatusOr<TokenInfo> RevokeToken(int64_t id) override;
+  absl::StatusOr<Tenant> SetTenantQueues(std::string_view tenant,
+                                         const std::vector<std::string>& queues) override;
+  // /v1/admin/queues and /v1/queues (api_backend_queues.cc).
+  absl::StatusOr<Queue> CreateQueue(const Queue& queue) override;
+  absl::StatusOr<Queue> UpdateQueue(const Queue& queue) override;
+  absl::StatusOr<Queue> DeleteQueue(std::string_view name) override;
+  absl::StatusOr<std::vector<Queue>> ListQueues() override;
+  absl::StatusOr<std::vector<QueueUsage>> QueueUsages() override;
+  absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view name) override;
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect

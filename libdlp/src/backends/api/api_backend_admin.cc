@@ -11,7 +11,17 @@ namespace dlp::internal {
 absl::StatusOr<Tenant> ApiBackend::CreateTenant(const Tenant& tenant) {
   nlohmann::json body = {{"name", tenant.name}};
   if (!tenant.unix_user.empty()) body["unixUser"] = tenant.unix_user;
+  if (!tenant.queues.empty()) body["queues"] = tenant.queues;
   DLP_ASSIGN_OR_RETURN(std::string reply, PostBody("/v1/admin/tenants", body.dump()));
+  return TenantFromJson(reply);
+}
+
+absl::StatusOr<Tenant> ApiBackend::SetTenantQueues(std::string_view tenant,
+                                                   const std::vector<std::string>& queues) {
+  nlohmann::json body = {{"queues", queues}};
+  DLP_ASSIGN_OR_RETURN(
+      std::string reply,
+      PostBody(absl::StrCat("/v1/admin/tenants/", UrlEncode(tenant)), body.dump()));
   return TenantFromJson(reply);
 }
 

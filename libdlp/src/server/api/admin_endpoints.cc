@@ -1,5 +1,5 @@
 // Tenants and tokens, for the owner only (docs/api.md, "Administration"):
-// GET/POST /v1/admin/tenants, DELETE /v1/admin/tenants/NAME,
+// GET/POST /v1/admin/tenants, POST (its queues)/DELETE /v1/admin/tenants/NAME,
 // GET/POST /v1/admin/tokens, DELETE /v1/admin/tokens/ID (revokes).
 #include <nlohmann/json.hpp>
 
@@ -8,27 +8,22 @@
 #include "absl/strings/str_join.h"
 #include "dlp/admin.h"
 #include "dlp/status.h"
+#include "server/api/owner_only.h"
 #include "server/api/routes.h"
 #include "server/executor/run_as.h"
 
 namespace dlp::server {
 namespace {
 
-constexpr char kJson[] = "application/json";
-
-void Send(httplib::Response& res, int status, const std::string& body) {
-  res.status = status;
-  res.set_content(body + "\n", kJson);
-}
-
-// OK for the owner; PermissionDenied naming the tenant otherwise.
-absl::Status RequireOwner(const ApiContext& ctx, const httplib::Request& req) {
-  const std::string tenant = TenantOf(ctx, req);
-  if (tenant.empty()) return absl::OkStatus();
-  return absl::PermissionDeniedError(
-      absl::StrCat("only dlpd's owner may administer tenants and tokens; this token belongs "
-                   "to tenant \"",
-                   tenant, "\""));
+// The tenant with the queues it may use.
+Tenant WithQueues(const ApiContext& ctx, Tenant tenant) {
+  std::shared_ptr<const QueueCatalog> catalog = ctx.queues->Catalog();
+  auto allowed = catalog->allowed.find(tenant.name);
+  tenant.queues.clear();
+  if (allowed != catalog->allowed.end()) {
+    tenant.queues.assign(allowed->second.begin(), allowed->second.end());
+  }
+  return tenant;
 }
 
 // The ids of the tenant's Queued and Running jobs.
@@ -58,6 +53,7 @@ absl::StatusOr<std::string> DeleteTenant(const ApiContext& ctx, const std::strin
         " or wait for ", active.size() == 1 ? "it" : "them", " to end, then delete the tenant"));
   }
   DLP_ASSIGN_OR_RETURN(int revoked, ctx.tenants->DeleteTenant(name));
+  DLP_RETURN_IF_ERROR(ctx.queues->RemoveTenant(name));
   nlohmann::ordered_json body = nlohmann::ordered_json::parse(TenantToJson(tenant));
   body["revokedTokens"] = revoked;
   return body.dump();
@@ -74,26 +70,27 @@ absl::StatusOr<std::string> CreateToken(const ApiContext& ctx, const std::string
   return NewTokenToJson(created);
 }
 
-// Runs `body` for the owner and sends its JSON with `ok_status`, or the error.
-template <typename Body>
-httplib::Server::Handler OwnerOnly(const ApiContext& ctx, int ok_status, Body body) {
-  return [&ctx, ok_status, body](const httplib::Request& req, httplib::Response& res) {
-    if (absl::Status owner = RequireOwner(ctx, req); !owner.ok()) return SendError(res, owner);
-    if (ctx.tenants == nullptr) {
-      return SendError(res, absl::UnavailableError("this dlpd keeps no tenants"));
-    }
-    absl::StatusOr<std::string> reply = body(req);
-    if (!reply.ok()) return SendError(res, reply.status());
-    Send(res, ok_status, *reply);
-  };
+}  // namespace
+
+absl::Status RequireOwner(const ApiContext& ctx, const httplib::Request& req) {
+  const std::string tenant = TenantOf(ctx, req);
+  if (tenant.empty()) return absl::OkStatus();
+  return absl::PermissionDeniedError(
+      absl::StrCat("only dlpd's owner may administer tenants, tokens and queues; this token "
+                   "belongs to tenant \"",
+                   tenant, "\""));
 }
 
-}  // namespace
+void SendAdminJson(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body + "\n", "application/json");
+}
 
 void InstallAdminRoutes(httplib::Server& server, const ApiContext& ctx) {
   server.Get("/v1/admin/tenants",
              OwnerOnly(ctx, 200, [&ctx](const httplib::Request&) -> absl::StatusOr<std::string> {
                DLP_ASSIGN_OR_RETURN(std::vector<Tenant> tenants, ctx.tenants->ListTenants());
+               for (Tenant& t : tenants) t = WithQueues(ctx, std::move(t));
                return TenantsToJson(tenants);
              }));
   server.Post(
@@ -116,9 +113,28 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& ctx) {
           return absl::InvalidArgumentError(
               absl::StrCat("tenant ", wanted.name, ": ", account.message()));
         }
+        // Unknown queues are refused before the tenant exists.
+        for (const std::string& q : wanted.queues) {
+          if (ctx.queues->Catalog()->Find(q) == nullptr) {
+            return absl::NotFoundError(absl::StrCat(
+                "no queue \"", q, "\"; this dlpd's queues: ", ctx.queues->Catalog()->Names()));
+          }
+        }
         DLP_ASSIGN_OR_RETURN(Tenant created,
                              ctx.tenants->CreateTenant(wanted.name, wanted.unix_user));
-        return TenantToJson(created);
+        if (!wanted.queues.empty()) {
+          DLP_RETURN_IF_ERROR(ctx.queues->SetTenantQueues(wanted.name, wanted.queues));
+        }
+        return TenantToJson(WithQueues(ctx, created));
+      }));
+  // {"queues": [...]}: the queues the tenant may use become exactly these.
+  server.Post(
+      R"(/v1/admin/tenants/([^/]+))",
+      OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) -> absl::StatusOr<std::string> {
+        DLP_ASSIGN_OR_RETURN(Tenant tenant, ctx.tenants->GetTenant(req.matches[1]));
+        DLP_ASSIGN_OR_RETURN(Tenant wanted, TenantFromJson(req.body));
+        DLP_RETURN_IF_ERROR(ctx.queues->SetTenantQueues(tenant.name, wanted.queues));
+        return TenantToJson(WithQueues(ctx, tenant));
       }));
   server.Delete(R"(/v1/admin/tenants/([^/]+))",
                 OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) {

@@ -228,6 +228,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
 
   InstallMonitorRoutes(server, ctx);
   InstallAdminRoutes(server, ctx);
+  InstallQueueRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

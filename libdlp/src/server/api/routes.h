@@ -9,6 +9,7 @@
 #include "server/api/auth.h"
 #include "server/api/long_requests.h"
 #include "server/controller/controller.h"
+#include "server/store/queue_store.h"
 
 namespace dlp::server {
 
@@ -23,6 +24,7 @@ struct ApiContext {
   // Called (from a request thread, after the response is queued) by
   // POST /v1/shutdown; must return quickly.
   std::function<void()> request_shutdown;
+  QueueStore* queues = nullptr;  // the queues' store (/v1/admin/queues)
 };
 
 // Installs every endpoint, token checking and JSON errors on `server`.
@@ -39,6 +41,9 @@ std::string TenantOf(const ApiContext& context, const httplib::Request& req);
 
 // The owner's /v1/admin endpoints: tenants and tokens (admin_endpoints.cc).
 void InstallAdminRoutes(httplib::Server& server, const ApiContext& context);
+
+// /v1/admin/queues (owner) and /v1/queues (everyone): queue_endpoints.cc.
+void InstallQueueRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);

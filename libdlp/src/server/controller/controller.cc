@@ -1,5 +1,4 @@
 #include "server/controller/controller.h"
-#include "server/controller/snapshot_builder.h"
 
 #include <algorithm>
 #include <set>
@@ -8,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "server/controller/queue_access.h"
+#include "server/controller/snapshot_builder.h"
 #include "server/log.h"
 #include "server/store/tenant_store.h"
 #include "server/thread_guard.h"
@@ -110,6 +111,11 @@ absl::StatusOr<std::optional<UnixAccount>> Controller::RunAs(const std::string& 
   return *account;
 }
 
+std::vector<QueueConfig> Controller::ConfiguredQueues() const {
+  if (options_.queues == nullptr) return {};
+  return options_.queues->Catalog()->queues;
+}
+
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   {
@@ -119,6 +125,12 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
     candidate.job.spec = spec;
     Snapshot machine;
     machine.capacity = options_.capacity;
+    if (options_.queues != nullptr) {
+      std::shared_ptr<const QueueCatalog> catalog = options_.queues->Catalog();
+      DLP_RETURN_IF_ERROR(
+          CheckQueueAccess(*catalog, candidate.job.queue, candidate.job.tenant, spec.priority));
+      machine.queues = catalog->queues;
+    }
     DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
   }
   DLP_RETURN_IF_ERROR(RunAs(tenant).status());
@@ -142,6 +154,28 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
   work_ = true;
   wake_.notify_all();
   return inserted->job;
+}
+
+std::vector<QueueStatus> Controller::QueueStatuses() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+  snapshot.queues = ConfiguredQueues();
+  return server::QueueStatuses(snapshot);
+}
+
+int Controller::ActiveJobsIn(const std::string& queue) {
+  std::lock_guard<std::mutex> lock(mu_);
+  int count = 0;
+  for (const auto& [seq, record] : active_) {
+    if (record.job.queue == queue && !IsTerminal(record.job.state)) ++count;
+  }
+  return count;
+}
+
+void Controller::Reschedule() {
+  std::lock_guard<std::mutex> lock(mu_);
+  work_ = true;
+  wake_.notify_all();
 }
 
 namespace {

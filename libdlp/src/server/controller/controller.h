@@ -33,7 +33,9 @@
 #include "dlp/job.h"
 #include "server/executor/executor.h"
 #include "server/scheduler/policy.h"
+#include "server/scheduler/queue_usage.h"
 #include "server/store/job_store.h"
+#include "server/store/queue_store.h"
 
 namespace dlp::server {
 
@@ -42,6 +44,9 @@ struct ControllerOptions {
   absl::Duration poll_interval = absl::Milliseconds(100);
   // The Unix account a tenant's jobs run as; unset: the tenant's own name.
   UnixUserForTenant unix_user_for_tenant;
+  // The configured queues (read each round from its in-memory catalog);
+  // null: none, every queue a job names is implicit.
+  const QueueStore* queues = nullptr;
 };
 
 class Controller {
@@ -57,8 +62,10 @@ class Controller {
   void Shutdown();
   bool stopping() const;
 
-  // InvalidArgument when the spec is invalid or can never fit, or when the
-  // tenant has no Unix account to run as.
+  // InvalidArgument when the spec is invalid or can never fit, names an
+  // unknown queue or a priority outside its queue's range, or when the tenant
+  // has no Unix account to run as; PermissionDenied when the tenant may not
+  // use the queue (queue_access.h).
   absl::StatusOr<Job> Submit(JobSpec spec, const std::string& tenant);
   absl::StatusOr<Job> Get(const std::string& id, const std::string& tenant);
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant);
@@ -76,6 +83,13 @@ class Controller {
   // The newest stored sample of each replica of the job (NotFound as Get).
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(const std::string& id,
                                                   const std::string& tenant);
+
+  // Each queue's standing now: configured queues, then those jobs name.
+  std::vector<QueueStatus> QueueStatuses();
+  // The number of Queued and Running jobs in `queue`.
+  int ActiveJobsIn(const std::string& queue);
+  // Makes the loop schedule now (after a change of the queues).
+  void Reschedule();
 
   const ResourceVector& capacity() const { return options_.capacity; }
 
@@ -103,6 +117,8 @@ class Controller {
   // spawns runners).
   void Tick(std::unique_lock<std::mutex>& lock);
   void Schedule(std::unique_lock<std::mutex>& lock);
+  // The configured queues now (empty: none).
+  std::vector<QueueConfig> ConfiguredQueues() const;
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed

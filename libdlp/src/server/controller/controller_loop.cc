@@ -112,6 +112,7 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
   if (snapshot.pending.empty()) return;
+  snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
   Decision decision = policy_->Schedule(snapshot);
   // First the Starting records, in one commit; nothing is spawned unless it
   // is durable (a crash from here on is resolved by Executor::Reconcile).

@@ -18,6 +18,7 @@
 #include "server/api/auth.h"
 #include "server/api/routes.h"
 #include "server/controller/controller.h"
+#include "server/daemon/daemon_config.h"
 #include "server/daemon/shared_mode.h"
 #include "server/daemon/state_dir.h"
 #include "server/executor/cgroup.h"
@@ -97,6 +98,16 @@ absl::Status ImportTokensFile(const std::string& path, TenantStore& tenants) {
   return absl::OkStatus();
 }
 
+// `--config FILE` is applied at every start: the file wins for the queues it
+// names; queues created with `dlp admin queue` and not in it stay (dlpd(8)).
+absl::Status ApplyConfig(const DaemonConfig& config, const std::string& path, QueueStore& queues) {
+  if (path.empty()) return absl::OkStatus();
+  DLP_ASSIGN_OR_RETURN(QueueApplyResult applied, queues.Apply(config.queues));
+  Log(absl::StrCat("config ", path, ": ", config.queues.size(), " queues (", applied.created,
+                   " created, ", applied.updated, " updated, ", applied.unchanged, " unchanged)"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RunDaemon(const DaemonOptions& options) {
@@ -118,6 +129,11 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   std::string host;
   int port = 0;
   DLP_RETURN_IF_ERROR(SplitHostPort(options.listen, host, port));
+  // Read before anything changes, so a bad file stops dlpd with its errors.
+  DaemonConfig config;
+  if (!options.config_file.empty()) {
+    DLP_ASSIGN_OR_RETURN(config, LoadDaemonConfig(options.config_file));
+  }
   // Tenants' jobs run as their Unix accounts, which takes privilege (dlpd(8)):
   // without it dlpd serves its owner only and says why.
   const absl::Status shared_mode = CheckSharedMode(options.state_dir);
@@ -152,7 +168,9 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   for (const char* suffix : {"", "-wal", "-shm"}) {
     chmod(state.File(absl::StrCat("dlpd.db", suffix)).c_str(), 0600);
   }
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<QueueStore> queues, QueueStore::Open(state.File("dlpd.db")));
   DLP_RETURN_IF_ERROR(ImportTokensFile(options.tokens_file, *tenants));
+  DLP_RETURN_IF_ERROR(ApplyConfig(config, options.config_file, *queues));
   Authenticator auth(token, *tenants);
 
   ControllerOptions controller_options;
@@ -160,6 +178,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   controller_options.unix_user_for_tenant = [&tenants](const std::string& tenant) {
     return tenants->UnixUser(tenant).value_or("");
   };
+  controller_options.queues = queues.get();
   controller_options.capacity = DetectCapacity();
   if (options.cpu_millis) controller_options.capacity.cpu_millis = *options.cpu_millis;
   if (options.memory_bytes) controller_options.capacity.memory_bytes = *options.memory_bytes;
@@ -176,9 +195,10 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<GatedServer> server, MakeServer(options, auth));
   std::atomic<bool> api_shutdown{false};
   LongRequests long_requests(kLongRequestsPerTenant, kLongRequestsTotal);
-  ApiContext context{&controller, &auth, tenants.get(),
-                     shared ? "" : std::string(shared_mode.message()), &long_requests,
-                     [&api_shutdown] { api_shutdown = true; }};
+  ApiContext context{&controller,    &auth,
+                     tenants.get(),  shared ? "" : std::string(shared_mode.message()),
+                     &long_requests, [&api_shutdown] { api_shutdown = true; },
+                     queues.get()};
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);

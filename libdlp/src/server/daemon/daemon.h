@@ -16,6 +16,7 @@ struct DaemonOptions {
   std::string state_dir;
   std::string listen = "127.0.0.1:0";  // HOST:PORT; port 0 picks a free one
   std::string tokens_file;             // "TENANT TOKEN" lines
+  std::string config_file;             // YAML settings (daemon_config.h): queues
   std::string tls_cert, tls_key;       // both set: HTTPS
   std::string log_file;                // empty: STATE/dlpd.log
   // Overrides of the detected capacity (tests force queueing with these).

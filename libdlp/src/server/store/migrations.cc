@@ -105,6 +105,29 @@ UPDATE jobs SET tenant = '@owner' WHERE tenant IN ('default', '');
       R"sql(
 ALTER TABLE jobs ADD COLUMN start_attempt INTEGER NOT NULL DEFAULT 0;
 )sql",
+      // 5 -> 6: queues (quotas in the form "cpu=8,memory=64Gi,gpu=4"; a NULL
+      // limit is none; NULL priorities are unbounded) and the tenants allowed
+      // into each (queue_store.h).
+      R"sql(
+CREATE TABLE queues (
+  name TEXT PRIMARY KEY,
+  cohort TEXT NOT NULL DEFAULT '',
+  nominal TEXT NOT NULL DEFAULT '',
+  borrowing_limit TEXT,
+  lending_limit TEXT,
+  weight INTEGER NOT NULL DEFAULT 1,
+  min_priority INTEGER,
+  max_priority INTEGER,
+  created_us INTEGER NOT NULL,
+  updated_us INTEGER NOT NULL
+);
+CREATE TABLE queue_tenants (
+  queue TEXT NOT NULL,
+  tenant TEXT NOT NULL,
+  PRIMARY KEY (queue, tenant)
+);
+CREATE INDEX queue_tenants_tenant ON queue_tenants(tenant);
+)sql",
   };
   return kMigrations;
 }
