@@ -105,6 +105,18 @@ UPDATE jobs SET tenant = '@owner' WHERE tenant IN ('default', '');
       R"sql(
 ALTER TABLE jobs ADD COLUMN start_attempt INTEGER NOT NULL DEFAULT 0;
 )sql",
+      // 5 -> 6 (queues) and 6 -> 7 (GPU placement) are reserved for changes
+      // made alongside this one; in this tree they change nothing.
+      "SELECT 1;",
+      "SELECT 1;",
+      // 7 -> 8: preemption and explanations. How often the scheduler stopped a
+      // job to make room for another, and a Queued job's place in its queue
+      // and estimated start (its reason is already stored).
+      R"sql(
+ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN position INTEGER;
+ALTER TABLE jobs ADD COLUMN estimated_start_us INTEGER;
+)sql",
   };
   return kMigrations;
 }
