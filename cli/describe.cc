@@ -45,6 +45,16 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
   Field("Restarts:", absl::StrCat(job.restart_count, " (policy ",
                                   std::string(RestartPolicyName(job.spec.restart_policy.policy)), ", max ",
                                   job.spec.restart_policy.max_restarts, ")"));
+  Field("Preemptions:",
+        absl::StrCat(
+            job.preemptions,
+            job.spec.preemptible
+                ? absl::StrCat(" (grace period ", job.spec.preemption.grace_period_seconds, " s)")
+                : " (not preemptible)"));
+  if (job.state == JobState::kQueued) {
+    Field("Position:", job.position ? absl::StrCat(*job.position, " in queue ", job.queue) : "");
+    Field("Est. start:", FormatTimestamp(job.estimated_start));
+  }
 
   std::printf("\n%s\n", Colorize("Spec:", kBold, color).c_str());
   std::string spec = JobSpecToYaml(job.spec);

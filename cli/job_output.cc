@@ -86,7 +86,8 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
   std::vector<std::string> header = {"ID", "NAME", "STATE", "REPLICAS", "RESTARTS", "AGE",
                                      "DURATION"};
   if (wide) {
-    header.insert(header.end(), {"QUEUE", "PRIORITY", "EXIT", "CREATED", "REASON"});
+    header.insert(header.end(), {"QUEUE", "PRIORITY", "PREEMPTIONS", "POSITION", "EST. START",
+                                 "EXIT", "CREATED", "REASON"});
   }
   Table table(header);
   for (const Job& job : jobs) {
@@ -99,9 +100,13 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
         job.created ? FormatAge(now - *job.created) : "-",
         JobDuration(job, now)};
     if (wide) {
-      row.insert(row.end(), {job.queue, absl::StrCat(job.spec.priority),
-                             job.exit_code ? absl::StrCat(*job.exit_code) : "-",
-                             FormatTimestamp(job.created), job.reason.empty() ? "-" : job.reason});
+      const bool queued = job.state == JobState::kQueued;
+      row.insert(row.end(),
+                 {job.queue, absl::StrCat(job.spec.priority), absl::StrCat(job.preemptions),
+                  queued && job.position ? absl::StrCat(*job.position) : "-",
+                  queued ? FormatTimestamp(job.estimated_start) : "-",
+                  job.exit_code ? absl::StrCat(*job.exit_code) : "-", FormatTimestamp(job.created),
+                  job.reason.empty() ? "-" : job.reason});
     }
     table.AddRow(std::move(row));
   }

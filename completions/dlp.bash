@@ -70,7 +70,7 @@ _dlp() {
   case $cmd in
     "") COMPREPLY=($(compgen -W "$commands $global_flags" -- "$cur")); return ;;
     submit) flags="-f --file --set --name --wait --follow --metrics -q --quiet"; args=files ;;
-    status) flags="-o --output"; args=jobs ;;
+    status) flags="--why -o --output"; args=jobs ;;
     list) flags="--state --label --queue --limit -o --output" ;;
     logs) flags="-f --follow --replica --tail --since --timestamps --metrics"; args=jobs ;;
     describe) flags="-o --output"; args=jobs ;;

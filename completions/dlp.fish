@@ -45,6 +45,7 @@ complete -c dlp -n '__fish_seen_subcommand_from submit' -s q -l quiet -d 'Print 
 
 # commands taking job ids
 complete -c dlp -n '__fish_seen_subcommand_from status describe logs cancel wait' -x -a '(__dlp_jobs)'
+complete -c dlp -n '__fish_seen_subcommand_from status' -l why -d 'Why the job waits: position, estimated start, decision trace'
 complete -c dlp -n '__fish_seen_subcommand_from status list describe' -s o -l output -x -a 'table wide json yaml' -d 'Output format'
 
 # list

@@ -7,6 +7,8 @@
 namespace dlp::testing {
 namespace {
 
+using ::testing::HasSubstr;
+
 absl::Time ParseTimeField(const nlohmann::json& job, const char* field) {
   absl::Time time = absl::InfinitePast();
   if (job.contains(field) && job[field].is_string()) {
@@ -50,6 +52,72 @@ TEST(CliQueue, SecondJobWaitsUntilTheFirstEnds) {
   EXPECT_EQ(huge.exit_code, 2) << huge.err;
   EXPECT_THAT(huge.err, ::testing::HasSubstr("dlp: error: "));
 
+  EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
+  EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
+}
+
+// "Why is my job pending?": each waiting job's place in its queue, in the
+// job's JSON, `dlp list -o wide` (as `squeue --start`) and `dlp status --why`.
+TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
+  CliEnv env;
+  RunOptions options = env.Options();
+  Background dlpd(
+      {BinPath("dlpd"), "--state-dir", env.StateDir(), "--listen", "127.0.0.1:0", "--cpus", "1"},
+      options);
+  ASSERT_TRUE(Eventually([&] {
+    return env.Dlp({"server", "status"}).exit_code == 0;
+  })) << dlpd.OutputSoFar();
+
+  const std::string go = env.Work("go");
+  const std::string first =
+      env.Submit(env.WriteJob("big", "while [ ! -f " + go + " ]; do sleep 0.05; done", 1, "1"));
+  ASSERT_TRUE(Eventually([&] { return env.State(first) == "Running"; }));
+  const std::string second = env.Submit(env.WriteJob("next", "true", 1, "1"));
+  const std::string third = env.Submit(env.WriteJob("last", "true", 1, "1"));
+  ASSERT_TRUE(Eventually([&] { return env.Status(third).value("position", 0) == 2; }))
+      << env.Status(third).dump();
+  const nlohmann::json next = env.Status(second);
+  EXPECT_EQ(next.value("position", 0), 1) << next.dump();
+  EXPECT_TRUE(next.contains("estimatedStart")) << next.dump();
+  EXPECT_EQ(next.value("preemptions", -1), 0);
+  EXPECT_FALSE(env.Status(first).contains("position"));  // Running: not in a queue
+
+  RunResult wide = env.Dlp({"list", "--state", "queued", "-o", "wide"});
+  EXPECT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_THAT(wide.out, HasSubstr("POSITION"));
+  EXPECT_THAT(wide.out, HasSubstr("EST. START"));
+  // QUEUE PRIORITY PREEMPTIONS POSITION EST. START
+  EXPECT_THAT(wide.out, ::testing::ContainsRegex(second + " +next +Queued .* default +0 +0 +1 +- "))
+      << wide.out;
+  EXPECT_THAT(wide.out, ::testing::ContainsRegex(third + " +last +Queued .* default +0 +0 +2 +- "))
+      << wide.out;
+  EXPECT_THAT(wide.out, ::testing::Not(HasSubstr(" big ")));
+  RunResult listed = env.Dlp({"list", "--state", "queued", "-o", "json"});
+  nlohmann::json jobs = nlohmann::json::parse(listed.out, nullptr, false);
+  ASSERT_TRUE(jobs.is_object()) << listed.out;
+  ASSERT_EQ(jobs["jobs"].size(), 2u) << listed.out;
+  EXPECT_EQ(jobs["jobs"][1].value("position", 0), 2) << listed.out;
+  EXPECT_TRUE(jobs["jobs"][1].contains("estimatedStart")) << listed.out;
+
+  RunResult why = env.Dlp({"status", third, "--why"});
+  EXPECT_EQ(why.exit_code, 0) << why.err;
+  EXPECT_THAT(why.out, HasSubstr("job " + third + " (last): Queued"));
+  EXPECT_THAT(why.out, HasSubstr("reason: waiting behind job " + second + " in queue default"));
+  EXPECT_THAT(why.out, HasSubstr("position: 2 in queue default"));
+  EXPECT_THAT(why.out, HasSubstr("decision: no more detail from the scheduler"));
+  RunResult why_json = env.Dlp({"status", second, "--why", "-o", "json"});
+  nlohmann::json explained = nlohmann::json::parse(why_json.out, nullptr, false);
+  ASSERT_TRUE(explained.is_object()) << why_json.out;
+  EXPECT_EQ(explained.value("position", 0), 1);
+  EXPECT_THAT(explained.value("reason", ""), HasSubstr("waiting for resources"));
+  EXPECT_TRUE(explained["trace"].is_array());
+  RunResult running = env.Dlp({"status", first, "--why"});
+  EXPECT_EQ(running.exit_code, 0) << running.err;
+  EXPECT_THAT(running.out, HasSubstr("it is not waiting"));
+  EXPECT_EQ(env.Dlp({"status", "999", "--why"}).exit_code, 3);
+
+  Touch(go);
+  EXPECT_EQ(env.Dlp({"wait", first, second, third}).exit_code, 0);
   EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
   EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
 }

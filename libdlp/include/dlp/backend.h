@@ -103,6 +103,12 @@ class Backend {
     return absl::UnimplementedError("the " + Name() + " backend has no usage for job " +
                                     std::string(id));
   }
+  // Why the job waits, with the scheduler's decision trace (JobExplanation).
+  // NotFound for an unknown job; Unimplemented where the backend has none.
+  virtual absl::StatusOr<JobExplanation> Why(std::string_view id) {
+    return absl::UnimplementedError("the " + Name() + " backend does not explain job " +
+                                    std::string(id));
+  }
 
   // Tenants and tokens of a dlpd (Client's functions of the same names say
   // what they do). Unimplemented where the backend is not a dlpd.

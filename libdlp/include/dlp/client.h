@@ -86,6 +86,9 @@ class Client {
   // the job is terminal and its logs are drained, or `sink` returns false).
   absl::Status Logs(std::string_view id, const LogOptions& options, const LogSink& sink);
   absl::StatusOr<std::vector<Event>> Events(std::string_view id);
+  // Why the job waits: reason, place in its queue, estimated start and the
+  // scheduler's decision trace. Unimplemented where the backend has none.
+  absl::StatusOr<JobExplanation> Why(std::string_view id);
   // Validates the spec (InvalidArgument) and returns what the backend would
   // run for it (a command line, a batch script). Contacts no server.
   absl::StatusOr<std::string> Render(const JobSpec& spec);

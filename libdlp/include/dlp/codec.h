@@ -22,6 +22,9 @@ absl::StatusOr<std::vector<Job>> JobsFromJson(std::string_view json);
 
 std::string EventsToJson(const std::vector<Event>& events, int indent = -1);  // {"events":[...]}
 absl::StatusOr<std::vector<Event>> EventsFromJson(std::string_view json);
+// {"id","state","reason","position","estimatedStart","trace":[...]} (GET /v1/jobs/ID/why).
+std::string ExplanationToJson(const JobExplanation& why, int indent = -1);
+absl::StatusOr<JobExplanation> ExplanationFromJson(std::string_view json);
 
 // The same documents as YAML (for `-o yaml`).
 std::string JobToYaml(const Job& job);

@@ -54,6 +54,12 @@ struct LogsSpec {
   friend bool operator==(const LogsSpec&, const LogsSpec&) = default;
 };
 
+// How a running job is stopped when the scheduler preempts it.
+struct PreemptionSpec {
+  int grace_period_seconds = 30;  // SIGTERM, then SIGKILL this much later
+  friend bool operator==(const PreemptionSpec&, const PreemptionSpec&) = default;
+};
+
 struct JobSpec {
   std::string name;
   std::map<std::string, std::string> labels;
@@ -66,6 +72,10 @@ struct JobSpec {
   RestartPolicy restart_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
   LogsSpec logs;
+  // Whether the scheduler may stop it to make room for another job (it goes
+  // back to Queued and starts again later with DLP_RESTART_COUNT raised).
+  bool preemptible = true;
+  PreemptionSpec preemption;
   // Field by field (dlpd checks that a stored spec reads back the same).
   friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };
@@ -98,9 +108,28 @@ struct Job {
   std::string reason;  // human-readable: why it is queued, failed or was cancelled
   std::optional<absl::Time> created, started, finished;
   std::optional<int> exit_code;  // of the failing replica (or 0 on success)
+  // Restarts of its processes so far: after failures (restartPolicy) and after
+  // preemptions; the next start exports it as DLP_RESTART_COUNT.
   int restart_count = 0;
+  int preemptions = 0;  // times the scheduler stopped it to make room for another job
+  // A Queued job's place in its queue (1: next) and when the scheduler
+  // expects to start it; unset when unknown or not Queued.
+  std::optional<int> position;
+  std::optional<absl::Time> estimated_start;
   JobSpec spec;
   std::vector<JobReplica> replicas;
+};
+
+// Why a job is where it is (`dlp status --why`): for a Queued job, its place,
+// estimated start and the scheduler's latest decision for it, one step a line
+// (empty when the policy gives no detail).
+struct JobExplanation {
+  std::string id;
+  JobState state = JobState::kQueued;
+  std::string reason;
+  std::optional<int> position;
+  std::optional<absl::Time> estimated_start;
+  std::vector<std::string> trace;
 };
 
 struct Event {

@@ -89,6 +89,8 @@ absl::StatusOr<std::vector<Event>> Client::Events(std::string_view id) {
   return backend_->Events(id);
 }
 
+absl::StatusOr<JobExplanation> Client::Why(std::string_view id) { return backend_->Why(id); }
+
 absl::StatusOr<std::string> Client::Render(const JobSpec& spec) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   return backend_->Render(spec);

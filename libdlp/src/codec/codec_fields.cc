@@ -106,6 +106,14 @@ absl::Status ReadInt(const Json& object, absl::string_view path, const char* key
   return absl::OkStatus();
 }
 
+absl::Status ReadBool(const Json& object, absl::string_view path, const char* key, bool* out) {
+  const Json* m = Member(object, key);
+  if (m == nullptr) return absl::OkStatus();
+  if (!m->is_boolean()) return TypeError(path, key, "true or false", *m);
+  *out = m->get<bool>();
+  return absl::OkStatus();
+}
+
 absl::Status ReadOptionalInt(const Json& object, absl::string_view path, const char* key,
                              std::optional<int>* out) {
   const Json* m = Member(object, key);

@@ -43,6 +43,7 @@ absl::Status ReadString(const Json& object, absl::string_view path, const char* 
                         std::string* out);
 absl::Status ReadInt(const Json& object, absl::string_view path, const char* key, int64_t* out);
 absl::Status ReadInt(const Json& object, absl::string_view path, const char* key, int* out);
+absl::Status ReadBool(const Json& object, absl::string_view path, const char* key, bool* out);
 absl::Status ReadOptionalInt(const Json& object, absl::string_view path, const char* key,
                              std::optional<int>* out);
 absl::Status ReadOptionalTime(const Json& object, absl::string_view path, const char* key,

@@ -61,7 +61,7 @@ OrderedJson JobToJsonValue(const Job& job) {
                         {"pid", r.pid}});
     if (!r.reason.empty()) replicas.back()["reason"] = r.reason;
   }
-  return OrderedJson{
+  OrderedJson json{
       {"id", job.id},
       {"name", job.name},
       {"tenant", job.tenant},
@@ -73,9 +73,15 @@ OrderedJson JobToJsonValue(const Job& job) {
       {"finished", OptionalTime(job.finished)},
       {"exitCode", OptionalInt(job.exit_code)},
       {"restartCount", job.restart_count},
-      {"spec", SpecToJsonValue(job.spec)},
-      {"replicas", replicas},
+      {"preemptions", job.preemptions},
   };
+  if (job.state == JobState::kQueued) {
+    json["position"] = job.position ? OrderedJson(*job.position) : OrderedJson(nullptr);
+    json["estimatedStart"] = OptionalTime(job.estimated_start);
+  }
+  json["spec"] = SpecToJsonValue(job.spec);
+  json["replicas"] = replicas;
+  return json;
 }
 
 absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) {
@@ -96,6 +102,9 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_RETURN_IF_ERROR(ReadOptionalTime(value, path, "finished", &job.finished));
   DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "exitCode", &job.exit_code));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "restartCount", &job.restart_count));
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "preemptions", &job.preemptions));
+  DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "position", &job.position));
+  DLP_RETURN_IF_ERROR(ReadOptionalTime(value, path, "estimatedStart", &job.estimated_start));
   DLP_ASSIGN_OR_RETURN(const Json* spec, ReadObject(value, path, "spec"));
   if (spec != nullptr) {
     DLP_ASSIGN_OR_RETURN(job.spec, SpecFromJsonValue(*spec, dot + "spec"));
@@ -151,6 +160,32 @@ std::string EventsToJson(const std::vector<Event>& events, int indent) {
         {{"time", internal::FormatApiTime(e.time)}, {"type", e.type}, {"message", e.message}});
   }
   return internal::DumpJson(internal::OrderedJson{{"events", list}}, indent);
+}
+
+std::string ExplanationToJson(const JobExplanation& why, int indent) {
+  using internal::OrderedJson;
+  return internal::DumpJson(
+      OrderedJson{{"id", why.id},
+                  {"state", JobStateName(why.state)},
+                  {"reason", why.reason},
+                  {"position", why.position ? OrderedJson(*why.position) : OrderedJson(nullptr)},
+                  {"estimatedStart", internal::OptionalTime(why.estimated_start)},
+                  {"trace", why.trace}},
+      indent);
+}
+
+absl::StatusOr<JobExplanation> ExplanationFromJson(std::string_view json) {
+  DLP_ASSIGN_OR_RETURN(internal::Json value, internal::ParseJson(json, "a job explanation"));
+  if (!value.is_object()) return absl::InvalidArgumentError("expected a JSON object");
+  JobExplanation why;
+  DLP_RETURN_IF_ERROR(internal::ReadString(value, "", "id", &why.id));
+  DLP_ASSIGN_OR_RETURN(why.state, internal::ReadState(value, ""));
+  DLP_RETURN_IF_ERROR(internal::ReadString(value, "", "reason", &why.reason));
+  DLP_RETURN_IF_ERROR(internal::ReadOptionalInt(value, "", "position", &why.position));
+  DLP_RETURN_IF_ERROR(
+      internal::ReadOptionalTime(value, "", "estimatedStart", &why.estimated_start));
+  DLP_RETURN_IF_ERROR(internal::ReadStringList(value, "", "trace", &why.trace));
+  return why;
 }
 
 absl::StatusOr<std::vector<Event>> EventsFromJson(std::string_view json) {

@@ -121,6 +121,11 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
       {"activeDeadlineSeconds", spec.active_deadline_seconds},
   };
   if (spec.logs.max_bytes != 0) json["logs"] = {{"maxBytes", spec.logs.max_bytes}};
+  // Written only when not the default, as logs: specs stored before read the same.
+  if (!spec.preemptible) json["preemptible"] = false;
+  if (spec.preemption != PreemptionSpec()) {
+    json["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
+  }
   return json;
 }
 
@@ -173,6 +178,13 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
   if (logs != nullptr) {
     const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "logs");
     DLP_RETURN_IF_ERROR(ReadInt(*logs, p, "maxBytes", &spec.logs.max_bytes));
+  }
+  DLP_RETURN_IF_ERROR(ReadBool(value, path, "preemptible", &spec.preemptible));
+  DLP_ASSIGN_OR_RETURN(const Json* preemption, ReadObject(value, path, "preemption"));
+  if (preemption != nullptr) {
+    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "preemption");
+    DLP_RETURN_IF_ERROR(
+        ReadInt(*preemption, p, "gracePeriodSeconds", &spec.preemption.grace_period_seconds));
   }
   return spec;
 }

@@ -130,6 +130,10 @@ std::string JobSpecToYaml(const JobSpec& spec) {
     body["activeDeadlineSeconds"] = spec.active_deadline_seconds;
   }
   if (spec.logs.max_bytes != 0) body["logs"] = {{"maxBytes", spec.logs.max_bytes}};
+  if (!spec.preemptible) body["preemptible"] = false;
+  if (spec.preemption != PreemptionSpec()) {
+    body["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
+  }
   return internal::ToYaml(OrderedJson{
       {"apiVersion", "dlp/v1"}, {"kind", "Job"}, {"metadata", metadata}, {"spec", body}});
 }

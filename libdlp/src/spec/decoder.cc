@@ -22,11 +22,14 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "restartPolicy",
                                              "activeDeadlineSeconds",
                                              "env",
-                                             "logs"};
+                                             "logs",
+                                             "preemptible",
+                                             "preemption"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
 constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu"};
 constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
 constexpr absl::string_view kLogsFields[] = {"maxBytes"};
+constexpr absl::string_view kPreemptionFields[] = {"gracePeriodSeconds"};
 
 Problem NoProblem(absl::string_view) { return std::nullopt; }
 
@@ -127,6 +130,7 @@ class Decoder {
     Workdir(body, spec);
     RestartPolicySection(body, spec);
     LogsSection(body, spec);
+    PreemptionSection(body, spec);
     std::map<std::string, std::string> shared_env;
     if (YAML::Node n = YamlReader::Child(body, "env"); YamlReader::Present(n)) {
       if (auto v = r_.StringMap(n, "spec.env", CheckEnvName, NoProblem)) shared_env = *v;
@@ -319,6 +323,24 @@ class Decoder {
     }
     if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckPriority(*v))) {
       spec.priority = static_cast<int>(*v);
+    }
+  }
+
+  // spec.preemptible and spec.preemption.gracePeriodSeconds.
+  void PreemptionSection(const YAML::Node& body, JobSpec& spec) {
+    if (YAML::Node n = YamlReader::Child(body, "preemptible"); YamlReader::Present(n)) {
+      if (auto v = r_.Bool(n, "spec.preemptible")) spec.preemptible = *v;
+    }
+    const YAML::Node node = YamlReader::Child(body, "preemption");
+    if (!YamlReader::Present(node) ||
+        !r_.CheckMap(node, "spec.preemption", "a map with gracePeriodSeconds", kPreemptionFields)) {
+      return;
+    }
+    if (YAML::Node n = YamlReader::Child(node, "gracePeriodSeconds"); YamlReader::Present(n)) {
+      const char* p = "spec.preemption.gracePeriodSeconds";
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckPreemptionGraceSeconds(*v))) {
+        spec.preemption.grace_period_seconds = static_cast<int>(*v);
+      }
     }
   }
 

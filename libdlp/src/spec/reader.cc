@@ -122,6 +122,14 @@ std::optional<int64_t> YamlReader::Int(const YAML::Node& node, absl::string_view
   return std::nullopt;
 }
 
+std::optional<bool> YamlReader::Bool(const YAML::Node& node, absl::string_view path) {
+  if (node.IsScalar() && (node.Scalar() == "true" || node.Scalar() == "false")) {
+    return node.Scalar() == "true";
+  }
+  Report(node, path, absl::StrCat("expected true or false, got ", Describe(node)));
+  return std::nullopt;
+}
+
 std::optional<std::vector<std::string>> YamlReader::StringList(const YAML::Node& node,
                                                                absl::string_view path) {
   if (!node.IsSequence()) {

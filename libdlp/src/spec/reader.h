@@ -46,6 +46,8 @@ class YamlReader {
 
   std::optional<std::string> String(const YAML::Node& node, absl::string_view path);
   std::optional<int64_t> Int(const YAML::Node& node, absl::string_view path);
+  // true/false (YAML 1.2's spelling only: not yes/no/on/off).
+  std::optional<bool> Bool(const YAML::Node& node, absl::string_view path);
   // A list of strings (numbers and booleans are taken as written).
   std::optional<std::vector<std::string>> StringList(const YAML::Node& node,
                                                      absl::string_view path);

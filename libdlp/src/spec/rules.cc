@@ -254,6 +254,14 @@ Problem CheckBackoffSeconds(int64_t seconds) {
   return std::nullopt;
 }
 
+Problem CheckPreemptionGraceSeconds(int64_t seconds) {
+  if (seconds < 0 || seconds > kMaxPreemptionGraceSeconds) {
+    return absl::StrFormat("must be between 0 and %d seconds, got %d", kMaxPreemptionGraceSeconds,
+                           seconds);
+  }
+  return std::nullopt;
+}
+
 Problem CheckDeadlineSeconds(int64_t seconds) {
   if (seconds < 0) {
     return absl::StrFormat("must be 0 (no deadline) or a positive number of seconds, got %d",

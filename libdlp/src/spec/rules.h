@@ -56,6 +56,7 @@ inline constexpr int kMaxBackoffSeconds = 3600;
 inline constexpr int kMaxGpus = 64;                                       // per replica
 inline constexpr int64_t kMaxCpuMillis = int64_t{4096} * 1000;            // per replica: 4096 CPUs
 inline constexpr int64_t kMaxMemoryBytes = int64_t{16} << 40;             // per replica: 16Ti
+inline constexpr int kMaxPreemptionGraceSeconds = 3600;
 inline constexpr int64_t kMaxDeadlineSeconds = int64_t{366} * 24 * 3600;  // a year
 inline constexpr int kMaxLabels = 64;
 inline constexpr int kMaxEnvVars = 256;            // per replica, spec.env included
@@ -103,6 +104,7 @@ Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts);
 Problem CheckBackoffSeconds(int64_t seconds);
 Problem CheckDeadlineSeconds(int64_t seconds);
 Problem CheckPriority(int64_t priority);
+Problem CheckPreemptionGraceSeconds(int64_t seconds);  // 0..kMaxPreemptionGraceSeconds
 Problem CheckLogMaxBytes(int64_t bytes);  // 0 (no limit) or at least kMinLogMaxBytes
 
 }  // namespace dlp::internal

@@ -102,6 +102,8 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
   v.Check("spec.activeDeadlineSeconds",
           internal::CheckDeadlineSeconds(spec.active_deadline_seconds));
   v.Check("spec.logs.maxBytes", internal::CheckLogMaxBytes(spec.logs.max_bytes));
+  v.Check("spec.preemption.gracePeriodSeconds",
+          internal::CheckPreemptionGraceSeconds(spec.preemption.grace_period_seconds));
   return v.ToStatus();
 }
 

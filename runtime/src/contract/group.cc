@@ -112,6 +112,13 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     }
     group.max_restarts = j["maxRestarts"].get<int>();
   }
+  if (j.contains("restartCount")) {
+    if (!j["restartCount"].is_number_integer() || j["restartCount"].get<int64_t>() < 0 ||
+        j["restartCount"].get<int64_t>() > 1000000) {
+      return FieldError(source, "restartCount", "must be an integer >= 0");
+    }
+    group.restart_count = j["restartCount"].get<int>();
+  }
   if (j.contains("backoffSeconds")) {
     // At most a year: a longer wait is a mistake, and the bound keeps the
     // value an exact integer when written back.
@@ -153,6 +160,7 @@ std::string GroupToJson(const Group& group) {
   j["roles"] = std::move(roles);
   j["restartPolicy"] = std::string(RestartPolicyName(group.restart_policy));
   j["maxRestarts"] = group.max_restarts;
+  if (group.restart_count > 0) j["restartCount"] = group.restart_count;
   const double backoff = absl::ToDoubleSeconds(group.backoff);
   // (The range check first: casting a double outside int64_t's range is undefined.)
   if (std::fabs(backoff) <= kMaxBackoffSeconds && backoff == static_cast<int64_t>(backoff)) {

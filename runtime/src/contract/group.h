@@ -28,6 +28,10 @@ struct Group {
   std::vector<Role> roles;
   RestartPolicy restart_policy = RestartPolicy::kNever;
   int max_restarts = 0;
+  // Restarts the job had before this launch (dlpd starts a preempted job
+  // again): the first round's DLP_RESTART_COUNT, so that it resumes from its
+  // checkpoint. max_restarts counts this launch's restarts only.
+  int restart_count = 0;
   absl::Duration backoff = absl::ZeroDuration();
   // Each replica's log file is rotated past this size (launch/output.h); 0: no limit.
   int64_t log_max_bytes = 0;

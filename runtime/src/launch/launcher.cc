@@ -262,7 +262,8 @@ absl::StatusOr<LaunchResult> Launcher::Run() {
   if (signal_fd_ < 0) return absl::InternalError("cannot create the signal pipe");
   DLP_RETURN_IF_ERROR(Prepare());
   const contract::Group& group = options_.group;
-  for (int round = 0;; ++round) {
+  // A job started again after a preemption counts on from its earlier restarts.
+  for (int round = group.restart_count;; ++round) {
     group_status_.restarts = round;
     group_status_.state = "Starting";
     failure_.clear();
@@ -291,12 +292,13 @@ absl::StatusOr<LaunchResult> Launcher::Run() {
       sig = ranks_[failed_index_]->status().signal.value_or(0);
     }
     const bool timed_out = failed_index_ < 0;
-    if (round < group.max_restarts &&
+    const int restarts_here = round - group.restart_count;
+    if (restarts_here < group.max_restarts &&
         (timed_out ? group.restart_policy != contract::RestartPolicy::kNever
                    : contract::ShouldRestart(group.restart_policy, exit_code, sig))) {
       group_status_.reason = failure_;
-      Notify(absl::StrCat("restarting the group (restart ", round + 1, " of ", group.max_restarts,
-                          ")"));
+      Notify(absl::StrCat("restarting the group (restart ", restarts_here + 1, " of ",
+                          group.max_restarts, ")"));
       WriteStatus();
       if (!Backoff()) {
         group_status_.state = "Failed";

@@ -276,3 +276,87 @@ spec:
 
 }  // namespace
 }  // namespace dlp
+
+TEST(SpecCodec, PreemptionFieldsGoThroughEveryForm) {
+  absl::StatusOr<JobSpec> spec = ParseJobSpec(R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: pinned}
+spec:
+  replicas:
+    worker: {command: [echo, hi]}
+  preemptible: false
+  preemption: {gracePeriodSeconds: 120}
+)",
+                                              "/w/job.yaml");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_FALSE(spec->preemptible);
+  EXPECT_EQ(spec->preemption.grace_period_seconds, 120);
+  absl::StatusOr<JobSpec> from_json = JobSpecFromJson(JobSpecToJson(*spec));
+  ASSERT_TRUE(from_json.ok()) << from_json.status();
+  EXPECT_EQ(*from_json, *spec);
+  absl::StatusOr<JobSpec> from_yaml = ParseJobSpec(JobSpecToYaml(*spec), "/w/job.yaml");
+  ASSERT_TRUE(from_yaml.ok()) << from_yaml.status();
+  EXPECT_EQ(*from_yaml, *spec);
+  // The defaults (preemptible, 30 s) are not written: specs stored before read the same.
+  JobSpec defaults = *spec;
+  defaults.preemptible = true;
+  defaults.preemption = PreemptionSpec();
+  EXPECT_EQ(defaults.preemption.grace_period_seconds, 30);
+  EXPECT_EQ(JobSpecToJson(defaults).find("preempt"), std::string::npos);
+  EXPECT_EQ(JobSpecToYaml(defaults).find("preempt"), std::string::npos);
+  // Out of range, or not a boolean: refused with the field.
+  spec->preemption.grace_period_seconds = 3601;
+  EXPECT_THAT(std::string(ValidateJobSpec(*spec).message()),
+              ::testing::HasSubstr("spec.preemption.gracePeriodSeconds: must be between 0 and "
+                                   "3600 seconds, got 3601"));
+  EXPECT_THAT(std::string(JobSpecFromJson(R"({"preemptible":"no"})").status().message()),
+              ::testing::HasSubstr("preemptible"));
+  absl::StatusOr<JobSpec> bad_yaml = ParseJobSpec(R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: pinned}
+spec:
+  replicas:
+    worker: {command: [echo, hi]}
+  preemptible: maybe
+  preemption: {gracePeriodSeconds: -1}
+)",
+                                                  "/w/job.yaml");
+  ASSERT_FALSE(bad_yaml.ok());
+  EXPECT_THAT(std::string(bad_yaml.status().message()),
+              ::testing::HasSubstr("spec.preemptible: expected true or false"));
+  EXPECT_THAT(std::string(bad_yaml.status().message()),
+              ::testing::HasSubstr("spec.preemption.gracePeriodSeconds: must be between 0 and "
+                                   "3600 seconds, got -1"));
+}
+
+TEST(Codec, QueuedJobHasItsPlaceAndEveryJobItsPreemptions) {
+  Job job = SampleJob();
+  job.preemptions = 2;
+  json running = json::parse(JobToJson(job));
+  EXPECT_EQ(running["preemptions"], 2);
+  EXPECT_FALSE(running.contains("position"));
+  EXPECT_FALSE(running.contains("estimatedStart"));
+  job.state = JobState::kQueued;
+  json unknown = json::parse(JobToJson(job));
+  EXPECT_TRUE(unknown["position"].is_null());
+  EXPECT_TRUE(unknown["estimatedStart"].is_null());
+  job.position = 3;
+  job.estimated_start = absl::FromUnixSeconds(1796126400);
+  json queued = json::parse(JobToJson(job));
+  EXPECT_EQ(queued["position"], 3);
+  EXPECT_EQ(queued["estimatedStart"], "2026-12-01T12:00:00.000Z");
+  absl::StatusOr<Job> back = JobFromJson(JobToJson(job));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->preemptions, 2);
+  EXPECT_EQ(back->position, 3);
+  EXPECT_EQ(back->estimated_start, job.estimated_start);
+
+  JobExplanation why{"7", JobState::kQueued, "waiting behind job 5 in queue default",
+                     2,   std::nullopt,      {"queue default: 2nd", "job 5 holds 2 CPUs"}};
+  absl::StatusOr<JobExplanation> explained = ExplanationFromJson(ExplanationToJson(why));
+  ASSERT_TRUE(explained.ok()) << explained.status();
+  EXPECT_EQ(explained->reason, why.reason);
+  EXPECT_EQ(explained->position, 2);
+  EXPECT_FALSE(explained->estimated_start.has_value());
+  EXPECT_EQ(explained->trace, why.trace);
+}

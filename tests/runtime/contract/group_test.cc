@@ -40,6 +40,7 @@ void ExpectSame(const Group& a, const Group& b) {
   EXPECT_EQ(a.max_restarts, b.max_restarts);
   EXPECT_EQ(a.backoff, b.backoff);
   EXPECT_EQ(a.log_max_bytes, b.log_max_bytes);
+  EXPECT_EQ(a.restart_count, b.restart_count);
 }
 
 TEST(GroupCodec, RoundTrips) {
@@ -61,6 +62,23 @@ TEST(GroupCodec, LogLimitIsWrittenOnlyWhenSet) {
   auto back = ParseGroupJson(R"({"roles": [{"command": ["x"]}]})", "g.json");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->log_max_bytes, 0);
+}
+
+// dlpd starts a preempted job again with the restarts it had: written only
+// then, so every other group file reads as before.
+TEST(GroupCodec, RestartCountIsWrittenOnlyAfterEarlierRestarts) {
+  Group g = Sample();
+  EXPECT_THAT(GroupToJson(g), ::testing::Not(HasSubstr("restartCount")));
+  g.restart_count = 2;
+  const std::string text = GroupToJson(g);
+  EXPECT_THAT(text, HasSubstr("\"restartCount\": 2"));
+  auto back = ParseGroupJson(text, "g.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSame(g, *back);
+  auto negative =
+      ParseGroupJson(R"({"roles": [{"command": ["x"]}], "restartCount": -1})", "g.json");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_THAT(std::string(negative.status().message()), HasSubstr("restartCount"));
 }
 
 TEST(GroupCodec, FileRoundTripIsPrivate) {

@@ -166,6 +166,13 @@ absl::StatusOr<std::vector<Event>> ApiBackend::Events(std::string_view id) {
   return EventsFromJson(reply);
 }
 
+absl::StatusOr<JobExplanation> ApiBackend::Why(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Get(JobPath(id, "/why"));
+                       }));
+  return ExplanationFromJson(reply);
+}
+
 absl::StatusOr<std::string> ApiBackend::Render(const JobSpec& spec) {
   return RenderDlpRun(spec);
 }

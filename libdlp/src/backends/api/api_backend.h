@@ -33,6 +33,7 @@ class ApiBackend : public Backend {
   absl::Status Logs(std::string_view id, const LogOptions& options,
                     const LogSink& sink) override;
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override;
+  absl::StatusOr<JobExplanation> Why(std::string_view id) override;  // GET /v1/jobs/ID/why
   absl::StatusOr<std::string> Render(const JobSpec& spec) override;
   // GET /v1/jobs/ID/traces and /usage (api_backend_monitor.cc).
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;

@@ -213,6 +213,12 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
                      [](const std::vector<Event>& events) { return EventsToJson(events); });
              });
 
+  server.Get(R"(/v1/jobs/([^/]+)/why)",
+             [&ctx](const httplib::Request& req, httplib::Response& res) {
+               Reply(res, ctx.controller->Why(req.matches[1], TenantOf(ctx, req)), 200,
+                     [](const JobExplanation& why) { return ExplanationToJson(why); });
+             });
+
   server.Get(R"(/v1/jobs/([^/]+)/logs)",
              [&ctx](const httplib::Request& req, httplib::Response& res) {
                ServeLogs(ctx, req, res);

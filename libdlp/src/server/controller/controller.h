@@ -83,6 +83,10 @@ class Controller {
   // The newest stored sample of each replica of the job (NotFound as Get).
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(const std::string& id,
                                                   const std::string& tenant);
+  // Why the job waits: its reason, position and estimated start, and the
+  // scheduler's latest decision trace for it (empty unless Queued, or when
+  // the policy gives none). NotFound as Get.
+  absl::StatusOr<JobExplanation> Why(const std::string& id, const std::string& tenant);
 
   // Each queue's standing now: configured queues, then those jobs name.
   std::vector<QueueStatus> QueueStatuses();
@@ -119,6 +123,13 @@ class Controller {
   void Schedule(std::unique_lock<std::mutex>& lock);
   // The configured queues now (empty: none).
   std::vector<QueueConfig> ConfiguredQueues() const;
+  // Applies the policy's preemptions (controller_decision.cc): each victim's
+  // stop is committed in one transaction before any signal (the next poll
+  // sends SIGTERM). Returns every victim named, applied or not. mu_ held.
+  std::set<int64_t> Preempt(const std::vector<PreemptDecision>& preempt);
+  // Saves the waiting jobs' reasons, positions and estimated starts that
+  // changed, in one commit, and keeps their traces in memory. mu_ held.
+  void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed
@@ -137,6 +148,10 @@ class Controller {
   // Jobs whose Starting record is committed and whose runners are being
   // spawned without mu_ held; a cancel waits for them (changed_).
   std::set<int64_t> starting_;
+  // Jobs preempted whose processes ended this round: not started this round.
+  std::set<int64_t> requeued_;
+  // The policy's latest decision trace of each waiting job (for Why).
+  std::map<int64_t, std::vector<std::string>> traces_;
   bool stopping_ = false;
   bool work_ = false;     // the loop has work now (a submit, a cancel)
   bool poll_now_ = true;  // poll runners this round, not at next_poll_

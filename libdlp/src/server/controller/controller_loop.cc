@@ -101,6 +101,9 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
     if (IsTerminal(record.job.state)) {
       Log(absl::StrCat("job ", record.job.id, ": ", std::string(JobStateName(record.job.state)),
                        record.job.reason.empty() ? "" : ": ", record.job.reason));
+    } else if (record.job.state == JobState::kQueued) {  // preempted, its processes gone
+      Log(absl::StrCat("job ", record.job.id, ": back in the queue: ", record.job.reason));
+      requeued_.insert(seq);
     }
     changes.push_back({std::move(record), std::move(events)});
   }
@@ -111,15 +114,32 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
-  if (snapshot.pending.empty()) return;
   snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
+  // A job preempted this round waits for the next (no preemption loop).
+  std::erase_if(snapshot.pending,
+                [&](const PendingJob& job) { return requeued_.contains(job.seq); });
+  if (!requeued_.empty()) work_ = true;
+  requeued_.clear();
+  if (snapshot.pending.empty()) {
+    traces_.clear();
+    return;
+  }
   Decision decision = policy_->Schedule(snapshot);
+  const std::set<int64_t> victims = Preempt(decision.preempt);
   // First the Starting records, in one commit; nothing is spawned unless it
   // is durable (a crash from here on is resolved by Executor::Reconcile).
   std::vector<JobChange> starting;
   for (const StartDecision& start : decision.start) {
-    JobRecord record = active_[start.seq];
+    auto it = active_.find(start.seq);
+    if (it == active_.end() || it->second.job.state != JobState::kQueued ||
+        victims.contains(start.seq)) {
+      Log(absl::StrCat("the policy started job ", start.seq, ", which is not waiting; ignored"));
+      continue;
+    }
+    JobRecord record = it->second;
     record.gpus = GpuIndices(start.placement);
+    record.job.position.reset();
+    record.job.estimated_start.reset();
     ++record.start_attempt;
     starting.push_back({std::move(record), {}});
   }
@@ -158,22 +178,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     CrashPointForTests("after-spawn");
     Record(std::move(started));
   }
-  std::vector<std::pair<int64_t, std::string>> changed;
-  for (const auto& [seq, waiting] : decision.waiting) {
-    auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
-    if (it != active_.end() && it->second.job.reason != waiting.reason) {
-      changed.emplace_back(seq, waiting.reason);
-    }
-  }
-  if (changed.empty()) return;
-  absl::Status status = store_.UpdateReasons(changed);
-  if (!status.ok()) {
-    Log(absl::StrCat("cannot save queue reasons: ", status.message()));
-    return;  // memory keeps the stored reasons; tried again next round
-  }
-  for (const auto& [seq, reason] : changed) active_.at(seq).job.reason = reason;
-  ++generation_;
-  changed_.notify_all();
+  SaveExplanations(decision.waiting);
 }
 
 }  // namespace dlp::server

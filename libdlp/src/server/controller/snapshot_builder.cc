@@ -23,6 +23,8 @@ PendingJob PendingOf(const JobRecord& record) {
   }
   if (record.job.created) job.submitted = *record.job.created;
   job.time_limit = absl::Seconds(spec.active_deadline_seconds);
+  job.preemptible = spec.preemptible;
+  job.preemptions = record.job.preemptions;
   return job;
 }
 
@@ -41,6 +43,8 @@ RunningJob RunningOf(const JobRecord& record) {
   }
   if (record.job.started) job.started = *record.job.started;
   job.time_limit = absl::Seconds(spec.active_deadline_seconds);
+  job.preemptible = spec.preemptible;
+  // Preempted or cancelled: its resources are about to be free.
   job.stopping = record.stop_requested_us.has_value();
   return job;
 }

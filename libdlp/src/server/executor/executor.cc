@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -54,10 +55,20 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
     DLP_ASSIGN_OR_RETURN(options_.dlp_run, contract::FindDlpRun());
   }
   const contract::JobFolder folder = Folder(id);
-  DLP_RETURN_IF_ERROR(
-      contract::WriteGroupFile(folder.GroupFile(), internal::JobGroup(record.job.spec)));
+  const JobSpec& spec = record.job.spec;
+  contract::Group group = internal::JobGroup(spec);
+  // After a preemption the ranks see DLP_RESTART_COUNT raised (they resume
+  // from their checkpoint); only failures use up restartPolicy.maxRestarts.
+  group.restart_count = record.job.restart_count;
+  const int failure_restarts = record.job.restart_count - record.job.preemptions;
+  group.max_restarts = std::max(0, spec.restart_policy.max_restarts - failure_restarts);
+  DLP_RETURN_IF_ERROR(contract::WriteGroupFile(folder.GroupFile(), group));
+  // dlp-run waits as long as dlpd does before its SIGKILL: a preempted job
+  // gets its own grace period.
+  const absl::Duration grace =
+      std::max(options_.grace_period, absl::Seconds(spec.preemption.grace_period_seconds));
   contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
-      options_.dlp_run, folder, id, record.job.name, options_.grace_period, record.gpus);
+      options_.dlp_run, folder, id, record.job.name, grace, record.gpus);
   SpawnOptions spawn;
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);
@@ -163,11 +174,13 @@ bool Executor::RunnerGone(const JobRecord& record) {
 void Executor::ApplyStatus(JobRecord& record, const contract::GroupStatus& status,
                            std::vector<Event>& events) {
   const absl::Time now = absl::Now();
+  // dlp-run counts on from the restarts before its launch (preemptions).
   if (status.restarts > record.job.restart_count) {
     record.job.restart_count = status.restarts;
-    events.push_back({now, "Restarted",
-                      absl::StrCat("group restarted (restart ", status.restarts, " of ",
-                                   record.job.spec.restart_policy.max_restarts, ")")});
+    events.push_back(
+        {now, "Restarted",
+         absl::StrCat("group restarted (restart ", status.restarts - record.job.preemptions, " of ",
+                      record.job.spec.restart_policy.max_restarts, ")")});
   }
   if (status.replicas.empty()) return;
   std::vector<JobReplica> replicas = internal::JobReplicas(status);
@@ -193,6 +206,7 @@ void Executor::KillEverything(const JobRecord& record,
 void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status,
                         bool lost, std::vector<Event>& events) {
   Job& job = record.job;
+  if (Preempting(record)) return Requeue(record, status, events);
   if (record.stop_requested_us) {
     job.state = ParseJobState(record.stop_state).value_or(JobState::kCancelled);
     job.reason = record.stop_reason;
@@ -272,7 +286,7 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
     SignalGroup(static_cast<pid_t>(record.runner_pid), SIGTERM);
   }
   if (record.stop_requested_us && !killed_.contains(record.seq) &&
-      now >= absl::FromUnixMicros(*record.stop_requested_us) + options_.grace_period) {
+      now >= absl::FromUnixMicros(*record.stop_requested_us) + GracePeriod(record)) {
     killed_.insert(record.seq);
     KillEverything(record, current);
     events.push_back({now, "Killed", "grace period over: sent SIGKILL to every process group"});
@@ -300,11 +314,22 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
 
 void Executor::RequestStop(JobRecord& record, JobState final_state, const std::string& reason,
                            std::vector<Event>& events) {
-  if (record.stop_requested_us || record.job.state != JobState::kRunning) return;
+  if (record.job.state != JobState::kRunning) return;
   const absl::Time now = absl::Now();
-  record.stop_requested_us = absl::ToUnixMicros(now);
+  if (record.stop_requested_us) {
+    // A cancel or a deadline turns a preemption under way into the job's end.
+    if (!Preempting(record) || final_state == JobState::kQueued) return;
+  } else {
+    record.stop_requested_us = absl::ToUnixMicros(now);
+  }
   record.stop_state = std::string(JobStateName(final_state));
   record.stop_reason = reason;
+  if (final_state == JobState::kQueued) {
+    events.push_back({now, "Preempting",
+                      absl::StrCat(reason, ": SIGTERM, then SIGKILL after ",
+                                   record.job.spec.preemption.grace_period_seconds, " s")});
+    return;
+  }
   events.push_back({now, final_state == JobState::kCancelled ? "CancelRequested" : "Stopping",
                     reason});
 }

@@ -64,8 +64,12 @@ class Executor {
 
   // Records that a Running job is to stop: the next Poll sends SIGTERM (so the
   // request is committed before any signal), SIGKILL follows after the grace
-  // period; the job ends in `final_state` with `reason`. No-op when a stop is
-  // already under way.
+  // period; the job ends in `final_state` with `reason`. A `final_state` of
+  // Queued preempts it: the grace period is the job's own
+  // (spec.preemption.gracePeriodSeconds), and once its processes are gone it
+  // is Queued again with `reason`, its preemptions and restart count raised
+  // (not a failure, whatever its restart policy). No-op when a stop is already
+  // under way, except that a cancel or deadline overrides a preemption.
   void RequestStop(JobRecord& record, JobState final_state, const std::string& reason,
                    std::vector<Event>& events);
 
@@ -96,6 +100,12 @@ class Executor {
   void Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status, bool lost,
                 std::vector<Event>& events);
   void KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status);
+  // A preempted job whose processes are gone: back to Queued (see RequestStop).
+  void Requeue(JobRecord& record, const std::optional<contract::GroupStatus>& status,
+               std::vector<Event>& events);
+  static bool Preempting(const JobRecord& record);
+  // SIGTERM -> SIGKILL for the stop under way.
+  absl::Duration GracePeriod(const JobRecord& record) const;
   void ReconcileQueued(JobRecord& record, std::vector<Event>& events);
 
   // Marks the replicas the OOM killer killed (reason OOMKilled); returns the

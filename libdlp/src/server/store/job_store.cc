@@ -16,7 +16,8 @@ namespace {
 constexpr absl::string_view kJobColumns =
     "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
     "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
-    "stop_requested_us, stop_state, stop_reason, start_attempt";
+    "stop_requested_us, stop_state, stop_reason, start_attempt, preemptions, position, "
+    "estimated_start_us";
 
 constexpr absl::string_view kSelectReplicas =
     "SELECT name, role, role_index, state, exit_code, signal, host, pid, reason FROM replicas "
@@ -76,6 +77,9 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   r.stop_state = s.Text(17);
   r.stop_reason = s.Text(18);
   r.start_attempt = s.Int(19);
+  r.job.preemptions = static_cast<int>(s.Int(20));
+  if (auto position = s.OptionalInt(21)) r.job.position = static_cast<int>(*position);
+  r.job.estimated_start = FromMicros(s.OptionalInt(22));
   return r;
 }
 
@@ -155,8 +159,8 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         Statement s,
         db_.Prepare("UPDATE jobs SET state=?, reason=?, started_us=?, finished_us=?, "
                     "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, gpus=?, "
-                    "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=? "
-                    "WHERE id=?"));
+                    "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=?, "
+                    "preemptions=?, position=?, estimated_start_us=? WHERE id=?"));
     s.Bind(1, std::string(JobStateName(r.job.state)))
         .Bind(2, r.job.reason)
         .Bind(3, ToMicros(r.job.started))
@@ -170,7 +174,10 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         .Bind(11, r.stop_state)
         .Bind(12, r.stop_reason)
         .Bind(13, r.start_attempt)
-        .Bind(14, r.seq);
+        .Bind(14, int64_t{r.job.preemptions})
+        .Bind(15, OptionalInt(r.job.position))
+        .Bind(16, ToMicros(r.job.estimated_start))
+        .Bind(17, r.seq);
     DLP_RETURN_IF_ERROR(s.Run());
   }
   DLP_RETURN_IF_ERROR(WriteReplicas(r));
@@ -178,13 +185,19 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
   return absl::OkStatus();
 }
 
-absl::Status JobStore::UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons) {
-  if (reasons.empty()) return absl::OkStatus();
+absl::Status JobStore::UpdateExplanations(const std::vector<QueuedExplanation>& explanations) {
+  if (explanations.empty()) return absl::OkStatus();
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
-  DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare("UPDATE jobs SET reason=? WHERE id=?"));
-  for (const auto& [seq, reason] : reasons) {
-    s.Reset().Bind(1, reason).Bind(2, seq);
+  DLP_ASSIGN_OR_RETURN(
+      Statement s,
+      db_.Prepare("UPDATE jobs SET reason=?, position=?, estimated_start_us=? WHERE id=?"));
+  for (const QueuedExplanation& e : explanations) {
+    s.Reset()
+        .Bind(1, e.reason)
+        .Bind(2, OptionalInt(e.position))
+        .Bind(3, ToMicros(e.estimated_start))
+        .Bind(4, e.seq);
     DLP_RETURN_IF_ERROR(s.Run());
   }
   return tx.Commit();

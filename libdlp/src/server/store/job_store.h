@@ -27,8 +27,9 @@ struct JobRecord {
   // Starts recorded so far; each is committed before dlp-run is spawned. A
   // Queued job with start_attempt > 0 and no runner pid is Starting.
   int64_t start_attempt = 0;
-  // Set once termination began (cancel or deadline): when, and the final state
-  // and reason to record when the processes are gone.
+  // Set once termination began (cancel, deadline or preemption): when, and the
+  // final state and reason to record when the processes are gone. A stop_state
+  // of Queued is a preemption: the job goes back to its queue.
   std::optional<int64_t> stop_requested_us;
   std::string stop_state;
   std::string stop_reason;
@@ -42,6 +43,14 @@ struct JobRecord {
 struct JobChange {
   JobRecord record;
   std::vector<Event> events;
+};
+
+// Why a Queued job waits, as stored (Job::reason, position, estimated_start).
+struct QueuedExplanation {
+  int64_t seq = 0;
+  std::string reason;
+  std::optional<int> position;
+  std::optional<absl::Time> estimated_start;
 };
 
 struct StoreFilter {
@@ -78,9 +87,9 @@ class JobStore {
   // Update of many jobs in one commit: all of them or none.
   absl::Status UpdateAll(const std::vector<JobChange>& changes);
   absl::Status AddEvent(int64_t seq, const Event& event);
-  // Sets the reason of many jobs in one commit (queued jobs' reasons change
-  // together whenever the queue moves).
-  absl::Status UpdateReasons(const std::vector<std::pair<int64_t, std::string>>& reasons);
+  // Sets the reason, position and estimated start of many Queued jobs in one
+  // commit (they change together whenever the queue moves).
+  absl::Status UpdateExplanations(const std::vector<QueuedExplanation>& explanations);
 
   // NotFound when there is no such job.
   absl::StatusOr<JobRecord> Get(int64_t seq);

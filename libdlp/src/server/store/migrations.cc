@@ -128,6 +128,17 @@ CREATE TABLE queue_tenants (
 );
 CREATE INDEX queue_tenants_tenant ON queue_tenants(tenant);
 )sql",
+      // 6 -> 7 (GPU placement) is reserved for a change made alongside this
+      // one; in this tree it changes nothing.
+      "SELECT 1;",
+      // 7 -> 8: preemption and explanations. How often the scheduler stopped a
+      // job to make room for another, and a Queued job's place in its queue
+      // and estimated start (its reason is already stored).
+      R"sql(
+ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN position INTEGER;
+ALTER TABLE jobs ADD COLUMN estimated_start_us INTEGER;
+)sql",
   };
   return kMigrations;
 }

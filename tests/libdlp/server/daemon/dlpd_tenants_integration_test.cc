@@ -75,7 +75,8 @@ TEST_F(DlpdTenantsTest, ATenantSeesOnlyItsOwnJobsAndTheOwnerSeesAll) {
   EXPECT_EQ(visible["jobs"][0].value("name", ""), "alices");
   EXPECT_EQ(GetJson(*owner_, "/v1/jobs")["jobs"].size(), 2u);
   const std::string owners_job = "/v1/jobs/" + mine.value("id", "");
-  for (const std::string& path : {owners_job, owners_job + "/events", owners_job + "/logs"}) {
+  for (const std::string& path :
+       {owners_job, owners_job + "/events", owners_job + "/logs", owners_job + "/why"}) {
     int status = 0;
     GetJson(*alice, path, &status);
     EXPECT_EQ(status, 404) << path;

@@ -132,6 +132,71 @@ TEST(StoreTest, MigrationsRunOnceAndInOrder) {
   EXPECT_EQ(*db->QueryInt("SELECT count(*) FROM jobs"), 0);
 }
 
+TEST(StoreTest, PreemptionsAndQueueExplanationsSurviveReopen) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("dlpd.db");
+  const absl::Time estimate = absl::FromUnixSeconds(1796126400);
+  {
+    auto store = JobStore::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status();
+    EXPECT_GE(store->schema_version(), 8);
+    auto a = store->Insert(NewRecord("a"));
+    auto b = store->Insert(NewRecord("b"));
+    ASSERT_TRUE(a.ok() && b.ok());
+    JobRecord preempted = *a;
+    preempted.job.preemptions = 2;
+    preempted.job.restart_count = 3;
+    ASSERT_TRUE(store->Update(preempted).ok());
+    ASSERT_TRUE(store
+                    ->UpdateExplanations({{1, "Preempted by job 2", 1, estimate},
+                                          {2, "waiting behind job 1", 2, std::nullopt}})
+                    .ok());
+  }
+  auto store = JobStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto jobs = store->List({});
+  ASSERT_TRUE(jobs.ok());
+  ASSERT_EQ(jobs->size(), 2u);
+  const Job& a = (*jobs)[0].job;
+  EXPECT_EQ(a.preemptions, 2);
+  EXPECT_EQ(a.restart_count, 3);
+  EXPECT_EQ(a.reason, "Preempted by job 2");
+  EXPECT_EQ(a.position, 1);
+  EXPECT_EQ(a.estimated_start, estimate);
+  const Job& b = (*jobs)[1].job;
+  EXPECT_EQ(b.preemptions, 0);
+  EXPECT_EQ(b.position, 2);
+  EXPECT_FALSE(b.estimated_start.has_value());
+}
+
+// A store written by the previous dlpd (schema 5): its jobs read back with no
+// preemptions and no place in a queue.
+TEST(StoreTest, PreemptionColumnsAreAddedToAnOlderStore) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("dlpd.db");
+  {
+    auto store = JobStore::Open(path);
+    ASSERT_TRUE(store.ok());
+    ASSERT_TRUE(store->Insert(NewRecord("old")).ok());
+  }
+  {
+    auto db = Database::Open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("ALTER TABLE jobs DROP COLUMN preemptions; "
+                         "ALTER TABLE jobs DROP COLUMN position; "
+                         "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
+                         "PRAGMA user_version = 5")
+                    .ok());
+  }
+  auto store = JobStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ(store->schema_version(), LatestSchemaVersion());
+  auto old = store->Get(1);
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ(old->job.preemptions, 0);
+  EXPECT_FALSE(old->job.position.has_value());
+}
+
 TEST(StoreTest, NewerSchemaIsRefused) {
   testing::TempDir dir;
   {

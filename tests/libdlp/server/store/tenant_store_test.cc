@@ -173,6 +173,9 @@ TEST(TenantMigrationTest, OwnerJobsMoveOffTheNameDefault) {
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(db->Exec("UPDATE jobs SET tenant='default' WHERE id=1; DROP TABLE tokens; "
                          "DROP TABLE tenants; ALTER TABLE jobs DROP COLUMN start_attempt; "
+                         "ALTER TABLE jobs DROP COLUMN preemptions; "
+                         "ALTER TABLE jobs DROP COLUMN position; "
+                         "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
                          "PRAGMA user_version=3")
                     .ok());
   }

@@ -1,0 +1,97 @@
+// Applying the policy's Decision beyond starts: preemptions and the
+// explanations of the jobs left waiting.
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "dlp/status.h"
+#include "server/controller/controller.h"
+#include "server/log.h"
+
+namespace dlp::server {
+
+std::set<int64_t> Controller::Preempt(const std::vector<PreemptDecision>& preempt) {
+  std::set<int64_t> victims;
+  std::vector<JobChange> changes;
+  for (const PreemptDecision& p : preempt) {
+    victims.insert(p.victim);
+    auto it = active_.find(p.victim);
+    if (it == active_.end() || it->second.job.state != JobState::kRunning ||
+        it->second.stop_requested_us) {
+      continue;  // ended, or already stopping
+    }
+    if (!it->second.job.spec.preemptible) {
+      Log(absl::StrCat("the policy preempted job ", p.victim,
+                       ", which is not preemptible; ignored"));
+      continue;
+    }
+    JobRecord record = it->second;
+    std::vector<Event> events;
+    const std::string reason =
+        p.reason.empty() ? absl::StrCat("Preempted by job ", p.preemptor) : p.reason;
+    executor_.RequestStop(record, JobState::kQueued, reason, events);
+    Log(absl::StrCat("job ", record.job.id, ": ", reason));
+    changes.push_back({std::move(record), std::move(events)});
+  }
+  if (changes.empty()) return victims;
+  absl::Status status = Commit(std::move(changes));
+  if (!status.ok()) {
+    Log(absl::StrCat("not preempting: ", status.message()));  // decided again next round
+    return victims;
+  }
+  poll_now_ = true;  // the next round signals them
+  work_ = true;
+  return victims;
+}
+
+void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting) {
+  std::vector<QueuedExplanation> changed;
+  std::map<int64_t, std::vector<std::string>> traces;
+  for (const auto& [seq, why] : waiting) {
+    auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
+    if (it == active_.end() || it->second.job.state != JobState::kQueued) continue;
+    traces[seq] = why.trace;
+    QueuedExplanation e{seq, why.reason, std::nullopt, std::nullopt};
+    if (why.position > 0) e.position = why.position;
+    // Whole seconds: an estimate that moves by microseconds is not a change.
+    if (why.estimated_start) {
+      e.estimated_start = absl::FromUnixSeconds(absl::ToUnixSeconds(*why.estimated_start));
+    }
+    const Job& job = it->second.job;
+    if (job.reason != e.reason || job.position != e.position ||
+        job.estimated_start != e.estimated_start) {
+      changed.push_back(std::move(e));
+    }
+  }
+  traces_ = std::move(traces);
+  if (changed.empty()) return;
+  absl::Status status = store_.UpdateExplanations(changed);
+  if (!status.ok()) {
+    Log(absl::StrCat("cannot save queue reasons: ", status.message()));
+    return;  // memory keeps the stored ones; tried again next round
+  }
+  for (const QueuedExplanation& e : changed) {
+    Job& job = active_.at(e.seq).job;
+    job.reason = e.reason;
+    job.position = e.position;
+    job.estimated_start = e.estimated_start;
+  }
+  ++generation_;
+  changed_.notify_all();
+}
+
+absl::StatusOr<JobExplanation> Controller::Why(const std::string& id, const std::string& tenant) {
+  DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
+  JobExplanation why;
+  why.id = record.job.id;
+  why.state = record.job.state;
+  why.reason = record.job.reason;
+  if (record.job.state != JobState::kQueued) return why;
+  why.position = record.job.position;
+  why.estimated_start = record.job.estimated_start;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = traces_.find(record.seq);
+  if (it != traces_.end()) why.trace = it->second;
+  return why;
+}
+
+}  // namespace dlp::server
