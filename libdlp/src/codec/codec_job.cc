@@ -43,6 +43,7 @@ absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string&
   DLP_RETURN_IF_ERROR(ReadString(value, path, "host", &r.host));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "pid", &r.pid));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "reason", &r.reason));
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "gpus", &r.gpus));
   return r;
 }
 
@@ -60,8 +61,9 @@ OrderedJson JobToJsonValue(const Job& job) {
                         {"host", r.host},
                         {"pid", r.pid}});
     if (!r.reason.empty()) replicas.back()["reason"] = r.reason;
+    if (!r.gpus.empty()) replicas.back()["gpus"] = r.gpus;
   }
-  return OrderedJson{
+  OrderedJson json{
       {"id", job.id},
       {"name", job.name},
       {"tenant", job.tenant},
@@ -76,6 +78,8 @@ OrderedJson JobToJsonValue(const Job& job) {
       {"spec", SpecToJsonValue(job.spec)},
       {"replicas", replicas},
   };
+  if (!job.gpu_sharing.empty()) json["gpuSharing"] = job.gpu_sharing;
+  return json;
 }
 
 absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) {
@@ -96,6 +100,7 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_RETURN_IF_ERROR(ReadOptionalTime(value, path, "finished", &job.finished));
   DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "exitCode", &job.exit_code));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "restartCount", &job.restart_count));
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "gpuSharing", &job.gpu_sharing));
   DLP_ASSIGN_OR_RETURN(const Json* spec, ReadObject(value, path, "spec"));
   if (spec != nullptr) {
     DLP_ASSIGN_OR_RETURN(job.spec, SpecFromJsonValue(*spec, dot + "spec"));

@@ -1,5 +1,4 @@
 #include "server/controller/controller.h"
-#include "server/controller/snapshot_builder.h"
 
 #include <algorithm>
 #include <set>
@@ -8,7 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "server/controller/snapshot_builder.h"
 #include "server/log.h"
+#include "server/scheduler/gpu_placement.h"
 #include "server/store/tenant_store.h"
 #include "server/thread_guard.h"
 
@@ -110,6 +111,18 @@ absl::StatusOr<std::optional<UnixAccount>> Controller::RunAs(const std::string& 
   return *account;
 }
 
+std::vector<GpuDevice> Controller::Devices() const {
+  Snapshot machine;
+  machine.capacity = options_.capacity;
+  machine.devices = options_.devices;
+  return DevicesOf(machine);
+}
+
+std::map<std::string, int64_t> Controller::GpuUse() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return UseOf(BuildSnapshot(active_, options_.capacity, absl::Now()).running);
+}
+
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   {
@@ -119,6 +132,7 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
     candidate.job.spec = spec;
     Snapshot machine;
     machine.capacity = options_.capacity;
+    machine.devices = options_.devices;
     DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
   }
   DLP_RETURN_IF_ERROR(RunAs(tenant).status());

@@ -111,6 +111,7 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+  snapshot.devices = options_.devices;
   if (snapshot.pending.empty()) return;
   Decision decision = policy_->Schedule(snapshot);
   // First the Starting records, in one commit; nothing is spawned unless it
@@ -119,6 +120,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   for (const StartDecision& start : decision.start) {
     JobRecord record = active_[start.seq];
     record.gpus = GpuIndices(start.placement);
+    record.placement = start.placement;
     ++record.start_attempt;
     starting.push_back({std::move(record), {}});
   }

@@ -13,6 +13,7 @@
 #include "dlp/spec.h"
 #include "dlp/status.h"
 #include "job/job_group.h"
+#include "server/executor/gpu_assignment.h"
 #include "server/executor/process.h"
 #include "server/scheduler/resources.h"
 
@@ -54,10 +55,19 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
     DLP_ASSIGN_OR_RETURN(options_.dlp_run, contract::FindDlpRun());
   }
   const contract::JobFolder folder = Folder(id);
-  DLP_RETURN_IF_ERROR(
-      contract::WriteGroupFile(folder.GroupFile(), internal::JobGroup(record.job.spec)));
+  contract::Group group = internal::JobGroup(record.job.spec);
+  // On a machine with GPUs every replica gets exactly its devices (none: "").
+  const bool placed = options_.gpus || !record.placement.empty();
+  std::string gpus_started;
+  if (placed) {
+    gpus_started = AssignJobDevices(record, options_.devices, group);
+  } else if (!record.gpus.empty()) {
+    gpus_started = absl::StrCat(" on GPUs ", absl::StrJoin(record.gpus, ","));
+  }
+  DLP_RETURN_IF_ERROR(contract::WriteGroupFile(folder.GroupFile(), group));
   contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
-      options_.dlp_run, folder, id, record.job.name, options_.grace_period, record.gpus);
+      options_.dlp_run, folder, id, record.job.name, options_.grace_period,
+      placed ? std::vector<int>{} : record.gpus);
   SpawnOptions spawn;
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);
@@ -112,11 +122,11 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   record.job.state = JobState::kRunning;
   record.job.reason = "";
   record.job.started = absl::Now();
-  events.push_back(
-      {*record.job.started, "Started",
-       absl::StrCat("started dlp-run (pid ", pid, ")",
-                    run_as ? absl::StrCat(" as ", run_as->name) : "",
-                    record.gpus.empty() ? "" : " on GPUs ", absl::StrJoin(record.gpus, ","))});
+  events.push_back({*record.job.started, "Started",
+                    absl::StrCat("started dlp-run (pid ", pid, ")",
+                                 run_as ? absl::StrCat(" as ", run_as->name) : "", gpus_started,
+                                 record.job.gpu_sharing.empty() ? "" : "; GPU sharing: ",
+                                 record.job.gpu_sharing)});
   return absl::OkStatus();
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "dlp/status.h"
+#include "server/store/placement_codec.h"
 #include "server/store/stored_spec.h"
 
 namespace dlp::server {
@@ -16,7 +17,7 @@ namespace {
 constexpr absl::string_view kJobColumns =
     "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
     "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
-    "stop_requested_us, stop_state, stop_reason, start_attempt";
+    "stop_requested_us, stop_state, stop_reason, start_attempt, placement";
 
 constexpr absl::string_view kSelectReplicas =
     "SELECT name, role, role_index, state, exit_code, signal, host, pid, reason FROM replicas "
@@ -76,6 +77,8 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   r.stop_state = s.Text(17);
   r.stop_reason = s.Text(18);
   r.start_attempt = s.Int(19);
+  // A malformed placement reads as none: the job keeps its `gpus`.
+  if (!PlacementFromJson(s.Text(20), r.placement, r.job.gpu_sharing).ok()) r.placement.clear();
   return r;
 }
 
@@ -155,8 +158,8 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         Statement s,
         db_.Prepare("UPDATE jobs SET state=?, reason=?, started_us=?, finished_us=?, "
                     "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, gpus=?, "
-                    "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=? "
-                    "WHERE id=?"));
+                    "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=?, "
+                    "placement=? WHERE id=?"));
     s.Bind(1, std::string(JobStateName(r.job.state)))
         .Bind(2, r.job.reason)
         .Bind(3, ToMicros(r.job.started))
@@ -170,7 +173,8 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         .Bind(11, r.stop_state)
         .Bind(12, r.stop_reason)
         .Bind(13, r.start_attempt)
-        .Bind(14, r.seq);
+        .Bind(14, PlacementToJson(r.placement, r.job.gpu_sharing))
+        .Bind(15, r.seq);
     DLP_RETURN_IF_ERROR(s.Run());
   }
   DLP_RETURN_IF_ERROR(WriteReplicas(r));
@@ -243,6 +247,7 @@ absl::Status JobStore::ReadReplicas(Statement& s, JobRecord& r) {
     rep.reason = s.Text(8);
     r.job.replicas.push_back(std::move(rep));
   }
+  ShowPlacement(r);
   return absl::OkStatus();
 }
 

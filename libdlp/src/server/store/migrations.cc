@@ -105,6 +105,16 @@ UPDATE jobs SET tenant = '@owner' WHERE tenant IN ('default', '');
       R"sql(
 ALTER TABLE jobs ADD COLUMN start_attempt INTEGER NOT NULL DEFAULT 0;
 )sql",
+      // 5 -> 6: the queues' tables (numbered ahead of their change; a no-op
+      // here so that the GPU placement keeps its version, 7).
+      R"sql(
+SELECT 1;
+)sql",
+      // 6 -> 7: each started job's GPU placement, per replica (placement_codec.h).
+      // Rows from before keep only `gpus` (whole devices by index), still read.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN placement TEXT NOT NULL DEFAULT '';
+)sql",
   };
   return kMigrations;
 }
