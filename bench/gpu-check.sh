@@ -2,8 +2,10 @@
 # The GPU check, for a machine with an NVIDIA GPU: runs the gpu-labelled
 # collectives tests, prints a GPU allreduce busbw table (NCCL for one rank,
 # host staging for ranks sharing the GPU), the host allreduce table on the
-# machine's cores, and fmnist-train on the GPU against the CPU. The whole check
-# stops after BUDGET seconds (default 280).
+# machine's cores, fmnist-train on the GPU against the CPU, and dlpd's GPU
+# sharing: its NVML inventory, and two `gpu: 0.5` jobs that must run at once
+# on one device. The whole check stops after BUDGET seconds (default 280).
+# CHECKS=sharing runs only the last (after the build): what a short lease needs.
 #
 #   bench/gpu-check.sh [BUILD_DIR]   build with CUDA here (CUDA and NCCL under
 #                                    /usr/local/cuda), then check
@@ -78,7 +80,7 @@ mode=build
 case ${1:-} in
   --pack) mode=pack; dir=${2:?--pack DIR} ;;
   --packed) mode=packed; dir=$(cd "${2:?--packed DIR}" && pwd) ;;
-  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) dir=${1:-$root/build-gpu} ;;
 esac
 
@@ -97,6 +99,97 @@ if [[ $mode == packed ]]; then
 else
   build_with_cuda "$dir"
   bin=$dir/bin
+fi
+
+# GET PATH from the dlpd of $XDG_STATE_HOME/dlp (python3: curl may be missing).
+dlpd_get() {
+  python3 - "$XDG_STATE_HOME/dlp" "$1" <<'PY'
+import json, sys, urllib.request
+state, path = sys.argv[1:3]
+addr = open(state + "/dlpd.addr").read().strip()
+token = open(state + "/dlpd.token").read().strip()
+req = urllib.request.Request("http://" + addr + path, headers={"Authorization": "Bearer " + token})
+print(json.dumps(json.load(urllib.request.urlopen(req, timeout=10)), indent=1))
+PY
+}
+
+# dlpd with NVML's inventory: two `gpu: 0.5` jobs must run at the same time
+# with the same CUDA_VISIBLE_DEVICES, each seeing exactly one device from CUDA.
+sharing_jobs() {  # box
+  local box=$1 rc=0 name id deadline log visible=()
+  local -A ids
+  "$bin/dlp" server start >/dev/null || return 1
+  echo "inventory (GET /v1/gpus):"
+  dlpd_get /v1/gpus || return 1
+  [[ $(dlpd_get /v1/gpus | grep -c '"id"') -ge 1 ]] || { echo "FAIL: no GPU in dlpd's inventory"; return 1; }
+  for name in half-a half-b; do
+    cat >"$box/$name.yaml" <<EOF
+apiVersion: dlp/v1
+kind: Job
+metadata: {name: $name}
+spec:
+  replicas:
+    worker:
+      command:
+        - /bin/sh
+        - -c
+        - |
+          echo "visible=[\$CUDA_VISIBLE_DEVICES]"
+          nvidia-smi -L
+          python3 -c 'import ctypes; c = ctypes.CDLL("libcuda.so.1"); n = ctypes.c_int(); b = ctypes.create_string_buffer(96); d = ctypes.c_int(); ok = c.cuInit(0) == 0 and c.cuDeviceGetCount(ctypes.byref(n)) == 0 and c.cuDeviceGet(ctypes.byref(d), 0) == 0 and c.cuDeviceGetName(b, 96, d) == 0; print("cuda devices=%d name=%s" % (n.value, b.value.decode()) if ok else "cuda: no device")'
+          touch $box/started-$name
+          while [ ! -e $box/go ]; do sleep 0.1; done
+      resources: {cpu: 100m, gpu: 0.5}
+EOF
+    ids[$name]=$("$bin/dlp" submit -q "$box/$name.yaml") || return 1
+  done
+  deadline=$((SECONDS + 60))
+  while [[ ! -e $box/started-half-a || ! -e $box/started-half-b ]] && ((SECONDS < deadline)); do
+    sleep 0.2
+  done
+  for name in half-a half-b; do
+    id=${ids[$name]}
+    log=$XDG_STATE_HOME/dlp/jobs/$id/logs/worker-0.log
+    echo "--- job $id ($name): its log"
+    cat "$log" 2>/dev/null
+    visible+=("$(grep -o 'visible=\[[^]]*\]' "$log" 2>/dev/null)")
+    grep -q 'cuda devices=1 ' "$log" 2>/dev/null \
+      || { echo "FAIL: job $id did not see exactly one device from CUDA"; rc=1; }
+  done
+  "$bin/dlp" describe "${ids[half-a]}" | sed -n '/^GPU sharing/p;/^Replicas/,/^$/p'
+  if [[ ! -e $box/started-half-a || ! -e $box/started-half-b ]]; then
+    echo "FAIL: the two gpu: 0.5 jobs did not run at the same time within 60 s"
+    "$bin/dlp" list
+    rc=1
+  elif [[ -z ${visible[0]} || ${visible[0]} == "visible=[]" || ${visible[0]} != "${visible[1]}" ]]; then
+    echo "FAIL: not on one device: ${visible[0]:-none} and ${visible[1]:-none}"
+    rc=1
+  else
+    echo "OK: both ran at once with ${visible[0]}"
+  fi
+  touch "$box/go"
+  "$bin/dlp" wait --timeout 60s "${ids[half-a]}" "${ids[half-b]}" >/dev/null \
+    || { echo "FAIL: the jobs did not succeed"; rc=1; }
+  return $rc
+}
+
+sharing_check() {
+  step "dlpd: NVML inventory, and two gpu: 0.5 jobs sharing one device"
+  local box rc=0
+  box=$(mktemp -d)
+  # Its own dlpd and state folder; the variables end with the function.
+  local -x XDG_STATE_HOME=$box/state XDG_CONFIG_HOME=$box/config XDG_RUNTIME_DIR=$box/run
+  local -x DLP_CONFIG=$box/no-config.yaml NO_COLOR=1 DLP_CONTEXT=
+  sharing_jobs "$box" || rc=1
+  "$bin/dlp" server stop >/dev/null 2>&1
+  rm -rf "$box"
+  return $rc
+}
+
+if [[ ${CHECKS:-all} == sharing ]]; then
+  sharing_check || status=1
+  step "done (exit $status)"
+  exit $status
 fi
 
 step "gpu-labelled tests"
@@ -174,6 +267,9 @@ else
 fi
 "$bin/dlp" server stop >/dev/null 2>&1
 rm -rf "$sandbox"
+unset XDG_STATE_HOME XDG_CONFIG_HOME XDG_RUNTIME_DIR
+
+sharing_check || status=1
 
 step "done (exit $status)"
 exit $status

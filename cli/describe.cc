@@ -1,6 +1,7 @@
 // dlp describe JOB [-o table|wide|json|yaml]: the job, its spec, replicas and events.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -55,6 +56,7 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
     Field("Position:", job.position ? absl::StrCat(*job.position, " in queue ", job.queue) : "");
     Field("Est. start:", FormatTimestamp(job.estimated_start));
   }
+  if (!job.gpu_sharing.empty()) Field("GPU sharing:", job.gpu_sharing);
 
   std::printf("\n%s\n", Colorize("Spec:", kBold, color).c_str());
   std::string spec = JobSpecToYaml(job.spec);
@@ -62,10 +64,18 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
   std::printf("  %s\n", absl::StrReplaceAll(spec, {{"\n", "\n  "}}).c_str());
 
   std::printf("\n%s\n", Colorize("Replicas:", kBold, color).c_str());
-  Table replicas({"NAME", "STATE", "EXIT", "HOST", "PID"});
+  // The GPUS column only for jobs dlpd placed on GPUs.
+  const bool gpus = std::any_of(job.replicas.begin(), job.replicas.end(),
+                                [](const JobReplica& r) { return !r.gpus.empty(); });
+  std::vector<std::string> columns = {"NAME", "STATE", "EXIT", "HOST", "PID"};
+  if (gpus) columns.push_back("GPUS");
+  Table replicas(columns);
   for (const JobReplica& r : job.replicas) {
-    replicas.AddRow({r.name, ColoredState(r.state, color), ReplicaOutcome(r),
-                     r.host.empty() ? "-" : r.host, r.pid > 0 ? absl::StrCat(r.pid) : "-"});
+    std::vector<std::string> row = {r.name, ColoredState(r.state, color), ReplicaOutcome(r),
+                                    r.host.empty() ? "-" : r.host,
+                                    r.pid > 0 ? absl::StrCat(r.pid) : "-"};
+    if (gpus) row.push_back(r.gpus.empty() ? "-" : r.gpus);
+    replicas.AddRow(row);
   }
   replicas.Print(stdout, color);
 

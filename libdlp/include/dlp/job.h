@@ -26,7 +26,12 @@ std::string_view RestartPolicyName(RestartPolicyKind kind);  // "Never", ...
 struct Resources {
   int64_t cpu_millis = 1000;  // 1 CPU = 1000; "500m" and "0.5" both give 500
   int64_t memory_bytes = 0;   // 0: not set (no memory accounting for this replica)
-  int gpu = 0;
+  // milli-GPUs: 1000 = one whole device; 500 (`gpu: 0.5`) half of one.
+  // Below 1000 any multiple of 1; from 1000 on whole devices only.
+  int64_t gpu_millis = 0;
+  // resources.gpuType: a flavour ("h200") or a device name ("NVIDIA H200");
+  // empty: any device.
+  std::string gpu_type;
   friend bool operator==(const Resources&, const Resources&) = default;
 };
 
@@ -97,6 +102,9 @@ struct JobReplica {
   std::string host;
   int64_t pid = 0;
   std::string reason;  // why it ended, when known beyond its exit: "OOMKilled"
+  // The GPUs dlpd placed it on, as its CUDA_VISIBLE_DEVICES ("0", "MIG-..."),
+  // with the share of a shared device ("0 (0.5)"); empty: none placed.
+  std::string gpus;
 };
 
 struct Job {
@@ -116,6 +124,9 @@ struct Job {
   // expects to start it; unset when unknown or not Queued.
   std::optional<int> position;
   std::optional<absl::Time> estimated_start;
+  // How replicas on a shared device are kept apart, for jobs that hold a
+  // fraction of one: "MPS ..." or "by placement only (...)"; else empty.
+  std::string gpu_sharing;
   JobSpec spec;
   std::vector<JobReplica> replicas;
 };

@@ -35,6 +35,10 @@ absl::Status ValidateJobSpec(const JobSpec& spec);
 absl::StatusOr<int64_t> ParseCpuMillis(std::string_view text);    // "2", "0.5", "500m"
 absl::StatusOr<int64_t> ParseMemoryBytes(std::string_view text);  // "512Mi", "4Gi", "1G", "1000"
 std::string FormatCpuMillis(int64_t millis);                       // 500 -> "500m", 2000 -> "2"
+// GPUs: "1", "0.5", "0.25" (thousandths at most); the range and the rule that
+// a fraction is below one device are dlp-job(5)'s, checked by ValidateJobSpec.
+absl::StatusOr<int64_t> ParseGpuMillis(std::string_view text);
+std::string FormatGpuMillis(int64_t millis);                       // 500 -> "0.5", 2000 -> "2"
 std::string FormatMemoryBytes(int64_t bytes);                      // 4294967296 -> "4Gi"
 
 }  // namespace dlp

@@ -23,6 +23,9 @@ using Json = nlohmann::json;
 std::string FormatApiTime(absl::Time time);
 absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text);
 
+// A GPU count as people write it: whole GPUs an integer (2), a fraction a
+// number (0.5), so that both forms read back the same.
+OrderedJson GpuJson(int64_t millis);
 OrderedJson SpecToJsonValue(const JobSpec& spec);
 absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path);
 OrderedJson JobToJsonValue(const Job& job);

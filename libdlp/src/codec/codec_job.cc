@@ -43,6 +43,7 @@ absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string&
   DLP_RETURN_IF_ERROR(ReadString(value, path, "host", &r.host));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "pid", &r.pid));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "reason", &r.reason));
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "gpus", &r.gpus));
   return r;
 }
 
@@ -60,6 +61,7 @@ OrderedJson JobToJsonValue(const Job& job) {
                         {"host", r.host},
                         {"pid", r.pid}});
     if (!r.reason.empty()) replicas.back()["reason"] = r.reason;
+    if (!r.gpus.empty()) replicas.back()["gpus"] = r.gpus;
   }
   OrderedJson json{
       {"id", job.id},
@@ -81,6 +83,7 @@ OrderedJson JobToJsonValue(const Job& job) {
   }
   json["spec"] = SpecToJsonValue(job.spec);
   json["replicas"] = replicas;
+  if (!job.gpu_sharing.empty()) json["gpuSharing"] = job.gpu_sharing;
   return json;
 }
 
@@ -105,6 +108,7 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "preemptions", &job.preemptions));
   DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "position", &job.position));
   DLP_RETURN_IF_ERROR(ReadOptionalTime(value, path, "estimatedStart", &job.estimated_start));
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "gpuSharing", &job.gpu_sharing));
   DLP_ASSIGN_OR_RETURN(const Json* spec, ReadObject(value, path, "spec"));
   if (spec != nullptr) {
     DLP_ASSIGN_OR_RETURN(job.spec, SpecFromJsonValue(*spec, dot + "spec"));

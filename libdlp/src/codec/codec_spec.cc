@@ -70,7 +70,30 @@ absl::Status ReadResources(const Json& object, absl::string_view path, Resources
           absl::StrCat(p, ": expected a memory quantity, got ", it->type_name()));
     }
   }
-  return ReadInt(object, path, "gpu", &out->gpu);
+  if (const auto it = object.find("gpu"); it != object.end() && !it->is_null()) {
+    const std::string p = absl::StrCat(path, ".gpu");
+    if (it->is_string()) {
+      absl::StatusOr<int64_t> millis = ParseGpuMillis(it->get<std::string>());
+      if (!millis.ok()) return Prefixed(p, millis.status());
+      out->gpu_millis = *millis;
+    } else if (it->is_number()) {
+      // A number of GPUs (0.5); ValidateJobSpec checks the range and grain.
+      const double gpus = it->get<double>();
+      if (!std::isfinite(gpus) || std::fabs(gpus) > 1e12) {
+        return absl::InvalidArgumentError(absl::StrCat(p, ": ", it->dump(), " is out of range"));
+      }
+      const double millis = gpus * 1000;
+      if (std::fabs(millis - std::round(millis)) > 1e-6) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(p, ": ", it->dump(), " is finer than 0.001, a thousandth of a GPU"));
+      }
+      out->gpu_millis = std::llround(millis);
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p, ": expected a number of GPUs, got ", it->type_name()));
+    }
+  }
+  return ReadString(object, path, "gpuType", &out->gpu_type);
 }
 
 absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string& path) {
@@ -92,18 +115,24 @@ absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string
 
 }  // namespace
 
+OrderedJson GpuJson(int64_t millis) {
+  if (millis % 1000 == 0) return OrderedJson(millis / 1000);
+  return OrderedJson(static_cast<double>(millis) / 1000);
+}
+
 OrderedJson SpecToJsonValue(const JobSpec& spec) {
   OrderedJson replicas = OrderedJson::array();
   for (const ReplicaSpec& r : spec.replicas) {
+    OrderedJson resources = {{"cpu", FormatCpuMillis(r.resources.cpu_millis)},
+                             {"memory", FormatMemoryBytes(r.resources.memory_bytes)},
+                             {"gpu", GpuJson(r.resources.gpu_millis)}};
+    if (!r.resources.gpu_type.empty()) resources["gpuType"] = r.resources.gpu_type;
     replicas.push_back({
         {"role", r.role},
         {"count", r.count},
         {"command", r.command},
         {"env", OrderedJson(r.env)},
-        {"resources",
-         {{"cpu", FormatCpuMillis(r.resources.cpu_millis)},
-          {"memory", FormatMemoryBytes(r.resources.memory_bytes)},
-          {"gpu", r.resources.gpu}}},
+        {"resources", std::move(resources)},
     });
   }
   OrderedJson json{

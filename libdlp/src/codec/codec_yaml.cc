@@ -112,7 +112,8 @@ std::string JobSpecToYaml(const JobSpec& spec) {
     if (r.resources.memory_bytes != 0) {
       resources["memory"] = FormatMemoryBytes(r.resources.memory_bytes);
     }
-    resources["gpu"] = r.resources.gpu;
+    resources["gpu"] = internal::GpuJson(r.resources.gpu_millis);
+    if (!r.resources.gpu_type.empty()) resources["gpuType"] = r.resources.gpu_type;
     replica["resources"] = resources;
     replicas[r.role] = replica;
   }

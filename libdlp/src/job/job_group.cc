@@ -87,7 +87,10 @@ contract::Group JobGroup(const JobSpec& spec) {
   group.framework = ToContract(spec.framework);
   group.workdir = spec.workdir;
   for (const ReplicaSpec& r : spec.replicas) {
-    group.roles.push_back({r.role, r.count, r.command, r.env, r.resources.gpu});
+    // A fraction is a whole device to dlp-run without dlpd (dlpd's placement
+    // shares devices through the group's `devices`).
+    const int gpus = static_cast<int>((r.resources.gpu_millis + 999) / 1000);
+    group.roles.push_back({r.role, r.count, r.command, r.env, gpus, {}});
   }
   group.restart_policy = ToContract(spec.restart_policy.policy);
   group.max_restarts = spec.restart_policy.max_restarts;

@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
   app.add_option("--cpus", cpus, "CPUs to schedule instead of the detected count (\"4\", \"500m\")");
   app.add_option("--memory", memory, "memory to schedule instead of MemTotal (\"8Gi\")");
   app.add_option("--gpus", gpus, "GPUs to schedule instead of the NVML count");
+  app.add_option("--gpu-inventory", options.gpu_inventory,
+                 "YAML or JSON file of the GPUs to schedule (devices with index, uuid, name, "
+                 "memory and MIG instances) instead of NVML's")
+      ->check(CLI::ExistingFile);
   app.add_option("--grace-period", grace_seconds,
                  "seconds between SIGTERM and SIGKILL when stopping a job")
       ->capture_default_str()

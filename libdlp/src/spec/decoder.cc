@@ -26,7 +26,7 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "preemptible",
                                              "preemption"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
-constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu"};
+constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu", "gpuType"};
 constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
 constexpr absl::string_view kLogsFields[] = {"maxBytes"};
 constexpr absl::string_view kPreemptionFields[] = {"gracePeriodSeconds"};
@@ -196,7 +196,8 @@ class Decoder {
   }
 
   void Resources(const YAML::Node& node, const std::string& path, dlp::Resources& out) {
-    if (!r_.CheckMap(node, path, "a map with cpu, memory and gpu", kResourceFields)) return;
+    if (!r_.CheckMap(node, path, "a map with cpu, memory, gpu and gpuType", kResourceFields))
+      return;
     if (YAML::Node n = YamlReader::Child(node, "cpu"); YamlReader::Present(n)) {
       const std::string p = path + ".cpu";
       if (auto v = r_.String(n, p)) {
@@ -221,7 +222,18 @@ class Decoder {
     }
     if (YAML::Node n = YamlReader::Child(node, "gpu"); YamlReader::Present(n)) {
       const std::string p = path + ".gpu";
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckGpu(*v))) out.gpu = static_cast<int>(*v);
+      if (auto v = r_.String(n, p)) {
+        absl::StatusOr<int64_t> millis = ParseGpuMillis(*v);
+        if (!millis.ok()) {
+          r_.Report(n, p, millis.status().message());
+        } else if (r_.Check(n, p, CheckGpuMillis(*millis))) {
+          out.gpu_millis = *millis;
+        }
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(node, "gpuType"); YamlReader::Present(n)) {
+      const std::string p = path + ".gpuType";
+      if (auto v = r_.String(n, p); v && r_.Check(n, p, CheckGpuType(*v))) out.gpu_type = *v;
     }
   }
 

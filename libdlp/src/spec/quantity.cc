@@ -6,6 +6,7 @@
 // 128-bit integers, so "1.5Gi" is exact; memory rounds up to whole bytes, as
 // Kubernetes does.
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "common/string_view_compat.h"
 #include "dlp/queue.h"
 #include "dlp/spec.h"
@@ -190,6 +192,31 @@ absl::StatusOr<int64_t> ParseMemoryBytes(std::string_view std_text) {
   }
   if (numerator / denominator > kLimit) return MemoryError(text, "it is too large");
   return static_cast<int64_t>((numerator + denominator - 1) / denominator);
+}
+
+absl::StatusOr<int64_t> ParseGpuMillis(std::string_view std_text) {
+  const absl::string_view text = internal::ToAbsl(std_text);
+  auto error = [text](absl::string_view why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", text, "\" is not a GPU quantity", why.empty() ? "" : " (", why,
+                     why.empty() ? "" : ")", "; expected e.g. 1, 2 or 0.5"));
+  };
+  if (text.empty()) return error("empty");
+  // A negative number parses, so that the range check names the bounds.
+  const bool negative = text[0] == '-';
+  std::optional<Number> n = ReadNumber(text.substr(negative ? 1 : 0));
+  if (!n || !n->rest.empty()) return error("");
+  if (n->scale > 3) return error("finer than 0.001, a thousandth of a GPU");
+  const int128 millis = n->digits * Pow(10, 3 - n->scale);
+  if (millis > kLimit) return error("too large");
+  return negative ? -static_cast<int64_t>(millis) : static_cast<int64_t>(millis);
+}
+
+std::string FormatGpuMillis(int64_t millis) {
+  if (millis % 1000 == 0) return absl::StrCat(millis / 1000);
+  std::string fraction = absl::StrFormat("%03d", std::abs(millis % 1000));
+  while (fraction.back() == '0') fraction.pop_back();
+  return absl::StrCat(millis < 0 ? "-" : "", std::abs(millis / 1000), ".", fraction);
 }
 
 std::string FormatCpuMillis(int64_t millis) {

@@ -205,9 +205,29 @@ Problem CheckTotalReplicas(int64_t total) {
   return absl::StrFormat("%d replicas in all roles together; at most %d", total, kMaxReplicas);
 }
 
-Problem CheckGpu(int64_t gpu) {
-  if (gpu < 0 || gpu > kMaxGpus) {
-    return absl::StrFormat("must be between 0 and %d GPUs per replica, got %d", kMaxGpus, gpu);
+Problem CheckGpuMillis(int64_t millis) {
+  if (millis < 0 || millis > int64_t{kMaxGpus} * 1000) {
+    return absl::StrFormat("must be between 0 and %d GPUs per replica, got %s", kMaxGpus,
+                           FormatGpuMillis(millis));
+  }
+  if (millis > 1000 && millis % 1000 != 0) {
+    return absl::StrFormat(
+        "got %s: a fraction above 1 cannot be packed on one device; ask for whole GPUs (%d or "
+        "%d) or a fraction below 1",
+        FormatGpuMillis(millis), millis / 1000, millis / 1000 + 1);
+  }
+  return std::nullopt;
+}
+
+Problem CheckGpuType(absl::string_view gpu_type) {
+  if (gpu_type.empty()) return "must not be empty; leave it out for any GPU";
+  if (gpu_type.size() > kMaxGpuTypeBytes) {
+    return absl::StrFormat("must be at most %d characters", kMaxGpuTypeBytes);
+  }
+  for (char c : gpu_type) {
+    if (!absl::ascii_isprint(static_cast<unsigned char>(c))) {
+      return "must be a flavour such as h200 or a device name such as \"NVIDIA H200\"";
+    }
   }
   return std::nullopt;
 }

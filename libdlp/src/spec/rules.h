@@ -54,6 +54,7 @@ inline constexpr int kMaxRestarts = 100;
 inline constexpr int kDefaultMaxRestarts = 3;  // OnFailure / ExitCode without maxRestarts
 inline constexpr int kMaxBackoffSeconds = 3600;
 inline constexpr int kMaxGpus = 64;                                       // per replica
+inline constexpr size_t kMaxGpuTypeBytes = 128;
 inline constexpr int64_t kMaxCpuMillis = int64_t{4096} * 1000;            // per replica: 4096 CPUs
 inline constexpr int64_t kMaxMemoryBytes = int64_t{16} << 40;             // per replica: 16Ti
 inline constexpr int kMaxPreemptionGraceSeconds = 3600;
@@ -97,7 +98,9 @@ Problem CheckWorkdir(absl::string_view workdir);
 Problem CheckText(absl::string_view text);
 Problem CheckCount(absl::string_view role, int64_t count);
 Problem CheckTotalReplicas(int64_t total);
-Problem CheckGpu(int64_t gpu);
+// milli-GPUs: at most kMaxGpus, and a fraction only below one device.
+Problem CheckGpuMillis(int64_t millis);
+Problem CheckGpuType(absl::string_view gpu_type);
 Problem CheckCpuMillis(int64_t millis);
 Problem CheckMemoryBytes(int64_t bytes);
 Problem CheckMaxRestarts(RestartPolicyKind policy, int64_t max_restarts);

@@ -46,7 +46,10 @@ void ValidateReplica(const ReplicaSpec& r, Validator& v) {
   v.Check(path + ".env", internal::CheckEnv(r.env));
   v.Check(path + ".resources.cpu", internal::CheckCpuMillis(r.resources.cpu_millis));
   v.Check(path + ".resources.memory", internal::CheckMemoryBytes(r.resources.memory_bytes));
-  v.Check(path + ".resources.gpu", internal::CheckGpu(r.resources.gpu));
+  v.Check(path + ".resources.gpu", internal::CheckGpuMillis(r.resources.gpu_millis));
+  if (!r.resources.gpu_type.empty()) {
+    v.Check(path + ".resources.gpuType", internal::CheckGpuType(r.resources.gpu_type));
+  }
 }
 
 }  // namespace

@@ -29,6 +29,12 @@ inline constexpr char kJobId[] = "DLP_JOB_ID";
 inline constexpr char kJobName[] = "DLP_JOB_NAME";
 inline constexpr char kTraceDir[] = "DLP_TRACE_DIR";
 inline constexpr char kCudaVisibleDevices[] = "CUDA_VISIBLE_DEVICES";
+// Device indices as NVML numbers them (PCI bus order), not CUDA's fastest first.
+inline constexpr char kCudaDeviceOrder[] = "CUDA_DEVICE_ORDER";
+// A replica's share of a device under an MPS control daemon.
+inline constexpr char kCudaMpsActiveThreadPercentage[] = "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE";
+inline constexpr char kCudaMpsPinnedDeviceMemLimit[] = "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT";
+inline constexpr char kCudaMpsPipeDirectory[] = "CUDA_MPS_PIPE_DIRECTORY";
 
 // Rendezvous and collectives.
 inline constexpr char kRdzvRound[] = "DLP_RDZV_ROUND";

@@ -64,6 +64,37 @@ absl::StatusOr<Role> ParseRole(const Json& j, const std::string& source, const s
     }
     role.gpus = j["gpus"].get<int>();
   }
+  if (j.contains("devices")) {
+    const Json& devices = j["devices"];
+    if (!devices.is_array() || devices.size() != static_cast<size_t>(role.count)) {
+      return FieldError(
+          source, field + ".devices",
+          absl::StrCat("must be an array of ", role.count, " entries, one per replica"));
+    }
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const std::string f = absl::StrCat(field, ".devices[", i, "]");
+      const Json& d = devices[i];
+      if (!d.is_object() || !d.contains("visible") || !d["visible"].is_string()) {
+        return FieldError(source, f, "must be an object with a string \"visible\"");
+      }
+      ReplicaDevices replica;
+      replica.visible = d["visible"].get<std::string>();
+      if (replica.visible.find_first_of(" \t\n") != std::string::npos) {
+        return FieldError(source, f + ".visible", "must be a device list without spaces");
+      }
+      if (d.contains("env")) {
+        if (!d["env"].is_object()) return FieldError(source, f + ".env", "must be an object");
+        for (const auto& [key, value] : d["env"].items()) {
+          if (key.empty() || key.find('=') != std::string::npos || !value.is_string()) {
+            return FieldError(source, absl::StrCat(f, ".env.", key),
+                              "must be a variable name with a string value");
+          }
+          replica.env[key] = value.get<std::string>();
+        }
+      }
+      role.devices.push_back(std::move(replica));
+    }
+  }
   return role;
 }
 
@@ -155,6 +186,16 @@ std::string GroupToJson(const Group& group) {
     role["command"] = r.command;
     role["env"] = r.env;
     role["gpus"] = r.gpus;
+    if (!r.devices.empty()) {
+      nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+      for (const ReplicaDevices& d : r.devices) {
+        nlohmann::ordered_json entry;
+        entry["visible"] = d.visible;
+        if (!d.env.empty()) entry["env"] = d.env;
+        devices.push_back(std::move(entry));
+      }
+      role["devices"] = std::move(devices);
+    }
     roles.push_back(std::move(role));
   }
   j["roles"] = std::move(roles);

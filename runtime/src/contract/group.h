@@ -14,12 +14,23 @@
 
 namespace dlp::contract {
 
+// What one replica was placed on: exactly its CUDA_VISIBLE_DEVICES ("0,1",
+// "MIG-<uuid>", or "" for none) and the variables of its device share (MPS).
+struct ReplicaDevices {
+  std::string visible;
+  std::map<std::string, std::string> env;
+  friend bool operator==(const ReplicaDevices&, const ReplicaDevices&) = default;
+};
+
 struct Role {
   std::string role = "worker";  // chief, ps, worker, evaluator, or "rank" for -np
   int count = 1;
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
   int gpus = 0;  // GPUs per replica
+  // The devices dlpd placed each replica on, one entry per replica (index =
+  // replica index); empty: dlp-run assigns `gpus` from --gpus or the machine.
+  std::vector<ReplicaDevices> devices;
 };
 
 struct Group {

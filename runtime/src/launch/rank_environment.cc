@@ -60,7 +60,10 @@ std::map<std::string, std::string> RankEnvironment(const RankLayout& layout, con
   vars[env::kStoreAddr] = cluster.store_addr;
   vars[env::kHostId] = rank.host;
   vars[env::kFramework] = std::string(contract::FrameworkName(cluster.framework));
-  if (rank.assign_gpus) vars[env::kCudaVisibleDevices] = absl::StrJoin(rank.gpu_ids, ",");
+  if (rank.assign_gpus) {
+    vars[env::kCudaVisibleDevices] =
+        rank.visible_devices.value_or(absl::StrJoin(rank.gpu_ids, ","));
+  }
 
   if (cluster.framework == Framework::kTensorFlow) {
     vars[env::kTfConfig] = TfConfig(layout, rank, cluster);

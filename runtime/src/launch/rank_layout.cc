@@ -212,6 +212,15 @@ absl::StatusOr<RankLayout> LayOutRanks(const contract::Group& group,
       plan.command = role->command;
       plan.env = role->env;
       plan.gpus = role->gpus;
+      if (!role->devices.empty()) {
+        // Placed by dlpd: exactly these devices, whatever this machine shows.
+        const contract::ReplicaDevices& placed = role->devices[i];
+        plan.assign_gpus = true;
+        plan.visible_devices = placed.visible;
+        for (const auto& [name, value] : placed.env) plan.env[name] = value;
+        layout.ranks.push_back(std::move(plan));
+        continue;
+      }
       // Plain -np: one GPU per local rank when GPUs exist; roles: their count.
       const int want = role->role == "rank" ? (gpus.empty() ? 0 : 1) : role->gpus;
       plan.assign_gpus = gpus_given || want > 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct RankPlan {
   int gpus = 0;               // requested by the role
   std::vector<int> gpu_ids;   // assigned; empty and !assign_gpus: leave CUDA_VISIBLE_DEVICES
   bool assign_gpus = false;
+  // Set: dlpd placed this replica (the group's devices); CUDA_VISIBLE_DEVICES
+  // is exactly this, and gpu_ids is unused.
+  std::optional<std::string> visible_devices;
 };
 
 struct RankLayout {

@@ -162,6 +162,7 @@ void PlaceSlurmTask(const SlurmTask& task, RankLayout* layout) {
     plan.local = plan.rank == task.rank;
     plan.assign_gpus = false;
     plan.gpu_ids.clear();
+    plan.visible_devices.reset();
   }
   RankPlan& self = layout->ranks[task.rank];
   self.host = task.host;

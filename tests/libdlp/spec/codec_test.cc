@@ -23,11 +23,12 @@ JobSpec SampleSpec() {
   spec.name = "mnist";
   spec.labels = {{"team", "vision"}};
   spec.framework = Framework::kPyTorch;
-  spec.replicas.push_back({.role = "worker",
-                           .count = 4,
-                           .command = {"fmnist-train"},
-                           .env = {},
-                           .resources = {.cpu_millis = 1000, .memory_bytes = 2LL << 30, .gpu = 0}});
+  spec.replicas.push_back(
+      {.role = "worker",
+       .count = 4,
+       .command = {"fmnist-train"},
+       .env = {},
+       .resources = {.cpu_millis = 1000, .memory_bytes = 2LL << 30, .gpu_millis = 0}});
   spec.workdir = "/abs/path";
   spec.restart_policy = {
       .policy = RestartPolicyKind::kOnFailure, .max_restarts = 3, .backoff_seconds = 5};
@@ -128,12 +129,13 @@ TEST(Codec, JobRoundTripsThroughJson) {
 
 TEST(Codec, JobSpecRoundTripsThroughJson) {
   JobSpec spec = SampleSpec();
-  spec.replicas.insert(spec.replicas.begin(),
-                       {.role = "ps",
-                        .count = 2,
-                        .command = {"a", "b c"},
-                        .env = {{"K", "v"}},
-                        .resources = {.cpu_millis = 500, .memory_bytes = 1000, .gpu = 1}});
+  spec.replicas.insert(
+      spec.replicas.begin(),
+      {.role = "ps",
+       .count = 2,
+       .command = {"a", "b c"},
+       .env = {{"K", "v"}},
+       .resources = {.cpu_millis = 500, .memory_bytes = 1000, .gpu_millis = 1000}});
   absl::StatusOr<JobSpec> back = JobSpecFromJson(JobSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec));
@@ -239,7 +241,7 @@ TEST(Codec, JobSpecYamlIsAcceptedBackByTheParser) {
                         .count = 1,
                         .command = {"python3", "-c", "print(1): x"},
                         .env = {{"A", "true"}, {"B", "007"}, {"C", ""}},
-                        .resources = {.cpu_millis = 250, .memory_bytes = 0, .gpu = 0}});
+                        .resources = {.cpu_millis = 250, .memory_bytes = 0, .gpu_millis = 0}});
   spec.labels["example.com/tier"] = "1";
   const std::string text = JobSpecToYaml(spec);
   EXPECT_EQ(text.find("apiVersion: dlp/v1\nkind: Job\nmetadata:\n  name: mnist\n"), 0u) << text;

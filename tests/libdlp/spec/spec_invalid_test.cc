@@ -229,7 +229,8 @@ std::vector<Case> Cases() {
       {"resources is a list",
        Head("      resources: [cpu]\n"),
        {},
-       {"spec.replicas.worker.resources: expected a map with cpu, memory and gpu, got a list"}},
+       {"spec.replicas.worker.resources: expected a map with cpu, memory, gpu and gpuType, got a "
+        "list"}},
       // --- env and labels ------------------------------------------------------------
       {"env bad name",
        Head("      env: {1BAD: x}\n"),

@@ -73,7 +73,7 @@ TEST(SpecValid, MinimalSpecTakesDocumentedDefaults) {
   EXPECT_TRUE(w.env.empty());
   EXPECT_EQ(w.resources.cpu_millis, 1000);
   EXPECT_EQ(w.resources.memory_bytes, 0);
-  EXPECT_EQ(w.resources.gpu, 0);
+  EXPECT_EQ(w.resources.gpu_millis, 0);
   EXPECT_EQ(spec.workdir, "/specs");  // the spec file's folder
   EXPECT_EQ(spec.restart_policy.policy, RestartPolicyKind::kNever);
   EXPECT_EQ(spec.restart_policy.max_restarts, 0);
@@ -103,7 +103,7 @@ TEST(SpecValid, FullSpecEveryField) {
               ElementsAre(Pair("A", "b"), Pair("OVERRIDDEN", "worker"), Pair("SHARED", "1")));
   EXPECT_EQ(w.resources.cpu_millis, 500);
   EXPECT_EQ(w.resources.memory_bytes, 2LL << 30);
-  EXPECT_EQ(w.resources.gpu, 1);
+  EXPECT_EQ(w.resources.gpu_millis, 1000);
   EXPECT_THAT(spec.replicas[1].env, ElementsAre(Pair("OVERRIDDEN", "base"), Pair("SHARED", "1")));
   EXPECT_EQ(spec.replicas[1].resources.cpu_millis, 250);
   EXPECT_EQ(spec.replicas[1].resources.memory_bytes, 4000000000LL);

@@ -121,6 +121,34 @@ TEST(GroupCodec, ErrorsNameTheFileAndTheField) {
   }
 }
 
+TEST(GroupCodec, PlacedDevicesRoundTripOnePerReplica) {
+  Group g = Sample();
+  g.roles[1].devices = {
+      {"0", {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"}}}, {"MIG-6d1c", {}}, {"", {}}};
+  const std::string text = GroupToJson(g);
+  EXPECT_THAT(text, HasSubstr("\"visible\": \"MIG-6d1c\""));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("\"devices\": []")));  // chief: none placed
+  auto back = ParseGroupJson(text, "g.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->roles[1].devices, g.roles[1].devices);
+  EXPECT_TRUE(back->roles[0].devices.empty());
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"("devices": [{"visible": "0"}])", "roles[0].devices: must be an array of 2 entries"},
+      {R"("devices": [{"visible": "0"}, {}])", "roles[0].devices[1]: must be an object"},
+      {R"("devices": [{"visible": "0 1"}, {"visible": ""}])",
+       "roles[0].devices[0].visible: must be a device list without spaces"},
+      {R"("devices": [{"visible": "0", "env": {"A": 1}}, {"visible": ""}])",
+       "roles[0].devices[0].env.A: must be a variable name with a string value"},
+  };
+  for (const auto& [devices, expected] : bad) {
+    const std::string json =
+        R"({"roles": [{"role": "worker", "count": 2, "command": ["x"], )" + devices + "}]}";
+    auto parsed = ParseGroupJson(json, "g.json");
+    ASSERT_FALSE(parsed.ok()) << json;
+    EXPECT_THAT(parsed.status().message(), HasSubstr(expected));
+  }
+}
+
 TEST(Names, AreMappedOnce) {
   for (std::string_view name : kFrameworkNames) {
     auto f = ParseFramework(name);

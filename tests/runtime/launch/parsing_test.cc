@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "contract/group.h"
+#include "launch/rank_environment.h"
 #include "launch/rank_layout.h"
 #include "launch/slurm.h"
 #include "launch/ssh_command.h"
@@ -93,6 +94,33 @@ TEST(Placement, RolesAreOrderedAndHostsFilledInOrder) {
   EXPECT_EQ(layout->ranks[4].node_rank, 1);
   EXPECT_EQ(layout->num_nodes, 2);
   EXPECT_FALSE(LayOutRanks(group, {{"localhost", 4}}, {}, true).ok());
+}
+
+TEST(Placement, DevicesPlacedByDlpdAreEachReplicasExactly) {
+  contract::Group group;
+  group.roles = {{"worker",
+                  2,
+                  {"w"},
+                  {},
+                  1,
+                  {{"0", {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"}}}, {"MIG-abc", {}}}},
+                 {"chief", 1, {"c"}, {}, 0, {{"", {}}}}};
+  // The machine's --gpus do not matter once dlpd placed the replicas.
+  auto layout = LayOutRanks(group, {}, {4, 5}, true);
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  ClusterInfo cluster;
+  std::vector<std::string> visible;
+  for (const RankPlan& r : layout->ranks) {
+    visible.push_back(r.name + "=" +
+                      RankEnvironment(*layout, r, cluster).at("CUDA_VISIBLE_DEVICES"));
+  }
+  EXPECT_THAT(visible, ElementsAre("chief-0=", "worker-0=0", "worker-1=MIG-abc"));
+  EXPECT_EQ(
+      RankEnvironment(*layout, layout->ranks[1], cluster).at("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"),
+      "50");
+  EXPECT_EQ(RankEnvironment(*layout, layout->ranks[2], cluster)
+                .count("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"),
+            0u);
 }
 
 TEST(SshArgv, QuotesEveryWordForTheRemoteShell) {

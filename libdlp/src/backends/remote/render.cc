@@ -9,9 +9,9 @@ namespace dlp::internal {
 
 std::string RenderDlpRun(const JobSpec& spec) {
   const contract::JobFolder folder{"STATE/jobs/ID"};
-  int gpus = 0;
+  int64_t gpus = 0;
   for (const ReplicaSpec& replica : spec.replicas) {
-    gpus = SaturatingAdd(gpus, SaturatingMul(replica.count, replica.resources.gpu));
+    gpus = SaturatingAdd(gpus, SaturatingMul<int64_t>(replica.count, replica.resources.gpu_millis));
   }
   // dlpd's defaults; `dlpd --grace-period` changes the grace period.
   const contract::DlpRunCommand command =

@@ -9,6 +9,7 @@
 #include "common/checked_math.h"
 #include "contract/dlp_run.h"
 #include "contract/shell_quote.h"
+#include "dlp/spec.h"
 
 namespace dlp::internal {
 namespace {
@@ -102,7 +103,22 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
     if (r.resources.cpu_millis > cpu_millis) cpu_role = r.role;
     cpu_millis = std::max(cpu_millis, r.resources.cpu_millis);
     memory = std::max<int64_t>(memory, r.resources.memory_bytes);
-    gpus = std::max(gpus, r.resources.gpu);
+    // srun's --gpus-per-task counts whole devices; packing fractions onto one
+    // device and picking a device type are dlpd's (GRES type names are each site's).
+    const std::string gpu_path = absl::StrCat("spec.replicas.", r.role, ".resources.gpu");
+    if (r.resources.gpu_millis % 1000 != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          gpu_path, ": ", FormatGpuMillis(r.resources.gpu_millis),
+          " GPU: the Slurm backend allocates whole GPUs only; ask for whole GPUs, or run the "
+          "job on dlpd, which packs fractions onto one device"));
+    }
+    if (!r.resources.gpu_type.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(gpu_path,
+                       "Type: the Slurm backend does not choose GPU types; leave "
+                       "gpuType out (or use a partition with that GPU)"));
+    }
+    gpus = std::max<int>(gpus, static_cast<int>(r.resources.gpu_millis / 1000));
   }
   int tasks = 0;
   for (const ReplicaSpec& r : spec.replicas) {

@@ -166,6 +166,22 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
     SendJson(res, 200, body.dump());
   });
 
+  // The devices placed on and what running jobs hold of each (dlpd(8)).
+  server.Get("/v1/gpus", [&ctx](const httplib::Request&, httplib::Response& res) {
+    const std::map<std::string, int64_t> use = ctx.controller->GpuUse();
+    nlohmann::json devices = nlohmann::json::array();
+    for (const GpuDevice& d : ctx.controller->Devices()) {
+      const auto used = use.find(d.id);
+      devices.push_back({{"id", d.id},
+                         {"uuid", d.uuid},
+                         {"name", d.name},
+                         {"flavour", d.flavour},
+                         {"memoryBytes", d.memory_bytes},
+                         {"usedMillis", used == use.end() ? 0 : used->second}});
+    }
+    SendJson(res, 200, nlohmann::json{{"devices", devices}}.dump());
+  });
+
   server.Post("/v1/jobs", [&ctx](const httplib::Request& req, httplib::Response& res) {
     const absl::Time start = absl::Now();
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(req.body);

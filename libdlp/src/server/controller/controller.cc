@@ -10,6 +10,7 @@
 #include "server/controller/queue_access.h"
 #include "server/controller/snapshot_builder.h"
 #include "server/log.h"
+#include "server/scheduler/gpu_placement.h"
 #include "server/store/tenant_store.h"
 #include "server/thread_guard.h"
 
@@ -116,6 +117,18 @@ std::vector<QueueConfig> Controller::ConfiguredQueues() const {
   return options_.queues->Catalog()->queues;
 }
 
+std::vector<GpuDevice> Controller::Devices() const {
+  Snapshot machine;
+  machine.capacity = options_.capacity;
+  machine.devices = options_.devices;
+  return DevicesOf(machine);
+}
+
+std::map<std::string, int64_t> Controller::GpuUse() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return UseOf(BuildSnapshot(active_, options_.capacity, absl::Now()).running);
+}
+
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   {
@@ -131,6 +144,7 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
           CheckQueueAccess(*catalog, candidate.job.queue, candidate.job.tenant, spec.priority));
       machine.queues = catalog->queues;
     }
+    machine.devices = options_.devices;
     DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
   }
   DLP_RETURN_IF_ERROR(RunAs(tenant).status());

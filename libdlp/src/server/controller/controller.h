@@ -41,6 +41,9 @@ namespace dlp::server {
 
 struct ControllerOptions {
   ResourceVector capacity;
+  // The GPUs to place replicas on (gpu_inventory.h); empty: "0".."n-1" from
+  // capacity.gpu_millis.
+  std::vector<GpuDevice> devices;
   absl::Duration poll_interval = absl::Milliseconds(100);
   // The Unix account a tenant's jobs run as; unset: the tenant's own name.
   UnixUserForTenant unix_user_for_tenant;
@@ -96,6 +99,10 @@ class Controller {
   void Reschedule();
 
   const ResourceVector& capacity() const { return options_.capacity; }
+  // The devices placed on (empty: "0".."n-1" from capacity, or no GPUs) and
+  // the milli-GPUs running jobs hold on each (by GpuDevice::id).
+  std::vector<GpuDevice> Devices() const;
+  std::map<std::string, int64_t> GpuUse() const;
 
  private:
   // The account a job of `tenant` runs as: nullopt for the owner.

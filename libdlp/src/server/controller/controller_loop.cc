@@ -114,6 +114,7 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+  snapshot.devices = options_.devices;
   snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
   // A job preempted this round waits for the next (no preemption loop).
   std::erase_if(snapshot.pending,
@@ -140,6 +141,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     record.gpus = GpuIndices(start.placement);
     record.job.position.reset();
     record.job.estimated_start.reset();
+    record.placement = start.placement;
     ++record.start_attempt;
     starting.push_back({std::move(record), {}});
   }

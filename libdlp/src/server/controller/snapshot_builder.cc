@@ -16,9 +16,10 @@ PendingJob PendingOf(const JobRecord& record) {
   job.priority = spec.priority;
   job.demand = DemandOf(spec);
   for (const ReplicaSpec& r : spec.replicas) {
-    if (r.resources.gpu <= 0) continue;
+    if (r.resources.gpu_millis <= 0) continue;
     for (int i = 0; i < r.count; ++i) {
-      job.replicas.push_back({absl::StrCat(r.role, "-", i), int64_t{r.resources.gpu} * 1000, ""});
+      job.replicas.push_back(
+          {absl::StrCat(r.role, "-", i), r.resources.gpu_millis, r.resources.gpu_type});
     }
   }
   if (record.job.created) job.submitted = *record.job.created;
@@ -36,7 +37,10 @@ RunningJob RunningOf(const JobRecord& record) {
   job.queue = record.job.queue;
   job.priority = spec.priority;
   job.demand = DemandOf(spec);
-  if (!record.gpus.empty()) {
+  if (!record.placement.empty()) {
+    job.placement = record.placement;
+  } else if (!record.gpus.empty()) {
+    // A job started before schema version 7: whole devices, by index.
     ReplicaPlacement held{"job", {}};
     for (int g : record.gpus) held.gpus.push_back({absl::StrCat(g), 1000});
     job.placement.push_back(std::move(held));

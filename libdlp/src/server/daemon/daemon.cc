@@ -19,11 +19,13 @@
 #include "server/api/routes.h"
 #include "server/controller/controller.h"
 #include "server/daemon/daemon_config.h"
+#include "server/daemon/machine_gpus.h"
 #include "server/daemon/shared_mode.h"
 #include "server/daemon/state_dir.h"
 #include "server/executor/cgroup.h"
 #include "server/http/gated_server.h"
 #include "server/log.h"
+#include "server/scheduler/gpu_inventory.h"
 #include "server/thread_guard.h"
 
 namespace dlp::server {
@@ -180,14 +182,23 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   };
   controller_options.queues = queues.get();
   controller_options.capacity = DetectCapacity();
+  DLP_ASSIGN_OR_RETURN(controller_options.devices,
+                       LoadMachineGpus(options.gpu_inventory, options.gpus));
   if (options.cpu_millis) controller_options.capacity.cpu_millis = *options.cpu_millis;
   if (options.memory_bytes) controller_options.capacity.memory_bytes = *options.memory_bytes;
   if (options.gpus) controller_options.capacity.gpu_millis = int64_t{*options.gpus} * 1000;
+  if (!controller_options.devices.empty()) {
+    const ResourceVector gpus = GpuCapacityOf(controller_options.devices);
+    controller_options.capacity.gpu_millis = gpus.gpu_millis;
+    controller_options.capacity.gpu_flavours = gpus.gpu_flavours;
+    Log(absl::StrCat("GPUs: ", DescribeDevices(controller_options.devices)));
+  }
   Log(absl::StrCat("capacity: ", DescribeCpus(controller_options.capacity.cpu_millis), ", ",
                    DescribeMemory(controller_options.capacity.memory_bytes), " of memory, ",
                    controller_options.capacity.gpu_millis / 1000, " GPUs"));
   Executor executor({state.File("jobs"), options.grace_period, options.dlp_run,
-                     cgroups.ok() ? std::optional<Cgroups>(*cgroups) : std::nullopt});
+                     cgroups.ok() ? std::optional<Cgroups>(*cgroups) : std::nullopt,
+                     controller_options.capacity.gpu_millis > 0, controller_options.devices});
   Controller controller(std::move(store), CreateDefaultPolicy(), std::move(executor),
                         controller_options);
   DLP_RETURN_IF_ERROR(controller.Start());

@@ -22,6 +22,8 @@ struct DaemonOptions {
   // Overrides of the detected capacity (tests force queueing with these).
   std::optional<int64_t> cpu_millis, memory_bytes;
   std::optional<int> gpus;
+  // A declared GPU inventory (gpu_inventory.h) instead of NVML's devices.
+  std::string gpu_inventory;
   absl::Duration grace_period = absl::Seconds(10);
   std::string dlp_run;  // empty: $DLP_RUN, next to dlpd, PATH
 };

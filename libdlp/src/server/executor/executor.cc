@@ -14,6 +14,7 @@
 #include "dlp/spec.h"
 #include "dlp/status.h"
 #include "job/job_group.h"
+#include "server/executor/gpu_assignment.h"
 #include "server/executor/process.h"
 #include "server/scheduler/resources.h"
 
@@ -62,13 +63,22 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   group.restart_count = record.job.restart_count;
   const int failure_restarts = record.job.restart_count - record.job.preemptions;
   group.max_restarts = std::max(0, spec.restart_policy.max_restarts - failure_restarts);
+  // On a machine with GPUs every replica gets exactly its devices (none: "").
+  const bool placed = options_.gpus || !record.placement.empty();
+  std::string gpus_started;
+  if (placed) {
+    gpus_started = AssignJobDevices(record, options_.devices, group);
+  } else if (!record.gpus.empty()) {
+    gpus_started = absl::StrCat(" on GPUs ", absl::StrJoin(record.gpus, ","));
+  }
   DLP_RETURN_IF_ERROR(contract::WriteGroupFile(folder.GroupFile(), group));
   // dlp-run waits as long as dlpd does before its SIGKILL: a preempted job
   // gets its own grace period.
   const absl::Duration grace =
       std::max(options_.grace_period, absl::Seconds(spec.preemption.grace_period_seconds));
   contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
-      options_.dlp_run, folder, id, record.job.name, grace, record.gpus);
+      options_.dlp_run, folder, id, record.job.name, grace,
+      placed ? std::vector<int>{} : record.gpus);
   SpawnOptions spawn;
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);
@@ -123,11 +133,11 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   record.job.state = JobState::kRunning;
   record.job.reason = "";
   record.job.started = absl::Now();
-  events.push_back(
-      {*record.job.started, "Started",
-       absl::StrCat("started dlp-run (pid ", pid, ")",
-                    run_as ? absl::StrCat(" as ", run_as->name) : "",
-                    record.gpus.empty() ? "" : " on GPUs ", absl::StrJoin(record.gpus, ","))});
+  events.push_back({*record.job.started, "Started",
+                    absl::StrCat("started dlp-run (pid ", pid, ")",
+                                 run_as ? absl::StrCat(" as ", run_as->name) : "", gpus_started,
+                                 record.job.gpu_sharing.empty() ? "" : "; GPU sharing: ",
+                                 record.job.gpu_sharing)});
   return absl::OkStatus();
 }
 

@@ -40,6 +40,10 @@ struct ExecutorOptions {
   absl::Duration grace_period = absl::Seconds(10);  // SIGTERM -> SIGKILL
   std::string dlp_run;                              // empty: contract::FindDlpRun() at first start
   std::optional<Cgroups> cgroups;                   // unset: limits are not enforced
+  // The machine has GPUs: every replica gets exactly its placed devices
+  // (gpu_assignment.h), those without any an empty CUDA_VISIBLE_DEVICES.
+  bool gpus = false;
+  std::vector<GpuDevice> devices;  // for each device's memory (MPS limits)
 };
 
 class Executor {

@@ -6,9 +6,9 @@
 #include <map>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "server/scheduler/snapshot.h"
 
 namespace dlp::server {
@@ -21,11 +21,11 @@ std::vector<GpuDevice> DevicesOf(const Snapshot& snapshot);
 // What the running jobs hold on each device.
 DeviceUse UseOf(const std::vector<RunningJob>& running);
 
-// Places every replica: a demand of whole GPUs takes that many unused devices,
-// a fraction goes to the fullest device it still fits on (best fit, so whole
-// devices stay free for whole-GPU jobs); a gpu_type restricts the devices to
-// that flavour or name. nullopt when the gang does not fit; else the
-// placements, and `use` includes them.
+// Places every replica: a demand of whole GPUs takes that many unused devices
+// (all whole demands of the gang first), a fraction goes to the fullest device
+// it still fits on (best fit, so whole devices stay free for whole-GPU jobs);
+// a gpu_type restricts the devices to that flavour or name. nullopt when the gang does not fit;
+// else the placements, and `use` includes them.
 std::optional<std::vector<ReplicaPlacement>> PlaceGpus(
     const std::vector<ReplicaGpuDemand>& replicas, const std::vector<GpuDevice>& devices,
     DeviceUse& use);

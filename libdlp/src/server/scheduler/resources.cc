@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "server/scheduler/gpu_placement.h"
 
 namespace dlp::server {
 
@@ -20,7 +21,10 @@ ResourceVector DemandOf(const JobSpec& spec) {
     ResourceVector replica;
     replica.cpu_millis = SaturatingMul(r.resources.cpu_millis, count);
     replica.memory_bytes = SaturatingMul(r.resources.memory_bytes, count);
-    replica.gpu_millis = SaturatingMul(SaturatingMul<int64_t>(r.resources.gpu, 1000), count);
+    replica.gpu_millis = SaturatingMul(r.resources.gpu_millis, count);
+    if (!r.resources.gpu_type.empty() && replica.gpu_millis > 0) {
+      replica.gpu_flavours[FlavourOf(r.resources.gpu_type)] = replica.gpu_millis;
+    }
     total += replica;
   }
   return total;

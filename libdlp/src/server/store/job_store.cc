@@ -8,6 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "dlp/status.h"
+#include "server/store/placement_codec.h"
 #include "server/store/stored_spec.h"
 
 namespace dlp::server {
@@ -16,8 +17,8 @@ namespace {
 constexpr absl::string_view kJobColumns =
     "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
     "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
-    "stop_requested_us, stop_state, stop_reason, start_attempt, preemptions, position, "
-    "estimated_start_us";
+    "stop_requested_us, stop_state, stop_reason, start_attempt, placement, preemptions, "
+    "position, estimated_start_us";
 
 constexpr absl::string_view kSelectReplicas =
     "SELECT name, role, role_index, state, exit_code, signal, host, pid, reason FROM replicas "
@@ -77,9 +78,11 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   r.stop_state = s.Text(17);
   r.stop_reason = s.Text(18);
   r.start_attempt = s.Int(19);
-  r.job.preemptions = static_cast<int>(s.Int(20));
-  if (auto position = s.OptionalInt(21)) r.job.position = static_cast<int>(*position);
-  r.job.estimated_start = FromMicros(s.OptionalInt(22));
+  // A malformed placement reads as none: the job keeps its `gpus`.
+  if (!PlacementFromJson(s.Text(20), r.placement, r.job.gpu_sharing).ok()) r.placement.clear();
+  r.job.preemptions = static_cast<int>(s.Int(21));
+  if (auto position = s.OptionalInt(22)) r.job.position = static_cast<int>(*position);
+  r.job.estimated_start = FromMicros(s.OptionalInt(23));
   return r;
 }
 
@@ -160,7 +163,7 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         db_.Prepare("UPDATE jobs SET state=?, reason=?, started_us=?, finished_us=?, "
                     "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, gpus=?, "
                     "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=?, "
-                    "preemptions=?, position=?, estimated_start_us=? WHERE id=?"));
+                    "placement=?, preemptions=?, position=?, estimated_start_us=? WHERE id=?"));
     s.Bind(1, std::string(JobStateName(r.job.state)))
         .Bind(2, r.job.reason)
         .Bind(3, ToMicros(r.job.started))
@@ -174,10 +177,11 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         .Bind(11, r.stop_state)
         .Bind(12, r.stop_reason)
         .Bind(13, r.start_attempt)
-        .Bind(14, int64_t{r.job.preemptions})
-        .Bind(15, OptionalInt(r.job.position))
-        .Bind(16, ToMicros(r.job.estimated_start))
-        .Bind(17, r.seq);
+        .Bind(14, PlacementToJson(r.placement, r.job.gpu_sharing))
+        .Bind(15, int64_t{r.job.preemptions})
+        .Bind(16, OptionalInt(r.job.position))
+        .Bind(17, ToMicros(r.job.estimated_start))
+        .Bind(18, r.seq);
     DLP_RETURN_IF_ERROR(s.Run());
   }
   DLP_RETURN_IF_ERROR(WriteReplicas(r));
@@ -256,6 +260,7 @@ absl::Status JobStore::ReadReplicas(Statement& s, JobRecord& r) {
     rep.reason = s.Text(8);
     r.job.replicas.push_back(std::move(rep));
   }
+  ShowPlacement(r);
   return absl::OkStatus();
 }
 

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "dlp/backend.h"
 #include "dlp/job.h"
+#include "server/scheduler/snapshot.h"
 #include "server/store/sqlite.h"
 
 namespace dlp::server {
@@ -24,6 +25,10 @@ struct JobRecord {
   int64_t runner_pid = 0;         // dlp-run's pid (also its process group)
   int64_t runner_start_time = 0;  // /proc/PID/stat starttime, to detect pid reuse
   std::vector<int> gpus;          // device indices assigned to the job
+  // Each replica's GPU shares as placed at start (empty: none, or a row from
+  // before schema version 7, which has only `gpus`). job.gpu_sharing says
+  // how shared devices are kept apart; both are stored in one column.
+  std::vector<ReplicaPlacement> placement;
   // Starts recorded so far; each is committed before dlp-run is spawned. A
   // Queued job with start_attempt > 0 and no runner pid is Starting.
   int64_t start_attempt = 0;

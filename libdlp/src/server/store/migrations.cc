@@ -128,9 +128,11 @@ CREATE TABLE queue_tenants (
 );
 CREATE INDEX queue_tenants_tenant ON queue_tenants(tenant);
 )sql",
-      // 6 -> 7 (GPU placement) is reserved for a change made alongside this
-      // one; in this tree it changes nothing.
-      "SELECT 1;",
+      // 6 -> 7: each started job's GPU placement, per replica (placement_codec.h).
+      // Rows from before keep only `gpus` (whole devices by index), still read.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN placement TEXT NOT NULL DEFAULT '';
+)sql",
       // 7 -> 8: preemption and explanations. How often the scheduler stopped a
       // job to make room for another, and a Queued job's place in its queue
       // and estimated start (its reason is already stored).

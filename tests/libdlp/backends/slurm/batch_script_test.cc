@@ -26,7 +26,7 @@ JobSpec TwoRoles() {
                      3,
                      {"python", "train.py", "--msg", "a'b $(x)"},
                      {{"MODE", "fast; rm -rf /"}},
-                     {1500, int64_t{4} << 30, 1}};
+                     {1500, int64_t{4} << 30, 1000}};
   spec.replicas = {chief, worker};
   spec.active_deadline_seconds = 90;
   spec.restart_policy = {RestartPolicyKind::kOnFailure, 2, 0};
@@ -161,6 +161,24 @@ TEST(BuildSubmission, CpusSlurmCannotHoldAreRefusedNotWrapped) {
   wrap.replicas[0].count = std::numeric_limits<int>::max();
   EXPECT_THAT(BuildSubmission(wrap, JobLayout()).status().message(),
               HasSubstr("spec.replicas: too many replicas to count"));
+}
+
+TEST(BuildSubmission, FractionalGpusAndGpuTypesAreRefused) {
+  JobSpec spec = TwoRoles();
+  spec.replicas[1].resources.gpu_millis = 500;
+  EXPECT_THAT(BuildSubmission(spec, JobLayout()).status().message(),
+              HasSubstr("spec.replicas.worker.resources.gpu: 0.5 GPU: the Slurm backend "
+                        "allocates whole GPUs only"));
+  spec = TwoRoles();
+  spec.replicas[1].resources.gpu_type = "h200";
+  EXPECT_THAT(BuildSubmission(spec, JobLayout()).status().message(),
+              HasSubstr("spec.replicas.worker.resources.gpuType: the Slurm backend does not "
+                        "choose GPU types"));
+  spec = TwoRoles();
+  spec.replicas[1].resources.gpu_millis = 2000;
+  auto s = BuildSubmission(spec, JobLayout());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->gpus_per_task, 2);
 }
 
 TEST(Comment, CarriesTheKeyAndTheLabels) {

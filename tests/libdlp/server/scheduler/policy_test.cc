@@ -102,7 +102,7 @@ TEST(SchedulerTest, AssignsDistinctFreeGpus) {
 TEST(SchedulerTest, DemandSumsEveryReplica) {
   JobSpec spec;
   ReplicaSpec ps{"ps", 1, {"x"}, {}, {500, 1 << 20, 0}};
-  ReplicaSpec worker{"worker", 4, {"x"}, {}, {1000, 0, 1}};
+  ReplicaSpec worker{"worker", 4, {"x"}, {}, {1000, 0, 1000}};
   spec.replicas = {ps, worker};
   ResourceVector d = DemandOf(spec);
   EXPECT_EQ(d.cpu_millis, 4500);

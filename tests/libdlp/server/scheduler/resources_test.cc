@@ -51,5 +51,22 @@ TEST(ResourcesTest, DemandSaturatesInsteadOfWrapping) {
   EXPECT_EQ(huge.waiting.count(8), 1u);
 }
 
+TEST(ResourcesTest, FractionalGpusAndTheirFlavourAreCounted) {
+  JobSpec spec = Replicas(3, 1000, 0);
+  spec.replicas[0].resources.gpu_millis = 500;
+  spec.replicas[0].resources.gpu_type = "NVIDIA H200";
+  ReplicaSpec any = spec.replicas[0];
+  any.role = "chief";
+  any.count = 1;
+  any.resources.gpu_millis = 250;
+  any.resources.gpu_type = "";
+  spec.replicas.push_back(any);
+  const ResourceVector d = DemandOf(spec);
+  EXPECT_EQ(d.gpu_millis, 1750);
+  EXPECT_EQ(d.gpu_flavours, (std::map<std::string, int64_t>{{"h200", 1500}}));
+  EXPECT_EQ(DescribeGpus(500), "0.5 GPU");
+  EXPECT_EQ(DescribeGpus(1750), "1.75 GPUs");
+}
+
 }  // namespace
 }  // namespace dlp::server
