@@ -18,6 +18,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,6 +83,8 @@ class Controller {
  private:
   // The account a job of `tenant` runs as: nullopt for the owner.
   absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
+  // Inserts the record through the group commit of concurrent submissions.
+  absl::StatusOr<JobRecord> InsertGrouped(JobRecord record);
   // At start, for an active job whose stored spec does not read back: a
   // Queued one fails, a Running one is stopped (and fails), with the reason.
   void Quarantine(JobRecord& record, std::vector<Event>& events);
@@ -103,6 +106,16 @@ class Controller {
   // spawns runners).
   void Tick(std::unique_lock<std::mutex>& lock);
   void Schedule(std::unique_lock<std::mutex>& lock);
+
+  // A submission waiting for its group commit (InsertGrouped).
+  struct PendingInsert {
+    JobRecord record;
+    absl::StatusOr<JobRecord> result = absl::UnknownError("not inserted");
+    bool done = false;
+  };
+  std::mutex insert_mu_;  // guards inserts_; taken before mu_, never inside it
+  std::condition_variable inserted_;
+  std::deque<PendingInsert*> inserts_;  // front: the one committing the group
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed

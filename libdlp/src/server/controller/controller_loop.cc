@@ -28,6 +28,9 @@ void CrashPointForTests(const char* point) {
   raise(SIGKILL);
 }
 
+// Enough to start a hundred jobs a second in rounds of tens of ms.
+constexpr size_t kMaxStartsPerRound = 16;
+
 }  // namespace
 
 absl::Status Controller::Commit(std::vector<JobChange> changes) {
@@ -113,6 +116,14 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
   if (snapshot.pending.empty()) return;
   Decision decision = policy_->Schedule(snapshot);
+  // Runners are spawned with mu_ released and recorded Running only after
+  // the whole batch: a long batch would hold back the reaping of jobs that
+  // already ended and the start of what their CPUs free. Start a bounded
+  // batch and run the next round at once.
+  if (decision.start.size() > kMaxStartsPerRound) {
+    decision.start.resize(kMaxStartsPerRound);
+    work_ = true;
+  }
   // First the Starting records, in one commit; nothing is spawned unless it
   // is durable (a crash from here on is resolved by Executor::Reconcile).
   std::vector<JobChange> starting;
