@@ -134,6 +134,8 @@ class Controller {
   // Jobs whose Starting record is committed and whose runners are being
   // spawned without mu_ held; a cancel waits for them (changed_).
   std::set<int64_t> starting_;
+  // The starts of the policy's last decision not yet spawned (Schedule).
+  std::deque<StartDecision> decided_starts_;
   bool stopping_ = false;
   bool work_ = false;     // the loop has work now (a submit, a cancel)
   bool poll_now_ = true;  // poll runners this round, not at next_poll_

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -28,7 +29,8 @@ void CrashPointForTests(const char* point) {
   raise(SIGKILL);
 }
 
-// Enough to start a hundred jobs a second in rounds of tens of ms.
+// Spawns per round: enough for a hundred starts a second in rounds of tens
+// of ms, while ended runners are reaped between rounds.
 constexpr size_t kMaxStartsPerRound = 16;
 
 }  // namespace
@@ -113,21 +115,34 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 }
 
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
-  Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
-  if (snapshot.pending.empty()) return;
-  Decision decision = policy_->Schedule(snapshot);
   // Runners are spawned with mu_ released and recorded Running only after
-  // the whole batch: a long batch would hold back the reaping of jobs that
-  // already ended and the start of what their CPUs free. Start a bounded
-  // batch and run the next round at once.
-  if (decision.start.size() > kMaxStartsPerRound) {
-    decision.start.resize(kMaxStartsPerRound);
-    work_ = true;
+  // their batch: one long batch would hold back the reaping of jobs that
+  // already ended. A decision's starts are spawned kMaxStartsPerRound at a
+  // time, in rounds that run at once, one after the other, and the policy
+  // decides again once they are all spawned. What ends meanwhile only frees
+  // resources, so the rest of a decision still fits; a job cancelled
+  // meanwhile is skipped.
+  Decision decision;
+  if (decided_starts_.empty()) {
+    Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+    if (snapshot.pending.empty()) return;
+    decision = policy_->Schedule(snapshot);
+    decided_starts_.assign(std::make_move_iterator(decision.start.begin()),
+                           std::make_move_iterator(decision.start.end()));
   }
+  std::vector<StartDecision> starts;
+  while (!decided_starts_.empty() && starts.size() < kMaxStartsPerRound) {
+    auto job = active_.find(decided_starts_.front().seq);
+    if (job != active_.end() && job->second.job.state == JobState::kQueued) {
+      starts.push_back(std::move(decided_starts_.front()));
+    }
+    decided_starts_.pop_front();
+  }
+  if (!decided_starts_.empty()) work_ = true;
   // First the Starting records, in one commit; nothing is spawned unless it
   // is durable (a crash from here on is resolved by Executor::Reconcile).
   std::vector<JobChange> starting;
-  for (const StartDecision& start : decision.start) {
+  for (const StartDecision& start : starts) {
     JobRecord record = active_[start.seq];
     record.gpus = GpuIndices(start.placement);
     ++record.start_attempt;
