@@ -14,7 +14,9 @@
 
 namespace dlp::contract {
 
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents, int mode) {
+absl::Status WriteFileAtomically(const std::string& path, std::string_view contents, int mode,
+                                 FileSync sync) {
+  const bool durable = sync == FileSync::kDurable;
   std::string tmp = absl::StrCat(path, ".tmp-XXXXXX");
   int fd = mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) {
@@ -28,7 +30,7 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
     if (n < 0) break;
     written += static_cast<size_t>(n);
   }
-  const bool ok = written == contents.size() && fsync(fd) == 0;
+  const bool ok = written == contents.size() && (!durable || fsync(fd) == 0);
   const int saved_errno = errno;
   close(fd);
   if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
@@ -36,6 +38,7 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
     unlink(tmp.c_str());
     return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(err)));
   }
+  if (!durable) return absl::OkStatus();
   // The rename is durable only once the folder holding the name is synced.
   const size_t slash = path.rfind('/');
   std::string dir = ".";

@@ -114,7 +114,10 @@ absl::Status StatusFileWriter::Write(const GroupStatus& status) {
   if (path_.empty()) return absl::OkStatus();
   std::string text = StatusToJson(status);
   if (text == last_) return absl::OkStatus();
-  DLP_RETURN_IF_ERROR(WriteFileAtomically(path_, text, kPrivateFileMode));
+  // Only the outcome must survive a crash of the machine: every process of
+  // the job dies with it, so a lost intermediate status reads as a lost job.
+  DLP_RETURN_IF_ERROR(WriteFileAtomically(
+      path_, text, kPrivateFileMode, status.terminal() ? FileSync::kDurable : FileSync::kVolatile));
   last_ = std::move(text);
   return absl::OkStatus();
 }

@@ -156,18 +156,54 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
   record.job.replicas = InitialReplicas(spec);
   record.job.reason = "waiting to be scheduled";
   record.job.spec = std::move(spec);
-  std::lock_guard<std::mutex> lock(mu_);
-  if (stopping_) return absl::UnavailableError("dlpd is shutting down");
-  absl::StatusOr<JobRecord> inserted = store_.Insert(std::move(record));
-  if (!inserted.ok()) {
-    return absl::UnavailableError(
-        absl::StrCat("the job store refused the job: ", inserted.status().message()));
+  DLP_ASSIGN_OR_RETURN(JobRecord inserted, InsertGrouped(std::move(record)));
+  return inserted.job;
+}
+
+// Group commit (as leveldb's writers queue): each submission joins a queue;
+// the one at its front takes every submission queued so far, inserts them in
+// one transaction under mu_ and hands each its result, then the next front
+// does the same with those that arrived meanwhile. A caller returns only once
+// its own row is committed (or refused).
+absl::StatusOr<JobRecord> Controller::InsertGrouped(JobRecord record) {
+  PendingInsert me;
+  me.record = std::move(record);
+  std::unique_lock<std::mutex> queue_lock(insert_mu_);
+  inserts_.push_back(&me);
+  inserted_.wait(queue_lock, [&] { return me.done || inserts_.front() == &me; });
+  if (me.done) return std::move(me.result);
+  const std::vector<PendingInsert*> batch(inserts_.begin(), inserts_.end());
+  queue_lock.unlock();
+  std::vector<JobRecord> records;
+  for (PendingInsert* p : batch) records.push_back(std::move(p->record));
+  std::vector<absl::StatusOr<JobRecord>> results;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) {
+      results.assign(batch.size(), absl::UnavailableError("dlpd is shutting down"));
+    } else {
+      results = store_.InsertAll(std::move(records));
+      for (absl::StatusOr<JobRecord>& r : results) {
+        if (r.ok()) {
+          active_[r->seq] = *r;
+        } else {
+          r = absl::UnavailableError(
+              absl::StrCat("the job store refused the job: ", r.status().message()));
+        }
+      }
+    }
+    ++generation_;
+    work_ = true;
+    wake_.notify_all();
   }
-  active_[inserted->seq] = *inserted;
-  ++generation_;
-  work_ = true;
-  wake_.notify_all();
-  return inserted->job;
+  queue_lock.lock();
+  for (size_t i = 0; i < batch.size(); ++i) {
+    inserts_.pop_front();
+    batch[i]->result = std::move(results[i]);
+    batch[i]->done = true;
+  }
+  inserted_.notify_all();
+  return std::move(me.result);
 }
 
 std::vector<QueueStatus> Controller::QueueStatuses() {

@@ -18,6 +18,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -107,6 +108,8 @@ class Controller {
  private:
   // The account a job of `tenant` runs as: nullopt for the owner.
   absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
+  // Inserts the record through the group commit of concurrent submissions.
+  absl::StatusOr<JobRecord> InsertGrouped(JobRecord record);
   // At start, for an active job whose stored spec does not read back: a
   // Queued one fails, a Running one is stopped (and fails), with the reason.
   void Quarantine(JobRecord& record, std::vector<Event>& events);
@@ -138,6 +141,16 @@ class Controller {
   // changed, in one commit, and keeps their traces in memory. mu_ held.
   void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
 
+  // A submission waiting for its group commit (InsertGrouped).
+  struct PendingInsert {
+    JobRecord record;
+    absl::StatusOr<JobRecord> result = absl::UnknownError("not inserted");
+    bool done = false;
+  };
+  std::mutex insert_mu_;  // guards inserts_; taken before mu_, never inside it
+  std::condition_variable inserted_;
+  std::deque<PendingInsert*> inserts_;  // front: the one committing the group
+
   mutable std::mutex mu_;
   std::condition_variable changed_;  // any job changed
   std::condition_variable wake_;     // the loop has work now
@@ -159,6 +172,8 @@ class Controller {
   std::set<int64_t> requeued_;
   // The policy's latest decision trace of each waiting job (for Why).
   std::map<int64_t, std::vector<std::string>> traces_;
+  // The starts of the policy's last decision not yet spawned (Schedule).
+  std::deque<StartDecision> decided_starts_;
   bool stopping_ = false;
   bool work_ = false;     // the loop has work now (a submit, a cancel)
   bool poll_now_ = true;  // poll runners this round, not at next_poll_

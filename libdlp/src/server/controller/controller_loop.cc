@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -27,6 +28,10 @@ void CrashPointForTests(const char* point) {
   Log(absl::StrCat("DLPD_TEST_CRASH_AT=", point, ": killing dlpd"));
   raise(SIGKILL);
 }
+
+// Spawns per round: enough for a hundred starts a second in rounds of tens
+// of ms, while ended runners are reaped between rounds.
+constexpr size_t kMaxStartsPerRound = 16;
 
 }  // namespace
 
@@ -113,31 +118,52 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
 }
 
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
-  Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
-  snapshot.devices = options_.devices;
-  snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
-  // A job preempted this round waits for the next (no preemption loop).
-  std::erase_if(snapshot.pending,
-                [&](const PendingJob& job) { return requeued_.contains(job.seq); });
-  if (!requeued_.empty()) work_ = true;
-  requeued_.clear();
-  if (snapshot.pending.empty()) {
-    traces_.clear();
-    return;
+  // Runners are spawned with mu_ released and recorded Running only after
+  // their batch: one long batch would hold back the reaping of jobs that
+  // already ended. A decision's starts are spawned kMaxStartsPerRound at a
+  // time, in rounds that run at once, one after the other, and the policy
+  // decides again once they are all spawned. What ends meanwhile only frees
+  // resources, so the rest of a decision still fits; a job cancelled
+  // meanwhile is skipped.
+  Decision decision;
+  const bool decide = decided_starts_.empty();
+  if (decide) {
+    Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+    snapshot.devices = options_.devices;
+    snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
+    // A job preempted this round waits for the next (no preemption loop).
+    std::erase_if(snapshot.pending,
+                  [&](const PendingJob& job) { return requeued_.contains(job.seq); });
+    if (!requeued_.empty()) work_ = true;
+    requeued_.clear();
+    if (snapshot.pending.empty()) {
+      traces_.clear();
+      return;
+    }
+    decision = policy_->Schedule(snapshot);
+    const std::set<int64_t> victims = Preempt(decision.preempt);
+    for (StartDecision& start : decision.start) {
+      if (victims.contains(start.seq)) {
+        Log(absl::StrCat("the policy started job ", start.seq, ", which it preempts; ignored"));
+        continue;
+      }
+      decided_starts_.push_back(std::move(start));
+    }
   }
-  Decision decision = policy_->Schedule(snapshot);
-  const std::set<int64_t> victims = Preempt(decision.preempt);
+  std::vector<StartDecision> starts;
+  while (!decided_starts_.empty() && starts.size() < kMaxStartsPerRound) {
+    auto job = active_.find(decided_starts_.front().seq);
+    if (job != active_.end() && job->second.job.state == JobState::kQueued) {
+      starts.push_back(std::move(decided_starts_.front()));
+    }
+    decided_starts_.pop_front();
+  }
+  if (!decided_starts_.empty()) work_ = true;
   // First the Starting records, in one commit; nothing is spawned unless it
   // is durable (a crash from here on is resolved by Executor::Reconcile).
   std::vector<JobChange> starting;
-  for (const StartDecision& start : decision.start) {
-    auto it = active_.find(start.seq);
-    if (it == active_.end() || it->second.job.state != JobState::kQueued ||
-        victims.contains(start.seq)) {
-      Log(absl::StrCat("the policy started job ", start.seq, ", which is not waiting; ignored"));
-      continue;
-    }
-    JobRecord record = it->second;
+  for (const StartDecision& start : starts) {
+    JobRecord record = active_[start.seq];
     record.gpus = GpuIndices(start.placement);
     record.job.position.reset();
     record.job.estimated_start.reset();
@@ -180,7 +206,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     CrashPointForTests("after-spawn");
     Record(std::move(started));
   }
-  SaveExplanations(decision.waiting);
+  if (decide) SaveExplanations(decision.waiting);
 }
 
 }  // namespace dlp::server

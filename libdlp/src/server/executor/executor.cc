@@ -37,6 +37,13 @@ const JobReplica* FailureCause(const std::vector<JobReplica>& replicas) {
 
 }  // namespace
 
+std::optional<FileStamp> StampOf(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileStamp{st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                   st.st_ctim.tv_nsec};
+}
+
 std::string DescribeReplicaExit(const JobReplica& r) {
   if (r.signal) {
     return absl::StrCat(r.name, " killed by signal ", *r.signal, " (", SignalName(*r.signal), ")");
@@ -71,7 +78,10 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   } else if (!record.gpus.empty()) {
     gpus_started = absl::StrCat(" on GPUs ", absl::StrJoin(record.gpus, ","));
   }
-  DLP_RETURN_IF_ERROR(contract::WriteGroupFile(folder.GroupFile(), group));
+  // Rewritten before every start and read by dlp-run from the page cache: a
+  // crash of the machine loses the runner with it, so no fsync is needed.
+  DLP_RETURN_IF_ERROR(
+      contract::WriteGroupFile(folder.GroupFile(), group, contract::FileSync::kVolatile));
   // dlp-run waits as long as dlpd does before its SIGKILL: a preempted job
   // gets its own grace period.
   const absl::Duration grace =
@@ -272,6 +282,7 @@ void Executor::Release(const JobRecord& record) {
   // threads while the loop may be spawning: they have nothing to forget.
   if (record.runner_pid <= 0) return;
   children_.erase(static_cast<pid_t>(record.runner_pid));
+  status_seen_.erase(record.seq);
   termed_.erase(record.seq);
   killed_.erase(record.seq);
 }
@@ -282,10 +293,20 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   const size_t events_before = events.size();
   // Liveness first: a runner's final status is written before it exits.
   const bool gone = RunnerGone(record);
-  absl::StatusOr<std::optional<contract::GroupStatus>> status =
-      contract::ReadStatusFile(StatusPath(record.job.id));
-  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
-  if (current) ApplyStatus(record, *current, events);
+  // A status file that is the one applied last changes nothing: most rounds
+  // only stat it. Every write replaces the file, so any write changes its stamp.
+  std::optional<contract::GroupStatus> current;
+  const std::optional<FileStamp> stamp = StampOf(StatusPath(record.job.id));
+  auto seen = status_seen_.find(record.seq);
+  if (!gone && stamp && seen != status_seen_.end() && seen->second.stamp == *stamp) {
+    current = seen->second.status;  // applied already
+  } else {
+    absl::StatusOr<std::optional<contract::GroupStatus>> status =
+        contract::ReadStatusFile(StatusPath(record.job.id));
+    current = status.ok() ? *status : std::nullopt;
+    if (current) ApplyStatus(record, *current, events);
+    if (current && stamp) status_seen_[record.seq] = {*stamp, *current};
+  }
   const absl::Time now = absl::Now();
   if (gone) {
     Finalize(record, current, /*lost=*/false, events);

@@ -18,6 +18,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -34,6 +35,15 @@
 #include "server/store/job_store.h"
 
 namespace dlp::server {
+
+// What identifies one version of a file that is replaced on every write.
+struct FileStamp {
+  uint64_t inode = 0;
+  int64_t size = 0, mtime_s = 0, mtime_ns = 0, ctime_ns = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+// nullopt when `path` cannot be stat'ed.
+std::optional<FileStamp> StampOf(const std::string& path);
 
 struct ExecutorOptions {
   std::string jobs_dir;                          // STATE/jobs
@@ -121,6 +131,11 @@ class Executor {
   ExecutorOptions options_;
   std::set<std::string> cgroups_to_remove_;       // job ids
   std::map<pid_t, std::optional<int>> children_;  // runner pid -> wait status once reaped
+  struct SeenStatus {
+    FileStamp stamp;
+    contract::GroupStatus status;
+  };
+  std::map<int64_t, SeenStatus> status_seen_;     // job -> its status file as last applied
   std::set<int64_t> termed_;                      // jobs already sent SIGTERM
   std::set<int64_t> killed_;                      // jobs already sent SIGKILL
   // Runners alive at daemon start, by status file: one /proc scan for every

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -24,25 +25,15 @@ extern char** environ;
 
 namespace dlp::server {
 
-std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag) {
-  std::map<std::string, pid_t> found;
-  DIR* dir = opendir("/proc");
-  if (dir == nullptr) return found;
-  while (const dirent* entry = readdir(dir)) {
-    pid_t pid = 0;
-    if (!absl::SimpleAtoi(entry->d_name, &pid)) continue;
-    absl::StatusOr<std::string> cmdline = ReadProcFile(ProcPath(pid, "cmdline"));
-    if (!cmdline.ok()) continue;  // exited meanwhile
-    std::vector<std::string> args = absl::StrSplit(*cmdline, '\0');
-    for (size_t i = 0; i + 1 < args.size(); ++i) {
-      if (args[i] == flag && ProcessStartTime(pid)) found[args[i + 1]] = pid;
-    }
-  }
-  closedir(dir);
-  return found;
-}
+namespace {
 
-std::optional<int64_t> ProcessStartTime(pid_t pid) {
+struct ProcStat {
+  pid_t parent = 0;
+  int64_t start_time = 0;
+};
+
+// Fields of /proc/PID/stat; nullopt when no such process exists or it is a zombie.
+std::optional<ProcStat> ReadProcStat(pid_t pid) {
   if (pid <= 0) return std::nullopt;
   absl::StatusOr<std::string> read = ReadProcFile(ProcPath(pid, "stat"));
   if (!read.ok()) return std::nullopt;
@@ -52,11 +43,51 @@ std::optional<int64_t> ProcessStartTime(pid_t pid) {
   if (close == std::string::npos) return std::nullopt;
   std::vector<absl::string_view> fields =
       absl::StrSplit(absl::string_view(stat).substr(close + 2), ' ', absl::SkipEmpty());
-  // fields[0] is field 3 (state); starttime is field 22, i.e. fields[19].
+  // fields[0] is field 3 (state), fields[1] the parent; starttime is field 22, i.e. fields[19].
   if (fields.size() < 20 || fields[0] == "Z" || fields[0] == "X") return std::nullopt;
-  int64_t start = 0;
-  if (!absl::SimpleAtoi(fields[19], &start)) return std::nullopt;
-  return start;
+  ProcStat out;
+  if (!absl::SimpleAtoi(fields[1], &out.parent) || !absl::SimpleAtoi(fields[19], &out.start_time)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag) {
+  // value -> (pid -> parent) of every process that carries it
+  std::map<std::string, std::map<pid_t, pid_t>> carriers;
+  DIR* dir = opendir("/proc");
+  if (dir == nullptr) return {};
+  while (const dirent* entry = readdir(dir)) {
+    pid_t pid = 0;
+    if (!absl::SimpleAtoi(entry->d_name, &pid)) continue;
+    absl::StatusOr<std::string> cmdline = ReadProcFile(ProcPath(pid, "cmdline"));
+    if (!cmdline.ok()) continue;  // exited meanwhile
+    std::vector<std::string> args = absl::StrSplit(*cmdline, '\0');
+    for (size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] != flag) continue;
+      if (std::optional<ProcStat> stat = ReadProcStat(pid))
+        carriers[args[i + 1]][pid] = stat->parent;
+    }
+  }
+  closedir(dir);
+  // A process forked by the runner carries its command line until it executes
+  // something else (dlp-run between fork and exec of a rank): the runner is
+  // the one whose parent does not carry the same value.
+  std::map<std::string, pid_t> found;
+  for (const auto& [value, pids] : carriers) {
+    for (const auto& [pid, parent] : pids) {
+      if (!pids.contains(parent)) found[value] = pid;
+    }
+  }
+  return found;
+}
+
+std::optional<int64_t> ProcessStartTime(pid_t pid) {
+  std::optional<ProcStat> stat = ReadProcStat(pid);
+  if (!stat) return std::nullopt;
+  return stat->start_time;
 }
 
 bool SameProcessAlive(pid_t pid, int64_t start_time) {
@@ -129,6 +160,69 @@ bool WriteDecimal(int fd, pid_t value) {
   return write(fd, text + n, sizeof(text) - n) == static_cast<ssize_t>(sizeof(text) - n);
 }
 
+// What the child needs between fork and exec, all prepared by the parent.
+struct ChildPlan {
+  const std::vector<int>* cgroup_fds;
+  int report_fd;
+  const UnixAccount* run_as;  // null: stay dlpd's user
+  const char* workdir;        // with run_as
+  const char* output_path;
+  char* const* argv;
+  char* const* envp;
+};
+
+[[noreturn]] void RunChild(const ChildPlan& plan) {
+  setsid();
+  struct sigaction dfl = {};
+  dfl.sa_handler = SIG_DFL;
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT}) sigaction(s, &dfl, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (int fd : *plan.cgroup_fds) {
+    if (!WriteDecimal(fd, getpid())) ChildFail(plan.report_fd, ChildStep::kCgroup);
+  }
+  int in = open("/dev/null", O_RDONLY);
+  if (in < 0 || dup2(in, 0) < 0) ChildFail(plan.report_fd, ChildStep::kStdin);
+  if (plan.run_as) {
+    const UnixAccount& a = *plan.run_as;
+    if (setgroups(a.groups.size(), a.groups.data()) != 0) {
+      ChildFail(plan.report_fd, ChildStep::kSetgroups);
+    }
+    if (setgid(a.gid) != 0) ChildFail(plan.report_fd, ChildStep::kSetgid);
+    if (setuid(a.uid) != 0) ChildFail(plan.report_fd, ChildStep::kSetuid);
+    // A dlpd that is not root but holds capabilities keeps them across
+    // setuid, and ambient ones even across exec: drop them all.
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct no_caps[_LINUX_CAPABILITY_U32S_3] = {};
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+      ChildFail(plan.report_fd, ChildStep::kCapabilities);
+    }
+    if (syscall(SYS_capset, &header, no_caps) != 0) {
+      ChildFail(plan.report_fd, ChildStep::kCapabilities);
+    }
+    // Only a full switch is a switch: root must not be regained.
+    if (setuid(0) == 0) ChildFail(plan.report_fd, ChildStep::kSetuid);
+    if (chdir(plan.workdir) != 0) (void)!chdir("/");
+  }
+  int out = open(plan.output_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600);
+  if (out < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+    ChildFail(plan.report_fd, ChildStep::kOutput);
+  // The daemon's lock, database and sockets must not outlive it in the job.
+  if (plan.report_fd > 3) close_range(3, plan.report_fd - 1, 0);
+  close_range(plan.report_fd + 1, ~0U, 0);
+  execve(plan.argv[0], plan.argv, plan.envp);
+  ChildFail(plan.report_fd, ChildStep::kExec);
+}
+
+// fork (copy) or vfork, then RunChild in the child; the child's pid or -1.
+// Apart so that nothing of the caller's frame lives across vfork.
+[[gnu::noinline]] pid_t StartChild(const ChildPlan& plan, bool copy) {
+  const pid_t pid = copy ? fork() : vfork();
+  if (pid == 0) RunChild(plan);
+  return pid;
+}
+
 }  // namespace
 
 absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
@@ -151,12 +245,11 @@ absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
   std::vector<std::string> args = options.argv;
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
-  const char* workdir = nullptr;
-  if (options.run_as) {
-    workdir = !options.run_as->home.empty() && access(options.run_as->home.c_str(), F_OK) == 0
-                  ? options.run_as->home.c_str()
-                  : "/";
-  }
+  const char* const workdir =
+      !options.run_as ? nullptr
+      : !options.run_as->home.empty() && access(options.run_as->home.c_str(), F_OK) == 0
+          ? options.run_as->home.c_str()
+          : "/";
 
   std::vector<int> cgroup_fds;
   auto close_all = [&cgroup_fds] {
@@ -185,50 +278,26 @@ absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
     return absl::InternalError(absl::StrCat("fcntl: ", strerror(errno)));
   }
 
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setsid();
-    struct sigaction dfl = {};
-    dfl.sa_handler = SIG_DFL;
-    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT}) sigaction(s, &dfl, nullptr);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    for (int fd : cgroup_fds) {
-      if (!WriteDecimal(fd, getpid())) ChildFail(report_fd, ChildStep::kCgroup);
-    }
-    int in = open("/dev/null", O_RDONLY);
-    if (in < 0 || dup2(in, 0) < 0) ChildFail(report_fd, ChildStep::kStdin);
-    if (options.run_as) {
-      const UnixAccount& a = *options.run_as;
-      if (setgroups(a.groups.size(), a.groups.data()) != 0) {
-        ChildFail(report_fd, ChildStep::kSetgroups);
-      }
-      if (setgid(a.gid) != 0) ChildFail(report_fd, ChildStep::kSetgid);
-      if (setuid(a.uid) != 0) ChildFail(report_fd, ChildStep::kSetuid);
-      // A dlpd that is not root but holds capabilities keeps them across
-      // setuid, and ambient ones even across exec: drop them all.
-      __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-      __user_cap_data_struct no_caps[_LINUX_CAPABILITY_U32S_3] = {};
-      if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
-        ChildFail(report_fd, ChildStep::kCapabilities);
-      }
-      if (syscall(SYS_capset, &header, no_caps) != 0) {
-        ChildFail(report_fd, ChildStep::kCapabilities);
-      }
-      // Only a full switch is a switch: root must not be regained.
-      if (setuid(0) == 0) ChildFail(report_fd, ChildStep::kSetuid);
-      if (chdir(workdir) != 0) (void)!chdir("/");
-    }
-    int out = open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600);
-    if (out < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) ChildFail(report_fd, ChildStep::kOutput);
-    // The daemon's lock, database and sockets must not outlive it in the job.
-    if (report_fd > 3) close_range(3, report_fd - 1, 0);
-    close_range(report_fd + 1, ~0U, 0);
-    execve(argv[0], argv.data(), envp.data());
-    ChildFail(report_fd, ChildStep::kExec);
-  }
+  // Without an account to switch to, vfork: dlpd's address space is not
+  // copied for each runner (page tables, copy-on-write faults), and the child
+  // below only makes system calls on memory prepared above. setuid and
+  // friends broadcast to every thread of a process in glibc, which a child
+  // sharing dlpd's memory must not do: a tenant's job is forked. Signals stay
+  // blocked until the child has reset its handlers, so none of dlpd's runs in
+  // a child that shares its memory.
+  sigset_t all, old_mask;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old_mask);
+  ChildPlan plan{&cgroup_fds,
+                 report_fd,
+                 options.run_as ? &*options.run_as : nullptr,
+                 workdir,
+                 options.output_path.c_str(),
+                 argv.data(),
+                 envp.data()};
+  const pid_t pid = StartChild(plan, /*copy=*/options.run_as.has_value());
   const int fork_error = errno;
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   close(report_fd);
   close_all();
   if (pid < 0) {

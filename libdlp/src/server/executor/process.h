@@ -23,7 +23,9 @@ std::optional<int64_t> ProcessStartTime(pid_t pid);
 bool SameProcessAlive(pid_t pid, int64_t start_time);
 
 // Live processes whose command line holds `flag` followed by a value (dlp-run
-// started with `--status-file PATH`), by that value; one scan of /proc.
+// started with `--status-file PATH`), by that value; one scan of /proc. Of
+// several with one value (a runner and a child it forked that has not yet
+// executed its command), the one whose parent does not carry the value.
 std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag);
 
 // True when any process is in process group `pgid`.

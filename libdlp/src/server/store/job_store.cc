@@ -113,32 +113,62 @@ absl::StatusOr<JobStore> JobStore::OpenReader() const {
 }
 
 absl::StatusOr<JobRecord> JobStore::Insert(JobRecord record) {
-  DLP_ASSIGN_OR_RETURN(const std::string spec, StoredSpecText(record.job.spec));
-  if (!record.job.created) record.job.created = absl::Now();
-  Transaction tx(db_);
-  DLP_RETURN_IF_ERROR(tx.begin_status());
-  {
+  std::vector<JobRecord> one;
+  one.push_back(std::move(record));
+  return std::move(InsertAll(std::move(one)).front());
+}
+
+std::vector<absl::StatusOr<JobRecord>> JobStore::InsertAll(std::vector<JobRecord> records) {
+  std::vector<absl::StatusOr<JobRecord>> out;
+  std::vector<std::string> specs(records.size());
+  std::vector<size_t> valid;
+  for (size_t i = 0; i < records.size(); ++i) {
+    absl::StatusOr<std::string> spec = StoredSpecText(records[i].job.spec);
+    if (spec.ok()) {
+      specs[i] = std::move(*spec);
+      valid.push_back(i);
+      out.emplace_back(absl::UnknownError("not inserted"));
+    } else {
+      out.emplace_back(spec.status());
+    }
+  }
+  if (valid.empty()) return out;
+  absl::Status status = [&]() -> absl::Status {
+    Transaction tx(db_);
+    DLP_RETURN_IF_ERROR(tx.begin_status());
     DLP_ASSIGN_OR_RETURN(
         Statement s,
         db_.Prepare("INSERT INTO jobs (tenant, queue, priority, name, state, reason, spec, "
                     "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-    s.Bind(1, record.job.tenant)
-        .Bind(2, record.job.queue)
-        .Bind(3, int64_t{record.job.spec.priority})
-        .Bind(4, record.job.name)
-        .Bind(5, std::string(JobStateName(record.job.state)))
-        .Bind(6, record.job.reason)
-        .Bind(7, spec)
-        .Bind(8, absl::ToUnixMicros(*record.job.created));
-    DLP_RETURN_IF_ERROR(s.Run());
+    for (size_t i : valid) {
+      JobRecord& record = records[i];
+      if (!record.job.created) record.job.created = absl::Now();
+      s.Reset()
+          .Bind(1, record.job.tenant)
+          .Bind(2, record.job.queue)
+          .Bind(3, int64_t{record.job.spec.priority})
+          .Bind(4, record.job.name)
+          .Bind(5, std::string(JobStateName(record.job.state)))
+          .Bind(6, record.job.reason)
+          .Bind(7, specs[i])
+          .Bind(8, absl::ToUnixMicros(*record.job.created));
+      DLP_RETURN_IF_ERROR(s.Run());
+      record.seq = db_.LastInsertRowId();
+      record.job.id = std::to_string(record.seq);
+      DLP_RETURN_IF_ERROR(WriteReplicas(record));
+      DLP_RETURN_IF_ERROR(AddEvent(
+          record.seq, {*record.job.created, "Submitted", "job " + record.job.id + " submitted"}));
+    }
+    return tx.Commit();
+  }();
+  for (size_t i : valid) {
+    if (status.ok()) {
+      out[i] = std::move(records[i]);
+    } else {
+      out[i] = status;
+    }
   }
-  record.seq = db_.LastInsertRowId();
-  record.job.id = std::to_string(record.seq);
-  DLP_RETURN_IF_ERROR(WriteReplicas(record));
-  DLP_RETURN_IF_ERROR(AddEvent(record.seq, {*record.job.created, "Submitted",
-                                            "job " + record.job.id + " submitted"}));
-  DLP_RETURN_IF_ERROR(tx.Commit());
-  return record;
+  return out;
 }
 
 absl::Status JobStore::Update(const JobRecord& r, const std::vector<Event>& events) {
@@ -191,20 +221,27 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
 
 absl::Status JobStore::UpdateExplanations(const std::vector<QueuedExplanation>& explanations) {
   if (explanations.empty()) return absl::OkStatus();
-  Transaction tx(db_);
-  DLP_RETURN_IF_ERROR(tx.begin_status());
-  DLP_ASSIGN_OR_RETURN(
-      Statement s,
-      db_.Prepare("UPDATE jobs SET reason=?, position=?, estimated_start_us=? WHERE id=?"));
-  for (const QueuedExplanation& e : explanations) {
-    s.Reset()
-        .Bind(1, e.reason)
-        .Bind(2, OptionalInt(e.position))
-        .Bind(3, ToMicros(e.estimated_start))
-        .Bind(4, e.seq);
-    DLP_RETURN_IF_ERROR(s.Run());
-  }
-  return tx.Commit();
+  // Explanations are recomputed every round: this commit needs no fsync of
+  // its own (WAL, synchronous=NORMAL: atomic, made durable by the next full one).
+  DLP_RETURN_IF_ERROR(db_.Exec("PRAGMA synchronous=NORMAL"));
+  absl::Status status = [&]() -> absl::Status {
+    Transaction tx(db_);
+    DLP_RETURN_IF_ERROR(tx.begin_status());
+    DLP_ASSIGN_OR_RETURN(
+        Statement s,
+        db_.Prepare("UPDATE jobs SET reason=?, position=?, estimated_start_us=? WHERE id=?"));
+    for (const QueuedExplanation& e : explanations) {
+      s.Reset()
+          .Bind(1, e.reason)
+          .Bind(2, OptionalInt(e.position))
+          .Bind(3, ToMicros(e.estimated_start))
+          .Bind(4, e.seq);
+      DLP_RETURN_IF_ERROR(s.Run());
+    }
+    return tx.Commit();
+  }();
+  absl::Status restored = db_.Exec("PRAGMA synchronous=FULL");
+  return status.ok() ? restored : status;
 }
 
 absl::Status JobStore::WriteReplicas(const JobRecord& r) {

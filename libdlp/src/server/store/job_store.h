@@ -87,6 +87,12 @@ class JobStore {
   // stored in its canonical form (stored_spec.h), InvalidArgument when that
   // would not read back, and then nothing is written.
   absl::StatusOr<JobRecord> Insert(JobRecord record);
+  // Insert of many jobs in one commit (one fsync): the group commit of
+  // concurrent submissions. Results are in the order of `records`. A record
+  // whose spec would not read back gets InvalidArgument and is not written;
+  // the others are committed together or, when the commit fails, none is and
+  // each gets that error.
+  std::vector<absl::StatusOr<JobRecord>> InsertAll(std::vector<JobRecord> records);
   // Rewrites the job row and its replicas, and appends `events`, in one commit.
   absl::Status Update(const JobRecord& record, const std::vector<Event>& events = {});
   // Update of many jobs in one commit: all of them or none.

@@ -18,17 +18,19 @@
 namespace dlp::server {
 namespace {
 
-// A process with dlp-run's command line shape that lives until `hold` closes.
+// A process with dlp-run's command line shape that runs `script` (sh) and
+// lives until `hold` closes; with a `ready_file`, until the script created it.
 class FakeRunner {
  public:
-  explicit FakeRunner(const std::string& status_path) {
+  explicit FakeRunner(const std::string& status_path, const std::string& script = "read line",
+                      const std::string& ready_file = "") {
     if (pipe(hold_) != 0) std::abort();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, hold_[0], 0);
     posix_spawn_file_actions_addclose(&actions, hold_[1]);
-    std::vector<std::string> args = {"/bin/sh", "-c", "read line", "dlp-run", "--status-file",
-                                     status_path};
+    std::vector<std::string> args = {"/bin/sh",       "-c",       script, "dlp-run",
+                                     "--status-file", status_path};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -41,6 +43,10 @@ class FakeRunner {
     if (pid_ > 0 && !dlp::testing::Eventually([&] {
           return dlp::testing::ReadFileOrEmpty(cmdline).find("--status-file") != std::string::npos;
         })) {
+      pid_ = -1;
+    }
+    if (pid_ > 0 && !ready_file.empty() &&
+        !dlp::testing::Eventually([&] { return access(ready_file.c_str(), F_OK) == 0; })) {
       pid_ = -1;
     }
   }
@@ -76,6 +82,24 @@ TEST(ExecutorReconcileTest, QueuedJobWithALiveRunnerIsAdopted) {
   EXPECT_GT(record.runner_start_time, 0);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].type, "Adopted");
+}
+
+// dlp-run forks each rank before it executes the rank's command: for that
+// moment the child carries dlp-run's command line too. The runner to adopt is
+// the parent, not the child, whose end says nothing about the job's.
+TEST(ExecutorReconcileTest, AdoptsTheRunnerNotItsForkedChild) {
+  dlp::testing::TempDir dir;
+  Executor executor({dir.Join("jobs")});
+  const std::string ready = dir.Join("forked");
+  // The subshell is a fork of the runner with the same command line.
+  FakeRunner runner(executor.StatusPath("43"),
+                    "exec 3<&0; (echo > '" + ready + "'; read line <&3; true) & wait", ready);
+  ASSERT_GT(runner.pid(), 0);
+  JobRecord record = QueuedRecord("43");
+  std::vector<Event> events;
+  executor.Reconcile(record, events);
+  EXPECT_EQ(record.job.state, JobState::kRunning);
+  EXPECT_EQ(record.runner_pid, runner.pid());
 }
 
 TEST(ExecutorReconcileTest, QueuedJobWithoutARunnerStaysQueued) {
