@@ -173,7 +173,7 @@ TEST(TenantMigrationTest, OwnerJobsMoveOffTheNameDefault) {
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(db->Exec("UPDATE jobs SET tenant='default' WHERE id=1; DROP TABLE tokens; "
                          "DROP TABLE tenants; ALTER TABLE jobs DROP COLUMN start_attempt; "
-                         "PRAGMA user_version=3")
+                         "DROP TABLE queue_tenants; DROP TABLE queues; PRAGMA user_version=3")
                     .ok());
   }
   auto jobs = JobStore::Open(path);
