@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "dlp/spec.h"  // the quantity parsers
 
 namespace dlp {
 
@@ -52,10 +53,6 @@ struct QueueUsage {
   int running = 0;
   double share = 0;  // weighted dominant share of what it borrows
 };
-
-// GPUs as in a spec's resources: "2", "0.5", "0.25" (milli-GPU precision).
-// InvalidArgument naming the expected form otherwise.
-absl::StatusOr<int64_t> ParseGpuMillis(std::string_view text);
 
 // "cpu=8,memory=64Gi,gpu=4,gpu.h100=2": each resource at most once, with the
 // spec's quantity forms (cpu "500m" or "0.5", memory "64Gi", gpu "0.5").

@@ -136,23 +136,6 @@ absl::StatusOr<int64_t> ParseCpuMillis(std::string_view std_text) {
   return static_cast<int64_t>(millis);
 }
 
-absl::StatusOr<int64_t> ParseGpuMillis(std::string_view std_text) {
-  const absl::string_view text = internal::ToAbsl(std_text);
-  auto error = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("\"", text, "\" is not a GPU quantity", why.empty() ? "" : " (", why,
-                     why.empty() ? "" : ")", "; expected e.g. 2, 0.5 or 0.25"));
-  };
-  if (text.empty()) return error("empty");
-  if (text[0] == '-') return error("negative");
-  std::optional<Number> n = ReadNumber(text);
-  if (!n || !n->rest.empty()) return error("");
-  if (n->scale > 3) return error("finer than a thousandth of a GPU");
-  const int128 millis = n->digits * Pow(10, 3 - n->scale);
-  if (millis > kLimit) return error("too large");
-  return static_cast<int64_t>(millis);
-}
-
 absl::StatusOr<int64_t> ParseMemoryBytes(std::string_view std_text) {
   const absl::string_view text = internal::ToAbsl(std_text);
   if (text.empty()) return MemoryError(text);

@@ -81,10 +81,12 @@ absl::StatusOr<QueueResources> ParseQueueResources(std::string_view std_text) {
     } else if (name == "gpu") {
       absl::StatusOr<int64_t> v = ParseGpuMillis(value);
       if (!v.ok()) return fail(v.status());
+      if (*v < 0) return fail(absl::InvalidArgumentError("a quota must not be negative"));
       out.gpu_millis = *v;
     } else if (absl::StartsWith(name, "gpu.") && ValidFlavour(name.substr(4))) {
       absl::StatusOr<int64_t> v = ParseGpuMillis(value);
       if (!v.ok()) return fail(v.status());
+      if (*v < 0) return fail(absl::InvalidArgumentError("a quota must not be negative"));
       out.gpu_flavours[name.substr(4)] = *v;
     } else {
       return absl::InvalidArgumentError(

@@ -21,13 +21,14 @@ TEST(TokenLifetime, UnitsAndErrors) {
 
 TEST(AdminCodec, RoundTrips) {
   const absl::Time t = absl::FromUnixMillis(1790000000123);
-  Tenant tenant{"alice", "svc_alice", t};
+  Tenant tenant{"alice", "svc_alice", t, {"nlp", "vision"}};
   auto tenants = TenantsFromJson(TenantsToJson({tenant}));
   ASSERT_TRUE(tenants.ok()) << tenants.status();
   ASSERT_EQ(tenants->size(), 1u);
   EXPECT_EQ((*tenants)[0].name, "alice");
   EXPECT_EQ((*tenants)[0].unix_user, "svc_alice");
   EXPECT_EQ((*tenants)[0].created, t);
+  EXPECT_EQ((*tenants)[0].queues, std::vector<std::string>({"nlp", "vision"}));
 
   NewToken token{{7, "alice", t, t + absl::Hours(1), std::nullopt}, "secret"};
   const std::string json = NewTokenToJson(token);

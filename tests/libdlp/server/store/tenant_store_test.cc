@@ -176,7 +176,8 @@ TEST(TenantMigrationTest, OwnerJobsMoveOffTheNameDefault) {
                          "ALTER TABLE jobs DROP COLUMN preemptions; "
                          "ALTER TABLE jobs DROP COLUMN position; "
                          "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
-                         "PRAGMA user_version=3")
+                         "ALTER TABLE jobs DROP COLUMN placement; "
+                         "DROP TABLE queue_tenants; DROP TABLE queues; PRAGMA user_version=3")
                     .ok());
   }
   auto jobs = JobStore::Open(path);
