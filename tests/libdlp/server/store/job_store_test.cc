@@ -292,6 +292,48 @@ TEST(StoreTest, InsertRefusesASpecThatWouldNotReadBack) {
   EXPECT_EQ(back->job.spec, ok->job.spec);
 }
 
+// The group commit of concurrent submissions: one transaction for many jobs,
+// in order; a spec that would not read back is refused alone.
+TEST(StoreTest, InsertAllCommitsTogetherAndRefusesOnlyTheBadSpec) {
+  testing::TempDir dir;
+  std::vector<int64_t> ids;
+  {
+    auto store = JobStore::Open(dir.Join("dlpd.db"));
+    ASSERT_TRUE(store.ok());
+    ASSERT_TRUE(store->Insert(NewRecord("first")).ok());
+    JobRecord huge = NewRecord("huge");
+    huge.job.spec.replicas[0].resources.memory_bytes = int64_t{4611686018427387905};
+    std::vector<JobRecord> batch;
+    batch.push_back(NewRecord("a"));
+    batch.push_back(huge);
+    batch.push_back(NewRecord("b", "gpu"));
+    std::vector<absl::StatusOr<JobRecord>> results = store->InsertAll(std::move(batch));
+    ASSERT_EQ(results.size(), 3u);
+    ASSERT_TRUE(results[0].ok()) << results[0].status();
+    EXPECT_TRUE(absl::IsInvalidArgument(results[1].status())) << results[1].status();
+    ASSERT_TRUE(results[2].ok()) << results[2].status();
+    EXPECT_EQ(results[0]->job.name, "a");
+    EXPECT_EQ(results[2]->job.name, "b");
+    EXPECT_EQ(results[2]->seq, results[0]->seq + 1);
+    EXPECT_EQ(results[0]->job.id, std::to_string(results[0]->seq));
+    ids = {results[0]->seq, results[2]->seq};
+  }
+  auto store = JobStore::Open(dir.Join("dlpd.db"));  // what a new daemon reads
+  ASSERT_TRUE(store.ok());
+  auto all = store->List({});
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 3u);
+  for (int64_t seq : ids) {
+    auto job = store->Get(seq);
+    ASSERT_TRUE(job.ok()) << job.status();
+    EXPECT_EQ(job->job.replicas.size(), 2u);
+    auto events = store->Events(seq);
+    ASSERT_TRUE(events.ok());
+    ASSERT_EQ(events->size(), 1u);
+    EXPECT_EQ((*events)[0].type, "Submitted");
+  }
+}
+
 TEST(StoreTest, RowWhoseSpecDoesNotReadBackIsQuarantinedNotFatal) {
   testing::TempDir dir;
   const std::string path = dir.Join("dlpd.db");
