@@ -189,14 +189,14 @@ TEST_F(DlpdGpuTest, APlacementSurvivesADaemonRestart) {
 TEST_F(DlpdGpuTest, ABadInventoryStopsDlpdNamingTheLineAndField) {
   const std::string bad =
       dir_.WriteFile("bad.yaml", "devices:\n  - {index: 0, uuid: GPU-a, name: X, memory: 8GB}\n");
-  RunResult r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"), "--listen",
-                     "127.0.0.1:0", "--gpu-inventory", bad});
+  RunResult r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"),
+                                   "--listen", "127.0.0.1:0", "--gpu-inventory", bad});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(bad + ":2: devices[0].memory: \"8GB\" is not a memory quantity"),
             std::string::npos)
       << r.err;
-  r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"), "--gpus", "2", "--gpu-inventory",
-           inventory_});
+  r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"), "--gpus", "2",
+                         "--gpu-inventory", inventory_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--gpus and --gpu-inventory exclude each other"), std::string::npos);
 }
