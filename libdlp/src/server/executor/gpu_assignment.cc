@@ -45,7 +45,7 @@ void AssignDevices(const std::vector<ReplicaPlacement>& placement,
       const auto d = std::find_if(devices.begin(), devices.end(),
                                   [&share](const GpuDevice& g) { return g.id == share.device; });
       if (d != devices.end() && d->memory_bytes > 0) {
-        const int64_t mib = d->memory_bytes / 1000 * share.millis / (int64_t{1} << 20);
+        const int64_t mib = d->memory_bytes / (int64_t{1} << 20) * share.millis / 1000;
         out.env[env::kCudaMpsPinnedDeviceMemLimit] = absl::StrCat("0=", mib, "M");
       }
     }

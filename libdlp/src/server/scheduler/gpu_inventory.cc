@@ -55,7 +55,7 @@ class InventoryReader {
 
   absl::StatusOr<int64_t> Memory(const YAML::Node& map, const std::string& field) {
     DLP_ASSIGN_OR_RETURN(std::string text, String(map, field, "memory", false));
-    if (text.empty()) return 0;
+    if (text.empty()) return int64_t{0};
     absl::StatusOr<int64_t> bytes = ParseMemoryBytes(text);
     if (!bytes.ok()) return Error(map["memory"], field + ".memory", bytes.status().message());
     return *bytes;

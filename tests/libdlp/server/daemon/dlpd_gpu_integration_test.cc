@@ -76,7 +76,8 @@ class DlpdGpuTest : public ::testing::Test {
 
   std::map<std::string, int64_t> Used(httplib::Client& client) {
     std::map<std::string, int64_t> used;
-    for (const auto& d : GetJson(client, "/v1/gpus")["devices"]) {
+    const nlohmann::json gpus = GetJson(client, "/v1/gpus");
+    for (const auto& d : gpus["devices"]) {
       used[d.value("id", "")] = d.value("usedMillis", int64_t{-1});
     }
     return used;
@@ -91,7 +92,7 @@ class DlpdGpuTest : public ::testing::Test {
                    {"DLP_CONFIG", dir_.Join("no-such-config.yaml")},
                    {"NO_COLOR", "1"}};
     options.unset_env = {"DLP_CONTEXT"};
-    return Run(argv, options);
+    return dlp::testing::Run(argv, options);
   }
 
   TempDir dir_;
@@ -188,14 +189,14 @@ TEST_F(DlpdGpuTest, APlacementSurvivesADaemonRestart) {
 TEST_F(DlpdGpuTest, ABadInventoryStopsDlpdNamingTheLineAndField) {
   const std::string bad =
       dir_.WriteFile("bad.yaml", "devices:\n  - {index: 0, uuid: GPU-a, name: X, memory: 8GB}\n");
-  RunResult r = Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"), "--listen",
-                     "127.0.0.1:0", "--gpu-inventory", bad});
+  RunResult r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"),
+                                   "--listen", "127.0.0.1:0", "--gpu-inventory", bad});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(bad + ":2: devices[0].memory: \"8GB\" is not a memory quantity"),
             std::string::npos)
       << r.err;
-  r = Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"), "--gpus", "2", "--gpu-inventory",
-           inventory_});
+  r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"), "--gpus", "2",
+                         "--gpu-inventory", inventory_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--gpus and --gpu-inventory exclude each other"), std::string::npos);
 }
