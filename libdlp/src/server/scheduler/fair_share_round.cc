@@ -229,6 +229,9 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
         waiting = absl::StrCat("waiting for ", JobList(r->waiting_for),
                                " (no time limit, start unknown)");
       } else if (r->at <= snapshot_.now) {
+        // What the stopping jobs free is its: no later head counts on it.
+        model_.Take(soon_, queue, demand);
+        AddShares(soon_.devices, r->placement);
         if (!r->waiting_for.empty()) {
           waiting = absl::StrCat("waiting for ", JobList(r->waiting_for), " to stop");
         }

@@ -75,6 +75,19 @@ TEST(FairSharePreemptionTest, NeverANonPreemptibleOrAStoppingJob) {
   EXPECT_TRUE(Decide(s).preempt.empty());
 }
 
+TEST(FairSharePreemptionTest, WhatAStoppingJobFreesIsCountedOnOnce) {
+  Snapshot s = Machine(4);
+  s.running = {Running(102, "a", 2, {}, 0), Running(103, "b", 2, {}, 0)};
+  s.running[0].stopping = true;
+  s.pending = {Job(1, "a", 2, 0, 5), Job(2, "b", 2, 0, 5)};
+  Decision d = Decide(s);
+  // Job 1 waits for job 102; job 2 cannot count on it too, so it preempts.
+  EXPECT_EQ(d.waiting[1].reason,
+            "waiting for resources: needs 2 CPUs, 0 CPUs free; waiting for job 102 to stop");
+  ASSERT_EQ(Victims(d), (std::vector<int64_t>{103}));
+  EXPECT_EQ(d.preempt[0].preemptor, 2);
+}
+
 TEST(FairSharePreemptionTest, WhatVictimsFreeIsKeptForThePreemptor) {
   Snapshot s = Machine(6);
   s.running = {Cpus(101, 4, 0, 1)};
