@@ -276,8 +276,6 @@ spec:
   EXPECT_EQ(JobSpecToJson(*spec).find("logs"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace dlp
 
 TEST(SpecCodec, PreemptionFieldsGoThroughEveryForm) {
   absl::StatusOr<JobSpec> spec = ParseJobSpec(R"(apiVersion: dlp/v1
@@ -362,3 +360,6 @@ TEST(Codec, QueuedJobHasItsPlaceAndEveryJobItsPreemptions) {
   EXPECT_FALSE(explained->estimated_start.has_value());
   EXPECT_EQ(explained->trace, why.trace);
 }
+
+}  // namespace
+}  // namespace dlp
