@@ -37,7 +37,7 @@ class CliScheduling : public ::testing::Test {
     }
     const std::string cert = env_.dir().Join("cert.pem"), key = env_.dir().Join("key.pem");
     RunResult made =
-        Run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+        dlp::testing::Run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
              "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out",
              cert});
     if (made.exit_code != 0) GTEST_SKIP() << "openssl cannot make a certificate: " << made.err;

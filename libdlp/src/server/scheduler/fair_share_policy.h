@@ -22,8 +22,9 @@
 //     no new victims while they suffice.
 //
 // With no queue configured each queue a job names has the whole machine as
-// its quota, so the rules reduce to priority, FIFO, gangs and reservations on
-// one shared machine, with the same reasons as before.
+// its quota, so the rules reduce to priority, FIFO, gangs, reservations and
+// backfill on one shared machine, with the same reasons as before, and
+// nothing is preempted.
 #pragma once
 
 #include "server/scheduler/policy.h"

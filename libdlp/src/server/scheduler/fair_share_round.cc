@@ -258,6 +258,10 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
 bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& demand,
                              const Block& block, std::vector<std::string>& trace,
                              std::string& waiting_text) {
+  if (model_.implicit()) {  // a single user's machine, as before queues: no preemption
+    trace.push_back("preemption: off (no queue is configured)");
+    return false;
+  }
   const QueueQuota& quota = model_.queue(queue);
   const bool reclaim =
       model_.shared_cohort(quota.cohort) && model_.WithinNominal(soon_, queue, demand);

@@ -1,6 +1,8 @@
 #include "server/scheduler/gpu_placement.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -31,16 +33,34 @@ DeviceUse UseOf(const std::vector<RunningJob>& running) {
 std::optional<std::vector<ReplicaPlacement>> PlaceGpus(
     const std::vector<ReplicaGpuDemand>& replicas, const std::vector<GpuDevice>& devices,
     DeviceUse& use) {
-  DeviceUse trial = use;
-  // (A lookup that adds no zero entries: `use` holds only devices in use.)
-  auto used = [&trial](const std::string& id) {
-    const auto it = trial.find(id);
-    return it == trial.end() ? int64_t{0} : it->second;
-  };
   std::vector<ReplicaPlacement> placements;
   for (const ReplicaGpuDemand& r : replicas) {
     if (r.gpu_millis > 0) placements.push_back({r.replica, {}});
   }
+  if (placements.empty()) return placements;
+  // `use` changes in place, each change logged so that a gang that does not
+  // fit leaves it as it was (the policy tries thousands of jobs per round:
+  // copying the map for each would cost more than the placement).
+  std::vector<std::pair<std::string, std::optional<int64_t>>> undo;
+  auto used = [&use](const std::string& id) {  // adds no zero entries
+    const auto it = use.find(id);
+    return it == use.end() ? int64_t{0} : it->second;
+  };
+  auto add = [&](const std::string& id, int64_t millis) {
+    auto [it, inserted] = use.try_emplace(id, 0);
+    undo.emplace_back(id, inserted ? std::nullopt : std::optional<int64_t>(it->second));
+    it->second += millis;
+  };
+  auto fail = [&]() -> std::optional<std::vector<ReplicaPlacement>> {
+    for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
+      if (it->second) {
+        use[it->first] = *it->second;
+      } else {
+        use.erase(it->first);
+      }
+    }
+    return std::nullopt;
+  };
   // Whole devices first, then fractions: a fraction placed first could take
   // the last unused device a whole-GPU replica of the same gang needs.
   for (bool whole_pass : {true, false}) {
@@ -48,35 +68,42 @@ std::optional<std::vector<ReplicaPlacement>> PlaceGpus(
     for (const ReplicaGpuDemand& r : replicas) {
       if (r.gpu_millis <= 0) continue;
       ReplicaPlacement& placement = placements[next++];
+      const std::string wanted_flavour = r.gpu_type.empty() ? "" : FlavourOf(r.gpu_type);
       auto usable = [&](const GpuDevice& d) {
-        return r.gpu_type.empty() || MatchesGpuType(d, r.gpu_type);
+        return r.gpu_type.empty() || wanted_flavour == d.flavour ||
+               absl::EqualsIgnoreCase(r.gpu_type, d.flavour) ||
+               absl::EqualsIgnoreCase(r.gpu_type, d.name);
       };
       if (whole_pass) {
         int64_t whole = r.gpu_millis / 1000;
         for (const GpuDevice& d : devices) {
           if (whole == 0) break;
           if (!usable(d) || used(d.id) != 0) continue;
-          trial[d.id] = 1000;
+          add(d.id, 1000);
           placement.gpus.push_back({d.id, 1000});
           --whole;
         }
-        if (whole > 0) return std::nullopt;
+        if (whole > 0) return fail();
         continue;
       }
       const int64_t fraction = r.gpu_millis % 1000;
       if (fraction == 0) continue;
       // Best fit: the fullest device it still fits on.
       const GpuDevice* best = nullptr;
+      int64_t best_used = -1;
       for (const GpuDevice& d : devices) {
-        if (!usable(d) || used(d.id) + fraction > 1000) continue;
-        if (best == nullptr || used(d.id) > used(best->id)) best = &d;
+        const int64_t on_device = used(d.id);
+        if (!usable(d) || on_device + fraction > 1000) continue;
+        if (on_device > best_used) {
+          best = &d;
+          best_used = on_device;
+        }
       }
-      if (best == nullptr) return std::nullopt;
-      trial[best->id] += fraction;
+      if (best == nullptr) return fail();
+      add(best->id, fraction);
       placement.gpus.push_back({best->id, fraction});
     }
   }
-  use = std::move(trial);
   return placements;
 }
 
