@@ -23,6 +23,7 @@ PendingJob PendingOf(const JobRecord& record) {
     }
   }
   if (record.job.created) job.submitted = *record.job.created;
+  job.preemptions = record.job.preemptions;
   job.time_limit = absl::Seconds(spec.active_deadline_seconds);
   job.preemptible = spec.preemptible;
   job.preemptions = record.job.preemptions;
@@ -46,6 +47,7 @@ RunningJob RunningOf(const JobRecord& record) {
     job.placement.push_back(std::move(held));
   }
   if (record.job.started) job.started = *record.job.started;
+  if (record.job.created) job.submitted = *record.job.created;
   job.time_limit = absl::Seconds(spec.active_deadline_seconds);
   job.preemptible = spec.preemptible;
   // Preempted or cancelled: its resources are about to be free.

@@ -37,7 +37,9 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
              .end = r.time_limit > absl::ZeroDuration() ? r.started + r.time_limit
                                                         : absl::InfiniteFuture(),
              .preemptible = r.preemptible,
-             .stopping = r.stopping};
+             .stopping = r.stopping,
+             .effective_priority = EffectivePriority(r.priority, r.submitted, snapshot.now),
+             .preemptions = r.preemptions};
     model_.Take(now_, h.queue, h.demand);
     AddShares(now_.devices, h.placement);
     holders_.push_back(std::move(h));
@@ -172,7 +174,8 @@ void FairShareRound::Commit(const PendingJob& job, int queue, const Amounts& dem
   const absl::Time end = job.time_limit > absl::ZeroDuration() ? snapshot_.now + job.time_limit
                                                                : absl::InfiniteFuture();
   holders_.push_back({job.seq, queue, job.priority, demand, placement, snapshot_.now, end,
-                      job.preemptible, false});
+                      job.preemptible, false, EffectivePriority(job, snapshot_.now),
+                      job.preemptions});
   by_end_.insert(std::upper_bound(by_end_.begin(), by_end_.end(), end,
                                   [&](absl::Time t, size_t i) { return t < holders_[i].end; }),
                  holders_.size() - 1);
@@ -268,16 +271,26 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   std::vector<size_t> candidates;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
-    if (h.stopping || !h.preemptible) continue;
+    if (h.stopping || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) continue;
     if (h.queue == queue
-            ? h.priority < job.priority
+            ? h.priority < job.priority &&
+                  h.effective_priority < EffectivePriority(job, snapshot_.now)
             : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort) {
       candidates.push_back(i);
     }
   }
   SortCandidates(holders_, candidates);
+  // Victims must make room beside the reservations of the heads before it,
+  // not only beside the running jobs: else those heads take what the victims
+  // free, the victims start again, and it preempts them again, for ever.
+  Ledger beside_reservations = claimed_;
+  for (size_t i = 0; i < running_; ++i) {
+    if (!holders_[i].stopping) continue;
+    model_.Give(beside_reservations, holders_[i].queue, holders_[i].demand);
+    RemoveShares(beside_reservations.devices, holders_[i].placement);
+  }
   std::optional<std::vector<size_t>> victims =
-      ChooseVictims(model_, soon_, holders_, candidates, job, queue, demand);
+      ChooseVictims(model_, beside_reservations, holders_, candidates, job, queue, demand);
   if (!victims) {
     trace.push_back(
         absl::StrCat("preemption: ", candidates.size(), " candidates (lower priority in its queue",

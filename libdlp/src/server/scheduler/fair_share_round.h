@@ -22,6 +22,11 @@ inline constexpr int kBackfillDepth = 16;
 // bf_max_job_test): each reservation is checked by every later start. The
 // heads after them wait unreserved until those ahead have started.
 inline constexpr int kMaxReservations = 32;
+// A job preempted this many times is not preempted again: it runs to its
+// end. The policy keeps no memory between rounds, so this is what bounds a
+// preemption loop when jobs the policy does not foresee take what the
+// victims freed before their preemptor could start.
+inline constexpr int kMaxPreemptionsOfAJob = 3;
 
 class FairShareRound {
  public:

@@ -4,11 +4,15 @@
 
 namespace dlp::server::fair_share {
 
-int64_t EffectivePriority(const PendingJob& job, absl::Time now) {
-  if (job.submitted == absl::InfinitePast() || job.submitted >= now) return job.priority;
+int64_t EffectivePriority(int priority, absl::Time submitted, absl::Time now) {
+  if (submitted == absl::InfinitePast() || submitted >= now) return priority;
   absl::Duration rest;
-  const int64_t steps = absl::IDivDuration(now - job.submitted, kAgeingStep, &rest);
-  return int64_t{job.priority} + steps;
+  const int64_t steps = absl::IDivDuration(now - submitted, kAgeingStep, &rest);
+  return int64_t{priority} + steps;
+}
+
+int64_t EffectivePriority(const PendingJob& job, absl::Time now) {
+  return EffectivePriority(job.priority, job.submitted, now);
 }
 
 void SortQueue(std::vector<QueuedJob>& jobs) {

@@ -16,7 +16,8 @@ namespace dlp::server::fair_share {
 
 inline constexpr absl::Duration kAgeingStep = absl::Minutes(10);
 
-// priority + whole kAgeingSteps waited since submission (0 when unknown).
+// priority + whole kAgeingSteps since submission (none when unknown).
+int64_t EffectivePriority(int priority, absl::Time submitted, absl::Time now);
 int64_t EffectivePriority(const PendingJob& job, absl::Time now);
 
 struct QueuedJob {

@@ -29,6 +29,11 @@ struct Holder {
   absl::Time end = absl::InfiniteFuture();  // started + time limit; none: InfiniteFuture
   bool preemptible = true;
   bool stopping = false;  // being stopped (or chosen as a victim this round)
+  // Its priority as if it waited again, ageing included (queue_order.h): a
+  // victim must be below its preemptor on both counts, or once back in the
+  // queue it would go first and be preempted again, for ever.
+  int64_t effective_priority = 0;
+  int preemptions = 0;
 };
 
 struct Reservation {

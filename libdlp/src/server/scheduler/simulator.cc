@@ -180,7 +180,9 @@ void Run::Start(const StartDecision& start) {
                                .placement = start.placement,
                                .started = now_,
                                .time_limit = job.time_limit,
-                               .preemptible = job.preemptible});
+                               .preemptible = job.preemptible,
+                               .submitted = job.submitted,
+                               .preemptions = job.preemptions});
 }
 
 void Run::Preempt(const PreemptDecision& p) {

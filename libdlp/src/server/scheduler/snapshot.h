@@ -76,6 +76,11 @@ struct RunningJob {
   // Being stopped (preempted or cancelled): still holds its resources, but
   // they are about to be free; never chosen as a victim again.
   bool stopping = false;
+  // When it was submitted: preemption compares the priority it would have if
+  // it waited again (ageing included), so a victim never outranks the job it
+  // made room for once it is back in the queue.
+  absl::Time submitted = absl::InfinitePast();
+  int preemptions = 0;  // times it was preempted so far
 };
 
 struct Snapshot {
