@@ -104,7 +104,8 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   EXPECT_THAT(why.out, HasSubstr("job " + third + " (last): Queued"));
   EXPECT_THAT(why.out, HasSubstr("reason: waiting behind job " + second + " in queue default"));
   EXPECT_THAT(why.out, HasSubstr("position: 2 in queue default"));
-  EXPECT_THAT(why.out, HasSubstr("decision: no more detail from the scheduler"));
+  EXPECT_THAT(why.out, HasSubstr("decision:\n  waiting behind job " + second +
+                                 " in queue default; tried for backfill"));
   RunResult why_json = env.Dlp({"status", second, "--why", "-o", "json"});
   nlohmann::json explained = nlohmann::json::parse(why_json.out, nullptr, false);
   ASSERT_TRUE(explained.is_object()) << why_json.out;

@@ -45,8 +45,8 @@ TEST(QueueResources, BadEntriesNameTheResourceAndTheExpectedForm) {
       {"cpu", "\"cpu\": expected RESOURCE=QUANTITY"},
       {"cpu=lots", "cpu: \"lots\" is not a CPU quantity"},
       {"memory=64GB", "memory: \"64GB\" is not a memory quantity"},
-      {"gpu=0.0001", "gpu: \"0.0001\" is not a GPU quantity (finer than a thousandth"},
-      {"gpu=-1", "gpu: \"-1\" is not a GPU quantity (negative)"},
+      {"gpu=0.0001", "gpu: \"0.0001\" is not a GPU quantity (finer than 0.001"},
+      {"gpu=-1", "gpu: a quota must not be negative"},
       {"gpu.H100=1", "\"gpu.H100\" is not a resource"},
       {"disk=1",
        "\"disk\" is not a resource; expected RESOURCE=QUANTITY,... with RESOURCE cpu, "

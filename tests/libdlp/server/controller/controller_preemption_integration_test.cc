@@ -185,10 +185,12 @@ TEST_F(ControllerPreemptionTest, VictimGetsTermReturnsToQueueAndResumesWithResta
 }
 
 TEST_F(ControllerPreemptionTest, VictimIgnoringTermIsKilledAfterItsGracePeriod) {
-  JobSpec spec = ShellJob("stubborn", "trap '' TERM\nwhile :; do sleep 0.05; done");
+  JobSpec spec =
+      ShellJob("stubborn", "trap '' TERM\necho ignoring TERM\nwhile :; do sleep 0.05; done");
   spec.preemption.grace_period_seconds = 1;  // the executor's own is 300 s
   const std::string victim = Submit(spec);
-  ASSERT_TRUE(Eventually([&] { return Get(victim).state == JobState::kRunning; }));
+  // Preempted only once the trap is set (Running comes before the shell sets it).
+  ASSERT_TRUE(Eventually([&] { return Log(victim).find("ignoring TERM") != std::string::npos; }));
   const std::string preemptor = Submit(Preemptor());
   ASSERT_TRUE(Eventually([&] { return Get(victim).preemptions == 1; }, absl::Seconds(60)))
       << Get(victim).reason;
