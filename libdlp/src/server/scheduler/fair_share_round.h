@@ -17,7 +17,7 @@ namespace dlp::server::fair_share {
 
 // Behind a blocked head, how many jobs a queue tries for backfill in one
 // round (Slurm's bf_max_job_part); the others wait for the next round.
-inline constexpr int kBackfillDepth = 16;
+inline constexpr int kBackfillDepth = 64;
 // How many blocked heads reserve in one round, in turn order (Slurm's
 // bf_max_job_test): each reservation is checked by every later start. The
 // heads after them wait unreserved until those ahead have started.
