@@ -103,9 +103,9 @@ bool RunTool(const std::vector<std::string>& argv, const std::string& config,
          WEXITSTATUS(status) == 0;
 }
 
-// Configures the 30 queues in their cohorts. False (and nothing configured)
-// when this dlpd has no configured queues yet.
-// TODO(queues): keep the flags in step with `dlp admin queue create` once it lands.
+// Configures the 30 queues in their cohorts (`dlp admin queue create`).
+// False, with nothing configured, against a dlpd from before queues: the
+// bench then runs on implicit queues and says so.
 bool ConfigureQueues(const Flags& flags, const std::string& config, const std::string& log) {
   for (int q = 0; q < dlp::bench::kCohorts * dlp::bench::kQueuesPerCohort; ++q) {
     const bool ok = RunTool(
