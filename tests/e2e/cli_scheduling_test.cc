@@ -161,8 +161,11 @@ TEST_F(CliScheduling, LenderReclaimsItsQuotaFromABorrowerThatResumes) {
   nlohmann::json queues = Json("alice", {"queue", "-o", "json"});
   ASSERT_TRUE(queues.is_array()) << queues.dump();
   for (const nlohmann::json& q : queues) {
-    if (q["name"] == "nlp") EXPECT_EQ(q["used"]["cpu"], 2) << q.dump();
-    if (q["name"] == "vision") EXPECT_EQ(q["pending"], 1) << q.dump();
+    if (q["name"] == "nlp") {
+      EXPECT_EQ(q["used"]["cpu"], 2) << q.dump();
+    } else if (q["name"] == "vision") {
+      EXPECT_EQ(q["pending"], 1) << q.dump();
+    }
   }
   // Why it waits, step by step.
   RunResult why = As("alice", {"status", borrower, "--why"});
