@@ -95,7 +95,7 @@ TEST(SpecGpu, ValidateJobSpecAppliesTheSameRules) {
 }
 
 TEST(SpecGpu, FractionsAndWholeGpusRoundTripThroughJsonAndYaml) {
-  for (const std::string& gpu : {"0.5", "0.125", "2", "0"}) {
+  for (const std::string gpu : {"0.5", "0.125", "2", "0"}) {
     absl::StatusOr<JobSpec> spec = Parse("{gpu: " + gpu + ", gpuType: h100-80gb-hbm3}");
     ASSERT_TRUE(spec.ok()) << spec.status();
     const std::string json = JobSpecToJson(*spec);

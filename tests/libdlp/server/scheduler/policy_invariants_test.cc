@@ -208,7 +208,9 @@ TEST_P(PolicyInvariantsTest, LongRandomTracesKeepEveryInvariant) {
     EXPECT_LE(r.rejected, r.jobs / 5) << Describe(r);
     EXPECT_EQ(r.completed, r.jobs - r.rejected) << Describe(r);  // the trace drains
   }
-  if (GetParam().preempts) EXPECT_GT(preemptions, 0);
+  if (GetParam().preempts) {
+    EXPECT_GT(preemptions, 0);
+  }
 }
 
 // One queue, one priority, time limits no shorter than runtimes: nothing may
