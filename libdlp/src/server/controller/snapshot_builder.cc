@@ -7,37 +7,41 @@
 
 namespace dlp::server {
 
-PendingJob PendingOf(const JobRecord& record) {
+namespace {
+
+// What the policy knows of any job, waiting or running.
+template <typename Job>
+Job CommonOf(const JobRecord& record) {
   const JobSpec& spec = record.job.spec;
-  PendingJob job;
+  Job job;
   job.seq = record.seq;
   job.tenant = record.job.tenant;
   job.queue = record.job.queue;
   job.priority = spec.priority;
   job.demand = DemandOf(spec);
-  for (const ReplicaSpec& r : spec.replicas) {
-    if (r.resources.gpu_millis <= 0) continue;
-    for (int i = 0; i < r.count; ++i) {
-      job.replicas.push_back(
-          {absl::StrCat(r.role, "-", i), r.resources.gpu_millis, r.resources.gpu_type});
-    }
-  }
   if (record.job.created) job.submitted = *record.job.created;
-  job.preemptions = record.job.preemptions;
   job.time_limit = absl::Seconds(spec.active_deadline_seconds);
   job.preemptible = spec.preemptible;
   job.preemptions = record.job.preemptions;
   return job;
 }
 
+}  // namespace
+
+PendingJob PendingOf(const JobRecord& record) {
+  PendingJob job = CommonOf<PendingJob>(record);
+  for (const ReplicaSpec& r : record.job.spec.replicas) {
+    if (r.resources.gpu_millis <= 0) continue;
+    for (int i = 0; i < r.count; ++i) {
+      job.replicas.push_back(
+          {absl::StrCat(r.role, "-", i), r.resources.gpu_millis, r.resources.gpu_type});
+    }
+  }
+  return job;
+}
+
 RunningJob RunningOf(const JobRecord& record) {
-  const JobSpec& spec = record.job.spec;
-  RunningJob job;
-  job.seq = record.seq;
-  job.tenant = record.job.tenant;
-  job.queue = record.job.queue;
-  job.priority = spec.priority;
-  job.demand = DemandOf(spec);
+  RunningJob job = CommonOf<RunningJob>(record);
   if (!record.placement.empty()) {
     job.placement = record.placement;
   } else if (!record.gpus.empty()) {
@@ -47,9 +51,6 @@ RunningJob RunningOf(const JobRecord& record) {
     job.placement.push_back(std::move(held));
   }
   if (record.job.started) job.started = *record.job.started;
-  if (record.job.created) job.submitted = *record.job.created;
-  job.time_limit = absl::Seconds(spec.active_deadline_seconds);
-  job.preemptible = spec.preemptible;
   // Preempted or cancelled: its resources are about to be free.
   job.stopping = record.stop_requested_us.has_value();
   return job;
