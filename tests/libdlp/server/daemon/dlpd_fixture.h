@@ -129,6 +129,24 @@ inline bool Alive(int pid) {
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }
 
+// A request with a JSON answer: null when no answer came; `status` gets the
+// HTTP status when given.
+inline nlohmann::json PostJson(httplib::Client& client, const std::string& path,
+                               const nlohmann::json& body, int* status = nullptr) {
+  auto res = client.Post(path.c_str(), body.dump(), "application/json");
+  if (!res) return nullptr;
+  if (status) *status = res->status;
+  return nlohmann::json::parse(res->body, nullptr, false);
+}
+
+inline nlohmann::json DeleteJson(httplib::Client& client, const std::string& path,
+                                 int* status = nullptr) {
+  auto res = client.Delete(path.c_str());
+  if (!res) return nullptr;
+  if (status) *status = res->status;
+  return nlohmann::json::parse(res->body, nullptr, false);
+}
+
 inline int FileMode(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return -1;

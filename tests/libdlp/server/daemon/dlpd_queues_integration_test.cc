@@ -16,21 +16,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-nlohmann::json PostJson(httplib::Client& client, const std::string& path,
-                        const nlohmann::json& body, int* status = nullptr) {
-  auto res = client.Post(path.c_str(), body.dump(), "application/json");
-  if (!res) return nullptr;
-  if (status) *status = res->status;
-  return nlohmann::json::parse(res->body, nullptr, false);
-}
-
-nlohmann::json DeleteJson(httplib::Client& client, const std::string& path, int* status = nullptr) {
-  auto res = client.Delete(path.c_str());
-  if (!res) return nullptr;
-  if (status) *status = res->status;
-  return nlohmann::json::parse(res->body, nullptr, false);
-}
-
 JobSpec InQueue(JobSpec spec, const std::string& queue, int priority = 0) {
   spec.queue = queue;
   spec.priority = priority;

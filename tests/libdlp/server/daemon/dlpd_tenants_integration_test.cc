@@ -11,21 +11,6 @@
 namespace dlp::testing {
 namespace {
 
-nlohmann::json PostJson(httplib::Client& client, const std::string& path,
-                        const nlohmann::json& body, int* status = nullptr) {
-  auto res = client.Post(path.c_str(), body.dump(), "application/json");
-  if (!res) return nullptr;
-  if (status) *status = res->status;
-  return nlohmann::json::parse(res->body, nullptr, false);
-}
-
-nlohmann::json DeleteJson(httplib::Client& client, const std::string& path, int* status = nullptr) {
-  auto res = client.Delete(path.c_str());
-  if (!res) return nullptr;
-  if (status) *status = res->status;
-  return nlohmann::json::parse(res->body, nullptr, false);
-}
-
 class DlpdTenantsTest : public ::testing::Test {
  protected:
   // A tenant's jobs run as its Unix account, so dlpd runs as root (CI does).

@@ -12,12 +12,6 @@ namespace {
 
 using namespace dlp::server::testing;  // NOLINT
 
-Decision Decide(const Snapshot& s) {
-  Decision d = FairSharePolicy().Schedule(s);
-  ExpectConsistent(s, d);
-  return d;
-}
-
 TEST(FairSharePolicyTest, IsTheDefault) {
   EXPECT_NE(dynamic_cast<FairSharePolicy*>(CreateDefaultPolicy().get()), nullptr);
 }

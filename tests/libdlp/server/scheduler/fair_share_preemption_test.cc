@@ -10,12 +10,6 @@ namespace {
 
 using namespace dlp::server::testing;  // NOLINT
 
-Decision Decide(const Snapshot& s) {
-  Decision d = FairSharePolicy().Schedule(s);
-  ExpectConsistent(s, d);
-  return d;
-}
-
 // A machine of `cpus` CPUs whose queues are configured, each with the whole
 // machine as its quota (without configured queues nothing is preempted).
 Snapshot Queues(int64_t cpus, std::vector<std::string> names = {"default"}) {

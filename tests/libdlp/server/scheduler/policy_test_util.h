@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "server/scheduler/fair_share_policy.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/snapshot.h"
 
@@ -118,6 +119,13 @@ inline void ExpectConsistent(const Snapshot& s, const Decision& d) {
     EXPECT_FALSE(started.contains(p.preemptor)) << p.preemptor;
   }
   EXPECT_EQ(started.size() + d.waiting.size(), s.pending.size());
+}
+
+// The default policy's decision, checked for consistency.
+inline Decision Decide(const Snapshot& s) {
+  Decision d = FairSharePolicy().Schedule(s);
+  ExpectConsistent(s, d);
+  return d;
 }
 
 }  // namespace dlp::server::testing
