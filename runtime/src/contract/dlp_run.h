@@ -25,6 +25,9 @@ struct JobFolder {
   std::string LogDir() const { return path + "/logs"; }
   std::string StatusFile() const { return path + "/status.json"; }
   std::string TraceDir() const { return path + "/traces"; }
+  // What the job keeps (DLP_OUTPUT_DIR): artifacts, and the folder a pipeline's
+  // later jobs read as ${jobs.NAME.outputDir}.
+  std::string OutputDir() const { return path + "/output"; }
 };
 
 struct DlpRunJob {

@@ -26,6 +26,8 @@ inline constexpr char kReplica[] = "DLP_REPLICA";
 inline constexpr char kRestartCount[] = "DLP_RESTART_COUNT";
 inline constexpr char kFramework[] = "DLP_FRAMEWORK";
 inline constexpr char kJobId[] = "DLP_JOB_ID";
+// The folder a job writes what it keeps into (JobFolder::OutputDir).
+inline constexpr char kOutputDir[] = "DLP_OUTPUT_DIR";
 inline constexpr char kJobName[] = "DLP_JOB_NAME";
 inline constexpr char kTraceDir[] = "DLP_TRACE_DIR";
 inline constexpr char kCudaVisibleDevices[] = "CUDA_VISIBLE_DEVICES";

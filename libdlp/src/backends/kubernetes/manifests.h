@@ -1,0 +1,43 @@
+// A validated JobSpec as Kubernetes objects (docs/kubernetes.md, "Mapping").
+// The backend creates them in order; `dlp render --backend kubernetes` prints
+// them. Pure: no I/O, the same spec and options give the same objects.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "dlp/spec.h"
+#include "nlohmann/json.hpp"
+
+namespace dlp::internal::k8s {
+
+// What a context (or `dlp render` flags) add to a spec.
+struct RenderOptions {
+  std::string flavour = "jobset";  // jobset | job | trainjob | volcano
+  std::string name_space = "default";
+  std::string job_id;               // dlp.dev/job-id label and object names; set by Submit
+  std::string queue;                // Kueue LocalQueue (or Volcano queue); empty: none
+  std::string image;                // when spec.image is empty
+  std::string gpu_resource = "nvidia.com/gpu";
+  std::string training_runtime;     // trainjob: the (Cluster)TrainingRuntime's name
+  std::string dlp_run = "dlp-run";  // the launcher's path inside the image
+};
+
+// The objects to create, in creation order: the ConfigMap with the group file,
+// the headless Service, then the workload (JobSet, Job, TrainJob or Volcano Job).
+// InvalidArgument naming the field for a spec the flavour cannot express.
+absl::StatusOr<std::vector<nlohmann::json>> RenderManifests(const JobSpec& spec,
+                                                            const RenderOptions& options);
+
+// The flavour's workload kind and API group/version/resource, for the client's
+// URLs ("jobsets", "jobset.x-k8s.io", "v1alpha2").
+struct WorkloadResource {
+  std::string group;     // "" for the core group
+  std::string version;
+  std::string resource;  // plural
+  std::string kind;
+};
+absl::StatusOr<WorkloadResource> WorkloadResourceOf(const std::string& flavour);
+
+}  // namespace dlp::internal::k8s
