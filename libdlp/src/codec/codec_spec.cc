@@ -163,6 +163,8 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
         {"backoffSeconds", spec.restart_policy.backoff_seconds}}},
       {"activeDeadlineSeconds", spec.active_deadline_seconds},
   };
+  // Written only when set, as logs: specs stored before read the same.
+  if (!spec.image.empty()) json["image"] = spec.image;
   if (spec.logs.max_bytes != 0) json["logs"] = {{"maxBytes", spec.logs.max_bytes}};
   // Written only when not the default, as logs: specs stored before read the same.
   if (!spec.preemptible) json["preemptible"] = false;
@@ -200,6 +202,7 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
     }
   }
   DLP_RETURN_IF_ERROR(ReadString(value, path, "workdir", &spec.workdir));
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "image", &spec.image));
   DLP_ASSIGN_OR_RETURN(const Json* restart, ReadObject(value, path, "restartPolicy"));
   if (restart != nullptr) {
     const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "restartPolicy");

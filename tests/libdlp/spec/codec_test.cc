@@ -136,11 +136,13 @@ TEST(Codec, JobSpecRoundTripsThroughJson) {
        .command = {"a", "b c"},
        .env = {{"K", "v"}},
        .resources = {.cpu_millis = 500, .memory_bytes = 1000, .gpu_millis = 1000}});
+  spec.image = "registry.example.com/ml/train:1.0";
   absl::StatusOr<JobSpec> back = JobSpecFromJson(JobSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec));
   EXPECT_EQ(back->replicas[0].resources.cpu_millis, 500);
   EXPECT_EQ(back->replicas[0].resources.memory_bytes, 1000);
+  EXPECT_EQ(back->image, spec.image);
 }
 
 TEST(Codec, JobSpecFromJsonAcceptsNumbersDefaultsAndNewFields) {
