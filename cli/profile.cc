@@ -80,6 +80,10 @@ void PrintTable(const Profile& p, const std::string& title, const GlobalFlags& g
   table.Print(stdout, color);
   std::printf("\nCommunication: %.1f%% of step time (compute %.1f%%)\n", p.comm_share * 100,
               p.compute_share * 100);
+  if (p.overlapped_comm_share > 0) {
+    std::printf("Overlapped:    %.1f%% of step time in collectives beside backward\n",
+                p.overlapped_comm_share * 100);
+  }
   if (p.allreduce_count > 0) {
     std::printf("Allreduce:     %d calls, %s each (median), bus bandwidth %.3f GB/s (median)\n",
                 p.allreduce_count,

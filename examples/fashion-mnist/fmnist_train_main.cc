@@ -52,6 +52,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--limit-train", o.limit_train, "Use only the first N training samples");
   app.add_option("--limit-test", o.limit_test, "Use only the first N test samples");
+  app.add_flag("--overlap,!--no-overlap", o.overlap,
+               "All-reduce gradients in buckets while backward runs (default), or once after it");
+  app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   o.device = device == "cpu" ? DeviceKind::kCpu
              : device == "cuda" ? DeviceKind::kCuda

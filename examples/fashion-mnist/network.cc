@@ -65,7 +65,7 @@ void Network::Forward(const float* params, const float* x, int rows) {
 }
 
 LossSum Network::TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
-                           float* grads) {
+                           float* grads, const GradientsReady& ready) {
   dlp_trace_begin_cat("forward", "phase");
   Forward(params, x, rows);
   const size_t last = layers_.size() - 1;
@@ -78,9 +78,14 @@ LossSum Network::TrainStep(const float* params, const float* x, const int32_t* l
     float* dx = i == 0 ? nullptr : output_grads_[i - 1].get();
     layers_[i]->Backward(*kernels_, params + offsets_[i], in, outputs_[i].get(),
                          output_grads_[i].get(), rows, grads + offsets_[i], dx);
+    if (ready) ready(offsets_[i], layers_[i]->parameter_count());
   }
   dlp_trace_end();
   return loss;
+}
+
+void Network::GradientLayout(const GradientsReady& ready) const {
+  for (size_t i = layers_.size(); i-- > 0;) ready(offsets_[i], layers_[i]->parameter_count());
 }
 
 LossSum Network::Evaluate(const float* params, const float* x, const int32_t* labels, int rows) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,10 +26,17 @@ class Network {
   // Freshly initialised parameters (host memory) drawn from `seed`.
   std::vector<float> InitialParameters(uint64_t seed) const;
 
+  // Called during backward as each layer's gradient is final, last layer
+  // first: grads[first, first + n).
+  using GradientsReady = std::function<void(size_t first, size_t n)>;
+
   // Forward and backward over `rows` samples (device memory): adds the gradient
   // of the summed loss to grads and returns the summed loss.
   LossSum TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
-                    float* grads);
+                    float* grads, const GradientsReady& ready = nullptr);
+  // Calls `ready` for every layer's gradient range in the order TrainStep
+  // does, without computing anything (a rank with no samples in a step).
+  void GradientLayout(const GradientsReady& ready) const;
   // Forward only.
   LossSum Evaluate(const float* params, const float* x, const int32_t* labels, int rows);
 

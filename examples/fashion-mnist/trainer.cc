@@ -10,6 +10,7 @@
 #include "checkpoint.h"
 #include "dlp/trace.h"
 #include "collective.h"
+#include "gradient_buckets.h"
 #include "network.h"
 #include "rng.h"
 
@@ -43,6 +44,9 @@ absl::Status Validate(const TrainOptions& o) {
   }
   if (o.limit_train < 0 || o.limit_test < 0) {
     return absl::InvalidArgumentError("--limit-train and --limit-test must not be negative");
+  }
+  if (o.bucket_kb < 1 || o.bucket_kb > (1 << 20)) {
+    return absl::InvalidArgumentError("--bucket-kb must be between 1 and 1048576");
   }
   return absl::OkStatus();
 }
@@ -182,9 +186,19 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   Rng rng(start.rng_state);
   const int per_rank = (o.batch + group->size() - 1) / group->size();
   BatchLoader loader(kernels.get(), per_rank);
-  // The flat gradient, then the summed loss: one allreduce per step.
+  // The summed loss, then the flat gradient: what each step all-reduces.
   std::vector<float> flat(count + 1);
   const int slow_ms = SlowDataMs(group->rank());
+  std::unique_ptr<GradientBuckets> buckets;
+  if (o.overlap && group->size() > 1) {
+    buckets = std::make_unique<GradientBuckets>(group.get(), flat.data(), count,
+                                                size_t{1024} * o.bucket_kb);
+  }
+  // Backward's hook: a layer's final gradient goes to the host and its bucket.
+  const Network::GradientsReady gradients_ready = [&](size_t first, size_t n) {
+    kernels->CopyToHost(flat.data() + 1 + first, grads.get() + first, n * sizeof(float));
+    buckets->Ready(first, n);
+  };
   long step = 0;
   for (int epoch = static_cast<int>(start.epoch) + 1; epoch <= o.epochs; ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
@@ -195,25 +209,34 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       const auto [lo, hi] = Slice(global, group->rank(), group->size());
       dlp_trace_begin_cat("step", "step");
       kernels->Zero(grads.get(), count);
+      if (buckets != nullptr) buckets->BeginStep();
       LossSum local;
       if (hi > lo) {
         dlp_trace_begin_cat("data", "phase");
         loader.Load(train, order.data() + begin + lo, hi - lo);
         if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
         dlp_trace_end();
-        local = net->TrainStep(params.get(), loader.x(), loader.labels(), hi - lo, grads.get());
+        local = net->TrainStep(params.get(), loader.x(), loader.labels(), hi - lo, grads.get(),
+                               buckets != nullptr ? gradients_ready : nullptr);
       }
-      kernels->CopyToHost(flat.data(), grads.get(), count * sizeof(float));
-      DLP_RETURN_IF_ERROR(kernels->Check());
-      flat[count] = static_cast<float>(local.loss);
-      DLP_RETURN_IF_ERROR(group->AllreduceSum(flat.data(), flat.size()));
+      if (buckets != nullptr) {
+        if (hi <= lo) net->GradientLayout(gradients_ready);
+        DLP_RETURN_IF_ERROR(kernels->Check());
+        flat[0] = static_cast<float>(local.loss);
+        DLP_RETURN_IF_ERROR(buckets->EndStep());
+      } else {
+        kernels->CopyToHost(flat.data() + 1, grads.get(), count * sizeof(float));
+        DLP_RETURN_IF_ERROR(kernels->Check());
+        flat[0] = static_cast<float>(local.loss);
+        DLP_RETURN_IF_ERROR(group->AllreduceSum(flat.data(), flat.size()));
+      }
       dlp_trace_begin_cat("optimizer", "phase");
-      kernels->CopyToDevice(grads.get(), flat.data(), count * sizeof(float));
+      kernels->CopyToDevice(grads.get(), flat.data() + 1, count * sizeof(float));
       kernels->MomentumStep(params.get(), velocity.get(), grads.get(), count, o.lr, o.momentum,
                             1.0f / static_cast<float>(global));
       dlp_trace_end();
       dlp_trace_end_arg("samples", hi - lo);
-      loss += flat[count];
+      loss += flat[0];
       ++step;
       if (step % kMetricEvery == 0 && hi > lo) dlp_metric("loss", local.loss / (hi - lo), step);
     }

@@ -2,9 +2,9 @@
 //
 // Every rank walks the same seeded permutation of the training set; each
 // global batch is split into contiguous per-rank slices, each rank adds up the
-// per-sample gradients of its slice, and one fused allreduce per step (the
-// flat gradient plus the loss) sums them, so every rank applies the same
-// update: the global-batch mean gradient. With a fixed global batch the run
+// per-sample gradients of its slice, and allreduces (in buckets beside
+// backward, or one after it) sum them with the loss, so every rank applies the
+// same update: the global-batch mean gradient. With a fixed global batch the run
 // therefore does the same arithmetic for 1 or N ranks up to float rounding.
 #pragma once
 
@@ -30,6 +30,10 @@ struct TrainOptions {
   DeviceKind device = DeviceKind::kAuto;
   int limit_train = 0;  // > 0: only the first N training samples
   int limit_test = 0;   // > 0: only the first N test samples
+  // All-reduce the gradient in buckets of at least bucket_kb KiB while backward
+  // runs (gradient_buckets.h); false: one allreduce after backward.
+  bool overlap = true;
+  int bucket_kb = 128;
 };
 
 struct EpochReport {

@@ -63,6 +63,25 @@ TEST(FmnistMultiRankTest, OneAndFourRanksGiveTheSameLossCurve) {
   EXPECT_THAT(four.out, Not(HasSubstr("[1] {")));
 }
 
+// Buckets as small as 4 KiB split the MLP's gradient into dozens of
+// allreduces on the trainer's bucket thread: the same sums as one allreduce.
+TEST(FmnistMultiRankTest, BucketsBesideBackwardGiveTheLossCurveOfOneAllreduce) {
+  const RunResult once = TrainWithRanks(3, {"--no-overlap"});
+  const RunResult buckets = TrainWithRanks(3, {"--overlap", "--bucket-kb", "4"});
+  ASSERT_EQ(once.exit_code, 0) << once.out << once.err;
+  ASSERT_EQ(buckets.exit_code, 0) << buckets.out << buckets.err;
+  const auto a = Rank0Epochs(once);
+  const auto b = Rank0Epochs(buckets);
+  ASSERT_THAT(a, SizeIs(2)) << once.out;
+  ASSERT_THAT(b, SizeIs(2)) << buckets.out;
+  for (int e = 0; e < 2; ++e) {
+    const double la = a[e]["loss"].get<double>(), lb = b[e]["loss"].get<double>();
+    EXPECT_NEAR(la, lb, 1e-3 * la) << "epoch " << e + 1;
+    EXPECT_NEAR(a[e]["test_accuracy"].get<double>(), b[e]["test_accuracy"].get<double>(), 0.01)
+        << "epoch " << e + 1;
+  }
+}
+
 TEST(FmnistMultiRankTest, FourRanksResumeFromRankZerosCheckpoint) {
   testing::TempDir dir;
   const std::string ckpt = dir.Join("ckpt");

@@ -65,8 +65,13 @@ struct RestartSegment {
 struct Profile {
   int ranks = 0;
   std::vector<RankProfile> per_rank;  // by rank
-  double comm_share = 0;     // of step time, over all ranks
+  // Of step time, over all ranks: collectives on the step's own thread, where
+  // the step waits for them.
+  double comm_share = 0;
   double compute_share = 0;  // 1 - comm_share
+  // Of step time: collectives on other threads inside the step (a trainer's
+  // gradient buckets), which backward's compute hides except for the step's wait.
+  double overlapped_comm_share = 0;
   int allreduce_count = 0;
   int64_t allreduce_bytes = 0;      // median size
   double allreduce_busbw_GBps = 0;  // median over allreduce spans

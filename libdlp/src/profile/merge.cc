@@ -114,6 +114,7 @@ std::string ProfileToJson(const Profile& p) {
             {"perRank", ranks},
             {"commShare", p.comm_share},
             {"computeShare", p.compute_share},
+            {"overlappedCommShare", p.overlapped_comm_share},
             {"allreduce",
              {{"count", p.allreduce_count},
               {"bytes", p.allreduce_bytes},

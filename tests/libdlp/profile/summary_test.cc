@@ -107,6 +107,22 @@ TEST(ProfileSummary, NoStragglerWhenRanksAreEven) {
   EXPECT_EQ(j["perRank"].size(), 4u);
 }
 
+// A step of 10 ms whose gradient buckets were all-reduced on thread 1 for 6 ms
+// beside backward; the step's thread waited 1 ms for the last one.
+TEST(ProfileSummary, CollectivesOnAnotherThreadAreOverlappedNotWaitedFor) {
+  const std::string events = absl::StrCat(
+      "[\n",
+      R"({"name":"step","cat":"step","ph":"X","ts":1000,"dur":10000,"pid":0,"tid":0},)", "\n",
+      R"({"name":"backward","cat":"phase","ph":"X","ts":2000,"dur":7000,"pid":0,"tid":0},)", "\n",
+      R"({"name":"allreduce","cat":"comm","ph":"X","ts":3000,"dur":6000,"pid":0,"tid":1},)", "\n",
+      R"({"name":"allreduce wait","cat":"comm","ph":"X","ts":9000,"dur":1000,"pid":0,"tid":0}])",
+      "\n");
+  auto p = SummarizeTraces({{"rank-0.trace.json", events}});
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_NEAR(p->comm_share, 0.1, 1e-9);
+  EXPECT_NEAR(p->overlapped_comm_share, 0.6, 1e-9);
+}
+
 TEST(ProfileSummary, ThroughputPerRestart) {
   std::vector<TraceFile> files = {RankFile(0, 10, 10, 10), RankFile(1, 10, 10, 10),
                                   RankFile(0, 10, 10, 30, 0, 5e6, true, 1),
