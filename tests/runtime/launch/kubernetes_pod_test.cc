@@ -55,6 +55,16 @@ TEST(KubernetesPod, RankIsTheRolesOffsetPlusTheCompletionIndex) {
   EXPECT_EQ(chief->store_port, 31000);
 }
 
+TEST(KubernetesPod, RanksFollowTheLaunchersRoleOrderWhateverTheFileSays) {
+  contract::Group group;
+  group.roles = {{"worker", 2, {"w"}, {}, 0}, {"chief", 1, {"c"}, {}, 0}};
+  auto chief = ReadKubernetesTask(Pod("chief", "0"), Layout(group), 0);
+  ASSERT_TRUE(chief.ok()) << chief.status();
+  EXPECT_EQ(chief->rank, 0);
+  EXPECT_THAT(chief->nodes, ElementsAre("t-chief-0-0.t"));
+  EXPECT_EQ(ReadKubernetesTask(Pod("worker", "1"), Layout(group), 0)->rank, 2);
+}
+
 TEST(KubernetesPod, VolcanosTaskIndexAndJobSetsRestartCount) {
   std::map<std::string, std::string> env = Pod("ps", "");
   env["VC_TASK_INDEX"] = "1";
