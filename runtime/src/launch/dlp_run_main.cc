@@ -3,6 +3,7 @@
 //   dlp-run --group GROUP.json --log-dir D --status-file S dlpd's executor
 //   srun dlp-run -- COMMAND                              one rank per Slurm task
 //   srun dlp-run --group GROUP.json --log-dir D ...      the Slurm backend
+//   dlp-run --group GROUP.json --rank-source kubernetes  one rank per pod
 //   dlp-run --exec-rank --env K=V ... -- COMMAND         internal, run over ssh
 #include <unistd.h>
 
@@ -18,9 +19,9 @@
 #include "contract/names.h"
 #include "launch/child.h"
 #include "launch/exec_rank.h"
+#include "launch/group_task.h"
 #include "launch/launcher.h"
 #include "launch/slurm.h"
-#include "launch/slurm_group.h"
 
 namespace {
 
@@ -31,7 +32,7 @@ struct Flags {
   std::string hosts, hostfile, group_file, gpus, framework = "none", restart_policy;
   int nproc_per_node = 0, max_restarts = 0, ssh_port = 0, rdzv_port = 0;
   double backoff = 0, grace = 10, start_timeout = 120;
-  std::string log_dir, status_file, trace_dir, remote_path, workdir;
+  std::string log_dir, status_file, trace_dir, remote_path, workdir, rank_source;
   std::vector<std::string> ssh_opts, env;
   bool exec_rank = false;
 };
@@ -117,13 +118,16 @@ int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
   return result->exit_code;
 }
 
-// Under srun with --group: this task is one rank of the group.
-int RunSlurmGroup(const Flags& f, const std::vector<std::string>& command) {
+// Under srun with --group, or in a pod: this task is one rank of the group.
+int RunGroupTask(const Flags& f, const std::vector<std::string>& command,
+                 dlp::launch::RankSource source) {
   if (!command.empty()) return Fail("--group takes the commands from the group file, not after --");
-  if (f.log_dir.empty()) return Fail("--group under Slurm needs --log-dir");
+  const bool slurm = source == dlp::launch::RankSource::kSlurm;
+  if (slurm && f.log_dir.empty()) return Fail("--group under Slurm needs --log-dir");
   auto group = dlp::contract::ReadGroupFile(f.group_file);
   if (!group.ok()) return Fail(std::string(group.status().message()));
-  dlp::launch::SlurmGroupOptions options;
+  dlp::launch::GroupTaskOptions options;
+  options.source = source;
   options.group = *std::move(group);
   if (!f.restart_policy.empty()) {
     auto policy = dlp::contract::ParseRestartPolicy(f.restart_policy);
@@ -136,7 +140,7 @@ int RunSlurmGroup(const Flags& f, const std::vector<std::string>& command) {
   options.grace = Seconds(f.grace);
   options.start_timeout = Seconds(f.start_timeout);
   options.rdzv_port = f.rdzv_port;
-  return dlp::launch::RunSlurmGroupTask(
+  return dlp::launch::RunGroupTask(
       options, [](const std::string& line) { fprintf(stderr, "dlp-run: %s\n", line.c_str()); });
 }
 
@@ -181,7 +185,12 @@ int main(int argc, char** argv) {
   app.add_option("--ssh-port", f.ssh_port, "Port of sshd on the remote hosts");
   app.add_option("--ssh-opt", f.ssh_opts, "ssh -o option for remote hosts (repeatable)");
   app.add_option("--remote-path", f.remote_path, "Folder of dlp-run on the remote hosts");
-  app.add_option("--rdzv-port", f.rdzv_port, "Under Slurm: port of rank 0's rendezvous store");
+  app.add_option("--rdzv-port", f.rdzv_port,
+                 "Under Slurm or in a pod: port of rank 0's rendezvous store");
+  app.add_option("--rank-source", f.rank_source,
+                 "With --group, run one rank per task: slurm (SLURM_PROCID; the default in a "
+                 "Slurm task) or kubernetes (DLP_POD_ROLE, JOB_COMPLETION_INDEX)")
+      ->check(CLI::IsMember({"slurm", "kubernetes"}));
   app.add_option("--workdir", f.workdir, "Working folder of the ranks");
   app.add_flag("--exec-rank", f.exec_rank, "Internal: run one remote rank (used over ssh)");
   app.add_option("--env", f.env, "Internal, with --exec-rank: KEY=VALUE to set");
@@ -202,9 +211,18 @@ int main(int argc, char** argv) {
     }
     return dlp::launch::RunExecRank(env, f.workdir, command, Seconds(f.grace));
   }
+  if (f.rank_source == "kubernetes") {
+    if (f.group_file.empty()) return Fail("--rank-source kubernetes runs a rank of a --group file");
+    return RunGroupTask(f, command, dlp::launch::RankSource::kKubernetes);
+  }
   const bool in_slurm_task = f.np == 0 && f.hosts.empty() && f.hostfile.empty() &&
                              dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment());
-  if (in_slurm_task && !f.group_file.empty()) return RunSlurmGroup(f, command);
+  if (f.rank_source == "slurm" && !in_slurm_task) {
+    return Fail("--rank-source slurm: not in a Slurm task (SLURM_PROCID, SLURM_NTASKS)");
+  }
+  if (in_slurm_task && !f.group_file.empty()) {
+    return RunGroupTask(f, command, dlp::launch::RankSource::kSlurm);
+  }
   if (in_slurm_task) {
     if (command.empty()) return Fail("no command given (srun dlp-run -- COMMAND ARGS...)");
     return dlp::launch::RunSlurmRank(command, f.framework, f.rdzv_port);

@@ -65,11 +65,13 @@ class Prefixed : public LineWriter {
  public:
   explicit Prefixed(std::string prefix) : prefix_(std::move(prefix)) {}
   void WriteLine(Stream stream, absl::string_view line) override {
-    WriteAll(stream == Stream::kOut ? 1 : 2, absl::StrCat("[", prefix_, "] ", line, "\n"));
+    WriteAll(stream == Stream::kOut ? 1 : 2, prefix_.empty()
+                                                 ? absl::StrCat(line, "\n")
+                                                 : absl::StrCat("[", prefix_, "] ", line, "\n"));
   }
 
  private:
-  std::string prefix_;
+  std::string prefix_;  // empty: the line alone
 };
 
 }  // namespace
@@ -91,6 +93,8 @@ absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
 std::unique_ptr<LineWriter> PrefixWriter(const std::string& prefix) {
   return std::make_unique<Prefixed>(prefix);
 }
+
+std::unique_ptr<LineWriter> PlainWriter() { return std::make_unique<Prefixed>(""); }
 
 void LineSplitter::Emit(absl::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

@@ -34,6 +34,9 @@ absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
                                                         int64_t max_bytes = 0);
 // Writes "[prefix] line" to fd 1 or 2, one write() per line.
 std::unique_ptr<LineWriter> PrefixWriter(const std::string& prefix);
+// Writes each line unchanged to fd 1 or 2: the one rank of a pod, whose
+// container log is its log.
+std::unique_ptr<LineWriter> PlainWriter();
 
 // Splits one stream into lines; `filter` (optional) sees each line first and
 // returns false to swallow it. Holds at most contract::kMaxLogLineBytes: a

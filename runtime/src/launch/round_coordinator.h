@@ -1,4 +1,4 @@
-// Rank 0's side of `srun dlp-run --group` (slurm_group.h): the protocol the
+// Rank 0's side of `srun dlp-run --group` and of pods (group_task.h): the protocol the
 // tasks speak through the rendezvous store, and the coordinator that turns
 // their events into the group's status and one decision per round.
 #pragma once

@@ -93,9 +93,9 @@ bool InSlurmTask(const std::map<std::string, std::string>& env) {
   return env.count("SLURM_PROCID") > 0 && env.count("SLURM_NTASKS") > 0;
 }
 
-absl::StatusOr<SlurmTask> ReadSlurmTask(const std::map<std::string, std::string>& env,
-                                        int rdzv_port) {
-  SlurmTask task;
+absl::StatusOr<SchedulerTask> ReadSlurmTask(const std::map<std::string, std::string>& env,
+                                            int rdzv_port) {
+  SchedulerTask task;
   task.rank = IntOr(env, "SLURM_PROCID", -1);
   task.world = IntOr(env, "SLURM_NTASKS", -1);
   if (task.rank < 0 || task.world < 1 || task.rank >= task.world) {
@@ -144,33 +144,6 @@ absl::StatusOr<SlurmTask> ReadSlurmTask(const std::map<std::string, std::string>
   return task;
 }
 
-ClusterInfo SlurmCluster(const SlurmTask& task, contract::Framework framework, int round) {
-  ClusterInfo cluster;
-  cluster.framework = framework;
-  cluster.master_addr = task.nodes[0];
-  cluster.master_port = task.store_port + 1;
-  cluster.store_addr = absl::StrCat(task.nodes[0], ":", task.store_port);
-  cluster.round = round;
-  for (int r = 0; r < task.world; ++r) cluster.tf_ports.push_back(task.store_port + 2 + r);
-  return cluster;
-}
-
-void PlaceSlurmTask(const SlurmTask& task, RankLayout* layout) {
-  layout->num_nodes = task.num_nodes;
-  for (RankPlan& plan : layout->ranks) {
-    plan.host = task.nodes[0];
-    plan.local = plan.rank == task.rank;
-    plan.assign_gpus = false;
-    plan.gpu_ids.clear();
-    plan.visible_devices.reset();
-  }
-  RankPlan& self = layout->ranks[task.rank];
-  self.host = task.host;
-  self.local_rank = task.local_rank;
-  self.local_world_size = task.local_world;
-  self.node_rank = task.node_rank;
-}
-
 absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::string>& env,
                                                const std::string& framework, int rdzv_port) {
   auto task = ReadSlurmTask(env, rdzv_port);
@@ -184,11 +157,11 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
     plan.name = absl::StrCat("rank-", r);
     layout.ranks.push_back(plan);
   }
-  PlaceSlurmTask(*task, &layout);
+  PlaceTask(*task, &layout);
   // A batch script that restarts srun steps itself counts them in
   // DLP_RESTART_COUNT; Slurm counts only requeues.
   const int round = IntOr(env, names::kRestartCount, task->requeues);
-  ClusterInfo cluster = SlurmCluster(
+  ClusterInfo cluster = TaskCluster(
       *task, contract::ParseFramework(framework).value_or(contract::Framework::kNone), round);
   SlurmRank out;
   out.env = RankEnvironment(layout, layout.ranks[task->rank], cluster);

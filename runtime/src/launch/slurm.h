@@ -3,7 +3,7 @@
 // is the first node of the step's node list; rank 0 hosts the rendezvous store
 // on a port derived from SLURM_JOB_ID (or --rdzv-port), and MASTER_PORT is the
 // next port. This file reads Slurm's variables and runs plain
-// `srun dlp-run -- COMMAND`; slurm_group.h runs a group file's ranks.
+// `srun dlp-run -- COMMAND`; group_task.h runs a group file's ranks.
 #pragma once
 
 #include <map>
@@ -14,6 +14,7 @@
 #include "contract/names.h"
 #include "launch/rank_environment.h"
 #include "launch/rank_layout.h"
+#include "launch/scheduler_task.h"
 
 namespace dlp::launch {
 
@@ -24,31 +25,10 @@ absl::StatusOr<std::vector<std::string>> ExpandNodeList(const std::string& list)
 // Whether the environment describes a Slurm task (SLURM_PROCID and SLURM_NTASKS).
 bool InSlurmTask(const std::map<std::string, std::string>& env);
 
-// What Slurm tells one task about itself and its step.
-struct SlurmTask {
-  int rank = 0, world = 1;
-  int local_rank = 0, local_world = 1;
-  int node_rank = 0, num_nodes = 1;
-  std::vector<std::string> nodes;  // the step's, expanded
-  std::string host;                // this task's node
-  int store_port = 0;              // rank 0's rendezvous store
-  int requeues = 0;                // SLURM_RESTART_COUNT: how often Slurm requeued the job
-  std::string job_id;
-};
-
 // Reads the task from Slurm's variables; `rdzv_port` 0 derives the store's
 // port from the job id. InvalidArgument naming what is missing.
-absl::StatusOr<SlurmTask> ReadSlurmTask(const std::map<std::string, std::string>& env,
-                                        int rdzv_port);
-
-// Where the ranks meet in round `round`: rank 0's node, the store's port, the
-// next one for MASTER_PORT and one per rank after that for TF_CONFIG.
-ClusterInfo SlurmCluster(const SlurmTask& task, contract::Framework framework, int round);
-
-// Puts `self` (this task's rank in `layout`) on this task's node and the
-// others on the first node (Slurm tells a task only about itself); GPUs stay
-// Slurm's to bind.
-void PlaceSlurmTask(const SlurmTask& task, RankLayout* layout);
+absl::StatusOr<SchedulerTask> ReadSlurmTask(const std::map<std::string, std::string>& env,
+                                            int rdzv_port);
 
 struct SlurmRank {
   std::map<std::string, std::string> env;  // variables to add for the command

@@ -1,8 +1,9 @@
 // flavour trainjob: a Kubeflow Trainer v2 TrainJob (trainer.kubeflow.org/
 // v1alpha1, the v2.3 API) against the ClusterTrainingRuntime named by
-// options.training_runtime. The runtime's JobSet runs `numNodes` pods of its
-// "node" replicated Job (container "node"), so one role only; a runtime patch
-// mounts the group file. Restarts are the runtime's failurePolicy.
+// options.training_runtime (TrainingRuntime/NAME: the namespaced kind). The runtime's JobSet runs
+// `numNodes` pods of its "node" replicated Job (container "node"), so one role only; a runtime
+// patch mounts the group file. Restarts are the runtime's failurePolicy.
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "backends/kubernetes/render_input.h"
@@ -13,6 +14,7 @@ namespace {
 // The replicated Job and container of Trainer's torch/mpi runtimes.
 constexpr char kNode[] = "node";
 constexpr char kPatchManager[] = "dlp.dev/dlp";
+constexpr char kNamespacedPrefix[] = "TrainingRuntime/";
 
 }  // namespace
 
@@ -33,6 +35,12 @@ absl::StatusOr<Json> TrainJobWorkload(const RenderInput& in) {
     return absl::InvalidArgumentError(
         "spec.restartPolicy.policy: a TrainJob restarts as its TrainingRuntime's failurePolicy "
         "says; leave the policy Never here or use the jobset flavour");
+  }
+  std::string runtime_kind = "ClusterTrainingRuntime";
+  std::string runtime_name = in.options.training_runtime;
+  if (absl::StartsWith(runtime_name, kNamespacedPrefix)) {
+    runtime_kind = "TrainingRuntime";
+    runtime_name.erase(0, sizeof(kNamespacedPrefix) - 1);
   }
   const ReplicaSpec& role = in.spec.replicas[0];
   const std::string pattern = absl::StrCat(in.base, "-", kNode, "-0-{index}.", in.base);
@@ -56,9 +64,7 @@ absl::StatusOr<Json> TrainJobWorkload(const RenderInput& in) {
   Json job = {{"name", kNode}, {"template", {{"spec", {{"template", pod}}}}}};
   Json spec = {
       {"runtimeRef",
-       {{"apiGroup", "trainer.kubeflow.org"},
-        {"kind", "ClusterTrainingRuntime"},
-        {"name", in.options.training_runtime}}},
+       {{"apiGroup", "trainer.kubeflow.org"}, {"kind", runtime_kind}, {"name", runtime_name}}},
       {"trainer", trainer},
       {"runtimePatches",
        {{{"manager", kPatchManager},

@@ -16,11 +16,15 @@ namespace dlp::internal::k8s {
 struct RenderOptions {
   std::string flavour = "jobset";  // jobset | job | trainjob | volcano
   std::string name_space = "default";
-  std::string job_id;               // dlp.dev/job-id label and object names; set by Submit
+  // dlp.dev/job-id label and object names; set by Submit. Empty (`dlp render`):
+  // objects are named after the job, and labelled with that name.
+  std::string job_id;
   std::string queue;                // Kueue LocalQueue (or Volcano queue); empty: none
   std::string image;                // when spec.image is empty
   std::string gpu_resource = "nvidia.com/gpu";
-  std::string training_runtime;     // trainjob: the (Cluster)TrainingRuntime's name
+  // trainjob: a ClusterTrainingRuntime's name, or TrainingRuntime/NAME for one
+  // in the job's namespace.
+  std::string training_runtime;
   std::string dlp_run = "dlp-run";  // the launcher's path inside the image
 };
 

@@ -265,6 +265,12 @@ TEST(Manifests, TrainJobRunsTheTrainerAgainstTheRuntime) {
   EXPECT_EQ(pod["volumes"][0]["configMap"]["name"], "train-k7f3-group");
   EXPECT_EQ(pod["containers"][0]["name"], "node");
 
+  RenderOptions namespaced = Options("trainjob");
+  namespaced.training_runtime = "TrainingRuntime/my-torch";
+  const Json own = Render(spec, namespaced)[2];
+  EXPECT_EQ(own["spec"]["runtimeRef"]["kind"], "TrainingRuntime");
+  EXPECT_EQ(own["spec"]["runtimeRef"]["name"], "my-torch");
+
   RenderOptions no_runtime = Options("trainjob");
   no_runtime.training_runtime.clear();
   EXPECT_THAT(RenderManifests(spec, no_runtime).status().message(), HasSubstr("training-runtime"));

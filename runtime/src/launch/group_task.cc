@@ -1,4 +1,4 @@
-#include "launch/slurm_group.h"
+#include "launch/group_task.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -20,6 +20,7 @@
 #include "contract/status.h"
 #include "dlp/status.h"
 #include "launch/child.h"
+#include "launch/kubernetes_pod.h"
 #include "launch/rank_environment.h"
 #include "launch/rank_process.h"
 #include "launch/round_coordinator.h"
@@ -33,10 +34,10 @@ namespace {
 
 namespace names = contract::env;
 
-class SlurmGroupTask {
+class GroupTaskRunner {
  public:
-  SlurmGroupTask(const SlurmGroupOptions& options,
-                 const std::function<void(const std::string&)>& notify)
+  GroupTaskRunner(const GroupTaskOptions& options,
+                  const std::function<void(const std::string&)>& notify)
       : options_(options), notify_(notify), status_writer_(options.status_file) {}
 
   int Run();
@@ -56,11 +57,11 @@ class SlurmGroupTask {
   void Acknowledge(int round);
   bool coordinator() const { return task_.rank == 0; }
 
-  const SlurmGroupOptions& options_;
+  const GroupTaskOptions& options_;
   const std::function<void(const std::string&)>& notify_;
   contract::StatusFileWriter status_writer_;
   std::unique_ptr<RoundCoordinator> coordinator_;  // rank 0's
-  SlurmTask task_;
+  SchedulerTask task_;
   RankLayout layout_;
   std::unique_ptr<RankProcess> rank_;
   std::unique_ptr<runtime::TcpStoreServer> server_;
@@ -69,26 +70,36 @@ class SlurmGroupTask {
   int cancel_signal_ = 0;
 };
 
-absl::Status SlurmGroupTask::Prepare() {
-  DLP_ASSIGN_OR_RETURN(task_, ReadSlurmTask(CurrentEnvironment(), options_.rdzv_port));
+absl::Status GroupTaskRunner::Prepare() {
   DLP_ASSIGN_OR_RETURN(layout_, LayOutRanks(options_.group, {}, {}, /*gpus_given=*/false));
+  if (options_.source == RankSource::kKubernetes) {
+    DLP_ASSIGN_OR_RETURN(task_,
+                         ReadKubernetesTask(CurrentEnvironment(), layout_, options_.rdzv_port));
+  } else {
+    DLP_ASSIGN_OR_RETURN(task_, ReadSlurmTask(CurrentEnvironment(), options_.rdzv_port));
+  }
   if (static_cast<int>(layout_.ranks.size()) != task_.world) {
     return absl::InvalidArgumentError(absl::StrCat("the group has ", layout_.ranks.size(),
                                                    " ranks but Slurm started ", task_.world,
                                                    " tasks (srun --ntasks)"));
   }
-  PlaceSlurmTask(task_, &layout_);
-  std::error_code ec;
-  std::filesystem::create_directories(options_.log_dir, ec);
-  DLP_ASSIGN_OR_RETURN(
-      std::unique_ptr<LineWriter> writer,
-      OpenLogFile(options_.log_dir, layout_.ranks[task_.rank].name, options_.group.log_max_bytes));
+  PlaceTask(task_, &layout_);
+  std::unique_ptr<LineWriter> writer = PlainWriter();
+  if (!options_.log_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.log_dir, ec);
+    DLP_ASSIGN_OR_RETURN(writer, OpenLogFile(options_.log_dir, layout_.ranks[task_.rank].name,
+                                             options_.group.log_max_bytes));
+  }
   rank_ = std::make_unique<RankProcess>(layout_.ranks[task_.rank], std::move(writer));
   std::string host = "127.0.0.1";
   if (coordinator()) {
     DLP_ASSIGN_OR_RETURN(server_, runtime::TcpStoreServer::Start("0.0.0.0", task_.store_port));
   } else {
     host = task_.nodes[0];
+    if (options_.source == RankSource::kKubernetes) {
+      DLP_RETURN_IF_ERROR(WaitForPodHost(host, options_.start_timeout));
+    }
   }
   DLP_ASSIGN_OR_RETURN(store_,
                        runtime::ConnectTcpStore(host, task_.store_port, options_.start_timeout));
@@ -102,14 +113,14 @@ absl::Status SlurmGroupTask::Prepare() {
 
 // The round to start with: 0, or after a requeue one past the last one run.
 // Rank 0 decides and publishes it; kNoRound when no restart is left.
-absl::StatusOr<int> SlurmGroupTask::FirstRound() {
+absl::StatusOr<int> GroupTaskRunner::FirstRound() {
   if (!coordinator()) {
     DLP_ASSIGN_OR_RETURN(std::string base, store_->Get(RoundKeys::Base(), options_.start_timeout));
     int round = -1;
     if (!absl::SimpleAtoi(base, &round)) return -1;
     return round;
   }
-  int round = 0;
+  int round = task_.first_round;
   if (task_.requeues > 0) {
     auto previous = contract::ReadStatusFile(options_.status_file);
     round = previous.ok() && *previous ? (*previous)->restarts + 1 : task_.requeues;
@@ -131,19 +142,19 @@ absl::StatusOr<int> SlurmGroupTask::FirstRound() {
   return round;
 }
 
-void SlurmGroupTask::StartChild(int round) {
+void GroupTaskRunner::StartChild(int round) {
   const RankPlan& plan = rank_->plan();
   std::map<std::string, std::string> vars =
-      RankEnvironment(layout_, plan, SlurmCluster(task_, options_.group.framework, round));
+      RankEnvironment(layout_, plan, TaskCluster(task_, options_.group.framework, round));
   SpawnRequest request;
   request.env = CurrentEnvironment();
-  // Slurm's job id is the dlp job's id on this backend, whatever the
+  // The scheduler's job id is the dlp job's id (Slurm's), whatever the
   // submitter's environment (which sbatch exports) held.
   if (!task_.job_id.empty()) request.env[names::kJobId] = task_.job_id;
   for (auto& [k, v] : vars) request.env[k] = v;
-  if (!vars.count(names::kTraceDir)) {
-    const std::string& dir = options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;
-    request.env[names::kTraceDir] = std::filesystem::absolute(dir).string();
+  const std::string& trace_dir = options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;
+  if (!vars.count(names::kTraceDir) && !trace_dir.empty()) {
+    request.env[names::kTraceDir] = std::filesystem::absolute(trace_dir).string();
   }
   request.argv = plan.command;
   request.workdir = options_.group.workdir;
@@ -155,16 +166,16 @@ void SlurmGroupTask::StartChild(int round) {
   }
 }
 
-void SlurmGroupTask::Notify(const std::string& line) {
+void GroupTaskRunner::Notify(const std::string& line) {
   if (notify_) notify_(line);
 }
 
-void SlurmGroupTask::Post(int round, const std::string& event) {
+void GroupTaskRunner::Post(int round, const std::string& event) {
   auto n = store_->Add(RoundKeys::Events(round), 1);
   if (n.ok()) (void)store_->Set(RoundKeys::Event(round, static_cast<int>(*n)), event);
 }
 
-std::string SlurmGroupTask::Supervise(int round) {
+std::string GroupTaskRunner::Supervise(int round) {
   std::unique_ptr<StoreWatcher> watcher;
   {
     const std::string host = coordinator() ? "127.0.0.1" : task_.nodes[0];
@@ -214,7 +225,7 @@ std::string SlurmGroupTask::Supervise(int round) {
   }
 }
 
-void SlurmGroupTask::StopChild() {
+void GroupTaskRunner::StopChild() {
   if (rank_->running()) {
     rank_->SignalGroup(SIGTERM);
     const absl::Time grace_end = absl::Now() + options_.grace;
@@ -236,7 +247,7 @@ void SlurmGroupTask::StopChild() {
   rank_->DrainAndClose();
 }
 
-void SlurmGroupTask::Acknowledge(int round) {
+void GroupTaskRunner::Acknowledge(int round) {
   if (!coordinator()) {
     (void)store_->Set(RoundKeys::Ack(round, task_.rank), "1");
     return;
@@ -247,7 +258,7 @@ void SlurmGroupTask::Acknowledge(int round) {
   if (!keys.empty()) (void)store_->Wait(keys, options_.grace + absl::Seconds(30));
 }
 
-bool SlurmGroupTask::Backoff() {
+bool GroupTaskRunner::Backoff() {
   const absl::Time end = absl::Now() + options_.group.backoff;
   while (absl::Now() < end && cancel_signal_ == 0) {
     pollfd fd = {signal_fd_, POLLIN, 0};
@@ -260,13 +271,13 @@ bool SlurmGroupTask::Backoff() {
   return cancel_signal_ == 0;
 }
 
-void SlurmGroupTask::WriteStatus() {
+void GroupTaskRunner::WriteStatus() {
   if (!coordinator()) return;
   absl::Status written = status_writer_.Write(coordinator_->status());
   if (!written.ok()) Notify(std::string(written.message()));
 }
 
-int SlurmGroupTask::Run() {
+int GroupTaskRunner::Run() {
   signal_fd_ = InstallSignalPipe();
   if (signal_fd_ < 0) {
     Notify("cannot create the signal pipe");
@@ -311,9 +322,9 @@ int SlurmGroupTask::Run() {
 
 }  // namespace
 
-int RunSlurmGroupTask(const SlurmGroupOptions& options,
-                      const std::function<void(const std::string&)>& notify) {
-  SlurmGroupTask task(options, notify);
+int RunGroupTask(const GroupTaskOptions& options,
+                 const std::function<void(const std::string&)>& notify) {
+  GroupTaskRunner task(options, notify);
   return task.Run();
 }
 

@@ -1,0 +1,35 @@
+#include "launch/scheduler_task.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace dlp::launch {
+
+ClusterInfo TaskCluster(const SchedulerTask& task, contract::Framework framework, int round) {
+  ClusterInfo cluster;
+  cluster.framework = framework;
+  cluster.master_addr = task.nodes[0];
+  cluster.master_port = task.store_port + 1;
+  cluster.store_addr = absl::StrCat(task.nodes[0], ":", task.store_port);
+  cluster.round = round;
+  for (int r = 0; r < task.world; ++r) cluster.tf_ports.push_back(task.store_port + 2 + r);
+  return cluster;
+}
+
+void PlaceTask(const SchedulerTask& task, RankLayout* layout) {
+  layout->num_nodes = task.num_nodes;
+  for (RankPlan& plan : layout->ranks) {
+    const bool known = plan.rank < static_cast<int>(task.rank_hosts.size());
+    plan.host = known ? task.rank_hosts[plan.rank] : task.nodes[0];
+    plan.local = plan.rank == task.rank;
+    plan.assign_gpus = false;
+    plan.gpu_ids.clear();
+    plan.visible_devices.reset();
+  }
+  RankPlan& self = layout->ranks[task.rank];
+  self.host = task.host;
+  self.local_rank = task.local_rank;
+  self.local_world_size = task.local_world;
+  self.node_rank = task.node_rank;
+}
+
+}  // namespace dlp::launch
