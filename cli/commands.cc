@@ -8,7 +8,7 @@ const std::vector<CommandEntry>& Commands() {
       {"logs", RegisterLogs},     {"describe", RegisterDescribe}, {"cancel", RegisterCancel},
       {"wait", RegisterWait},     {"validate", RegisterValidate}, {"render", RegisterRender},
       {"server", RegisterServer}, {"profile", RegisterProfile},   {"metrics", RegisterMetrics},
-      {"top", RegisterTop},       {"queue", RegisterQueue},       {"admin", RegisterAdmin},
+      {"top", RegisterTop},       {"queue", RegisterQueue},       {"sweep", RegisterSweep},       {"admin", RegisterAdmin},
       {"config", RegisterConfig}, {"version", RegisterVersion},   {"__complete", RegisterComplete},
   };
   return kCommands;

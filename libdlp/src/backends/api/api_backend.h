@@ -55,6 +55,11 @@ class ApiBackend : public Backend {
   absl::StatusOr<std::vector<Queue>> ListQueues() override;
   absl::StatusOr<std::vector<QueueUsage>> QueueUsages() override;
   absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view name) override;
+  // /v1/sweeps (api_backend_sweeps.cc).
+  absl::StatusOr<Sweep> SubmitSweep(const SweepSpec& spec) override;
+  absl::StatusOr<Sweep> GetSweep(std::string_view id) override;
+  absl::StatusOr<std::vector<Sweep>> ListSweeps() override;
+  absl::StatusOr<Sweep> CancelSweep(std::string_view id) override;
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect
