@@ -44,7 +44,7 @@ int RunSubmit(const SweepFlags& flags, const GlobalFlags& globals) {
 int RunList(const SweepFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
-  absl::StatusOr<std::vector<Sweep>> sweeps = (*client)->ListSweeps();
+  absl::StatusOr<std::vector<Sweep>> sweeps = ListSweeps(**client);
   if (!sweeps.ok()) return ReportError(sweeps.status());
   if (flags.output == "json") {
     std::printf("[");
@@ -75,7 +75,7 @@ int RunList(const SweepFlags& flags, const GlobalFlags& globals) {
 int RunCancel(const SweepFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
-  absl::StatusOr<Sweep> sweep = (*client)->CancelSweep(flags.id);
+  absl::StatusOr<Sweep> sweep = CancelSweep(**client, flags.id);
   if (!sweep.ok()) return ReportError(sweep.status());
   std::printf("sweep %s %s\n", sweep->id.c_str(),
               sweep->state == "Cancelled" ? "cancelled" : sweep->state.c_str());
@@ -97,7 +97,7 @@ int RunResume(const SweepFlags& flags, const GlobalFlags& globals) {
 int SubmitSweep(const SweepSpec& spec, const SweepSubmitFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
-  absl::StatusOr<Sweep> sweep = (*client)->SubmitSweep(spec, flags.foreground);
+  absl::StatusOr<Sweep> sweep = dlp::SubmitSweep(**client, spec, flags.foreground);
   if (!sweep.ok()) return ReportError(sweep.status());
   const bool foreground = sweep->id.rfind("local-", 0) == 0;
   if (flags.quiet) {
@@ -130,7 +130,7 @@ int FollowSweep(Client& client, const std::string& id, bool quiet, const GlobalF
     if (line != last) std::fprintf(stderr, "%s\n", line.c_str());
     last = line;
   };
-  absl::StatusOr<Sweep> done = client.FollowSweep(id, options);
+  absl::StatusOr<Sweep> done = dlp::FollowSweep(client, id, options);
   if (!done.ok()) {
     if (absl::IsCancelled(done.status())) {
       std::fprintf(stderr, "dlp: stopped following sweep %s; `dlp sweep resume %s` goes on\n",

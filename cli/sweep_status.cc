@@ -86,7 +86,7 @@ int ShowSweepStatus(const std::string& id, const std::string& output, bool plot,
                     const std::string& png, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
-  absl::StatusOr<Sweep> sweep = (*client)->GetSweep(id);
+  absl::StatusOr<Sweep> sweep = GetSweep(**client, id);
   if (!sweep.ok()) return ReportError(sweep.status());
   if (plot || !png.empty()) {
     absl::StatusOr<std::vector<Series>> series = Chart(**client, *sweep);

@@ -17,7 +17,6 @@
 #include "dlp/config.h"
 #include "dlp/job.h"
 #include "dlp/queue.h"
-#include "dlp/sweep.h"
 
 namespace dlp {
 
@@ -135,21 +134,7 @@ class Backend {
   virtual absl::StatusOr<std::vector<QueueUsage>> QueueUsages() { return NoTenants(); }
   virtual absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view) { return NoTenants(); }
 
-  // Sweeps run by the backend's own controller (a dlpd's); Unimplemented
-  // elsewhere, where `dlp sweep submit --follow` drives them (sweep_runner).
-  // NotFound for another tenant's sweep.
-  virtual absl::StatusOr<Sweep> SubmitSweep(const SweepSpec&) { return NoSweeps(); }
-  virtual absl::StatusOr<Sweep> GetSweep(std::string_view) { return NoSweeps(); }
-  virtual absl::StatusOr<std::vector<Sweep>> ListSweeps() { return NoSweeps(); }
-  virtual absl::StatusOr<Sweep> CancelSweep(std::string_view) { return NoSweeps(); }
-
  private:
-  absl::Status NoSweeps() const {
-    return absl::UnimplementedError(
-        "the " + Name() +
-        " backend runs no sweeps itself; drive one from this terminal with "
-        "`dlp sweep submit --follow`");
-  }
   absl::Status NoTenants() const {
     return absl::UnimplementedError("the " + Name() +
                                     " backend has no tenants, tokens or queues (a dlpd has them)");

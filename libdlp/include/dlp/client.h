@@ -28,7 +28,6 @@
 #include "dlp/job.h"
 #include "dlp/profile.h"
 #include "dlp/queue.h"
-#include "dlp/sweep.h"
 
 namespace dlp {
 
@@ -59,16 +58,6 @@ struct WaitOptions {
 struct MetricsFilter {
   std::string name;     // "loss"; empty: every metric
   std::string replica;  // "worker-0"; empty: every replica
-};
-
-// How Client::FollowSweep waits for, or drives, a sweep.
-struct SweepFollowOptions {
-  absl::Duration poll_interval = absl::Seconds(1);
-  // Called after every round with the sweep as it is then.
-  std::function<void(const Sweep&)> on_update;
-  // Polled every round: true ends the follow with Cancelled (a dlpd's sweep
-  // goes on; a foreground sweep can be resumed with `dlp sweep resume`).
-  std::function<bool()> cancelled;
 };
 
 class Client {
@@ -169,23 +158,6 @@ class Client {
   absl::StatusOr<std::vector<QueueUsage>> QueueUsages();
   // NotFound for a queue neither configured nor named by an active job.
   absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view name);
-
-  // ---- Sweeps (dlp/sweep.h, client/sweeps.cc) ----
-  // Where the backend runs a controller (a dlpd), it runs the sweep; on other
-  // backends (Slurm) a sweep is "foreground": its state is a file in the
-  // state folder (sweeps/ID.json, ids "local-..."), and FollowSweep drives it.
-
-  // Validates the spec (InvalidArgument) and submits it; `foreground`: drive
-  // it from this process even where the backend could run it.
-  absl::StatusOr<Sweep> SubmitSweep(const SweepSpec& spec, bool foreground = false);
-  absl::StatusOr<Sweep> GetSweep(std::string_view id);
-  // The backend's sweeps, then the foreground ones of this state folder.
-  absl::StatusOr<std::vector<Sweep>> ListSweeps();
-  absl::StatusOr<Sweep> CancelSweep(std::string_view id);
-  // Until the sweep has nothing left to do: a dlpd's is polled, a foreground
-  // one is stepped here (and saved after every step, so that a follow ended
-  // by Ctrl-C or a crash is resumed by following it again).
-  absl::StatusOr<Sweep> FollowSweep(std::string_view id, const SweepFollowOptions& options);
 
  private:
   Context context_;

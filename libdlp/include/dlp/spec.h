@@ -25,13 +25,6 @@ absl::StatusOr<JobSpec> ParseJobSpec(std::string_view yaml, std::string_view fil
 // Reads `path` ("-" reads standard input) and parses it.
 absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options = {});
 
-// The text of a spec file ("-": standard input), up to one byte past the
-// size limit (the parsers refuse it). InvalidArgument when it cannot be read.
-absl::StatusOr<std::string> ReadSpecFile(const std::string& path);
-// The `kind` of a spec document ("Job", "Sweep"); empty when it has none or
-// does not parse (the job parser then says why).
-std::string SpecDocumentKind(std::string_view yaml);
-
 // The rules of dlp-job(5) on a spec built in code. ParseJobSpec applies the
 // same rules while decoding (with positions), and Client::Submit and
 // Client::Render run this on whatever they are given; backends rely on it.

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include <functional>
+
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "dlp/job.h"
@@ -80,6 +82,12 @@ inline constexpr int kMaxSweepNameBytes = 57;  // NAME-10000 is a job name (63)
 absl::StatusOr<SweepSpec> ParseSweepSpec(std::string_view yaml, std::string_view filename,
                                          const SpecOptions& options = {});
 absl::StatusOr<SweepSpec> LoadSweepSpec(const std::string& path, const SpecOptions& options = {});
+// The text of a spec file ("-": standard input), up to one byte past the
+// size limit (the parsers refuse it). InvalidArgument when it cannot be read.
+absl::StatusOr<std::string> ReadSpecFile(const std::string& path);
+// The `kind` of a spec document ("Job", "Sweep"); empty when it has none or
+// does not parse (the job parser then says why).
+std::string SpecDocumentKind(std::string_view yaml);
 // The rules ParseSweepSpec applies, on a spec built in code or received over
 // the API. InvalidArgument listing every problem.
 absl::Status ValidateSweepSpec(const SweepSpec& spec);
@@ -135,6 +143,39 @@ absl::StatusOr<std::vector<Sweep>> SweepsFromJson(std::string_view json);
 // "best":{trial}|null,"trials":[{"job","params":{...},"objective","resource",
 // "state","reason"}]}; values of int/float/logfloat parameters are numbers.
 std::string SweepStatusJson(const Sweep& sweep, int indent = 2);
+
+// ---- Running sweeps (client/sweeps.cc) ----
+// Where the client's backend is a dlpd (local, remote), dlpd runs the sweep
+// and goes on after restarts. Elsewhere (Slurm) a sweep is "foreground": its
+// id starts with "local-", its state is DefaultStateDir()/sweeps/ID.json, and
+// FollowSweep drives it from the calling process. Errors are the backend's;
+// NotFound for an unknown sweep or another tenant's.
+
+class Client;
+
+struct SweepFollowOptions {
+  absl::Duration poll_interval = absl::Seconds(1);
+  // Called after every round with the sweep as it is then.
+  std::function<void(const Sweep&)> on_update;
+  // Polled every round: true ends the follow with Cancelled (a dlpd's sweep
+  // goes on; a foreground one waits to be followed again).
+  std::function<bool()> cancelled;
+};
+
+// Validates the spec (InvalidArgument) and submits it; `foreground`: drive
+// it from this process even where dlpd could run it.
+absl::StatusOr<Sweep> SubmitSweep(const Client& client, const SweepSpec& spec,
+                                  bool foreground = false);
+absl::StatusOr<Sweep> GetSweep(const Client& client, std::string_view id);
+// dlpd's sweeps of the caller's tenant, then the foreground ones.
+absl::StatusOr<std::vector<Sweep>> ListSweeps(const Client& client);
+// Stops the sweep's active trials and starts no more.
+absl::StatusOr<Sweep> CancelSweep(const Client& client, std::string_view id);
+// Until the sweep has nothing left to do: a dlpd's is polled; a foreground
+// one is stepped here and saved after every step, so following it again
+// after Ctrl-C or a crash goes on where it was (no trial lost or run twice).
+absl::StatusOr<Sweep> FollowSweep(const Client& client, std::string_view id,
+                                  const SweepFollowOptions& options);
 
 // Labels every trial job carries.
 inline constexpr std::string_view kSweepLabel = "dlp.dev/sweep";

@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "common/string_view_compat.h"
 #include "dlp/spec.h"
+#include "dlp/sweep.h"
 #include "dlp/status.h"
 #include "spec/bounds.h"
 #include "spec/decoder.h"
