@@ -107,9 +107,9 @@ int SubmitSweep(const SweepSpec& spec, const SweepSubmitFlags& flags, const Glob
   }
   std::fflush(stdout);
   if (foreground && !flags.follow) {
-    PrintWarning(absl::StrCat("the ", (*client)->context().backend,
-                              " backend runs no sweep controller: run `dlp sweep resume ",
-                              sweep->id, "` to drive it (or submit with --follow)"));
+    PrintWarning(absl::StrCat("sweep ", sweep->id,
+                              " runs in the foreground (no dlpd runs it): `dlp sweep resume ",
+                              sweep->id, "` drives it (or submit with --follow)"));
   }
   if (!flags.follow) return Code(ExitCode::kSuccess);
   return FollowSweep(**client, sweep->id, flags.quiet, globals);
