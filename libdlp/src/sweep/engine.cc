@@ -110,8 +110,11 @@ std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
                                     const std::string& reason) {
   SweepTrial* trial = Find(sweep, number);
   if (trial == nullptr || !TrialActive(*trial)) return NextTrials(sweep);
-  if (IsTerminal(state) && trial->stop_requested) {
+  if (IsTerminal(state) && trial->stop_requested && state != JobState::kSucceeded) {
     trial->state = std::string(JobStateName(JobState::kCancelled));
+  } else if (state == JobState::kSucceeded && trial->stop_requested) {
+    trial->state = std::string(JobStateName(state));  // it ended before the stop reached it
+    trial->reason.clear();
   } else {
     trial->state = std::string(JobStateName(state));
     if (IsTerminal(state) && state != JobState::kSucceeded) trial->reason = reason;

@@ -48,8 +48,9 @@ std::vector<SweepAction> OnReport(Sweep& sweep, int number, int64_t resource, do
 // Trial `number`'s job was submitted as `job`.
 void OnSubmitted(Sweep& sweep, int number, const std::string& job);
 // The job's state changed (Queued/Running, or terminal with its reason). A
-// trial stopped by the engine ends Cancelled with the engine's reason. Then
-// NextTrials.
+// trial stopped by the engine ends Cancelled with the engine's reason (or
+// Succeeded, without it, when its job ended before the stop reached it).
+// Then NextTrials.
 std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
                                     const std::string& reason);
 
