@@ -81,7 +81,7 @@ struct BadCase {
 TEST(SweepSpec, ProblemsNameTheLineAndField) {
   const std::vector<BadCase> cases = {
       {"unknown parameter", Replace(kSweep, "${params.hidden}\", --epochs", "${params.hiden}\", --epochs"),
-       "sweep.yaml:16:75: spec.template.replicas.worker.command[4]: unknown parameter 'hiden' in "
+       "sweep.yaml:16:65: spec.template.replicas.worker.command[4]: unknown parameter 'hiden' in "
        "${params.hiden}; parameters: lr, hidden"},
       {"resource outside asha",
        Replace(Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
@@ -96,7 +96,7 @@ TEST(SweepSpec, ProblemsNameTheLineAndField) {
       {"bad algorithm", Replace(kSweep, "algorithm: asha", "algorithm: ashaa"),
        "spec.search.algorithm: unknown algorithm \"ashaa\"; did you mean 'asha'?"},
       {"bad goal", Replace(kSweep, "goal: maximize", "goal: max"),
-       "sweep.yaml:5:40: spec.objective.goal: unknown goal \"max\""},
+       "sweep.yaml:5:44: spec.objective.goal: unknown goal \"max\""},
       {"min above max", Replace(kSweep, "min: 0.001, max: 0.3", "min: 0.5, max: 0.3"),
        "sweep.yaml:10:9: spec.parameters.lr: min (0.5) is above max (0.3)"},
       {"logfloat from zero", Replace(kSweep, "min: 0.001", "min: 0"),
