@@ -104,7 +104,7 @@ TEST(SweepSpec, ProblemsNameTheLineAndField) {
       {"no values", Replace(kSweep, "type: categorical, values: [128, 256, 512]", "type: categorical"),
        "sweep.yaml:11:13: spec.parameters.hidden.values: required"},
       {"template job problem", Replace(kSweep, "count: 2", "count: 0"),
-       "sweep.yaml:14:16: spec.template.replicas.worker.count:"},
+       "sweep.yaml:15:16: spec.template.replicas.worker.count:"},
       {"unknown template field", Replace(kSweep, "    replicas:", "    replica:"),
        "spec.template.replica: unknown field; did you mean 'replicas'?"},
       {"grid needs steps",
