@@ -182,7 +182,7 @@ TEST_P(DlpdSweepCrashTest, NoTrialIsLostOrRunTwice) {
                                                 "; echo \"DLP_METRIC score=$N step=1\"");
   spec.max_trials = 4;
   spec.parallelism = 2;
-  spec.parameters = {{"n", ParamType::kInt, 1, 1000000, 0, {}}};
+  spec.parameters = {{"n", dlp::ParamType::kInt, 1, 1000000, 0, {}}};
   spec.job.replicas[0].env = {{"N", "${params.n}"}};
   Start(RunOptions{.env = {{"DLPD_TEST_CRASH_AT", GetParam()}}});
   // The first sweep of a fresh store is sweep 1; the answer may not arrive
