@@ -57,12 +57,11 @@ int RunList(const SweepFlags& flags, const GlobalFlags& globals) {
   Table table({"ID", "NAME", "STATE", "SEARCH", "TRIALS", "RUNNING", "BEST"});
   for (const Sweep& s : *sweeps) {
     const std::optional<size_t> best = BestTrial(s);
-    table.AddRow({s.id, s.spec.name, s.state,
-                  std::string(SearchAlgorithmName(s.spec.search.algorithm)),
-                  absl::StrCat(s.trials.size()), absl::StrCat(Counted(s, "Running")),
-                  best ? absl::StrFormat("%.4g (%s)", *s.trials[*best].objective,
-                                         s.trials[*best].job)
-                       : "-"});
+    table.AddRow(
+        {s.id, s.spec.name, s.state, std::string(SearchAlgorithmName(s.spec.search.algorithm)),
+         absl::StrCat(s.trials.size()), absl::StrCat(Counted(s, "Running")),
+         best ? absl::StrFormat("%.4g (%s)", *s.trials[*best].objective, s.trials[*best].job)
+              : "-"});
   }
   if (table.empty()) {
     std::printf("No sweeps.\n");
@@ -122,11 +121,10 @@ int FollowSweep(Client& client, const std::string& id, bool quiet, const GlobalF
   std::string last;
   options.on_update = [&](const Sweep& s) {
     if (quiet) return;
-    const std::string line =
-        absl::StrCat("sweep ", s.id, ": ", s.state, ", ", s.trials.size(), " trial(s): ",
-                     Counted(s, "Running"), " running, ", Counted(s, "Succeeded"), " succeeded, ",
-                     Counted(s, "Cancelled"), " stopped or cancelled, ", Counted(s, "Failed"),
-                     " failed");
+    const std::string line = absl::StrCat(
+        "sweep ", s.id, ": ", s.state, ", ", s.trials.size(), " trial(s): ", Counted(s, "Running"),
+        " running, ", Counted(s, "Succeeded"), " succeeded, ", Counted(s, "Cancelled"),
+        " stopped or cancelled, ", Counted(s, "Failed"), " failed");
     if (line != last) std::fprintf(stderr, "%s\n", line.c_str());
     last = line;
   };
@@ -154,8 +152,10 @@ void RegisterSweep(CLI::App& parent, Invocation& invocation) {
     };
   };
 
-  CLI::App* submit = cmd->add_subcommand("submit", "Submit a sweep spec (kind: Sweep) and print its id");
-  submit->add_option("FILE", flags->file, "Sweep spec (YAML, see docs/experiments.md); - reads stdin")
+  CLI::App* submit =
+      cmd->add_subcommand("submit", "Submit a sweep spec (kind: Sweep) and print its id");
+  submit
+      ->add_option("FILE", flags->file, "Sweep spec (YAML, see docs/experiments.md); - reads stdin")
       ->required();
   submit->add_option("--set", flags->overrides, "Override a spec value (repeatable)")
       ->option_text("KEY=VALUE");
@@ -183,7 +183,8 @@ void RegisterSweep(CLI::App& parent, Invocation& invocation) {
       ->check(CLI::IsMember({"table", "json"}));
   list->callback(action(RunList));
 
-  CLI::App* cancel = cmd->add_subcommand("cancel", "Cancel a sweep: stop its trials, start no more");
+  CLI::App* cancel =
+      cmd->add_subcommand("cancel", "Cancel a sweep: stop its trials, start no more");
   cancel->add_option("SWEEP", flags->id, "Sweep id")->required();
   cancel->callback(action(RunCancel));
 

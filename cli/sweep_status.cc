@@ -66,8 +66,8 @@ void PrintLeaderboard(const Sweep& sweep, bool color) {
     if (!a->objective) return false;
     return maximize ? *a->objective > *b->objective : *a->objective < *b->objective;
   });
-  std::string resource = sweep.spec.search.resource == "epoch" ? "epochs"
-                                                               : sweep.spec.search.resource;
+  std::string resource =
+      sweep.spec.search.resource == "epoch" ? "epochs" : sweep.spec.search.resource;
   absl::AsciiStrToUpper(&resource);
   Table table({"TRIAL", "JOB", "PARAMETERS", "OBJECTIVE", resource, "STATE", "REASON"});
   for (const SweepTrial* t : order) {
@@ -92,8 +92,8 @@ int ShowSweepStatus(const std::string& id, const std::string& output, bool plot,
     absl::StatusOr<std::vector<Series>> series = Chart(**client, *sweep);
     if (!series.ok()) return ReportError(series.status());
     if (series->empty()) {
-      return ReportError(absl::NotFoundError(absl::StrCat(
-          "no trial of sweep ", id, " reported ", sweep->spec.objective.metric, " yet")));
+      return ReportError(absl::NotFoundError(absl::StrCat("no trial of sweep ", id, " reported ",
+                                                          sweep->spec.objective.metric, " yet")));
     }
     if (!png.empty()) {
       absl::Status s = WritePng(*series, png, 800, 480);

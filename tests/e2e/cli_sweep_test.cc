@@ -21,7 +21,8 @@ using ::testing::HasSubstr;
 std::string GridSweep(const CliEnv& env, const std::string& name) {
   return env.dir().WriteFile(name + ".yaml", absl::StrCat(R"(apiVersion: dlp/v1
 kind: Sweep
-metadata: {name: )", name, R"(}
+metadata: {name: )",
+                                                          name, R"(}
 spec:
   objective: {metric: score, goal: maximize}
   search: {algorithm: grid}
@@ -155,7 +156,8 @@ spec:
     RunResult s = env.Dlp({"sweep", "status", id, "-o", "json"});
     nlohmann::json j = nlohmann::json::parse(s.out, nullptr, false);
     int running = 0;
-    for (const auto& t : j.value("trials", nlohmann::json::array())) running += t["state"] == "Running";
+    for (const auto& t : j.value("trials", nlohmann::json::array()))
+      running += t["state"] == "Running";
     return running == 2;
   }));
   ASSERT_EQ(env.Dlp({"sweep", "cancel", id}).exit_code, 0);
@@ -177,7 +179,8 @@ TEST(CliSweep, ARealFmnistTrainTrialReportsTestAccuracyPerEpoch) {
   if (access("/usr/share/datasets/fashion-mnist", R_OK) != 0) {
     GTEST_SKIP() << "no Fashion-MNIST data (dataset-fashion-mnist)";
   }
-  const std::string file = env.dir().WriteFile("fmnist.yaml", absl::StrCat(R"(apiVersion: dlp/v1
+  const std::string file = env.dir().WriteFile(
+      "fmnist.yaml", absl::StrCat(R"(apiVersion: dlp/v1
 kind: Sweep
 metadata: {name: fmnist}
 spec:
@@ -191,7 +194,8 @@ spec:
     workdir: /tmp
     replicas:
       worker:
-        command: [)", BinPath("fmnist-train"), R"(, --device, cpu, --lr, "${params.lr}",
+        command: [)",
+                                  BinPath("fmnist-train"), R"(, --device, cpu, --lr, "${params.lr}",
                   --hidden, "${params.hidden}", --epochs, "${resource}",
                   --limit-train, "500", --limit-test, "200"]
         resources: {cpu: 1}

@@ -6,13 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <functional>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"

@@ -147,9 +147,9 @@ std::optional<YAML::Node> LoadSpecDocument(absl::string_view yaml,
     return std::nullopt;
   }
   if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
-    diagnostics.AddPlain(absl::StrCat(diagnostics.filename(), ": the document is empty; expected ",
-                                      what,
-                                      " with apiVersion, kind, metadata and spec (see dlp-job(5))"));
+    diagnostics.AddPlain(
+        absl::StrCat(diagnostics.filename(), ": the document is empty; expected ", what,
+                     " with apiVersion, kind, metadata and spec (see dlp-job(5))"));
     return std::nullopt;
   }
   if (second_document) {

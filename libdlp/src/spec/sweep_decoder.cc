@@ -291,8 +291,9 @@ class SweepDecoder {
         continue;
       }
       if (categorical || (field == "steps" && p.type == ParamType::kInt)) {
-        r_.Report(f, JoinPath(path, field),
-                  absl::StrCat("not a field of a ", std::string(ParamTypeName(p.type)), " parameter"));
+        r_.Report(
+            f, JoinPath(path, field),
+            absl::StrCat("not a field of a ", std::string(ParamTypeName(p.type)), " parameter"));
         continue;
       }
       if (field == "steps") {

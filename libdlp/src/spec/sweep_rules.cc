@@ -87,8 +87,8 @@ Problem CheckTrials(const SweepSpec& spec) {
   }
   for (const ParameterSpec& p : spec.parameters) {
     if (p.type != ParamType::kInt && p.type != ParamType::kCategorical && p.steps == 0) {
-      return absl::StrCat("a grid over ", std::string(ParamTypeName(p.type)), " parameter '", p.name,
-                          "' needs steps: N (the number of points from min to max)");
+      return absl::StrCat("a grid over ", std::string(ParamTypeName(p.type)), " parameter '",
+                          p.name, "' needs steps: N (the number of points from min to max)");
     }
   }
   if (!GridSize(spec)) {
@@ -104,19 +104,26 @@ namespace dlp {
 
 std::string_view ParamTypeName(ParamType type) {
   switch (type) {
-    case ParamType::kInt: return "int";
-    case ParamType::kFloat: return "float";
-    case ParamType::kLogFloat: return "logfloat";
-    case ParamType::kCategorical: return "categorical";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kFloat:
+      return "float";
+    case ParamType::kLogFloat:
+      return "logfloat";
+    case ParamType::kCategorical:
+      return "categorical";
   }
   return "";
 }
 
 std::string_view SearchAlgorithmName(SearchAlgorithm algorithm) {
   switch (algorithm) {
-    case SearchAlgorithm::kGrid: return "grid";
-    case SearchAlgorithm::kRandom: return "random";
-    case SearchAlgorithm::kAsha: return "asha";
+    case SearchAlgorithm::kGrid:
+      return "grid";
+    case SearchAlgorithm::kRandom:
+      return "random";
+    case SearchAlgorithm::kAsha:
+      return "asha";
   }
   return "";
 }

@@ -28,8 +28,8 @@ namespace dlp::internal {
 struct SweepAction {
   enum class Kind { kStart, kStop, kDone };
   Kind kind = Kind::kStart;
-  int trial = 0;        // kStart, kStop
-  std::string reason;   // kStop; kDone: the sweep's outcome
+  int trial = 0;       // kStart, kStop
+  std::string reason;  // kStop; kDone: the sweep's outcome
 };
 
 // Trials that count against parallelism: not ended.

@@ -51,9 +51,8 @@ class BackendHost : public TrialHost {
       return true;
     }));
     size_t& seen = seen_[job];
-    std::vector<MetricPoint> fresh(points.begin() + static_cast<std::ptrdiff_t>(
-                                                        std::min(seen, points.size())),
-                                   points.end());
+    std::vector<MetricPoint> fresh(
+        points.begin() + static_cast<std::ptrdiff_t>(std::min(seen, points.size())), points.end());
     seen = std::max(seen, points.size());
     return fresh;
   }
@@ -73,9 +72,9 @@ class FileSaver : public SweepSaver {
 }  // namespace
 
 bool IsForegroundSweep(std::string_view id) {
-  return absl::StartsWith(absl::string_view(id.data(), id.size()),
-                          absl::string_view(kForegroundSweepPrefix.data(),
-                                            kForegroundSweepPrefix.size()));
+  return absl::StartsWith(
+      absl::string_view(id.data(), id.size()),
+      absl::string_view(kForegroundSweepPrefix.data(), kForegroundSweepPrefix.size()));
 }
 
 std::string ForegroundSweepPath(std::string_view id) {

@@ -35,8 +35,8 @@ std::string GridValue(const ParameterSpec& p, int64_t i) {
     }
     case ParamType::kLogFloat: {
       const double t = p.steps > 1 ? static_cast<double>(i) / (p.steps - 1) : 0;
-      return FormatParamValue(
-          p.type, std::exp(std::log(p.min) + t * (std::log(p.max) - std::log(p.min))));
+      return FormatParamValue(p.type,
+                              std::exp(std::log(p.min) + t * (std::log(p.max) - std::log(p.min))));
     }
     case ParamType::kCategorical:
       return p.values[static_cast<size_t>(i)];
@@ -54,8 +54,8 @@ std::string RandomValue(const ParameterSpec& p, double u) {
     case ParamType::kFloat:
       return FormatParamValue(p.type, p.min + u * (p.max - p.min));
     case ParamType::kLogFloat:
-      return FormatParamValue(
-          p.type, std::exp(std::log(p.min) + u * (std::log(p.max) - std::log(p.min))));
+      return FormatParamValue(p.type,
+                              std::exp(std::log(p.min) + u * (std::log(p.max) - std::log(p.min))));
     case ParamType::kCategorical: {
       const size_t n = p.values.size();
       const size_t i = std::min(static_cast<size_t>(u * static_cast<double>(n)), n - 1);

@@ -36,10 +36,14 @@ std::optional<absl::Time> TimeFrom(const json& j) {
 json TrialWire(const SweepTrial& t) {
   json rungs = json::object();
   for (const auto& [r, v] : t.rungs) rungs[absl::StrCat(r)] = v;
-  return {{"trial", t.number},       {"job", t.job},
-          {"params", t.params},      {"objective", OptionalNumber(t.objective)},
-          {"resource", t.resource},  {"state", t.state},
-          {"reason", t.reason},      {"rungs", rungs},
+  return {{"trial", t.number},
+          {"job", t.job},
+          {"params", t.params},
+          {"objective", OptionalNumber(t.objective)},
+          {"resource", t.resource},
+          {"state", t.state},
+          {"reason", t.reason},
+          {"rungs", rungs},
           {"stopRequested", t.stop_requested}};
 }
 
@@ -130,8 +134,8 @@ absl::StatusOr<SweepSpec> SpecFrom(const json& j) {
     } else if (type == "categorical") {
       param.type = ParamType::kCategorical;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("spec.parameters.", param.name,
-                                                     ".type: unknown type \"", type, "\""));
+      return absl::InvalidArgumentError(
+          absl::StrCat("spec.parameters.", param.name, ".type: unknown type \"", type, "\""));
     }
     param.min = p.value("min", 0.0);
     param.max = p.value("max", 0.0);
@@ -149,7 +153,8 @@ absl::StatusOr<T> Decode(std::string_view what, std::string_view text, const Bod
   try {
     return body(json::parse(text));
   } catch (const json::exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat("malformed ", std::string(what), " JSON: ", e.what()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed ", std::string(what), " JSON: ", e.what()));
   }
 }
 
@@ -193,7 +198,7 @@ json ParamJson(const SweepSpec& spec, const std::string& name, const std::string
 json TrialStatus(const SweepSpec& spec, const SweepTrial& t) {
   json params = json::object();
   for (const auto& [name, text] : t.params) params[name] = ParamJson(spec, name, text);
-  return {{"job", t.job},         {"params", params},   {"objective", OptionalNumber(t.objective)},
+  return {{"job", t.job},           {"params", params}, {"objective", OptionalNumber(t.objective)},
           {"resource", t.resource}, {"state", t.state}, {"reason", t.reason}};
 }
 
@@ -233,29 +238,28 @@ std::string SweepsToJson(const std::vector<Sweep>& sweeps) {
 }
 
 absl::StatusOr<std::vector<Sweep>> SweepsFromJson(std::string_view text) {
-  return Decode<std::vector<Sweep>>(
-      "sweeps", text, [](const json& j) -> absl::StatusOr<std::vector<Sweep>> {
-        std::vector<Sweep> out;
-        for (const json& s : j.at("sweeps")) {
-          DLP_ASSIGN_OR_RETURN(Sweep sweep, SweepFrom(s));
-          out.push_back(std::move(sweep));
-        }
-        return out;
-      });
+  return Decode<std::vector<Sweep>>("sweeps", text,
+                                    [](const json& j) -> absl::StatusOr<std::vector<Sweep>> {
+                                      std::vector<Sweep> out;
+                                      for (const json& s : j.at("sweeps")) {
+                                        DLP_ASSIGN_OR_RETURN(Sweep sweep, SweepFrom(s));
+                                        out.push_back(std::move(sweep));
+                                      }
+                                      return out;
+                                    });
 }
 
 std::string SweepStatusJson(const Sweep& sweep, int indent) {
   json trials = json::array();
   for (const SweepTrial& t : sweep.trials) trials.push_back(TrialStatus(sweep.spec, t));
   const std::optional<size_t> best = BestTrial(sweep);
-  json doc = {
-      {"id", sweep.id},
-      {"state", sweep.state},
-      {"objective",
-       {{"metric", sweep.spec.objective.metric},
-        {"goal", sweep.spec.objective.maximize ? "maximize" : "minimize"}}},
-      {"best", best ? TrialStatus(sweep.spec, sweep.trials[*best]) : json(nullptr)},
-      {"trials", trials}};
+  json doc = {{"id", sweep.id},
+              {"state", sweep.state},
+              {"objective",
+               {{"metric", sweep.spec.objective.metric},
+                {"goal", sweep.spec.objective.maximize ? "maximize" : "minimize"}}},
+              {"best", best ? TrialStatus(sweep.spec, sweep.trials[*best]) : json(nullptr)},
+              {"trials", trials}};
   return Dump(doc, indent);
 }
 

@@ -66,8 +66,8 @@ TEST(SweepSpec, TrialJobsHaveTheValuesSubstitutedInCommandAndEnvOnly) {
   EXPECT_EQ(job->labels.at("dlp.dev/sweep"), "12");
   EXPECT_EQ(job->labels.at("dlp.dev/trial"), "3");
   EXPECT_EQ(job->replicas[0].command,
-            (std::vector<std::string>{"fmnist-train", "--lr", "0.01", "--hidden", "256",
-                                      "--epochs", "8"}));
+            (std::vector<std::string>{"fmnist-train", "--lr", "0.01", "--hidden", "256", "--epochs",
+                                      "8"}));
   EXPECT_EQ(job->replicas[0].env.at("HIDDEN"), "256");
   EXPECT_EQ(job->replicas[0].env.at("HOME_DIR"), "${HOME}");  // not ours: left alone
 }
@@ -80,13 +80,15 @@ struct BadCase {
 
 TEST(SweepSpec, ProblemsNameTheLineAndField) {
   const std::vector<BadCase> cases = {
-      {"unknown parameter", Replace(kSweep, "${params.hidden}\", --epochs", "${params.hiden}\", --epochs"),
+      {"unknown parameter",
+       Replace(kSweep, "${params.hidden}\", --epochs", "${params.hiden}\", --epochs"),
        "sweep.yaml:16:65: spec.template.replicas.worker.command[4]: unknown parameter 'hiden' in "
        "${params.hiden}; parameters: lr, hidden"},
       {"resource outside asha",
-       Replace(Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
-                       "algorithm: random, "),
-               "\"${params.lr}\"", "\"${resource}\""),
+       Replace(
+           Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
+                   "algorithm: random, "),
+           "\"${params.lr}\"", "\"${resource}\""),
        "spec.template.replicas.worker.command[2]: ${resource} is given only by "
        "spec.search.algorithm asha"},
       {"too many trials", Replace(kSweep, "maxTrials: 16", "maxTrials: 10001"),
@@ -101,16 +103,18 @@ TEST(SweepSpec, ProblemsNameTheLineAndField) {
        "sweep.yaml:10:9: spec.parameters.lr: min (0.5) is above max (0.3)"},
       {"logfloat from zero", Replace(kSweep, "min: 0.001", "min: 0"),
        "spec.parameters.lr: a logfloat parameter's min is above 0"},
-      {"no values", Replace(kSweep, "type: categorical, values: [128, 256, 512]", "type: categorical"),
+      {"no values",
+       Replace(kSweep, "type: categorical, values: [128, 256, 512]", "type: categorical"),
        "sweep.yaml:11:13: spec.parameters.hidden.values: required"},
       {"template job problem", Replace(kSweep, "count: 2", "count: 0"),
        "sweep.yaml:15:16: spec.template.replicas.worker.count:"},
       {"unknown template field", Replace(kSweep, "    replicas:", "    replica:"),
        "spec.template.replica: unknown field; did you mean 'replicas'?"},
       {"grid needs steps",
-       Replace(Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
-                       "algorithm: grid, "),
-               "\"${resource}\"", "\"2\""),
+       Replace(
+           Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
+                   "algorithm: grid, "),
+           "\"${resource}\"", "\"2\""),
        "spec: a grid over logfloat parameter 'lr' needs steps: N"},
       {"kind", Replace(kSweep, "kind: Sweep", "kind: Sweeps"),
        "sweep.yaml:2:7: kind: \"Sweeps\" is not supported; expected Sweep"},
@@ -127,11 +131,12 @@ TEST(SweepSpec, ProblemsNameTheLineAndField) {
 }
 
 TEST(SweepSpec, GridSizeIsBounded) {
-  std::string yaml = Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
-                             "algorithm: grid, ");
+  std::string yaml =
+      Replace(kSweep, "algorithm: asha, resource: epoch, min: 1, max: 8, reductionFactor: 3, ",
+              "algorithm: grid, ");
   yaml = Replace(yaml, "--epochs, \"${resource}\"", "--epochs, \"2\"");
-  yaml = Replace(yaml, "{type: logfloat, min: 0.001, max: 0.3}",
-                 "{type: int, min: 1, max: 100000}");
+  yaml =
+      Replace(yaml, "{type: logfloat, min: 0.001, max: 0.3}", "{type: int, min: 1, max: 100000}");
   absl::StatusOr<SweepSpec> spec = ParseSweepSpec(yaml, "sweep.yaml");
   ASSERT_FALSE(spec.ok());
   EXPECT_THAT(spec.status().message(), HasSubstr("the grid has more than 10000 points"));

@@ -53,12 +53,12 @@ TEST(SplitMix64, MatchesTheReferenceOutputs) {
 
 TEST(Sampling, GridVisitsEveryPointOnceLastParameterFastest) {
   SweepSpec spec = Spec(SearchAlgorithm::kGrid);
-  spec.parameters = {{"a", ParamType::kInt, 1, 2, 0, {}},
-                     {"b", ParamType::kFloat, 0, 1, 3, {}}};
+  spec.parameters = {{"a", ParamType::kInt, 1, 2, 0, {}}, {"b", ParamType::kFloat, 0, 1, 3, {}}};
   ASSERT_EQ(GridSize(spec), 6);
   EXPECT_EQ(TotalTrials(spec), 6);
-  EXPECT_THAT(SampleTrial(spec, 1), ElementsAre(std::pair<const std::string, std::string>{"a", "1"},
-                                                std::pair<const std::string, std::string>{"b", "0"}));
+  EXPECT_THAT(SampleTrial(spec, 1),
+              ElementsAre(std::pair<const std::string, std::string>{"a", "1"},
+                          std::pair<const std::string, std::string>{"b", "0"}));
   EXPECT_EQ(SampleTrial(spec, 2).at("b"), "0.5");
   EXPECT_EQ(SampleTrial(spec, 3).at("b"), "1");
   EXPECT_EQ(SampleTrial(spec, 4).at("a"), "2");

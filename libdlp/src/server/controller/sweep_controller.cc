@@ -36,13 +36,12 @@ class SweepController::Host : public internal::TrialHost {
   absl::Status Cancel(const std::string& job, const std::string& reason) override {
     return jobs_.Cancel(job, tenant_, reason).status();
   }
-  absl::StatusOr<std::vector<MetricPoint>> NewMetrics(const std::string& job,
-                                                      bool final) override {
+  absl::StatusOr<std::vector<MetricPoint>> NewMetrics(const std::string& job, bool final) override {
     auto reader = readers_.find(job);
     if (reader == readers_.end()) {
       DLP_ASSIGN_OR_RETURN(std::string dir, jobs_.LogDir(job, tenant_));
-      reader = readers_.emplace(job, std::make_unique<LogReader>(LogReaderOptions{.dir = dir}))
-                   .first;
+      reader =
+          readers_.emplace(job, std::make_unique<LogReader>(LogReaderOptions{.dir = dir})).first;
     }
     std::vector<MetricPoint> points;
     for (const LogEntry& e : reader->second->ReadNew(final)) {
@@ -80,8 +79,7 @@ bool Visible(const Sweep& sweep, const std::string& tenant) {
 
 }  // namespace
 
-SweepController::SweepController(SweepStore& store, Controller& jobs,
-                                 absl::Duration poll_interval)
+SweepController::SweepController(SweepStore& store, Controller& jobs, absl::Duration poll_interval)
     : store_(store),
       jobs_(jobs),
       poll_interval_(poll_interval),

@@ -54,9 +54,8 @@ absl::StatusOr<Sweep> ReadSweep(const Statement& s) {
   sweep.reason = s.Text(3);
   absl::StatusOr<SweepSpec> spec = SweepSpecFromJson(s.Text(4));
   if (!spec.ok()) {
-    return absl::DataLossError(
-        absl::StrCat("sweep ", sweep.id, ": its stored spec does not read back: ",
-                     spec.status().message()));
+    return absl::DataLossError(absl::StrCat(
+        "sweep ", sweep.id, ": its stored spec does not read back: ", spec.status().message()));
   }
   sweep.spec = std::move(*spec);
   sweep.created = absl::FromUnixMicros(s.Int(5));
@@ -124,9 +123,9 @@ absl::Status SweepStore::Save(const Sweep& sweep, const std::set<int>& trials) {
   std::lock_guard<std::mutex> lock(mu_);
   Transaction tx(db_);
   DLP_RETURN_IF_ERROR(tx.begin_status());
-  DLP_ASSIGN_OR_RETURN(
-      Statement s, db_.Prepare("UPDATE sweeps SET state = ?1, reason = ?2, finished_us = ?3 "
-                               "WHERE id = ?4"));
+  DLP_ASSIGN_OR_RETURN(Statement s,
+                       db_.Prepare("UPDATE sweeps SET state = ?1, reason = ?2, finished_us = ?3 "
+                                   "WHERE id = ?4"));
   s.Bind(1, sweep.state).Bind(2, sweep.reason).Bind(3, Micros(sweep.finished)).Bind(4, id);
   DLP_RETURN_IF_ERROR(s.Run());
   for (int number : trials) {

@@ -85,8 +85,7 @@ class DlpdSweepsTest : public ::testing::Test {
 
 TEST_F(DlpdSweepsTest, AGridOfFourRunsEachPointOnceAsLabelledJobs) {
   Start();
-  SweepSpec spec = ScriptSweep(SearchAlgorithm::kGrid,
-                               "echo \"DLP_METRIC score=${A}${B} step=1\"");
+  SweepSpec spec = ScriptSweep(SearchAlgorithm::kGrid, "echo \"DLP_METRIC score=${A}${B} step=1\"");
   spec.parameters = {{"a", ParamType::kInt, 1, 2, 0, {}},
                      {"b", ParamType::kCategorical, 0, 0, 0, {"5", "7"}}};
   spec.job.replicas[0].env = {{"A", "${params.a}"}, {"B", "${params.b}"}};
@@ -138,10 +137,10 @@ TEST_F(DlpdSweepsTest, AshaStopsATrialBelowItsRungWithTheReason) {
   // Trials one at a time, so the order of the reports is fixed; a seed whose
   // first two trials score high (they finish at once) and whose third scores
   // lower, so that it waits after epoch 1 until ASHA stops it.
-  SweepSpec spec = ScriptSweep(
-      SearchAlgorithm::kAsha,
-      "echo \"DLP_METRIC score=0.$X step=1\"; [ \"$X\" -ge 5 ] || sleep 600; "
-      "echo \"DLP_METRIC score=0.$X step=2\"; echo \"DLP_METRIC score=0.$X step=3\"");
+  SweepSpec spec =
+      ScriptSweep(SearchAlgorithm::kAsha,
+                  "echo \"DLP_METRIC score=0.$X step=1\"; [ \"$X\" -ge 5 ] || sleep 600; "
+                  "echo \"DLP_METRIC score=0.$X step=2\"; echo \"DLP_METRIC score=0.$X step=3\"");
   spec.max_trials = 3;
   spec.parallelism = 1;
   spec.search.max_resource = 3;
@@ -177,9 +176,8 @@ class DlpdSweepCrashTest : public DlpdSweepsTest,
 
 TEST_P(DlpdSweepCrashTest, NoTrialIsLostOrRunTwice) {
   const std::string runs = dir_.Join("runs");
-  SweepSpec spec =
-      ScriptSweep(SearchAlgorithm::kRandom, "echo \"$N\" >> " + runs +
-                                                "; echo \"DLP_METRIC score=$N step=1\"");
+  SweepSpec spec = ScriptSweep(SearchAlgorithm::kRandom,
+                               "echo \"$N\" >> " + runs + "; echo \"DLP_METRIC score=$N step=1\"");
   spec.max_trials = 4;
   spec.parallelism = 2;
   spec.parameters = {{"n", dlp::ParamType::kInt, 1, 1000000, 0, {}}};
@@ -211,8 +209,7 @@ TEST_P(DlpdSweepCrashTest, NoTrialIsLostOrRunTwice) {
   }
   EXPECT_EQ(job_ids.size(), 4u);
   // Each trial's job ran once.
-  std::vector<std::string> lines =
-      absl::StrSplit(ReadFileOrEmpty(runs), '\n', absl::SkipEmpty());
+  std::vector<std::string> lines = absl::StrSplit(ReadFileOrEmpty(runs), '\n', absl::SkipEmpty());
   EXPECT_EQ(lines.size(), 4u) << ReadFileOrEmpty(runs);
   EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), 4u);
 }
