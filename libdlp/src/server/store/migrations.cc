@@ -144,8 +144,9 @@ ALTER TABLE jobs ADD COLUMN estimated_start_us INTEGER;
       // 8 -> 9: sweeps and their trials (sweep_store.h). The spec is the
       // sweep's wire JSON; a trial's row is written before its job is
       // submitted (job '' until then), its params and rungs as JSON objects.
+      // IF NOT EXISTS: a store whose version was set back re-runs it.
       R"sql(
-CREATE TABLE sweeps (
+CREATE TABLE IF NOT EXISTS sweeps (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   tenant TEXT NOT NULL,
   name TEXT NOT NULL,
@@ -155,8 +156,8 @@ CREATE TABLE sweeps (
   created_us INTEGER NOT NULL,
   finished_us INTEGER
 );
-CREATE INDEX sweeps_tenant ON sweeps(tenant);
-CREATE TABLE sweep_trials (
+CREATE INDEX IF NOT EXISTS sweeps_tenant ON sweeps(tenant);
+CREATE TABLE IF NOT EXISTS sweep_trials (
   sweep INTEGER NOT NULL,
   trial INTEGER NOT NULL,
   job TEXT NOT NULL DEFAULT '',
