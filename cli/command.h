@@ -54,6 +54,7 @@ void RegisterMetrics(CLI::App& parent, Invocation& invocation);
 void RegisterTop(CLI::App& parent, Invocation& invocation);
 void RegisterQueue(CLI::App& parent, Invocation& invocation);
 void RegisterAdmin(CLI::App& parent, Invocation& invocation);
+void RegisterSweep(CLI::App& parent, Invocation& invocation);
 void RegisterComplete(CLI::App& parent, Invocation& invocation);
 
 }  // namespace dlp::cli

@@ -8,8 +8,9 @@ const std::vector<CommandEntry>& Commands() {
       {"logs", RegisterLogs},     {"describe", RegisterDescribe}, {"cancel", RegisterCancel},
       {"wait", RegisterWait},     {"validate", RegisterValidate}, {"render", RegisterRender},
       {"server", RegisterServer}, {"profile", RegisterProfile},   {"metrics", RegisterMetrics},
-      {"top", RegisterTop},       {"queue", RegisterQueue},       {"admin", RegisterAdmin},
-      {"config", RegisterConfig}, {"version", RegisterVersion},   {"__complete", RegisterComplete},
+      {"top", RegisterTop},       {"queue", RegisterQueue},       {"sweep", RegisterSweep},
+      {"admin", RegisterAdmin},   {"config", RegisterConfig},     {"version", RegisterVersion},
+      {"__complete", RegisterComplete},
   };
   return kCommands;
 }

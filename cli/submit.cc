@@ -1,4 +1,5 @@
 // dlp submit FILE|-f FILE [--set K=V]... [--name N] [--wait] [--follow [--metrics]] [-q]
+// A `kind: Sweep` file goes to the sweep path (dlp sweep submit).
 #include <cstdio>
 #include <memory>
 
@@ -8,6 +9,7 @@
 #include "common.h"
 #include "job_output.h"
 #include "log_stream.h"
+#include "sweep.h"
 #include "waiting.h"
 
 namespace dlp::cli {
@@ -37,7 +39,17 @@ int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
   SpecOptions spec_options;
   spec_options.overrides = flags.overrides;
   spec_options.name = flags.name;
-  absl::StatusOr<JobSpec> spec = LoadSpecForCli(path, spec_options);
+  absl::StatusOr<std::string> text = ReadSpecFile(path);
+  if (!text.ok()) return ReportError(absl::InvalidArgumentError(text.status().message()));
+  if (SpecDocumentKind(*text) == "Sweep") {  // `kind: Sweep`: the sweep path
+    absl::StatusOr<SweepSpec> sweep = ParseSweepSpec(*text, path, spec_options);
+    if (!sweep.ok()) return ReportError(sweep.status());
+    SweepSubmitFlags sweep_flags;
+    sweep_flags.follow = flags.wait || flags.follow;
+    sweep_flags.quiet = flags.quiet;
+    return SubmitSweep(*sweep, sweep_flags, globals);
+  }
+  absl::StatusOr<JobSpec> spec = ParseJobSpec(*text, path, spec_options);
   if (!spec.ok()) return ReportError(spec.status());
 
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);

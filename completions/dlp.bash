@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top queue admin"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top queue sweep admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -52,7 +52,7 @@ _dlp() {
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
         render) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-        admin|queue) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+        admin|queue|sweep) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
       return ;;
@@ -96,6 +96,16 @@ _dlp() {
       case $sub in
         use-context) args=contexts ;;
         set-context) flags="--backend --field --allow-insecure-http"; args=contexts ;;
+      esac ;;
+    sweep)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "submit status list cancel resume --help" -- "$cur")); return
+      fi
+      case $sub in
+        submit) flags="--set --name --follow --foreground -q --quiet"; args=files ;;
+        status) flags="-o --output --plot --png" ;;
+        list) flags="-o --output" ;;
+        resume) flags="-q --quiet" ;;
       esac ;;
     queue)
       if [[ -z $sub && $cur != -* ]]; then

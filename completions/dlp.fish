@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top queue admin
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top queue sweep admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -114,6 +114,22 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a top -d 'Li
 complete -c dlp -n '__fish_seen_subcommand_from top' -l interval -x -d 'Seconds between refreshes'
 complete -c dlp -n '__fish_seen_subcommand_from top' -l once -d 'Print one snapshot and exit'
 
+# sweep submit|status|list|cancel|resume
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a sweep -d 'Hyperparameter sweeps'
+set -l dlp_sweep_verbs submit status list cancel resume
+complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a submit -d 'Submit a sweep spec'
+complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a status -d "Show a sweep's leaderboard"
+complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a list -d 'List sweeps'
+complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a cancel -d 'Cancel a sweep'
+complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a resume -d 'Go on driving a foreground sweep'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l set -x -d 'Override a spec value'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l name -x -d 'Sweep name'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l follow -d 'Follow the sweep until it ends'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l foreground -d 'Run the controller in this process'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit resume' -s q -l quiet -d 'Print only the sweep id'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status list' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status' -l plot -d 'Draw the objective per trial'
+complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status' -l png -r -d 'Write the chart as a PNG image'
 # queue [show NAME]
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin show' -a show -d 'Show one queue'
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin' -s o -l output -x -a 'table json' -d 'Output format'

@@ -85,9 +85,9 @@ class CpuKernels final : public Kernels {
   }
 
   void MomentumStep(float* params, float* velocity, const float* grads, size_t n, float lr,
-                    float momentum, float grad_scale) override {
+                    float momentum, float grad_scale, float weight_decay) override {
     for (size_t i = 0; i < n; ++i) {
-      velocity[i] = momentum * velocity[i] + grad_scale * grads[i];
+      velocity[i] = momentum * velocity[i] + grad_scale * grads[i] + weight_decay * params[i];
       params[i] -= lr * velocity[i];
     }
   }

@@ -98,8 +98,8 @@ class CudaKernels final : public Kernels {
     return sum;
   }
   void MomentumStep(float* p, float* v, const float* g, size_t n, float lr, float mu,
-                    float scale) override {
-    cuda::MomentumStep(p, v, g, n, lr, mu, scale);
+                    float scale, float weight_decay) override {
+    cuda::MomentumStep(p, v, g, n, lr, mu, scale, weight_decay);
   }
   void Im2Col(const float* x, int batch, int h, int w, int c, int k, float* cols) override {
     cuda::Im2Col(x, batch, h, w, c, k, cols);

@@ -48,10 +48,10 @@ __global__ void SoftmaxKernel(const float* logits, const int32_t* labels, int ro
 }
 
 __global__ void MomentumKernel(float* p, float* v, const float* g, size_t n, float lr, float mu,
-                               float scale) {
+                               float scale, float wd) {
   const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
-  v[i] = mu * v[i] + scale * g[i];
+  v[i] = mu * v[i] + scale * g[i] + wd * p[i];
   p[i] -= lr * v[i];
 }
 
@@ -140,8 +140,9 @@ void SoftmaxCrossEntropy(const float* logits, const int32_t* labels, int rows, i
                                               row_correct);
   }
 }
-void MomentumStep(float* p, float* v, const float* g, size_t n, float lr, float mu, float scale) {
-  if (n > 0) MomentumKernel<<<Blocks(n), kThreads>>>(p, v, g, n, lr, mu, scale);
+void MomentumStep(float* p, float* v, const float* g, size_t n, float lr, float mu, float scale,
+                  float wd) {
+  if (n > 0) MomentumKernel<<<Blocks(n), kThreads>>>(p, v, g, n, lr, mu, scale, wd);
 }
 void Im2Col(const float* x, int batch, int h, int w, int c, int k, float* cols) {
   const size_t n = static_cast<size_t>(batch) * h * w * k * k * c;

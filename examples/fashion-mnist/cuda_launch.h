@@ -14,7 +14,8 @@ void ReluBackward(const float* y, float* dy, size_t n);
 // Per row: the loss, whether the arg-max is the label, and (unless null) softmax - onehot.
 void SoftmaxCrossEntropy(const float* logits, const int32_t* labels, int rows, int cols,
                          float* dlogits, float* row_loss, int* row_correct);
-void MomentumStep(float* p, float* v, const float* g, size_t n, float lr, float mu, float scale);
+void MomentumStep(float* p, float* v, const float* g, size_t n, float lr, float mu, float scale,
+                  float wd);
 void Im2Col(const float* x, int batch, int h, int w, int c, int k, float* cols);
 void Col2Im(const float* dcols, int batch, int h, int w, int c, int k, float* dx);
 void MaxPool(const float* x, int batch, int h, int w, int c, float* y, int32_t* argmax);

@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--lr", o.lr, "Learning rate")->capture_default_str();
   app.add_option("--momentum", o.momentum, "SGD momentum")->capture_default_str();
+  app.add_option("--weight-decay", o.weight_decay, "L2 weight decay added to the gradient")
+      ->capture_default_str();
+  app.add_option("--hidden", o.hidden, "mlp: width of the first hidden layer (the second has half)")
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "Seed for initialisation and shuffling")->capture_default_str();
   app.add_option("--model", o.model, "Model")
       ->check(CLI::IsMember({"mlp", "cnn"}))

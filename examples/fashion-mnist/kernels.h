@@ -51,7 +51,7 @@ class Kernels {
                                       int cols, float* dlogits) = 0;
   // v = momentum v + scale g; p -= lr v.
   virtual void MomentumStep(float* params, float* velocity, const float* grads, size_t n,
-                            float lr, float momentum, float grad_scale) = 0;
+                            float lr, float momentum, float grad_scale, float weight_decay) = 0;
 
   // Same-size k x k convolution windows (stride 1, zero padding k/2) of an
   // NHWC batch: cols[(b,y,x)][(ky,kx,c)].

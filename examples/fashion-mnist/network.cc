@@ -7,13 +7,13 @@
 
 namespace dlp::fmnist {
 
-absl::StatusOr<std::unique_ptr<Network>> Network::Create(const std::string& model,
+absl::StatusOr<std::unique_ptr<Network>> Network::Create(const std::string& model, int hidden,
                                                          Kernels* kernels) {
   std::vector<std::unique_ptr<Layer>> layers;
   if (model == "mlp") {
-    layers.push_back(MakeDense(kImageSize, 256, true));
-    layers.push_back(MakeDense(256, 128, true));
-    layers.push_back(MakeDense(128, kClasses, false));
+    layers.push_back(MakeDense(kImageSize, hidden, true));
+    layers.push_back(MakeDense(hidden, hidden / 2, true));
+    layers.push_back(MakeDense(hidden / 2, kClasses, false));
   } else if (model == "cnn") {
     layers.push_back(MakeConv(28, 28, 1, 8, 5));
     layers.push_back(MakeMaxPool(28, 28, 8));

@@ -15,9 +15,10 @@ namespace dlp::fmnist {
 
 class Network {
  public:
-  // "mlp": 784-256-128-10 with ReLU. "cnn": two 5x5 conv + ReLU + 2x2 max-pool
-  // stages (8 and 16 channels) and a dense layer. InvalidArgument for other names.
-  static absl::StatusOr<std::unique_ptr<Network>> Create(const std::string& model,
+  // "mlp": 784-H-H/2-10 with ReLU (H = `hidden`, 256 by default). "cnn": two
+  // 5x5 conv + ReLU + 2x2 max-pool stages (8 and 16 channels) and a dense
+  // layer (`hidden` unused). InvalidArgument for other names.
+  static absl::StatusOr<std::unique_ptr<Network>> Create(const std::string& model, int hidden,
                                                          Kernels* kernels);
 
   const std::string& model() const { return model_; }

@@ -42,6 +42,10 @@ absl::Status Validate(const TrainOptions& o) {
   if (o.momentum < 0 || o.momentum >= 1) {
     return absl::InvalidArgumentError("--momentum must be in [0, 1)");
   }
+  if (o.weight_decay < 0) return absl::InvalidArgumentError("--weight-decay must not be negative");
+  if (o.hidden < 2 || o.hidden > 8192) {
+    return absl::InvalidArgumentError("--hidden must be from 2 to 8192");
+  }
   if (o.limit_train < 0 || o.limit_test < 0) {
     return absl::InvalidArgumentError("--limit-train and --limit-test must not be negative");
   }
@@ -166,7 +170,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Kernels> kernels, MakeKernels(o.device));
   DLP_ASSIGN_OR_RETURN(const Dataset train, LoadDataset(o.data_dir, "train", o.limit_train));
   DLP_ASSIGN_OR_RETURN(const Dataset test, LoadDataset(o.data_dir, "t10k", o.limit_test));
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, kernels.get()));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, o.hidden, kernels.get()));
   const bool rank0 = group->rank() == 0;
   if (rank0 && observer.on_note) {
     observer.on_note(absl::StrCat("training ", o.model, " (", net->parameter_count(),
@@ -233,7 +237,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       dlp_trace_begin_cat("optimizer", "phase");
       kernels->CopyToDevice(grads.get(), flat.data() + 1, count * sizeof(float));
       kernels->MomentumStep(params.get(), velocity.get(), grads.get(), count, o.lr, o.momentum,
-                            1.0f / static_cast<float>(global));
+                            1.0f / static_cast<float>(global), o.weight_decay);
       dlp_trace_end();
       dlp_trace_end_arg("samples", hi - lo);
       loss += flat[0];
@@ -249,6 +253,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     if (rank0) {
       dlp_metric("epoch_loss", report.loss, step);
       dlp_metric("accuracy", report.test_accuracy, step);
+      // Per epoch, step = the epoch: what a sweep's objective reads (asha's resource).
+      dlp_metric("test_accuracy", report.test_accuracy, epoch);
     }
     if (!rank0) continue;
     if (!o.checkpoint_dir.empty()) {

@@ -25,6 +25,8 @@ struct TrainOptions {
   int batch = 64;  // global, across all ranks
   float lr = 0.05f;
   float momentum = 0.9f;
+  float weight_decay = 0;  // L2 penalty added to the gradient: wd * params
+  int hidden = 256;        // mlp: the first hidden layer's width (the second has half)
   uint64_t seed = 1;
   std::string checkpoint_dir;  // empty: no checkpoints
   DeviceKind device = DeviceKind::kAuto;

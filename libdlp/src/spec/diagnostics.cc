@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 
 namespace dlp::internal {
 namespace {
@@ -24,7 +25,17 @@ size_t CommonSegments(absl::string_view a, absl::string_view b) {
 
 }  // namespace
 
-void Diagnostics::Add(const YAML::Mark& mark, absl::string_view path, absl::string_view message) {
+void Diagnostics::Add(const YAML::Mark& mark, absl::string_view given_path,
+                      absl::string_view message) {
+  std::string rewritten;
+  absl::string_view path = given_path;
+  if (!prefix_from_.empty() && absl::ConsumePrefix(&path, prefix_from_) &&
+      (path.empty() || path[0] == '.' || path[0] == '[')) {
+    rewritten = absl::StrCat(prefix_to_, path);
+    path = rewritten;
+  } else {
+    path = given_path;
+  }
   std::string where = filename_;
   std::string origin;
   if (!mark.is_null() && mark.line >= 0) {

@@ -21,6 +21,13 @@ class Diagnostics {
   // Overrides applied to the document, as given ("spec.replicas.worker.count=8").
   void set_overrides(std::vector<std::string> overrides) { overrides_ = std::move(overrides); }
   const std::string& filename() const { return filename_; }
+  // Paths under `from` are reported under `to` instead: a job spec decoded
+  // from a sweep's spec.template reports "spec.replicas" as
+  // "spec.template.replicas".
+  void set_path_prefix(std::string from, std::string to) {
+    prefix_from_ = std::move(from);
+    prefix_to_ = std::move(to);
+  }
 
   // A problem at `mark` (file position) with the field `path` ("" for the document).
   void Add(const YAML::Mark& mark, absl::string_view path, absl::string_view message);
@@ -34,6 +41,7 @@ class Diagnostics {
  private:
   std::string filename_;
   std::vector<std::string> overrides_;
+  std::string prefix_from_, prefix_to_;
   struct Message {
     int line, column;  // for ordering: file order, problems without position around it
     std::string text;

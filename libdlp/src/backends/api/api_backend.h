@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dlp/backend.h"
+#include "dlp/sweep.h"
 #include "http/http_client.h"
 
 namespace dlp::internal {
@@ -55,6 +56,11 @@ class ApiBackend : public Backend {
   absl::StatusOr<std::vector<Queue>> ListQueues() override;
   absl::StatusOr<std::vector<QueueUsage>> QueueUsages() override;
   absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view name) override;
+  // /v1/sweeps (api_backend_sweeps.cc): a dlpd runs sweeps (client/sweeps.cc).
+  absl::StatusOr<Sweep> SubmitSweep(const SweepSpec& spec);
+  absl::StatusOr<Sweep> GetSweep(std::string_view id);
+  absl::StatusOr<std::vector<Sweep>> ListSweeps();
+  absl::StatusOr<Sweep> CancelSweep(std::string_view id);
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect

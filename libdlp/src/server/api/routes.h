@@ -9,6 +9,7 @@
 #include "server/api/auth.h"
 #include "server/api/long_requests.h"
 #include "server/controller/controller.h"
+#include "server/controller/sweep_controller.h"
 #include "server/store/queue_store.h"
 
 namespace dlp::server {
@@ -25,6 +26,7 @@ struct ApiContext {
   // POST /v1/shutdown; must return quickly.
   std::function<void()> request_shutdown;
   QueueStore* queues = nullptr;  // the queues' store (/v1/admin/queues)
+  SweepController* sweeps = nullptr;  // /v1/sweeps
 };
 
 // Installs every endpoint, token checking and JSON errors on `server`.
@@ -44,6 +46,9 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& context);
 
 // /v1/admin/queues (owner) and /v1/queues (everyone): queue_endpoints.cc.
 void InstallQueueRoutes(httplib::Server& server, const ApiContext& context);
+
+// /v1/sweeps: sweep_endpoints.cc.
+void InstallSweepRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);

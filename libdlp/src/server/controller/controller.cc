@@ -298,7 +298,8 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
   return jobs;
 }
 
-absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string& tenant) {
+absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string& tenant,
+                                       const std::string& reason) {
   std::unique_lock<std::mutex> lock(mu_);
   DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
   changed_.wait(lock, [&] { return !starting_.contains(record.seq); });
@@ -308,12 +309,13 @@ absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string&
   std::vector<Event> events;
   if (record.job.state == JobState::kQueued) {
     record.job.state = JobState::kCancelled;
-    record.job.reason = "cancelled before it started";
+    record.job.reason = reason.empty() ? "cancelled before it started" : reason;
     record.job.finished = absl::Now();
     for (JobReplica& r : record.job.replicas) r.state = JobState::kCancelled;
     events.push_back({*record.job.finished, "Cancelled", record.job.reason});
   } else {
-    executor_.RequestStop(record, JobState::kCancelled, "cancelled by user", events);
+    executor_.RequestStop(record, JobState::kCancelled,
+                          reason.empty() ? "cancelled by user" : reason, events);
   }
   if (events.empty()) return record.job;
   std::vector<JobChange> change;

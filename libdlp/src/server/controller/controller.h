@@ -73,7 +73,9 @@ class Controller {
   absl::StatusOr<Job> Submit(JobSpec spec, const std::string& tenant);
   absl::StatusOr<Job> Get(const std::string& id, const std::string& tenant);
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant);
-  absl::StatusOr<Job> Cancel(const std::string& id, const std::string& tenant);
+  // `reason`: why it ends (a sweep's stop); empty: cancelled by the user.
+  absl::StatusOr<Job> Cancel(const std::string& id, const std::string& tenant,
+                             const std::string& reason = "");
   // Returns once the job is terminal, `timeout` passed or the daemon stops.
   absl::StatusOr<Job> Wait(const std::string& id, const std::string& tenant,
                            absl::Duration timeout);

@@ -8,26 +8,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/controller/controller.h"
+#include "server/controller/crash_point.h"
 #include "server/controller/snapshot_builder.h"
 #include "server/log.h"
 #include "server/thread_guard.h"
 
 namespace dlp::server {
 namespace {
-
-// For tests only (tests/libdlp/server/daemon/dlpd_start_integration_test.cc):
-// DLPD_TEST_CRASH_AT=after-starting or after-spawn makes dlpd SIGKILL itself
-// right after it committed a start, or right after it spawned dlp-run, as a
-// crash there would. Unset in any real use.
-void CrashPointForTests(const char* point) {
-  static const std::string wanted = [] {
-    const char* value = std::getenv("DLPD_TEST_CRASH_AT");
-    return std::string(value == nullptr ? "" : value);
-  }();
-  if (wanted != point) return;
-  Log(absl::StrCat("DLPD_TEST_CRASH_AT=", point, ": killing dlpd"));
-  raise(SIGKILL);
-}
 
 // Spawns per round: enough for a hundred starts a second in rounds of tens
 // of ms, while ended runners are reaped between rounds.

@@ -18,6 +18,8 @@
 #include "server/api/auth.h"
 #include "server/api/routes.h"
 #include "server/controller/controller.h"
+#include "server/controller/sweep_controller.h"
+#include "server/store/sweep_store.h"
 #include "server/daemon/daemon_config.h"
 #include "server/daemon/machine_gpus.h"
 #include "server/daemon/shared_mode.h"
@@ -202,6 +204,10 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   Controller controller(std::move(store), CreateDefaultPolicy(), std::move(executor),
                         controller_options);
   DLP_RETURN_IF_ERROR(controller.Start());
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<SweepStore> sweep_store,
+                       SweepStore::Open(state.File("dlpd.db")));
+  SweepController sweeps(*sweep_store, controller);
+  DLP_RETURN_IF_ERROR(sweeps.Start());
 
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<GatedServer> server, MakeServer(options, auth));
   std::atomic<bool> api_shutdown{false};
@@ -209,7 +215,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   ApiContext context{&controller,    &auth,
                      tenants.get(),  shared ? "" : std::string(shared_mode.message()),
                      &long_requests, [&api_shutdown] { api_shutdown = true; },
-                     queues.get()};
+                     queues.get(),   &sweeps};
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);
@@ -244,6 +250,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
     if (round % 50 == 0) malloc_trim(0);
   }
   if (api_shutdown) Log("shutdown requested over the API; stopping (jobs keep running)");
+  sweeps.Shutdown();
   controller.Shutdown();
   server->stop();
   listener.join();

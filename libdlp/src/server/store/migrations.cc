@@ -141,6 +141,36 @@ ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN position INTEGER;
 ALTER TABLE jobs ADD COLUMN estimated_start_us INTEGER;
 )sql",
+      // 8 -> 9: sweeps and their trials (sweep_store.h). The spec is the
+      // sweep's wire JSON; a trial's row is written before its job is
+      // submitted (job '' until then), its params and rungs as JSON objects.
+      // IF NOT EXISTS: a store whose version was set back re-runs it.
+      R"sql(
+CREATE TABLE IF NOT EXISTS sweeps (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant TEXT NOT NULL,
+  name TEXT NOT NULL,
+  state TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  spec TEXT NOT NULL,
+  created_us INTEGER NOT NULL,
+  finished_us INTEGER
+);
+CREATE INDEX IF NOT EXISTS sweeps_tenant ON sweeps(tenant);
+CREATE TABLE IF NOT EXISTS sweep_trials (
+  sweep INTEGER NOT NULL,
+  trial INTEGER NOT NULL,
+  job TEXT NOT NULL DEFAULT '',
+  params TEXT NOT NULL,
+  state TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  objective REAL,
+  resource INTEGER NOT NULL DEFAULT 0,
+  rungs TEXT NOT NULL DEFAULT '{}',
+  stop_requested INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (sweep, trial)
+);
+)sql",
   };
   return kMigrations;
 }

@@ -1,6 +1,6 @@
 // Exactly-once starts: dlpd commits a job's start before it spawns dlp-run, so
 // a dlpd killed at any point of a start neither loses the job nor runs it
-// twice. DLPD_TEST_CRASH_AT (controller_loop.cc) makes dlpd SIGKILL itself at
+// twice. DLPD_TEST_CRASH_AT (crash_point.h) makes dlpd SIGKILL itself at
 // the two points that matter; each job appends its id to a file, which counts
 // its runs.
 #include <signal.h>

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# bench/sweep/run.sh [BUILD_DIR]
+#
+# 1. Random search vs ASHA on Fashion-MNIST with the same trial budget
+#    (TRIALS trials of up to EPOCHS epochs, the same seed and parameter space):
+#    the best test accuracy each reaches and the trial-epochs each spends (the
+#    sum over trials of the epochs they ran). Target (issue 13): ASHA within
+#    0.5 points of random's best with at most 1/3 of its trial-epochs.
+# 2. Controller overhead: trials started per second in a RANDOM_TRIALS-trial
+#    random sweep of `true` jobs (parallelism PARALLEL), from the submission to
+#    the last trial's start, next to plain `dlp submit` of the same job.
+# Both run on a fresh dlpd in a temporary state folder. Environment:
+#   TRIALS (16) EPOCHS (8) LIMIT_TRAIN (6000) PARALLEL_FMNIST (2)
+#   RANDOM_TRIALS (1000) PARALLEL (50) SKIP_FMNIST=1 / SKIP_RATE=1
+set -euo pipefail
+
+build=${1:-build}
+bin=$(cd "$build/bin" && pwd)
+for tool in dlp dlpd dlp-run fmnist-train; do
+  [[ -x $bin/$tool ]] || { echo "run.sh: $bin/$tool is missing; build it first" >&2; exit 2; }
+done
+trials=${TRIALS:-16}
+epochs=${EPOCHS:-8}
+limit=${LIMIT_TRAIN:-6000}
+par_fmnist=${PARALLEL_FMNIST:-2}
+random_trials=${RANDOM_TRIALS:-1000}
+parallel=${PARALLEL:-50}
+
+tmp=$(mktemp -d /tmp/dlp-bench-sweep-XXXXXX)
+export XDG_STATE_HOME=$tmp/xdg DLP_CONFIG=$tmp/no-config.yaml DLP_DLPD=$bin/dlpd
+export PATH=$bin:$PATH
+unset DLP_CONTEXT
+cleanup() {
+  "$bin/dlp" server stop >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# sweep_yaml NAME SEARCH EPOCHS_ARG: the fmnist sweep of the comparison.
+sweep_yaml() {
+  cat <<YAML
+apiVersion: dlp/v1
+kind: Sweep
+metadata: {name: $1}
+spec:
+  objective: {metric: test_accuracy, goal: maximize}
+  search: $2
+  maxTrials: $trials
+  parallelism: $par_fmnist
+  parameters:
+    lr: {type: logfloat, min: 0.003, max: 0.3}
+    hidden: {type: categorical, values: [64, 128, 256]}
+    batch: {type: categorical, values: [32, 64, 128]}
+    momentum: {type: float, min: 0.5, max: 0.95}
+  template:
+    workdir: $tmp
+    replicas:
+      worker:
+        command: [fmnist-train, --device, cpu, --lr, "\${params.lr}", --hidden, "\${params.hidden}",
+                  --batch, "\${params.batch}", --momentum, "\${params.momentum}",
+                  --epochs, "$3", --limit-train, "$limit", --limit-test, "2000", --seed, "1"]
+        resources: {cpu: 1}
+YAML
+}
+
+# summary ID: "best trial_epochs seconds" of a finished sweep.
+summary() {
+  "$bin/dlp" sweep status "$1" -o json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+best = s["best"]["objective"] if s["best"] else float("nan")
+print("%.4f %d" % (best, sum(t["resource"] for t in s["trials"])))'
+}
+
+if [[ -z ${SKIP_FMNIST:-} ]]; then
+  echo "# Fashion-MNIST: $trials trials of up to $epochs epochs, --limit-train $limit," \
+    "parallelism $par_fmnist, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '%-7s %10s %13s %9s\n' search best_acc trial_epochs seconds
+  for search in random asha; do
+    if [[ $search == random ]]; then
+      sweep_yaml bench-random "{algorithm: random, seed: 7}" "$epochs" >"$tmp/$search.yaml"
+    else
+      sweep_yaml bench-asha \
+        "{algorithm: asha, resource: epoch, min: 1, max: $epochs, reductionFactor: 3, seed: 7}" \
+        '${resource}' >"$tmp/$search.yaml"
+    fi
+    start=$(date +%s.%N)
+    id=$("$bin/dlp" sweep submit -q --follow "$tmp/$search.yaml" | head -1)
+    end=$(date +%s.%N)
+    read -r best spent < <(summary "$id")
+    printf '%-7s %10s %13s %9.0f\n' "$search" "$best" "$spent" "$(echo "$end - $start" | bc)"
+  done
+fi
+
+if [[ -z ${SKIP_RATE:-} ]]; then
+  cat >"$tmp/true.yaml" <<YAML
+apiVersion: dlp/v1
+kind: Sweep
+metadata: {name: bench-true}
+spec:
+  objective: {metric: score, goal: maximize}
+  search: {algorithm: random, seed: 1}
+  maxTrials: $random_trials
+  parallelism: $parallel
+  parameters:
+    x: {type: float, min: 0, max: 1}
+  template:
+    workdir: /
+    replicas:
+      worker: {command: ["true"], resources: {cpu: 100m}}
+YAML
+  echo "# $random_trials-trial random sweep of \`true\` jobs, parallelism $parallel"
+  start=$(date +%s.%N)
+  id=$("$bin/dlp" sweep submit -q "$tmp/true.yaml")
+  while :; do
+    state=$("$bin/dlp" sweep status "$id" -o json |
+      python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["state"], len(s["trials"]))')
+    [[ ${state%% *} != Running ]] && break
+    sleep 1
+  done
+  end=$(date +%s.%N)
+  seconds=$(echo "$end - $start" | bc)
+  printf '%8s %9s %14s\n' trials seconds trials/s
+  printf '%8s %9.1f %14.1f\n' "$random_trials" "$seconds" "$(echo "$random_trials / $seconds" | bc -l)"
+fi

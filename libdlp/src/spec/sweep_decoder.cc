@@ -1,0 +1,416 @@
+#include "spec/sweep_decoder.h"
+
+#include <cmath>
+#include <set>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/string_view_compat.h"
+#include "dlp/status.h"
+#include "spec/document.h"
+#include "spec/reader.h"
+#include "spec/suggest.h"
+#include "sweep/placeholders.h"
+
+namespace dlp::internal {
+namespace {
+
+constexpr absl::string_view kTopFields[] = {"apiVersion", "kind", "metadata", "spec"};
+constexpr absl::string_view kMetadataFields[] = {"name", "labels"};
+constexpr absl::string_view kSpecFields[] = {"objective",   "search",     "maxTrials",
+                                             "parallelism", "parameters", "template"};
+constexpr absl::string_view kObjectiveFields[] = {"metric", "goal"};
+constexpr absl::string_view kGoals[] = {"maximize", "minimize"};
+constexpr absl::string_view kSearchFields[] = {"algorithm", "seed", "resource",
+                                               "min",       "max",  "reductionFactor"};
+constexpr absl::string_view kAlgorithms[] = {"grid", "random", "asha"};
+constexpr absl::string_view kParameterFields[] = {"type", "min", "max", "steps", "values"};
+constexpr absl::string_view kTypes[] = {"int", "float", "logfloat", "categorical"};
+
+std::string Unknown(absl::string_view what, absl::string_view value,
+                    std::span<const absl::string_view> valid) {
+  std::string message = absl::StrCat("unknown ", what, " \"", value, "\"");
+  if (auto match = ClosestMatch(value, valid)) {
+    absl::StrAppend(&message, "; did you mean '", *match, "'?");
+  }
+  absl::StrAppend(&message, " (expected one of: ", JoinNames(valid), ")");
+  return message;
+}
+
+class SweepDecoder {
+ public:
+  SweepDecoder(const DecodeOptions& options, Diagnostics& diagnostics)
+      : options_(options), diagnostics_(diagnostics), r_(diagnostics) {}
+
+  SweepSpec Decode(const YAML::Node& root) {
+    SweepSpec spec;
+    if (!r_.CheckMap(root, "", "a sweep (a map with apiVersion, kind, metadata and spec)",
+                     kTopFields)) {
+      return spec;
+    }
+    Fixed(root, "apiVersion", kApiVersion);
+    Fixed(root, "kind", kSweepKind);
+    Metadata(root, spec);
+    const YAML::Node body = YamlReader::Child(root, "spec");
+    if (!YamlReader::Present(body)) {
+      r_.Required(root, "", "spec", kTopFields, "required; a sweep needs spec.template");
+    } else if (r_.CheckMap(body, "spec", "a map", kSpecFields)) {
+      Body(body, spec);
+    }
+    return spec;
+  }
+
+ private:
+  void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want) {
+    const YAML::Node node = YamlReader::Child(root, field);
+    if (!YamlReader::Present(node)) {
+      r_.Required(root, "", field, kTopFields,
+                  absl::StrCat("required; expected ", field, ": ", want));
+      return;
+    }
+    std::optional<std::string> value = r_.String(node, field);
+    if (value && *value != want) {
+      r_.Report(node, field, absl::StrCat(Describe(node), " is not supported; expected ", want));
+    }
+  }
+
+  void Metadata(const YAML::Node& root, SweepSpec& spec) {
+    const YAML::Node meta = YamlReader::Child(root, "metadata");
+    if (YamlReader::Present(meta) && r_.CheckMap(meta, "metadata", "a map", kMetadataFields)) {
+      if (YAML::Node n = YamlReader::Child(meta, "name"); YamlReader::Present(n)) {
+        if (auto v = r_.String(n, "metadata.name")) {
+          spec.name = *v;
+          if (options_.name.empty()) r_.Check(n, "metadata.name", CheckSweepName(*v));
+        }
+      }
+      if (YAML::Node n = YamlReader::Child(meta, "labels"); YamlReader::Present(n)) {
+        if (auto v = r_.StringMap(n, "metadata.labels", CheckLabelKey, CheckLabelValue);
+            v && r_.Check(n, "metadata.labels", CheckLabelCount(v->size() + 2))) {
+          spec.labels = *v;
+        }
+      }
+    }
+    if (!options_.name.empty()) {
+      spec.name = options_.name;
+      if (Problem p = CheckSweepName(spec.name)) diagnostics_.AddPlain("--name: " + *p);
+    } else if (spec.name.empty()) {
+      r_.Required(YamlReader::Present(meta) ? meta : root,
+                  YamlReader::Present(meta) ? "metadata" : "", "name", kMetadataFields,
+                  "required; a sweep needs a name (or pass --name)");
+    }
+  }
+
+  std::optional<double> Number(const YAML::Node& node, absl::string_view path) {
+    double value = 0;
+    if (node.IsScalar() && absl::SimpleAtod(node.Scalar(), &value) && std::isfinite(value)) {
+      return value;
+    }
+    r_.Report(node, path, absl::StrCat("expected a number, got ", Describe(node)));
+    return std::nullopt;
+  }
+
+  // An integer field in [lo, hi]; `into` keeps its value when absent.
+  void IntField(const YAML::Node& map, absl::string_view path, absl::string_view field, int lo,
+                int hi, int& into) {
+    const YAML::Node n = YamlReader::Child(map, field);
+    if (!YamlReader::Present(n)) return;
+    const std::string at = JoinPath(path, field);
+    if (std::optional<int64_t> v = r_.Int(n, at)) {
+      if (*v < lo || *v > hi) {
+        r_.Report(n, at, absl::StrCat(*v, " is out of range; expected ", lo, " to ", hi));
+      } else {
+        into = static_cast<int>(*v);
+      }
+    }
+  }
+
+  // One of `names` at `field`; nullopt when absent or unknown (reported).
+  std::optional<std::string> Choice(const YAML::Node& map, absl::string_view path,
+                                    absl::string_view field,
+                                    std::span<const absl::string_view> names) {
+    const YAML::Node n = YamlReader::Child(map, field);
+    if (!YamlReader::Present(n)) return std::nullopt;
+    const std::string at = JoinPath(path, field);
+    std::optional<std::string> v = r_.String(n, at);
+    if (!v) return std::nullopt;
+    for (absl::string_view name : names) {
+      if (name == *v) return v;
+    }
+    r_.Report(n, at, Unknown(field, *v, names));
+    return std::nullopt;
+  }
+
+  void Body(const YAML::Node& body, SweepSpec& spec) {
+    Objective(body, spec);
+    Search(body, spec);
+    IntField(body, "spec", "maxTrials", 1, kMaxSweepTrials, spec.max_trials);
+    IntField(body, "spec", "parallelism", 1, kMaxSweepParallelism, spec.parallelism);
+    Parameters(body, spec);
+    const YAML::Node tmpl = YamlReader::Child(body, "template");
+    if (!YamlReader::Present(tmpl)) {
+      r_.Required(body, "spec", "template", kSpecFields,
+                  "required; the job each trial runs (a job spec's `spec`)");
+    } else {
+      Template(tmpl, spec);
+    }
+    if (diagnostics_.empty()) {
+      if (Problem p = CheckTrials(spec)) r_.Report(body, "spec", *p);
+    }
+  }
+
+  void Objective(const YAML::Node& body, SweepSpec& spec) {
+    const YAML::Node n = YamlReader::Child(body, "objective");
+    if (!YamlReader::Present(n)) {
+      r_.Required(body, "spec", "objective", kSpecFields,
+                  "required; e.g. objective: {metric: test_accuracy, goal: maximize}");
+      return;
+    }
+    if (!r_.CheckMap(n, "spec.objective", "a map with metric and goal", kObjectiveFields)) return;
+    if (YAML::Node m = YamlReader::Child(n, "metric"); YamlReader::Present(m)) {
+      if (auto v = r_.String(m, "spec.objective.metric")) {
+        if (Problem p = CheckParameterName(*v)) {
+          r_.Report(m, "spec.objective.metric", absl::StrCat("a metric name: ", *p));
+        }
+        spec.objective.metric = *v;
+      }
+    } else {
+      r_.Required(n, "spec.objective", "metric", kObjectiveFields,
+                  "required; the DLP_METRIC name the trials report");
+    }
+    if (auto goal = Choice(n, "spec.objective", "goal", kGoals)) {
+      spec.objective.maximize = *goal == "maximize";
+    }
+  }
+
+  void Search(const YAML::Node& body, SweepSpec& spec) {
+    const YAML::Node n = YamlReader::Child(body, "search");
+    if (!YamlReader::Present(n)) {
+      r_.Required(body, "spec", "search", kSpecFields,
+                  "required; e.g. search: {algorithm: random, seed: 7}");
+      return;
+    }
+    if (!r_.CheckMap(n, "spec.search", "a map", kSearchFields)) return;
+    SearchSpec& s = spec.search;
+    if (auto a = Choice(n, "spec.search", "algorithm", kAlgorithms)) {
+      s.algorithm = *a == "grid"     ? SearchAlgorithm::kGrid
+                    : *a == "random" ? SearchAlgorithm::kRandom
+                                     : SearchAlgorithm::kAsha;
+    } else if (!YamlReader::Present(YamlReader::Child(n, "algorithm"))) {
+      r_.Required(n, "spec.search", "algorithm", kSearchFields,
+                  "required; one of grid, random, asha");
+    }
+    int seed = 0;
+    IntField(n, "spec.search", "seed", 0, INT32_MAX, seed);
+    s.seed = static_cast<uint64_t>(seed);
+    const bool asha = s.algorithm == SearchAlgorithm::kAsha;
+    for (absl::string_view field : {"resource", "min", "max", "reductionFactor"}) {
+      const YAML::Node f = YamlReader::Child(n, field);
+      if (!asha && YamlReader::Present(f)) {
+        r_.Report(f, JoinPath("spec.search", field), "only asha has this field");
+      }
+    }
+    if (!asha) return;
+    if (YAML::Node f = YamlReader::Child(n, "resource"); YamlReader::Present(f)) {
+      if (auto v = r_.String(f, "spec.search.resource")) s.resource = *v;
+    }
+    IntField(n, "spec.search", "min", 1, kMaxAshaResource, s.min_resource);
+    if (!YamlReader::Present(YamlReader::Child(n, "max"))) {
+      r_.Required(n, "spec.search", "max", kSearchFields,
+                  "required for asha; the resource a trial runs to (e.g. max: 8 epochs)");
+    }
+    IntField(n, "spec.search", "max", 1, kMaxAshaResource, s.max_resource);
+    IntField(n, "spec.search", "reductionFactor", 2, kMaxReductionFactor, s.reduction_factor);
+    r_.Check(n, "spec.search", CheckSearch(s));
+  }
+
+  void Parameters(const YAML::Node& body, SweepSpec& spec) {
+    const YAML::Node n = YamlReader::Child(body, "parameters");
+    if (!YamlReader::Present(n)) {
+      r_.Required(body, "spec", "parameters", kSpecFields,
+                  "required; e.g. parameters: {lr: {type: logfloat, min: 0.001, max: 0.3}}");
+      return;
+    }
+    if (!n.IsMap()) {
+      r_.Report(n, "spec.parameters",
+                absl::StrCat("expected a map of parameter names, got ", Describe(n)));
+      return;
+    }
+    if (n.size() > static_cast<size_t>(kMaxSweepParameters)) {
+      r_.Report(n, "spec.parameters",
+                absl::StrCat(n.size(), " parameters; at most ", kMaxSweepParameters));
+      return;
+    }
+    std::set<std::string> seen;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const YAML::Node key = it->first;
+      const YAML::Node value = it->second;
+      if (!key.IsScalar()) {
+        r_.Report(key, "spec.parameters", "expected a parameter name as key");
+        continue;
+      }
+      const std::string path = JoinPath("spec.parameters", key.Scalar());
+      if (!r_.Check(key, path, CheckParameterName(key.Scalar()))) continue;
+      if (!seen.insert(key.Scalar()).second) {
+        r_.Report(key, path, "duplicate key");
+        continue;
+      }
+      if (auto p = Parameter(value, path)) {
+        p->name = key.Scalar();
+        spec.parameters.push_back(std::move(*p));
+      }
+    }
+    if (spec.parameters.empty() && seen.empty()) {
+      r_.Report(n, "spec.parameters", "needs at least one parameter");
+    }
+  }
+
+  std::optional<ParameterSpec> Parameter(const YAML::Node& n, const std::string& path) {
+    if (!r_.CheckMap(n, path, "a map with type and min/max or values", kParameterFields)) {
+      return std::nullopt;
+    }
+    ParameterSpec p;
+    if (auto t = Choice(n, path, "type", kTypes)) {
+      p.type = *t == "int"        ? ParamType::kInt
+               : *t == "float"    ? ParamType::kFloat
+               : *t == "logfloat" ? ParamType::kLogFloat
+                                  : ParamType::kCategorical;
+    } else {
+      if (!YamlReader::Present(YamlReader::Child(n, "type"))) {
+        r_.Required(n, path, "type", kParameterFields,
+                    "required; one of int, float, logfloat, categorical");
+      }
+      return std::nullopt;
+    }
+    const bool categorical = p.type == ParamType::kCategorical;
+    for (absl::string_view field : {"min", "max", "steps"}) {
+      const YAML::Node f = YamlReader::Child(n, field);
+      if (!YamlReader::Present(f)) {
+        if (!categorical && field != "steps") {
+          r_.Required(n, path, field, kParameterFields, "required");
+        }
+        continue;
+      }
+      if (categorical || (field == "steps" && p.type == ParamType::kInt)) {
+        r_.Report(
+            f, JoinPath(path, field),
+            absl::StrCat("not a field of a ", std::string(ParamTypeName(p.type)), " parameter"));
+        continue;
+      }
+      if (field == "steps") {
+        IntField(n, path, "steps", 1, kMaxGridSteps, p.steps);
+      } else if (auto v = Number(f, JoinPath(path, field))) {
+        (field == "min" ? p.min : p.max) = *v;
+      }
+    }
+    const YAML::Node values = YamlReader::Child(n, "values");
+    if (YamlReader::Present(values) && !categorical) {
+      r_.Report(values, JoinPath(path, "values"), "only a categorical parameter has values");
+    } else if (categorical) {
+      if (!YamlReader::Present(values)) {
+        r_.Required(n, path, "values", kParameterFields, "required; e.g. values: [128, 256]");
+        return std::nullopt;
+      }
+      if (values.IsSequence() && values.size() > static_cast<size_t>(kMaxCategoricalValues)) {
+        r_.Report(values, JoinPath(path, "values"),
+                  absl::StrCat(values.size(), " values; at most ", kMaxCategoricalValues));
+        return std::nullopt;
+      }
+      if (auto v = r_.StringList(values, JoinPath(path, "values"))) p.values = *v;
+    }
+    if (!diagnostics_.empty()) return p;
+    r_.Check(n, path, CheckParameter(p));
+    return p;
+  }
+
+  void Template(const YAML::Node& tmpl, SweepSpec& spec) {
+    // The template is a job spec's `spec`: decoded by the job decoder inside a
+    // job document made for it, its problems reported under spec.template.
+    YAML::Node job(YAML::NodeType::Map);
+    job["apiVersion"] = std::string(kApiVersion);
+    job["kind"] = std::string(kKind);
+    job["spec"] = tmpl;
+    DecodeOptions options = options_;
+    options.name = spec.name.empty() ? "sweep" : spec.name;
+    diagnostics_.set_path_prefix("spec", "spec.template");
+    spec.job = DecodeJobSpec(job, options, diagnostics_);
+    diagnostics_.set_path_prefix("", "");
+    spec.job.name = spec.name;
+    Placeholders(tmpl, spec);
+  }
+
+  // Every command argument and env value of the template, with positions.
+  void Placeholders(const YAML::Node& tmpl, const SweepSpec& spec) {
+    auto env = [&](const YAML::Node& map, const std::string& path) {
+      if (!map.IsMap()) return;
+      for (auto it = map.begin(); it != map.end(); ++it) {
+        const YAML::Node key = it->first;
+        const YAML::Node value = it->second;
+        if (key.IsScalar() && value.IsScalar()) {
+          r_.Check(value, JoinPath(path, key.Scalar()), CheckPlaceholders(value.Scalar(), spec));
+        }
+      }
+    };
+    env(YamlReader::Child(tmpl, "env"), "spec.template.env");
+    const YAML::Node replicas = YamlReader::Child(tmpl, "replicas");
+    if (!replicas.IsMap()) return;
+    for (auto it = replicas.begin(); it != replicas.end(); ++it) {
+      const YAML::Node role = it->first;
+      const YAML::Node replica = it->second;
+      if (!role.IsScalar() || !replica.IsMap()) continue;
+      const std::string path = JoinPath("spec.template.replicas", role.Scalar());
+      const YAML::Node command = YamlReader::Child(replica, "command");
+      if (command.IsSequence()) {
+        for (size_t i = 0; i < command.size(); ++i) {
+          if (!command[i].IsScalar()) continue;
+          r_.Check(command[i], absl::StrCat(path, ".command[", i, "]"),
+                   CheckPlaceholders(command[i].Scalar(), spec));
+        }
+      }
+      env(YamlReader::Child(replica, "env"), path + ".env");
+    }
+  }
+
+  const DecodeOptions& options_;
+  Diagnostics& diagnostics_;
+  YamlReader r_;
+};
+
+absl::StatusOr<SweepSpec> Parse(absl::string_view yaml, absl::string_view filename,
+                                const SpecOptions& options) {
+  Diagnostics diagnostics(ShownSpecName(filename));
+  std::optional<YAML::Node> root =
+      LoadSpecDocument(yaml, options.overrides, "a sweep", diagnostics);
+  if (!root) return diagnostics.ToStatus();
+  DecodeOptions decode{.name = options.name, .base_dir = SpecBaseDir(filename)};
+  SweepSpec spec = DecodeSweepSpec(*root, decode, diagnostics);
+  DLP_RETURN_IF_ERROR(diagnostics.ToStatus());
+  return spec;
+}
+
+}  // namespace
+
+SweepSpec DecodeSweepSpec(const YAML::Node& root, const DecodeOptions& options,
+                          Diagnostics& diagnostics) {
+  return SweepDecoder(options, diagnostics).Decode(root);
+}
+
+}  // namespace dlp::internal
+
+namespace dlp {
+
+absl::StatusOr<SweepSpec> ParseSweepSpec(std::string_view yaml, std::string_view filename,
+                                         const SpecOptions& options) {
+  try {
+    return internal::Parse(internal::ToAbsl(yaml), internal::ToAbsl(filename), options);
+  } catch (const std::exception& e) {  // yaml-cpp throws on unexpected node shapes
+    return absl::InvalidArgumentError(
+        absl::StrCat(internal::ShownSpecName(internal::ToAbsl(filename)), ": ", e.what()));
+  }
+}
+
+absl::StatusOr<SweepSpec> LoadSweepSpec(const std::string& path, const SpecOptions& options) {
+  DLP_ASSIGN_OR_RETURN(std::string text, ReadSpecFile(path));
+  return ParseSweepSpec(text, path, options);
+}
+
+}  // namespace dlp
