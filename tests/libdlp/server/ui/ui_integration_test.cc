@@ -286,7 +286,8 @@ TEST_F(UiTest, TheJobListComesInPagesFromTheNewest) {
   }
   auto names = [](const std::string& body) {
     std::vector<std::string> out;
-    for (const auto& job : nlohmann::json::parse(body)["jobs"]) out.push_back(job["name"]);
+    const nlohmann::json list = nlohmann::json::parse(body);
+    for (const auto& job : list["jobs"]) out.push_back(job["name"]);
     return out;
   };
   auto first = owner_->Get("/v1/jobs?limit=2&label=team=vision");

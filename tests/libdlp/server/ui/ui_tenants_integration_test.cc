@@ -26,13 +26,13 @@ class UiTenantsTest : public ::testing::Test {
   }
 
   // Creates the tenant with a token; returns {token id, token}.
-  std::pair<int64_t, std::string> TenantWithToken(const std::string& name) {
+  std::pair<std::string, std::string> TenantWithToken(const std::string& name) {
     int status = 0;
     PostJson(*owner_, "/v1/admin/tenants", {{"name", name}, {"unixUser", user_.name}}, &status);
     EXPECT_EQ(status, 201) << name;
     auto token = PostJson(*owner_, "/v1/admin/tokens", {{"tenant", name}}, &status);
     EXPECT_EQ(status, 201) << token.dump();
-    return {token.value("id", int64_t{0}), token.value("token", "")};
+    return {token.value("id", ""), token.value("token", "")};
   }
 
   // Signs in through a code made with `token`; returns the Cookie header.
