@@ -51,6 +51,7 @@ _dlp() {
       case $cmd in
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
+        render) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
         admin|queue) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
@@ -77,7 +78,7 @@ _dlp() {
     cancel) flags="-q --quiet"; args=jobs ;;
     wait) flags="--timeout -q --quiet"; args=jobs ;;
     validate) flags="--set -q --quiet"; args=files ;;
-    render) flags="--backend --set"; args=files ;;
+    render) flags="--backend --field --set -o --output"; args=files ;;
     version) flags="--client" ;;
     profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
     metrics) flags="--name --replica -o --output --plot --png --x"; args=jobs ;;

@@ -70,6 +70,8 @@ complete -c dlp -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'Give up 
 complete -c dlp -n '__fish_seen_subcommand_from validate render' -F -a '(__fish_complete_suffix .yaml)'
 complete -c dlp -n '__fish_seen_subcommand_from validate render' -l set -x -d 'Override a spec value'
 complete -c dlp -n '__fish_seen_subcommand_from render' -l backend -x -a 'local remote slurm kubernetes' -d 'Render for this backend'
+complete -c dlp -n '__fish_seen_subcommand_from render' -l field -x -a 'flavour= namespace= queue= image= gpu-resource= training-runtime= dlp-run=' -d 'A context field for this render'
+complete -c dlp -n '__fish_seen_subcommand_from render' -s o -l output -x -a 'text json' -d 'Output format'
 
 # version
 complete -c dlp -n '__fish_seen_subcommand_from version' -l client -d "Only the client's version"

@@ -13,6 +13,7 @@ packages=(
   openmpi-bin libopenmpi-dev libgloo-dev
   openssh-server openssh-client iproute2 procps
   slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
+  python3 python3-jsonschema python3-yaml  # Kubernetes manifests vs. the CRD schemas
 )
 
 missing=()

@@ -37,12 +37,28 @@ struct ClientOptions {
   // Non-empty: the context's fields under this backend instead of its own
   // (`dlp render --backend slurm`); one of BackendNames().
   std::string backend;
+  // Context fields set on top of the context's own (`dlp render --field
+  // flavour=job`), as `dlp config set-context --field` would write them.
+  std::map<std::string, std::string> fields;
 };
 
 // The context a Client with these options uses. NotFound for an unknown
 // context (listing the known ones), InvalidArgument for a config that does not
 // parse or a `backend` that BackendNames() lacks. Reads the config file only.
 absl::StatusOr<Context> ResolveContext(const ClientOptions& options);
+
+enum class RenderFormat {
+  kText,  // a command line and group file, a batch script, multi-document YAML
+  kJson,  // the objects a backend would create, as a JSON list (kubernetes)
+};
+
+// `dlp render`: what the backend of the context ResolveContext(options) picks
+// would run or create for `spec`, validated first (InvalidArgument). Contacts
+// no server and reads no credentials: the kubernetes backend renders from the
+// context's fields alone (docs/kubernetes.md), without a kubeconfig.
+// InvalidArgument for kJson on a backend that runs a command line.
+absl::StatusOr<std::string> RenderJob(const ClientOptions& options, const JobSpec& spec,
+                                      RenderFormat format = RenderFormat::kText);
 
 struct WaitOptions {
   absl::Duration timeout = absl::InfiniteDuration();

@@ -74,6 +74,9 @@ struct JobSpec {
   // In canonical role order: chief, ps, worker, evaluator (ranks follow it).
   std::vector<ReplicaSpec> replicas;
   std::string workdir;  // absolute once parsed (relative paths resolve against the spec file)
+  // The container image on container backends (kubernetes): "repo/name:tag";
+  // empty: the context's `image`. Other backends ignore it.
+  std::string image;
   RestartPolicy restart_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
   LogsSpec logs;

@@ -23,6 +23,7 @@ constexpr absl::Duration kCancelInterval = absl::Milliseconds(500);
 absl::StatusOr<Context> ResolveContext(const ClientOptions& options) {
   DLP_ASSIGN_OR_RETURN(Config config, LoadConfig(options.config_path));
   DLP_ASSIGN_OR_RETURN(Context context, ResolveContext(config, options.context));
+  for (const auto& [key, value] : options.fields) context.fields[key] = value;
   if (options.backend.empty() || options.backend == context.backend) return context;
   const std::vector<std::string> names = BackendNames();
   if (std::find(names.begin(), names.end(), options.backend) == names.end()) {

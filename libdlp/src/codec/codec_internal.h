@@ -35,6 +35,9 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path);
 // expects, what kind of document it wanted.
 absl::StatusOr<Json> ParseJson(std::string_view text, absl::string_view what);
 std::string DumpJson(const OrderedJson& value, int indent);
+// `value` as a YAML document (block style; strings a reader would take for a
+// number, a boolean or null are quoted).
+std::string ToYaml(const OrderedJson& value);
 // InvalidArgument naming the line and column of the first "\u0000" escape in
 // a string of `text` (JSON that parsed): a NUL that execve would cut at.
 absl::Status RefuseNulEscapes(std::string_view text, absl::string_view what);

@@ -78,6 +78,8 @@ void Emit(const OrderedJson& value, YAML::Emitter& out) {
   }
 }
 
+}  // namespace
+
 std::string ToYaml(const OrderedJson& value) {
   YAML::Emitter out;
   Emit(value, out);
@@ -86,7 +88,6 @@ std::string ToYaml(const OrderedJson& value) {
   return text;
 }
 
-}  // namespace
 }  // namespace internal
 
 std::string JobToYaml(const Job& job) { return internal::ToYaml(internal::JobToJsonValue(job)); }
@@ -124,6 +125,7 @@ std::string JobSpecToYaml(const JobSpec& spec) {
       {"replicas", replicas},
   };
   if (!spec.workdir.empty()) body["workdir"] = spec.workdir;
+  if (!spec.image.empty()) body["image"] = spec.image;
   body["restartPolicy"] = {{"policy", RestartPolicyName(spec.restart_policy.policy)},
                            {"maxRestarts", spec.restart_policy.max_restarts},
                            {"backoffSeconds", spec.restart_policy.backoff_seconds}};

@@ -24,7 +24,8 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "env",
                                              "logs",
                                              "preemptible",
-                                             "preemption"};
+                                             "preemption",
+                                             "image"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
 constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu", "gpuType"};
 constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
@@ -128,6 +129,11 @@ class Decoder {
       }
     }
     Workdir(body, spec);
+    if (YAML::Node n = YamlReader::Child(body, "image"); YamlReader::Present(n)) {
+      if (auto v = r_.String(n, "spec.image"); v && r_.Check(n, "spec.image", CheckImage(*v))) {
+        spec.image = *v;
+      }
+    }
     RestartPolicySection(body, spec);
     LogsSection(body, spec);
     PreemptionSection(body, spec);

@@ -182,6 +182,21 @@ Problem CheckWorkdir(absl::string_view workdir) {
   return CheckText(workdir);
 }
 
+Problem CheckImage(absl::string_view image) {
+  if (image.empty()) return "must not be empty; leave it out for the context's image";
+  if (image.size() > kMaxImageBytes) {
+    return absl::StrFormat("an image reference of %d bytes; at most %d", image.size(),
+                           kMaxImageBytes);
+  }
+  for (char c : image) {
+    if (!absl::ascii_isgraph(static_cast<unsigned char>(c))) {
+      return "must be an image reference such as registry.example.com/team/train:1.0 "
+             "(printable characters, no spaces)";
+    }
+  }
+  return std::nullopt;
+}
+
 Problem CheckText(absl::string_view text) {
   std::optional<TextFault> fault = FindTextFault(text);
   if (!fault) return std::nullopt;

@@ -66,6 +66,7 @@ inline constexpr size_t kMaxEnvNameBytes = 256;
 inline constexpr int kMaxCommandArgs = 1024;
 inline constexpr size_t kMaxCommandBytes = 128 << 10;  // every argument together
 inline constexpr size_t kMaxWorkdirBytes = 4096;       // PATH_MAX
+inline constexpr size_t kMaxImageBytes = 500;          // Kubeflow Trainer's bound, the tightest
 // A spec document (the YAML file, or the JSON of the API and of dlpd's store).
 inline constexpr size_t kMaxSpecBytes = 1 << 20;
 // A YAML document with its aliases expanded: nodes visited, and scalar bytes.
@@ -93,6 +94,8 @@ Problem CheckEnv(const std::map<std::string, std::string>& env);
 // A replica's command: a program, argument count and size.
 Problem CheckCommand(const std::vector<std::string>& command);
 Problem CheckWorkdir(absl::string_view workdir);
+// A container image reference: printable ASCII without spaces, bounded.
+Problem CheckImage(absl::string_view image);
 // Text a spec carries to a process (arguments, values, paths): valid UTF-8
 // without NUL, which execve and the C strings below it would cut short.
 Problem CheckText(absl::string_view text);

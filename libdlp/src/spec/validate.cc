@@ -99,6 +99,7 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
                                          "\" must be an absolute path"));
   }
   v.Check("spec.workdir", internal::CheckWorkdir(spec.workdir));
+  if (!spec.image.empty()) v.Check("spec.image", internal::CheckImage(spec.image));
   const RestartPolicy& rp = spec.restart_policy;
   v.Check("spec.restartPolicy.maxRestarts", internal::CheckMaxRestarts(rp.policy, rp.max_restarts));
   v.Check("spec.restartPolicy.backoffSeconds", internal::CheckBackoffSeconds(rp.backoff_seconds));

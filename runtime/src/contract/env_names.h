@@ -55,6 +55,16 @@ inline constexpr char kJaxProcessId[] = "JAX_PROCESS_ID";
 inline constexpr char kJaxNumProcesses[] = "JAX_NUM_PROCESSES";
 inline constexpr char kJaxLocalProcessId[] = "JAX_LOCAL_PROCESS_ID";
 
+// One pod of a Kubernetes workload runs one rank (`dlp-run --rank-source
+// kubernetes`): the manifests set the first two, Kubernetes (Indexed Jobs) or
+// Volcano's env plugin the index.
+inline constexpr char kPodRole[] = "DLP_POD_ROLE";  // the group role this pod runs
+// Every rank's stable host name, "{role}" and "{index}" replaced:
+// "train-7-{role}-0-{index}.train-7" (JobSet pods behind their headless Service).
+inline constexpr char kPodHostPattern[] = "DLP_POD_HOST_PATTERN";
+inline constexpr char kJobCompletionIndex[] = "JOB_COMPLETION_INDEX";
+inline constexpr char kVolcanoTaskIndex[] = "VC_TASK_INDEX";
+
 // Finding dlp-run (contract/dlp_run.h).
 inline constexpr char kDlpRun[] = "DLP_RUN";
 

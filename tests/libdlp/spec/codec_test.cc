@@ -136,11 +136,13 @@ TEST(Codec, JobSpecRoundTripsThroughJson) {
        .command = {"a", "b c"},
        .env = {{"K", "v"}},
        .resources = {.cpu_millis = 500, .memory_bytes = 1000, .gpu_millis = 1000}});
+  spec.image = "registry.example.com/ml/train:1.0";
   absl::StatusOr<JobSpec> back = JobSpecFromJson(JobSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec));
   EXPECT_EQ(back->replicas[0].resources.cpu_millis, 500);
   EXPECT_EQ(back->replicas[0].resources.memory_bytes, 1000);
+  EXPECT_EQ(back->image, spec.image);
 }
 
 TEST(Codec, JobSpecFromJsonAcceptsNumbersDefaultsAndNewFields) {
@@ -153,6 +155,19 @@ TEST(Codec, JobSpecFromJsonAcceptsNumbersDefaultsAndNewFields) {
   EXPECT_EQ(spec->replicas[0].resources.cpu_millis, 500);
   EXPECT_EQ(spec->replicas[0].resources.memory_bytes, 1024);
   EXPECT_EQ(spec->restart_policy.policy, RestartPolicyKind::kNever);
+}
+
+TEST(Codec, JobSpecFromJsonTakesPriorityClassNamesAsYamlDoes) {
+  const std::string replicas = R"("replicas":[{"role":"worker","command":["a"]}])";
+  absl::StatusOr<JobSpec> high = JobSpecFromJson(R"({"priority":"high",)" + replicas + "}");
+  ASSERT_TRUE(high.ok()) << high.status();
+  EXPECT_EQ(high->priority, 100);
+  absl::StatusOr<JobSpec> number = JobSpecFromJson(R"({"priority":-7,)" + replicas + "}");
+  ASSERT_TRUE(number.ok()) << number.status();
+  EXPECT_EQ(number->priority, -7);
+  absl::StatusOr<JobSpec> unknown = JobSpecFromJson(R"({"priority":"urgent",)" + replicas + "}");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(unknown.status().message(), HasSubstr("unknown priority class \"urgent\""));
 }
 
 TEST(Codec, ListsAndEventsRoundTrip) {

@@ -45,6 +45,7 @@ spec:
     ps: {count: 2, command: [python3, ps.py], resources: {cpu: 250m, memory: 4G}}
     chief: {count: 1, command: [python3, chief.py], resources: {cpu: 2}}
   workdir: /srv/project
+  image: registry.example.com/ml/train:1.0
   restartPolicy: {policy: OnFailure, maxRestarts: 5, backoffSeconds: 7}
   activeDeadlineSeconds: 3600
 )";
@@ -109,6 +110,7 @@ TEST(SpecValid, FullSpecEveryField) {
   EXPECT_EQ(spec.replicas[1].resources.memory_bytes, 4000000000LL);
   EXPECT_EQ(spec.replicas[0].resources.cpu_millis, 2000);
   EXPECT_EQ(spec.workdir, "/srv/project");
+  EXPECT_EQ(spec.image, "registry.example.com/ml/train:1.0");
   EXPECT_EQ(spec.restart_policy.policy, RestartPolicyKind::kOnFailure);
   EXPECT_EQ(spec.restart_policy.max_restarts, 5);
   EXPECT_EQ(spec.restart_policy.backoff_seconds, 7);

@@ -1,0 +1,63 @@
+#include "backends/kubernetes/render.h"
+
+#include "absl/strings/str_cat.h"
+#include "codec/codec_internal.h"
+
+namespace dlp::internal::k8s {
+
+absl::StatusOr<RenderOptions> RenderOptionsFromContext(const Context& context) {
+  RenderOptions options;
+  options.flavour = context.Field("flavour", options.flavour);
+  options.name_space = context.Field("namespace", options.name_space);
+  options.queue = context.Field("queue");
+  options.image = context.Field("image");
+  options.gpu_resource = context.Field("gpu-resource", options.gpu_resource);
+  options.training_runtime = context.Field("training-runtime");
+  options.dlp_run = context.Field("dlp-run", options.dlp_run);
+  if (absl::Status s = WorkloadResourceOf(options.flavour).status(); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("context '", context.name, "': ", s.message()));
+  }
+  return options;
+}
+
+namespace {
+
+// apiVersion, kind and metadata first, as kubectl shows objects; the rest
+// (and every nested map) in nlohmann::json's sorted order.
+OrderedJson KubernetesOrder(const nlohmann::json& object) {
+  OrderedJson out = OrderedJson::object();
+  for (const char* key : {"apiVersion", "kind", "metadata"}) {
+    if (object.contains(key)) out[key] = OrderedJson::parse(object[key].dump());
+  }
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (!out.contains(it.key())) out[it.key()] = OrderedJson::parse(it.value().dump());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ManifestsToYaml(const std::vector<nlohmann::json>& objects) {
+  std::string text;
+  for (const nlohmann::json& object : objects) {
+    absl::StrAppend(&text, "---\n", ToYaml(KubernetesOrder(object)));
+  }
+  return text;
+}
+
+std::string ManifestsToJson(const std::vector<nlohmann::json>& objects) {
+  OrderedJson list = OrderedJson::array();
+  for (const nlohmann::json& object : objects) list.push_back(KubernetesOrder(object));
+  return list.dump(2) + "\n";
+}
+
+absl::StatusOr<std::string> RenderKubernetes(const Context& context, const JobSpec& spec,
+                                             RenderFormat format) {
+  absl::StatusOr<RenderOptions> options = RenderOptionsFromContext(context);
+  if (!options.ok()) return options.status();
+  absl::StatusOr<std::vector<nlohmann::json>> objects = RenderManifests(spec, *options);
+  if (!objects.ok()) return objects.status();
+  return format == RenderFormat::kJson ? ManifestsToJson(*objects) : ManifestsToYaml(*objects);
+}
+
+}  // namespace dlp::internal::k8s
