@@ -5,11 +5,10 @@
 #include <random>
 #include <set>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "backends/factories.h"
 #include "backends/kubernetes/json_fields.h"
-#include "backends/kubernetes/manifest_yaml.h"
+#include "backends/kubernetes/render.h"
 #include "backends/kubernetes/watch.h"
 #include "dlp/codec.h"
 #include "dlp/status.h"
@@ -29,47 +28,23 @@ std::vector<nlohmann::json> Items(const nlohmann::json& list) {
                           : std::vector<nlohmann::json>{};
 }
 
-// A job id prefix from a spec name: lower-case letters, digits and '-'.
-std::string IdBase(std::string_view spec_name) {
-  std::string base;
-  for (char c : spec_name) {
-    c = absl::ascii_tolower(static_cast<unsigned char>(c));
-    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
-      base.push_back(c);
-    } else if (!base.empty() && base.back() != '-') {
-      base.push_back('-');
-    }
-    if (base.size() >= 20) break;  // object names add suffixes; labels stop at 63
-  }
-  while (!base.empty() && base.back() == '-') base.pop_back();
-  if (base.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(base[0]))) {
-    base.insert(0, "job");
-  }
-  return base;
-}
-
 }  // namespace
 
-std::string NewJobId(std::string_view spec_name) {
+std::string NewJobId() {
   static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   std::random_device device;
   std::mt19937_64 random(device());
-  std::string id = IdBase(spec_name) + "-";
-  for (int i = 0; i < 5; ++i) id.push_back(kAlphabet[random() % 36]);
+  std::string id(1, kAlphabet[random() % 26]);  // a letter first (DNS-1035)
+  for (int i = 0; i < 7; ++i) id.push_back(kAlphabet[random() % 36]);
   return id;
 }
 
-KubernetesOptions KubernetesOptionsOf(const Context& context) {
+absl::StatusOr<KubernetesOptions> KubernetesOptionsOf(const Context& context) {
   KubernetesOptions options;
   options.kubeconfig = context.Field("kubeconfig");
   options.kube_context = context.Field("context");
   options.name_space = context.Field("namespace");
-  options.render.flavour = context.Field("flavour", "jobset");
-  options.render.queue = context.Field("queue");
-  options.render.image = context.Field("image");
-  options.render.gpu_resource = context.Field("gpu-resource", "nvidia.com/gpu");
-  options.render.training_runtime = context.Field("training-runtime");
-  options.render.dlp_run = context.Field("dlp-run", "dlp-run");
+  DLP_ASSIGN_OR_RETURN(options.render, RenderOptionsFromContext(context));
   return options;
 }
 
@@ -114,7 +89,7 @@ absl::StatusOr<JobObjects> KubernetesBackend::Read(const ApiClient& api, std::st
   if (std::vector<nlohmann::json> items = Items(workloads); !items.empty()) {
     objects.workload = std::move(items[0]);
   }
-  DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api.List(kPods, Namespace(), selector));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api.List(kPods, Namespace(), PodSelector(id)));
   objects.pods = Items(pods);
   // Kueue's Workload says why a suspended job is not admitted; without Kueue
   // (404) or the right to read it (403) the reason is only vaguer.
@@ -131,7 +106,7 @@ absl::StatusOr<Job> KubernetesBackend::Submit(const JobSpec& spec) {
   DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
   RenderOptions render = options_.render;
   render.name_space = Namespace();
-  render.job_id = NewJobId(spec.name);
+  render.job_id = NewJobId();
   DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
   JobObjects created{render.job_id};
   std::vector<std::pair<ResourceType, std::string>> done;  // to roll back
@@ -172,7 +147,7 @@ absl::StatusOr<std::vector<Job>> KubernetesBackend::List(const ListFilter& filte
   DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
   const std::string selector = JobSelector();
   DLP_ASSIGN_OR_RETURN(nlohmann::json records, api->List(kConfigMaps, Namespace(), selector));
-  DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api->List(kPods, Namespace(), selector));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api->List(kPods, Namespace(), PodSelector()));
   std::map<std::string, JobObjects> by_id;
   for (nlohmann::json& record : Items(records)) {
     const std::string id = Label(record, kJobIdLabel);
@@ -287,7 +262,7 @@ absl::StatusOr<std::vector<Event>> KubernetesBackend::Events(std::string_view id
 absl::StatusOr<std::string> KubernetesBackend::Render(const JobSpec& spec) {
   RenderOptions render = options_.render;
   render.name_space = name_space_.empty() ? "default" : name_space_;
-  render.job_id = IdBase(spec.name);  // stable output; Submit adds a random suffix
+  // No job id: objects named after the job, as `dlp render` shows them.
   DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
   return ManifestsToYaml(manifests);
 }
@@ -304,12 +279,7 @@ absl::StatusOr<std::vector<TraceFile>> KubernetesBackend::TraceFiles(std::string
 namespace dlp::internal {
 
 absl::StatusOr<std::unique_ptr<Backend>> CreateKubernetesBackend(const Context& context) {
-  k8s::KubernetesOptions options = k8s::KubernetesOptionsOf(context);
-  if (absl::Status flavour = k8s::WorkloadResourceOf(options.render.flavour).status();
-      !flavour.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("context '", context.name, "': flavour: ", flavour.message()));
-  }
+  DLP_ASSIGN_OR_RETURN(k8s::KubernetesOptions options, k8s::KubernetesOptionsOf(context));
   return std::make_unique<k8s::KubernetesBackend>(std::move(options));
 }
 

@@ -27,11 +27,12 @@ struct KubernetesOptions {
   RenderOptions render;      // flavour, queue, image, gpu_resource, training_runtime
 };
 
-KubernetesOptions KubernetesOptionsOf(const Context& context);
+// InvalidArgument for an unknown flavour.
+absl::StatusOr<KubernetesOptions> KubernetesOptionsOf(const Context& context);
 
-// A job id for a spec name: DNS-safe, starting with a letter, short enough for
-// the objects' names: "train-mnist-k3x9q".
-std::string NewJobId(std::string_view spec_name);
+// A random job id, DNS-safe and short ("k3x9q2ab"): the objects' names join
+// it to the job's name (manifests.h).
+std::string NewJobId();
 
 class KubernetesBackend final : public Backend {
  public:

@@ -64,7 +64,7 @@ bool Ended(const nlohmann::json& pod) {
 
 std::vector<nlohmann::json> PodsOf(const ApiClient& api, std::string_view name_space,
                                    std::string_view id, absl::Status& error) {
-  absl::StatusOr<nlohmann::json> list = api.List(kPods, name_space, JobSelector(id));
+  absl::StatusOr<nlohmann::json> list = api.List(kPods, name_space, PodSelector(id));
   if (!list.ok()) {
     error = list.status();
     return {};
@@ -179,7 +179,7 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
   std::vector<std::thread> followers;
   WatchOptions watch;
   watch.name_space = Namespace();
-  const std::string selector = JobSelector(id);
+  const std::string selector = PodSelector(id);
   watch.label_selector = selector;
   watch.max_stream = kRecheck;
   absl::Status watched = WatchUntil(*api, kPods, watch, [&] {

@@ -36,4 +36,8 @@ std::string JobSelector(std::string_view job_id) {
   return selector;
 }
 
+std::string PodSelector(std::string_view job_id) {
+  return job_id.empty() ? kJobIdLabel : absl::StrCat(kJobIdLabel, "=", std::string(job_id));
+}
+
 }  // namespace dlp::internal::k8s

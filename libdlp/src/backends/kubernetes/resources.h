@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "backends/kubernetes/render_input.h"  // the labels every object carries
 #include "nlohmann/json.hpp"
 
 namespace dlp::internal::k8s {
@@ -33,10 +34,10 @@ inline const ResourceType kKueueWorkloads{"kueue.x-k8s.io", "v1beta2", "workload
 // and the workload kinds of the four flavours. InvalidArgument for another kind.
 absl::StatusOr<ResourceType> ResourceTypeOf(const nlohmann::json& object);
 
-// The labels every object dlp creates carries.
-inline constexpr char kManagedByLabel[] = "app.kubernetes.io/managed-by";
-inline constexpr char kJobIdLabel[] = "dlp.dev/job-id";
 // The selector of one job's objects (or of every dlp job when `job_id` is empty).
 std::string JobSelector(std::string_view job_id = "");
+// Pods carry the job id from their template; the controllers that create them
+// may leave out other labels.
+std::string PodSelector(std::string_view job_id = "");
 
 }  // namespace dlp::internal::k8s

@@ -187,6 +187,15 @@ void FakeApiServer::Route() {
               [resources](const httplib::Request& req, httplib::Response& res) {
                 resources(absl::StrCat(req.matches[1].str(), "/", req.matches[2].str()), res);
               });
+  // Every namespace exists (kubectl asks after a NotFound).
+  server_.Get(R"(/api/v1/namespaces/([^/]+))",
+              [](const httplib::Request& req, httplib::Response& res) {
+                Reply(res, 200,
+                      {{"kind", "Namespace"},
+                       {"apiVersion", "v1"},
+                       {"metadata", {{"name", req.matches[1].str()}}},
+                       {"status", {{"phase", "Active"}}}});
+              });
   server_.Get(R"(/api/v1/namespaces/([^/]+)/pods/([^/]+)/log)",
               [this](const httplib::Request& req, httplib::Response& res) {
                 Log(req, res, req.matches[1], req.matches[2]);
@@ -358,8 +367,11 @@ void FakeApiServer::Watch(const httplib::Request& req, httplib::Response& res,
       state->expired = state->from < compacted_;
     }
   }
-  res.set_chunked_content_provider("application/json", [this, state, resource, ns](
-                                                           size_t, httplib::DataSink& sink) {
+  // As the API server says it; cpp-httplib would gzip (and hold back) plain
+  // application/json for a client that accepts gzip.
+  res.set_chunked_content_provider("application/json;stream=watch", [this, state, resource, ns](
+                                                                        size_t,
+                                                                        httplib::DataSink& sink) {
     if (state->expired) {
       const std::string line =
           json{{"type", "ERROR"}, {"object", Status(410, "Expired", "too old resource version")}}

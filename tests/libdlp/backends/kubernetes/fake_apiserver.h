@@ -43,6 +43,9 @@ class FakeApiServer {
   std::optional<nlohmann::json> Find(const std::string& resource, const std::string& ns,
                                      const std::string& name) const;
   std::vector<nlohmann::json> All(const std::string& resource) const;
+  // The object of `resource` labelled dlp.dev/job-id=`job_id`.
+  std::optional<nlohmann::json> FindJob(const std::string& resource,
+                                        const std::string& job_id) const;
   // Creates or replaces an object (a MODIFIED or ADDED event).
   void Put(const std::string& resource, const std::string& ns, nlohmann::json object);
   // Changes an object in place; false when it does not exist.

@@ -3,6 +3,7 @@
 // pod's log as it is written. Skipped where kubectl is not installed.
 #include <unistd.h>
 
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libdlp/backends/kubernetes/fake_apiserver.h"
@@ -61,7 +62,8 @@ TEST_F(KubectlTest, GetsJobSetsAndPodsAsJson) {
 
   RunResult missing = dlp::testing::Run(Kubectl({"get", "jobset", "nope"}), Options());
   EXPECT_NE(missing.exit_code, 0);
-  EXPECT_THAT(missing.err, HasSubstr("not found"));
+  EXPECT_THAT(missing.err, HasSubstr("jobsets.jobset.x-k8s.io \"nope\" not found"))
+      << absl::StrJoin(fake_.Requests(), "\n");
 }
 
 TEST_F(KubectlTest, FollowsAPodsLogUntilItEnds) {
@@ -70,7 +72,9 @@ TEST_F(KubectlTest, FollowsAPodsLogUntilItEnds) {
   fake_.AppendLog("ml", pod, "before the follow");
   Background follow(Kubectl({"logs", "-f", pod}), Options());
   ASSERT_TRUE(Eventually(
-      [&] { return follow.OutputSoFar().find("before the follow") != std::string::npos; }));
+      [&] { return follow.OutputSoFar().find("before the follow") != std::string::npos; },
+      absl::Seconds(10)))
+      << follow.OutputSoFar() << absl::StrJoin(fake_.Requests(), "\n");
   fake_.AppendLog("ml", pod, "while followed");
   ASSERT_TRUE(
       Eventually([&] { return follow.OutputSoFar().find("while followed") != std::string::npos; }));

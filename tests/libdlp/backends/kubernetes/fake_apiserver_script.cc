@@ -49,6 +49,17 @@ std::vector<json> FakeApiServer::All(const std::string& resource) const {
   return all;
 }
 
+std::optional<json> FakeApiServer::FindJob(const std::string& resource,
+                                           const std::string& job_id) const {
+  for (const json& object : All(resource)) {
+    if (object["metadata"].contains("labels") &&
+        object["metadata"]["labels"].value("dlp.dev/job-id", "") == job_id) {
+      return object;
+    }
+  }
+  return std::nullopt;
+}
+
 void FakeApiServer::Put(const std::string& resource, const std::string& ns, json object) {
   std::lock_guard<std::mutex> lock(mu_);
   const bool exists = objects_.count(Key(resource, ns, object["metadata"].value("name", "")));
@@ -256,8 +267,9 @@ void FakeApiServer::Log(const httplib::Request& req, httplib::Response& res, con
     res.set_content(text, "text/plain");
     return;
   }
+  // Not text/*: cpp-httplib would gzip it for kubectl, holding lines back.
   res.set_chunked_content_provider(
-      "text/plain", [this, state, render, ns, pod](size_t, httplib::DataSink& sink) {
+      "application/octet-stream", [this, state, render, ns, pod](size_t, httplib::DataSink& sink) {
         std::string out;
         std::unique_lock<std::mutex> lock(mu_);
         while (out.empty()) {

@@ -43,6 +43,7 @@ class KubernetesBackendTest : public ::testing::Test {
   void SetUp() override {
     KubernetesOptions options;
     options.kubeconfig = dir_.WriteFile("kubeconfig", fake_.Kubeconfig("ml"));
+    options.render.image = "dlp:test";
     backend_ = std::make_unique<KubernetesBackend>(options);
   }
 
@@ -58,7 +59,7 @@ class KubernetesBackendTest : public ::testing::Test {
 TEST_F(KubernetesBackendTest, SubmitCreatesTheRecordServiceAndWorkloadInOrder) {
   absl::StatusOr<Job> job = backend_->Submit(TwoWorkers());
   ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_THAT(job->id, MatchesRegex("train-mnist-[a-z0-9]{5}"));
+  EXPECT_THAT(job->id, MatchesRegex("[a-z][a-z0-9]{7}"));
   EXPECT_EQ(job->state, JobState::kQueued);
   EXPECT_EQ(job->spec, TwoWorkers());
   std::vector<std::string> creates;
@@ -68,7 +69,7 @@ TEST_F(KubernetesBackendTest, SubmitCreatesTheRecordServiceAndWorkloadInOrder) {
   EXPECT_THAT(creates, ElementsAre("POST /api/v1/namespaces/ml/configmaps",
                                    "POST /api/v1/namespaces/ml/services",
                                    "POST /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets"));
-  std::optional<json> record = fake_.Find("/v1/configmaps", "ml", job->id + "-group");
+  std::optional<json> record = fake_.FindJob("/v1/configmaps", job->id);
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ((*record)["metadata"]["annotations"]["dlp.dev/flavour"], "jobset");
 
@@ -184,13 +185,14 @@ TEST_F(KubernetesBackendTest, LogsFollowPodsThatStartLaterAcrossDrops) {
 TEST_F(KubernetesBackendTest, CancelDeletesTheWorkloadAndKeepsTheRecord) {
   const std::string id = backend_->Submit(TwoWorkers())->id;
   fake_.StartPod("ml", id, "worker", 0);
+  const std::string name = (*fake_.FindJob(kJobSets, id))["metadata"]["name"];
   absl::StatusOr<Job> cancelled = backend_->Cancel(id);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();
   EXPECT_EQ(cancelled->state, JobState::kCancelled);
   EXPECT_EQ(fake_.CountRequests("DELETE /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/" +
-                                id + "?propagationPolicy=Foreground"),
+                                name + "?propagationPolicy=Foreground"),
             1);
-  EXPECT_FALSE(fake_.Find(kJobSets, "ml", id).has_value());
+  EXPECT_FALSE(fake_.FindJob(kJobSets, id).has_value());
   EXPECT_FALSE(fake_.Find("/v1/pods", "ml", Pod(id, 0)).has_value());
   EXPECT_EQ(backend_->Get(id)->state, JobState::kCancelled);
   EXPECT_EQ(backend_->Wait(id, absl::Seconds(10))->state, JobState::kCancelled);
@@ -200,7 +202,8 @@ TEST_F(KubernetesBackendTest, CancelDeletesTheWorkloadAndKeepsTheRecord) {
 TEST_F(KubernetesBackendTest, EventsOfTheWorkloadAndItsPods) {
   const std::string id = backend_->Submit(TwoWorkers())->id;
   fake_.StartPod("ml", id, "worker", 0);
-  fake_.AddEvent("ml", "JobSet", id, "SuspendedJobs", "jobset suspended");
+  const std::string name = (*fake_.FindJob(kJobSets, id))["metadata"]["name"];
+  fake_.AddEvent("ml", "JobSet", name, "SuspendedJobs", "jobset suspended");
   fake_.AddEvent("ml", "Pod", Pod(id, 0), "Pulled", "image pulled");
   fake_.AddEvent("ml", "Pod", "someone-else", "Pulled", "not ours");
   absl::StatusOr<std::vector<Event>> events = backend_->Events(id);
@@ -208,7 +211,7 @@ TEST_F(KubernetesBackendTest, EventsOfTheWorkloadAndItsPods) {
   std::vector<std::string> seen;
   for (const Event& event : *events) seen.push_back(event.type + " " + event.message);
   // Both in the same second: their order is the server's.
-  EXPECT_THAT(seen, UnorderedElementsAre("SuspendedJobs JobSet/" + id + ": jobset suspended",
+  EXPECT_THAT(seen, UnorderedElementsAre("SuspendedJobs JobSet/" + name + ": jobset suspended",
                                          "Pulled Pod/" + Pod(id, 0) + ": image pulled"));
 }
 
