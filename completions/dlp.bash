@@ -60,8 +60,16 @@ _dlp() {
     --x) COMPREPLY=($(compgen -W "step time" -- "$cur")); return ;;
     --state) COMPREPLY=($(compgen -W "Queued Running Succeeded Failed Cancelled" -- "$cur")); return ;;
     --backend) COMPREPLY=($(compgen -W "local remote slurm kubernetes" -- "$cur")); return ;;
+    --field)
+      case $cur in
+        flavour=*) COMPREPLY=($(compgen -W "flavour=jobset flavour=job flavour=trainjob flavour=volcano" -- "$cur")) ;;
+        kubeconfig=*) COMPREPLY=($(compgen -P kubeconfig= -f -- "${cur#kubeconfig=}")) ;;
+        *) compopt -o nospace 2>/dev/null
+           COMPREPLY=($(compgen -W "server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= training-runtime=" -- "$cur")) ;;
+      esac
+      return ;;
     -f|--file) if [[ $cmd != logs ]]; then _dlp_files; return; fi ;;
-    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--field|--listen|--duration|\
+    --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--listen|--duration|\
     --user)
       return ;;
     --expires) COMPREPLY=($(compgen -W "1h 1d 7d 30d 90d" -- "$cur")); return ;;

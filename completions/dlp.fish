@@ -92,7 +92,7 @@ complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subc
 complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a set-context -d 'Create or modify a context'
 complete -c dlp -n '__fish_seen_subcommand_from use-context set-context' -x -a '(__dlp_contexts)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l backend -x -a 'local remote slurm kubernetes' -d 'Backend'
-complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -d 'Set a field (KEY=VALUE)'
+complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -a 'server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= training-runtime=' -d 'Set a field (KEY=VALUE)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l allow-insecure-http -d 'Let the token go over plain http to another machine'
 
 # profile, metrics

@@ -17,5 +17,8 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateRemoteBackend(const Context& cont
 // Context fields: partition, account, qos, workdir, dlp-run, user; rest-url and
 // token-file select slurmrestd instead of the command-line tools.
 absl::StatusOr<std::unique_ptr<Backend>> CreateSlurmBackend(const Context& context);
+// Context fields: kubeconfig, context, namespace, flavour (jobset, job, trainjob,
+// volcano), queue, image, gpu-resource, training-runtime (docs/kubernetes.md).
+absl::StatusOr<std::unique_ptr<Backend>> CreateKubernetesBackend(const Context& context);
 
 }  // namespace dlp::internal

@@ -23,7 +23,7 @@ constexpr BackendEntry kBackends[] = {
     {"local", &internal::CreateLocalBackend},
     {"remote", &internal::CreateRemoteBackend},
     {"slurm", &internal::CreateSlurmBackend},
-    {"kubernetes", nullptr},
+    {"kubernetes", &internal::CreateKubernetesBackend},
 };
 
 }  // namespace

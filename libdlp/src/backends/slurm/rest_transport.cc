@@ -6,9 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "backends/slurm/curl_library.h"
 #include "backends/slurm/transport.h"
 #include "dlp/status.h"
+#include "http/curl_library.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::internal {

@@ -1,7 +1,8 @@
 // libcurl, loaded when first needed. Only a Slurm context with the REST transport
-// uses it, while linking it would make every dlp process load libcurl and its
-// dependencies (GnuTLS, Kerberos, LDAP, SSH, ...): about 4 ms of dynamic loading
-// and constructors per command, most of a scripted `dlp submit`.
+// and the Kubernetes backend use it, while linking it would make every dlp
+// process load libcurl and its dependencies (GnuTLS, Kerberos, LDAP, SSH, ...):
+// about 4 ms of dynamic loading and constructors per command, most of a
+// scripted `dlp submit`.
 #pragma once
 
 #include <curl/curl.h>
@@ -10,7 +11,7 @@
 
 namespace dlp::internal {
 
-// The libcurl functions the REST transport calls, with libcurl's own signatures.
+// The libcurl functions dlp calls, with libcurl's own signatures.
 struct CurlLibrary {
   CURL* (*easy_init)();
   CURLcode (*easy_setopt)(CURL*, CURLoption, ...);

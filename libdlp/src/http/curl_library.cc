@@ -1,4 +1,4 @@
-#include "backends/slurm/curl_library.h"
+#include "http/curl_library.h"
 
 #include <dlfcn.h>
 
@@ -21,8 +21,9 @@ absl::StatusOr<CurlLibrary> Open() {
   if (handle == nullptr) {
     const char* why = dlerror();
     return absl::UnavailableError(absl::StrCat(
-        "the Slurm REST transport needs ", kSoname, ", which cannot be loaded: ",
-        why != nullptr ? why : "unknown error", " (install libcurl4, or use transport: cli)"));
+        "the Slurm REST transport and the Kubernetes backend need ", kSoname,
+        ", which cannot be loaded: ", why != nullptr ? why : "unknown error",
+        " (install libcurl4; Slurm contexts can use transport: cli)"));
   }
   CurlLibrary curl{};
   CURLcode (*global_init)(long) = nullptr;

@@ -1,0 +1,286 @@
+#include "backends/kubernetes/kubernetes_backend.h"
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "backends/factories.h"
+#include "backends/kubernetes/json_fields.h"
+#include "backends/kubernetes/render.h"
+#include "backends/kubernetes/watch.h"
+#include "dlp/codec.h"
+#include "dlp/status.h"
+
+namespace dlp::internal::k8s {
+namespace {
+
+constexpr char kFlavourAnnotation[] = "dlp.dev/flavour";
+
+std::string NowRfc3339() {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+}
+
+std::vector<nlohmann::json> Items(const nlohmann::json& list) {
+  const nlohmann::json& items = At(list, "items");
+  return items.is_array() ? items.get<std::vector<nlohmann::json>>()
+                          : std::vector<nlohmann::json>{};
+}
+
+}  // namespace
+
+std::string NewJobId() {
+  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device device;
+  std::mt19937_64 random(device());
+  std::string id(1, kAlphabet[random() % 26]);  // a letter first (DNS-1035)
+  for (int i = 0; i < 7; ++i) id.push_back(kAlphabet[random() % 36]);
+  return id;
+}
+
+absl::StatusOr<KubernetesOptions> KubernetesOptionsOf(const Context& context) {
+  KubernetesOptions options;
+  options.kubeconfig = context.Field("kubeconfig");
+  options.kube_context = context.Field("context");
+  options.name_space = context.Field("namespace");
+  DLP_ASSIGN_OR_RETURN(options.render, RenderOptionsFromContext(context));
+  return options;
+}
+
+KubernetesBackend::KubernetesBackend(KubernetesOptions options) : options_(std::move(options)) {
+  name_space_ = options_.name_space;
+}
+
+absl::StatusOr<const ApiClient*> KubernetesBackend::Api() {
+  std::call_once(connect_once_, [this] {
+    absl::StatusOr<ClusterAccess> access =
+        LoadKubeConfig(KubeConfigFiles(options_.kubeconfig), options_.kube_context);
+    if (!access.ok()) {
+      api_ = access.status();
+      return;
+    }
+    if (name_space_.empty()) name_space_ = access->name_space;
+    if (name_space_.empty()) name_space_ = "default";
+    api_ = std::make_unique<ApiClient>(std::move(*access));
+  });
+  if (!api_.ok()) return api_.status();
+  return api_->get();
+}
+
+absl::StatusOr<ResourceType> KubernetesBackend::WorkloadTypeOf(const nlohmann::json& record) const {
+  std::string flavour = Annotation(record, kFlavourAnnotation);
+  if (flavour.empty()) flavour = options_.render.flavour;
+  DLP_ASSIGN_OR_RETURN(WorkloadResource w, WorkloadResourceOf(flavour));
+  return ResourceType{w.group, w.version, w.resource, w.kind};
+}
+
+absl::StatusOr<JobObjects> KubernetesBackend::Read(const ApiClient& api, std::string_view id) {
+  const std::string selector = JobSelector(id);
+  DLP_ASSIGN_OR_RETURN(nlohmann::json records, api.List(kConfigMaps, Namespace(), selector));
+  std::vector<nlohmann::json> found = Items(records);
+  if (found.empty()) {
+    return absl::NotFoundError(
+        absl::StrCat("no job ", std::string(id), " in Kubernetes namespace ", Namespace()));
+  }
+  JobObjects objects{std::string(id), std::move(found[0])};
+  DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json workloads, api.List(type, Namespace(), selector));
+  if (std::vector<nlohmann::json> items = Items(workloads); !items.empty()) {
+    objects.workload = std::move(items[0]);
+  }
+  DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api.List(kPods, Namespace(), PodSelector(id)));
+  objects.pods = Items(pods);
+  // Kueue's Workload says why a suspended job is not admitted; without Kueue
+  // (404) or the right to read it (403) the reason is only vaguer.
+  if (objects.workload && !Label(*objects.workload, "kueue.x-k8s.io/queue-name").empty()) {
+    const std::string uid = Str(*objects.workload, "metadata/uid");
+    absl::StatusOr<nlohmann::json> kueue =
+        api.List(kKueueWorkloads, Namespace(), absl::StrCat("kueue.x-k8s.io/job-uid=", uid));
+    if (kueue.ok() && !Items(*kueue).empty()) objects.kueue_workload = Items(*kueue)[0];
+  }
+  return objects;
+}
+
+absl::StatusOr<Job> KubernetesBackend::Submit(const JobSpec& spec) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  RenderOptions render = options_.render;
+  render.name_space = Namespace();
+  render.job_id = NewJobId();
+  DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
+  JobObjects created{render.job_id};
+  std::vector<std::pair<ResourceType, std::string>> done;  // to roll back
+  for (nlohmann::json& object : manifests) {
+    DLP_ASSIGN_OR_RETURN(ResourceType type, ResourceTypeOf(object));
+    const bool record = type.kind == kConfigMaps.kind && created.record.is_null();
+    if (record) {
+      object["metadata"]["annotations"][kSpecAnnotation] = JobSpecToJson(spec);
+      object["metadata"]["annotations"][kFlavourAnnotation] = render.flavour;
+    }
+    absl::StatusOr<nlohmann::json> made = api->Create(type, Namespace(), object);
+    if (!made.ok()) {
+      for (auto it = done.rbegin(); it != done.rend(); ++it) {
+        (void)api->Delete(it->first, Namespace(), it->second);  // best effort
+      }
+      return made.status();
+    }
+    done.emplace_back(type, Str(*made, "metadata/name"));
+    if (record) {
+      created.record = *made;
+    } else if (type.kind != kServices.kind) {
+      created.workload = *made;
+    }
+  }
+  if (created.record.is_null()) {
+    return absl::InternalError("the Kubernetes manifests have no ConfigMap to record the job");
+  }
+  return MapJob(created);
+}
+
+absl::StatusOr<Job> KubernetesBackend::Get(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  DLP_ASSIGN_OR_RETURN(JobObjects objects, Read(*api, id));
+  return MapJob(objects);
+}
+
+absl::StatusOr<std::vector<Job>> KubernetesBackend::List(const ListFilter& filter) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  const std::string selector = JobSelector();
+  DLP_ASSIGN_OR_RETURN(nlohmann::json records, api->List(kConfigMaps, Namespace(), selector));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api->List(kPods, Namespace(), PodSelector()));
+  std::map<std::string, JobObjects> by_id;
+  for (nlohmann::json& record : Items(records)) {
+    const std::string id = Label(record, kJobIdLabel);
+    if (!id.empty()) by_id.emplace(id, JobObjects{id, std::move(record)});
+  }
+  // One list per workload kind in use (contexts may have changed flavour).
+  std::map<std::string, ResourceType> types;
+  for (const auto& [id, objects] : by_id) {
+    if (absl::StatusOr<ResourceType> type = WorkloadTypeOf(objects.record); type.ok()) {
+      types.emplace(type->resource, *type);
+    }
+  }
+  for (const auto& [name, type] : types) {
+    DLP_ASSIGN_OR_RETURN(nlohmann::json workloads, api->List(type, Namespace(), selector));
+    for (nlohmann::json& workload : Items(workloads)) {
+      auto it = by_id.find(Label(workload, kJobIdLabel));
+      if (it != by_id.end() && Str(workload, "kind") == type.kind) it->second.workload = workload;
+    }
+  }
+  for (nlohmann::json& pod : Items(pods)) {
+    auto it = by_id.find(Label(pod, kJobIdLabel));
+    if (it != by_id.end()) it->second.pods.push_back(std::move(pod));
+  }
+  std::vector<Job> jobs;
+  for (const auto& [id, objects] : by_id) {
+    Job job = MapJob(objects);
+    if (filter.state && job.state != *filter.state) continue;
+    if (!filter.queue.empty() && job.queue != filter.queue) continue;
+    bool labels_match = true;
+    for (const auto& [key, value] : filter.labels) {
+      auto label = job.spec.labels.find(key);
+      labels_match = labels_match && label != job.spec.labels.end() && label->second == value;
+    }
+    if (labels_match) jobs.push_back(std::move(job));
+  }
+  std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+    return a.created.value_or(absl::InfinitePast()) > b.created.value_or(absl::InfinitePast());
+  });
+  if (filter.limit > 0 && jobs.size() > static_cast<size_t>(filter.limit)) {
+    jobs.resize(filter.limit);
+  }
+  return jobs;
+}
+
+absl::StatusOr<Job> KubernetesBackend::Cancel(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  DLP_ASSIGN_OR_RETURN(JobObjects objects, Read(*api, id));
+  Job job = MapJob(objects);
+  if (IsTerminal(job.state)) return job;
+  // The record outlives the workload, so the job reads back as Cancelled.
+  const nlohmann::json mark = {
+      {"metadata", {{"annotations", {{kCancelledAnnotation, NowRfc3339()}}}}}};
+  DLP_ASSIGN_OR_RETURN(objects.record, api->MergePatch(kConfigMaps, Namespace(),
+                                                       Str(objects.record, "metadata/name"), mark));
+  if (objects.workload) {
+    DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
+    absl::Status deleted = api->Delete(type, Namespace(), Str(*objects.workload, "metadata/name"));
+    if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
+  }
+  return MapJob(objects);
+}
+
+absl::StatusOr<Job> KubernetesBackend::Wait(std::string_view id, absl::Duration timeout) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  DLP_ASSIGN_OR_RETURN(JobObjects objects, Read(*api, id));
+  DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
+  absl::StatusOr<Job> latest = MapJob(objects);
+  if (IsTerminal(latest->state)) return latest;
+  WatchOptions watch;
+  watch.name_space = Namespace();
+  const std::string selector = JobSelector(id);
+  watch.label_selector = selector;
+  watch.deadline = absl::Now() + timeout;
+  absl::Status watched = WatchUntil(*api, type, watch, [&] {
+    latest = Get(id);
+    return !latest.ok() || IsTerminal(latest->state);
+  });
+  if (!watched.ok() && !absl::IsDeadlineExceeded(watched)) return watched;
+  return latest;
+}
+
+absl::StatusOr<std::vector<Event>> KubernetesBackend::Events(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  DLP_ASSIGN_OR_RETURN(JobObjects objects, Read(*api, id));
+  std::set<std::string> names = {Str(objects.record, "metadata/name")};
+  if (objects.workload) names.insert(Str(*objects.workload, "metadata/name"));
+  if (objects.kueue_workload) names.insert(Str(*objects.kueue_workload, "metadata/name"));
+  for (const nlohmann::json& pod : objects.pods) names.insert(Str(pod, "metadata/name"));
+  DLP_ASSIGN_OR_RETURN(nlohmann::json list, api->List(kEvents, Namespace(), ""));
+  std::vector<Event> events;
+  for (const nlohmann::json& item : Items(list)) {
+    const std::string name = Str(item, "involvedObject/name");
+    if (names.count(name) == 0) continue;
+    Event event;
+    for (const char* field :
+         {"lastTimestamp", "eventTime", "firstTimestamp", "metadata/creationTimestamp"}) {
+      if (std::optional<absl::Time> at = TimeAt(item, field)) {
+        event.time = *at;
+        break;
+      }
+    }
+    event.type = Str(item, "reason");
+    event.message =
+        absl::StrCat(Str(item, "involvedObject/kind"), "/", name, ": ", Str(item, "message"));
+    events.push_back(std::move(event));
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.time < b.time; });
+  return events;
+}
+
+absl::StatusOr<std::string> KubernetesBackend::Render(const JobSpec& spec) {
+  RenderOptions render = options_.render;
+  render.name_space = name_space_.empty() ? "default" : name_space_;
+  // No job id: objects named after the job, as `dlp render` shows them.
+  DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
+  return ManifestsToYaml(manifests);
+}
+
+absl::StatusOr<std::vector<TraceFile>> KubernetesBackend::TraceFiles(std::string_view id) {
+  return absl::UnimplementedError(absl::StrCat(
+      "the kubernetes backend does not collect trace files yet (job ", std::string(id),
+      "): its ranks write them inside their pods; `dlp metrics` reads DLP_METRIC lines from "
+      "the pod logs"));
+}
+
+}  // namespace dlp::internal::k8s
+
+namespace dlp::internal {
+
+absl::StatusOr<std::unique_ptr<Backend>> CreateKubernetesBackend(const Context& context) {
+  DLP_ASSIGN_OR_RETURN(k8s::KubernetesOptions options, k8s::KubernetesOptionsOf(context));
+  return std::make_unique<k8s::KubernetesBackend>(std::move(options));
+}
+
+}  // namespace dlp::internal

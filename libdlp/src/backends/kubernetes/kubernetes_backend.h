@@ -1,0 +1,66 @@
+// The Kubernetes backend: a dlp job is a ConfigMap (the group file and dlp's
+// record of the job: its spec, flavour and whether it was cancelled), a
+// headless Service and a workload (JobSet, Job, TrainJob or Volcano Job), all
+// labelled app.kubernetes.io/managed-by=dlp and dlp.dev/job-id=ID
+// (manifests.h renders them). State comes from the cluster on every call;
+// nothing is kept on the client machine.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "backends/kubernetes/api_client.h"
+#include "backends/kubernetes/manifests.h"
+#include "backends/kubernetes/status_mapping.h"
+#include "dlp/backend.h"
+
+namespace dlp::internal::k8s {
+
+// A context's fields (docs/kubernetes.md): kubeconfig, context, namespace,
+// flavour, queue, image, gpu-resource, training-runtime.
+struct KubernetesOptions {
+  std::string kubeconfig;    // ':'-separated files; empty: $KUBECONFIG or ~/.kube/config
+  std::string kube_context;  // empty: the kubeconfig's current-context
+  std::string name_space;    // empty: the kube context's, else "default"
+  RenderOptions render;      // flavour, queue, image, gpu_resource, training_runtime
+};
+
+// InvalidArgument for an unknown flavour.
+absl::StatusOr<KubernetesOptions> KubernetesOptionsOf(const Context& context);
+
+// A random job id, DNS-safe and short ("k3x9q2ab"): the objects' names join
+// it to the job's name (manifests.h).
+std::string NewJobId();
+
+class KubernetesBackend final : public Backend {
+ public:
+  explicit KubernetesBackend(KubernetesOptions options);
+
+  std::string Name() const override { return "kubernetes"; }
+  absl::StatusOr<Job> Submit(const JobSpec& spec) override;
+  absl::StatusOr<Job> Get(std::string_view id) override;
+  absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override;
+  absl::StatusOr<Job> Cancel(std::string_view id) override;
+  absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) override;
+  absl::Status Logs(std::string_view id, const LogOptions& options, const LogSink& sink) override;
+  absl::StatusOr<std::vector<Event>> Events(std::string_view id) override;
+  absl::StatusOr<std::string> Render(const JobSpec& spec) override;
+  absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
+
+ private:
+  // The API client, from the kubeconfig on first use (so `dlp render` needs none).
+  absl::StatusOr<const ApiClient*> Api();
+  const std::string& Namespace() const { return name_space_; }
+  // One job's objects; NotFound when its record does not exist.
+  absl::StatusOr<JobObjects> Read(const ApiClient& api, std::string_view id);
+  absl::StatusOr<ResourceType> WorkloadTypeOf(const nlohmann::json& record) const;
+
+  KubernetesOptions options_;
+  std::once_flag connect_once_;
+  absl::StatusOr<std::unique_ptr<ApiClient>> api_ = absl::UnknownError("not connected");
+  std::string name_space_;
+};
+
+}  // namespace dlp::internal::k8s
