@@ -48,7 +48,7 @@ TEST(CliUi, OpensTheLinkWithXdgOpenWhenADisplayIsThere) {
   RunOptions options = env.Options();
   options.env["PATH"] = bin + ":" + std::string(getenv("PATH"));
   options.env["DISPLAY"] = ":0";
-  RunResult ui = Run({BinPath("dlp"), "ui"}, options);
+  RunResult ui = dlp::testing::Run({BinPath("dlp"), "ui"}, options);
   ASSERT_EQ(ui.exit_code, 0) << ui.err;
   EXPECT_THAT(ui.err, HasSubstr("Opened the web UI"));
   EXPECT_EQ(ui.out, "");
@@ -57,7 +57,7 @@ TEST(CliUi, OpensTheLinkWithXdgOpenWhenADisplayIsThere) {
   // No display: the link is printed, whatever is on PATH.
   options.unset_env = {"DLP_CONTEXT", "DISPLAY", "WAYLAND_DISPLAY"};
   options.env.erase("DISPLAY");
-  RunResult printed = Run({BinPath("dlp"), "ui"}, options);
+  RunResult printed = dlp::testing::Run({BinPath("dlp"), "ui"}, options);
   ASSERT_EQ(printed.exit_code, 0) << printed.err;
   EXPECT_THAT(printed.out, HasSubstr("/login?code="));
   EXPECT_THAT(printed.err, HasSubstr("works once"));
