@@ -52,6 +52,7 @@ void RegisterVersion(CLI::App& parent, Invocation& invocation);
 void RegisterProfile(CLI::App& parent, Invocation& invocation);
 void RegisterMetrics(CLI::App& parent, Invocation& invocation);
 void RegisterTop(CLI::App& parent, Invocation& invocation);
+void RegisterUi(CLI::App& parent, Invocation& invocation);
 void RegisterQueue(CLI::App& parent, Invocation& invocation);
 void RegisterAdmin(CLI::App& parent, Invocation& invocation);
 void RegisterSweep(CLI::App& parent, Invocation& invocation);

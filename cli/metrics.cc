@@ -1,6 +1,6 @@
-// dlp metrics JOB... [--name loss] [-o table|json|csv] [--plot] [--png FILE]:
-// the training metrics a job's ranks reported (DLP_METRIC lines in its logs),
-// several replicas or jobs overlaid in one chart.
+// dlp metrics JOB... [--name loss] [-o table|json|csv] [--plot] [--png FILE]
+// [--svg FILE] [--smooth N]: the training metrics a job's ranks reported
+// (DLP_METRIC lines in its logs), several replicas or jobs overlaid in one chart.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "command.h"
 #include "common.h"
 #include "dlp/profile.h"
@@ -27,7 +28,8 @@ struct MetricsFlags {
   std::string output = "table";
   std::string x = "step";
   bool plot = false;
-  std::string png;
+  std::string png, svg;
+  int smooth = 1;
 };
 
 // Several jobs' replicas are told apart as "JOB/replica".
@@ -80,18 +82,27 @@ int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
     one_name = true;
     for (const MetricPoint& p : *points) one_name = one_name && p.name == points->front().name;
   }
-  if (flags.plot || !flags.png.empty()) {
+  if (flags.plot || !flags.png.empty() || !flags.svg.empty()) {
     if (points->empty()) {
       return ReportError(absl::NotFoundError("no DLP_METRIC lines to plot"));
     }
-    std::vector<Series> series = ToSeries(*points, flags.x == "time", one_name);
-    if (!flags.png.empty()) {
-      absl::Status s = WritePng(series, flags.png, 800, 480);
+    std::vector<Series> series =
+        SmoothSeries(ToSeries(*points, flags.x == "time", one_name), flags.smooth);
+    const std::string name = one_name ? points->front().name : "metrics";
+    const std::string title = absl::StrCat(name, " by ", flags.x);
+    ChartOptions chart;
+    chart.title = absl::StrCat(
+        title, flags.ids.size() > 1 ? " (jobs " : " (job ", absl::StrJoin(flags.ids, ", "), ")",
+        flags.smooth > 1 ? absl::StrCat(", mean of ", flags.smooth, " points") : "");
+    chart.x_label = flags.x == "time" ? "time (s)" : "step";
+    chart.y_label = one_name ? name : "value";
+    for (const auto& [path, format] : {std::pair{flags.png, ChartImageFormat::kPng},
+                                       std::pair{flags.svg, ChartImageFormat::kSvg}}) {
+      if (path.empty()) continue;
+      absl::Status s = WriteChart(series, chart, format, path);
       if (!s.ok()) return ReportError(s);
     }
     if (flags.plot) {
-      const std::string title =
-          absl::StrCat(one_name ? points->front().name : "metrics", " by ", flags.x);
       std::printf("%s", PlotText(series, std::max(20, TerminalWidth() - 14), 16, title,
                                  UseColor(globals, STDOUT_FILENO))
                             .c_str());
@@ -145,7 +156,12 @@ void RegisterMetrics(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("-o,--output", flags->output, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_flag("--plot", flags->plot, "Draw a chart in the terminal");
-  cmd->add_option("--png", flags->png, "Write the chart as a PNG image");
+  cmd->add_option("--png", flags->png,
+                  "Write the chart as a PNG image (title, labelled axes, a legend)");
+  cmd->add_option("--svg", flags->svg, "Write the chart as an SVG image");
+  cmd->add_option("--smooth", flags->smooth,
+                  "Draw each series as the mean of its last N points (1: as reported)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--x", flags->x, "Horizontal axis: step or time")
       ->check(CLI::IsMember({"step", "time"}));
   cmd->callback([flags, &invocation] {

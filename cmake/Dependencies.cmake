@@ -13,6 +13,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 # Optional: the web UI's files are embedded gzipped when zlib is there (cmake/WebUi.cmake).
 find_package(ZLIB)
+# Optional: the chart module (libdlp_chart.so) draws `dlp metrics --png/--svg` with Cairo.
+pkg_check_modules(CAIRO IMPORTED_TARGET cairo)
 set(DLP_HAVE_ZLIB ${ZLIB_FOUND})
 if(DLP_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -10,6 +10,10 @@ endforeach()
 
 # The https:// transport libdlp opens on first use (libdlp/src/http/https_module.h).
 install(TARGETS dlp_https LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The chart module (libdlp/src/profile/chart_module.h), where Cairo was found.
+if(TARGET dlp_chart)
+  install(TARGETS dlp_chart LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(TARGETS dlp dlp_runtime dlp_contract EXPORT dlpTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top queue sweep admin"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top ui queue sweep admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -89,8 +89,9 @@ _dlp() {
     render) flags="--backend --field --set -o --output"; args=files ;;
     version) flags="--client" ;;
     profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
-    metrics) flags="--name --replica -o --output --plot --png --x"; args=jobs ;;
+    metrics) flags="--name --replica -o --output --plot --png --svg --smooth --x"; args=jobs ;;
     top) flags="--interval --once" ;;
+    ui) flags="--print-url" ;;
     server)
       if [[ -z $sub ]]; then
         COMPREPLY=($(compgen -W "start stop status --state-dir --help" -- "$cur")); return

@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top queue sweep admin
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top ui queue sweep admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -108,6 +108,8 @@ complete -c dlp -n '__fish_seen_subcommand_from metrics' -l replica -x -d 'Only 
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -s o -l output -x -a 'table json csv' -d 'Output format'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l plot -d 'Draw a chart in the terminal'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l png -r -F -d 'Write the chart as a PNG image'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l svg -r -F -d 'Write the chart as an SVG image'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l smooth -x -d 'Moving average over N points'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l x -x -a 'step time' -d 'Horizontal axis'
 # top
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a top -d 'Live view of running jobs and replicas'
@@ -130,6 +132,11 @@ complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcomman
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status list' -s o -l output -x -a 'table json' -d 'Output format'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status' -l plot -d 'Draw the objective per trial'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status' -l png -r -d 'Write the chart as a PNG image'
+
+# ui
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a ui -d 'Open the web UI of the dlpd, signed in'
+complete -c dlp -n '__fish_seen_subcommand_from ui' -l print-url -d 'Only print the one-time sign-in link'
+
 # queue [show NAME]
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin show' -a show -d 'Show one queue'
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin' -s o -l output -x -a 'table json' -d 'Output format'

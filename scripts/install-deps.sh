@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev libabsl-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libcairo2-dev fonts-dejavu-core  # dlp metrics --png/--svg (libdlp_chart.so)
   dataset-fashion-mnist
   openmpi-bin libopenmpi-dev libgloo-dev
   openssh-server openssh-client iproute2 procps

@@ -66,6 +66,12 @@ struct ReplicaUsage {
   absl::Time time;
 };
 
+// A link that signs a browser in to a dlpd's web UI once (docs/ui.md).
+struct UiSignInLink {
+  std::string url;  // "http://127.0.0.1:8470/login?code=..."
+  absl::Duration valid_for = absl::ZeroDuration();
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -109,6 +115,14 @@ class Backend {
   virtual absl::StatusOr<JobExplanation> Why(std::string_view id) {
     return absl::UnimplementedError("the " + Name() + " backend does not explain job " +
                                     std::string(id));
+  }
+
+  // A single-use sign-in link to the web UI of the dlpd behind this backend,
+  // for the caller's identity. Unimplemented where the backend is not a dlpd.
+  virtual absl::StatusOr<UiSignInLink> UiSignIn() {
+    return absl::UnimplementedError("the " + Name() +
+                                    " backend has no web UI (a dlpd serves one: use a local or "
+                                    "remote context)");
   }
 
   // Tenants and tokens of a dlpd (Client's functions of the same names say

@@ -117,6 +117,10 @@ class Client {
   // The latest CPU/memory/GPU sample of each running replica.
   // Unimplemented where the backend does not sample.
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id);
+  // A link that signs a browser in to the dlpd's web UI, once and within a
+  // minute (docs/ui.md). NotFound when the dlpd serves no UI (--no-ui);
+  // Unimplemented where the backend is not a dlpd (Slurm).
+  absl::StatusOr<UiSignInLink> UiSignIn();
   // Per replica, the latest step and the step rate over its last metrics.
   absl::StatusOr<std::map<std::string, StepRate>> StepRates(std::string_view id);
   // The metrics the job's ranks reported, in log order.

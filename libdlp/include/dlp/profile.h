@@ -5,7 +5,7 @@
 // folder (ReadTraceDir).
 //
 // Everything here is pure computation over strings and thread-safe, except
-// WritePng and ReadTraceDir (file I/O) and RecordProfileWindow (which blocks
+// WriteChart and ReadTraceDir (file I/O) and RecordProfileWindow (which blocks
 // for the window and calls back into its caller).
 #pragma once
 
@@ -191,8 +191,22 @@ struct Series {
 // in the legend and, when `color`, by ANSI colours.
 std::string PlotText(const std::vector<Series>& series, int width, int height,
                      const std::string& title, bool color);
-// Writes a PNG line chart. Unavailable when the file cannot be written.
-absl::Status WritePng(const std::vector<Series>& series, const std::string& path, int width,
-                      int height);
+// Each series with every point's y replaced by the mean of its last `n`
+// points (the point itself included); n <= 1 leaves them as they are.
+std::vector<Series> SmoothSeries(std::vector<Series> series, int n);
+
+struct ChartOptions {
+  std::string title;
+  std::string x_label = "step";
+  std::string y_label = "value";
+  int width = 800, height = 480;  // clamped to 64..8192
+};
+enum class ChartImageFormat { kPng, kSvg };
+// Writes a line chart with a title, axes labelled with tick values and a
+// legend naming each series, in the web UI's colours (docs/profiling.md).
+// Drawn with Cairo by dlp's chart module, libdlp_chart.so, opened on first
+// use: Unavailable when it cannot be loaded or the file cannot be written.
+absl::Status WriteChart(const std::vector<Series>& series, const ChartOptions& options,
+                        ChartImageFormat format, const std::string& path);
 
 }  // namespace dlp

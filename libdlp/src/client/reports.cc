@@ -20,6 +20,8 @@ absl::StatusOr<std::vector<ReplicaUsage>> Client::Usage(std::string_view id) {
   return backend_->Usage(id);
 }
 
+absl::StatusOr<UiSignInLink> Client::UiSignIn() { return backend_->UiSignIn(); }
+
 absl::StatusOr<std::map<std::string, StepRate>> Client::StepRates(std::string_view id) {
   LogOptions options;
   options.tail = kStepRateLines;

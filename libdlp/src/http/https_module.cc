@@ -1,84 +1,15 @@
 #include "http/https_module.h"
 
-#include <dlfcn.h>
-#include <unistd.h>
-
-#include <string>
-#include <vector>
-
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "dlp_build_config.h"
+#include "common/dlp_module.h"
 
 namespace dlp::internal {
-namespace {
-
-// The prefix of the running program ("/usr/local" for /usr/local/bin/dlp); empty
-// when unknown.
-std::string ProgramPrefix() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) return "";
-  std::string prefix(path, static_cast<size_t>(n));
-  for (int level = 0; level < 2; ++level) {  // drop the program's name, then bin
-    const size_t slash = prefix.rfind('/');
-    if (slash == std::string::npos) return "";
-    prefix.resize(slash);
-  }
-  return prefix;
-}
-
-std::vector<std::string> Candidates() {
-  std::vector<std::string> paths;
-  const std::string libdir = DLP_INSTALL_LIBDIR;
-  if (!libdir.empty() && libdir[0] != '/') {
-    if (const std::string prefix = ProgramPrefix(); !prefix.empty()) {
-      paths.push_back(absl::StrCat(prefix, "/", libdir, "/", kHttpsModuleName));
-    }
-  }
-  paths.push_back(absl::StrCat(DLP_INSTALL_FULL_LIBDIR, "/", kHttpsModuleName));
-  paths.push_back(kHttpsModuleName);  // no slash: the dynamic linker's search
-  return paths;
-}
-
-absl::StatusOr<HttpsExchangeFn> Open() {
-  std::vector<std::string> tried;
-  std::string why;
-  for (const std::string& path : Candidates()) {
-    // RTLD_LOCAL: httplib's and OpenSSL's symbols stay out of the global scope.
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* error = dlerror();
-      why = error != nullptr ? error : "unknown error";
-      // A module that is there but does not load (its OpenSSL is missing, say) is
-      // the one to report, not the places searched after it.
-      if (path.find('/') != std::string::npos && access(path.c_str(), F_OK) == 0) {
-        return absl::UnavailableError(absl::StrCat("https:// needs dlp's TLS module ", path,
-                                                   ", which cannot be loaded: ", why));
-      }
-      tried.push_back(path);
-      continue;
-    }
-    // The handle stays open for the life of the process, as a linked library would.
-    auto fn = reinterpret_cast<HttpsExchangeFn>(dlsym(handle, kHttpsExchangeSymbol));
-    if (fn == nullptr) {
-      return absl::UnavailableError(absl::StrCat(path, " lacks ", kHttpsExchangeSymbol,
-                                                 " (it belongs to another version of dlp)"));
-    }
-    return fn;
-  }
-  return absl::UnavailableError(
-      absl::StrCat("https:// needs dlp's TLS module, which cannot be loaded (tried ",
-                   absl::StrJoin(tried, ", "), "): ", why));
-}
-
-}  // namespace
 
 absl::StatusOr<HttpsExchangeFn> LoadHttpsModule() {
   // A function-local static: initialised once, thread-safely, on first use.
-  static const absl::StatusOr<HttpsExchangeFn>* const kLoaded =
-      new absl::StatusOr<HttpsExchangeFn>(Open());
-  return *kLoaded;
+  static const absl::StatusOr<void*>* const kLoaded = new absl::StatusOr<void*>(
+      LoadModuleSymbol(kHttpsModuleName, kHttpsExchangeSymbol, "https:// needs dlp's TLS module"));
+  if (!kLoaded->ok()) return kLoaded->status();
+  return reinterpret_cast<HttpsExchangeFn>(**kLoaded);
 }
 
 }  // namespace dlp::internal

@@ -1,14 +1,11 @@
 // Profile summaries, merged traces and metrics over synthetic rank traces in
 // the runtime's file format (one event per line, maybe unterminated).
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "dlp/profile.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "support/temp_dir.h"
 
 namespace dlp {
 namespace {
@@ -224,23 +221,6 @@ TEST(Plot, BrailleChartWithAxesAndLegend) {
   EXPECT_NE(chart.find("\xe2\xa0"), std::string::npos);  // braille block U+28xx
   EXPECT_NE(chart.find("49"), std::string::npos);        // x axis end
   EXPECT_EQ(chart.find("\033["), std::string::npos);     // no colour asked
-}
-
-TEST(Plot, PngHasSignatureAndSize) {
-  dlp::testing::TempDir dir;
-  Series a{"loss", {{0, 1}, {1, 0.5}, {2, 0.2}}};
-  ASSERT_TRUE(WritePng({a}, dir.Join("c.png"), 320, 200).ok());
-  std::ifstream in(dir.Join("c.png"), std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string png = ss.str();
-  ASSERT_GT(png.size(), 320u * 200 * 3);
-  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  EXPECT_EQ(png.substr(12, 4), "IHDR");
-  EXPECT_EQ(static_cast<unsigned char>(png[18]), 320 >> 8);
-  EXPECT_EQ(static_cast<unsigned char>(png[19]), 320 & 0xFF);
-  EXPECT_EQ(png.substr(png.size() - 8, 4), "IEND");
-  EXPECT_FALSE(WritePng({a}, dir.Join("no/such/dir/c.png"), 320, 200).ok());
 }
 
 }  // namespace

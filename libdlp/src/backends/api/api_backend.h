@@ -39,6 +39,8 @@ class ApiBackend : public Backend {
   // GET /v1/jobs/ID/traces and /usage (api_backend_monitor.cc).
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) override;
+  // POST /v1/ui/codes (api_backend_monitor.cc).
+  absl::StatusOr<UiSignInLink> UiSignIn() override;
   // /v1/admin (api_backend_admin.cc).
   absl::StatusOr<Tenant> CreateTenant(const Tenant& tenant) override;
   absl::StatusOr<std::vector<Tenant>> ListTenants() override;

@@ -1,4 +1,5 @@
-// The monitoring calls of the dlpd API backend: trace files and usage samples.
+// The monitoring calls of the dlpd API backend: trace files, usage samples,
+// and the web UI's sign-in link.
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "backends/api/api_backend.h"
@@ -55,6 +56,30 @@ absl::StatusOr<std::vector<ReplicaUsage>> ApiBackend::Usage(std::string_view id)
     out.push_back(std::move(u));
   }
   return out;
+}
+
+}  // namespace dlp::internal
+
+namespace dlp::internal {
+
+absl::StatusOr<UiSignInLink> ApiBackend::UiSignIn() {
+  absl::StatusOr<std::string> reply = PostBody("/v1/ui/codes", "{}");
+  // The server that answered (the local backend's dlpd may just have started).
+  DLP_ASSIGN_OR_RETURN(std::shared_ptr<const HttpClient> http, connector_->Connect(false));
+  std::string base = http->endpoint().url;
+  if (absl::IsNotFound(reply.status())) {
+    return absl::NotFoundError(
+        absl::StrCat("the dlpd at ", base, " serves no web UI (it runs with --no-ui)"));
+  }
+  if (!reply.ok()) return reply.status();
+  DLP_ASSIGN_OR_RETURN(nlohmann::json j, ParseReply(*reply, "sign-in code"));
+  const std::string code = j.value("code", "");
+  if (code.empty() || code.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return absl::InternalError("dlpd sent a malformed sign-in code");
+  }
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return UiSignInLink{absl::StrCat(base, "/login?code=", code),
+                      absl::Seconds(j.value("expiresInSeconds", 60))};
 }
 
 }  // namespace dlp::internal
