@@ -95,13 +95,16 @@ int ShowSweepStatus(const std::string& id, const std::string& output, bool plot,
       return ReportError(absl::NotFoundError(absl::StrCat("no trial of sweep ", id, " reported ",
                                                           sweep->spec.objective.metric, " yet")));
     }
+    const std::string title = absl::StrCat(sweep->spec.objective.metric, " by ",
+                                           sweep->spec.search.resource, ", per trial");
     if (!png.empty()) {
-      absl::Status s = WritePng(*series, png, 800, 480);
+      ChartOptions chart{.title = title,
+                         .x_label = sweep->spec.search.resource,
+                         .y_label = sweep->spec.objective.metric};
+      absl::Status s = WriteChart(*series, chart, ChartImageFormat::kPng, png);
       if (!s.ok()) return ReportError(s);
     }
     if (plot) {
-      const std::string title = absl::StrCat(sweep->spec.objective.metric, " by ",
-                                             sweep->spec.search.resource, ", per trial");
       std::printf("%s", PlotText(*series, std::max(20, TerminalWidth() - 14), 16, title,
                                  UseColor(globals, STDOUT_FILENO))
                             .c_str());
