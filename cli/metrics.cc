@@ -1,6 +1,8 @@
 // dlp metrics JOB... [--name loss] [-o table|json|csv] [--plot] [--png FILE]:
 // the training metrics a job's ranks reported (DLP_METRIC lines in its logs),
-// several replicas or jobs overlaid in one chart.
+// several replicas or jobs overlaid in one chart. With --compare, runs side
+// by side: each metric's final and best value per job, and one metric of
+// every job overlaid.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -27,6 +29,7 @@ struct MetricsFlags {
   std::string output = "table";
   std::string x = "step";
   bool plot = false;
+  bool compare = false;
   std::string png;
 };
 
@@ -70,9 +73,83 @@ int TerminalWidth() {
   return 80;
 }
 
+// The chart of --compare: one metric, one line per job (its first replica's
+// points, so that replicas do not zigzag).
+std::vector<Series> CompareSeries(
+    const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs,
+    const std::string& name) {
+  std::vector<Series> out;
+  for (const auto& [job, points] : runs) {
+    Series s;
+    s.label = absl::StrCat("job ", job);
+    std::string replica;
+    for (const MetricPoint& p : points) {
+      if (p.name != name) continue;
+      if (replica.empty()) replica = p.replica;
+      if (p.replica == replica) s.points.push_back({static_cast<double>(p.step), p.value});
+    }
+    if (!s.points.empty()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+int RunCompare(const MetricsFlags& flags, const GlobalFlags& globals, Client& client) {
+  std::vector<std::pair<std::string, std::vector<MetricPoint>>> runs;
+  MetricsFilter filter;
+  filter.name = flags.name;
+  filter.replica = flags.replica;
+  for (const std::string& id : flags.ids) {
+    absl::StatusOr<std::vector<MetricPoint>> points = client.Metrics(id, filter);
+    if (!points.ok()) return ReportError(points.status());
+    runs.emplace_back(id, std::move(*points));
+  }
+  const std::vector<MetricComparison> metrics = CompareRuns(runs);
+  if (metrics.empty()) return ReportError(absl::NotFoundError("no DLP_METRIC lines to compare"));
+  if (flags.plot || !flags.png.empty()) {
+    const std::string name = flags.name.empty() ? metrics.front().name : flags.name;
+    const std::vector<Series> series = CompareSeries(runs, name);
+    if (!flags.png.empty()) {
+      absl::Status s = WritePng(series, flags.png, 800, 480);
+      if (!s.ok()) return ReportError(s);
+    }
+    if (flags.plot) {
+      std::printf("%s", PlotText(series, std::max(20, TerminalWidth() - 14), 16,
+                                 absl::StrCat(name, " by step"), UseColor(globals, STDOUT_FILENO))
+                            .c_str());
+    }
+    if (flags.output == "table") return Code(ExitCode::kSuccess);
+  }
+  if (flags.output == "json") {
+    std::printf("%s\n", ComparisonToJson(flags.ids, metrics).c_str());
+    return Code(ExitCode::kSuccess);
+  }
+  std::vector<std::string> header = {"METRIC", "GOAL"};
+  for (const std::string& id : flags.ids) header.push_back(absl::StrCat("JOB ", id));
+  Table table(std::move(header));
+  for (const MetricComparison& c : metrics) {
+    std::vector<std::string> row = {c.name, c.goal == MetricGoal::kMinimize ? "min" : "max"};
+    for (const std::string& id : flags.ids) {
+      auto it = c.runs.find(id);
+      row.push_back(it == c.runs.end() ? "-"
+                                       : absl::StrFormat("%.6g (best %.6g)", it->second.final_value,
+                                                         it->second.best));
+    }
+    table.AddRow(std::move(row));
+  }
+  table.Print(stdout, UseColor(globals, STDOUT_FILENO));
+  return Code(ExitCode::kSuccess);
+}
+
 int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
+  if (flags.compare) {
+    if (flags.output == "csv") {
+      PrintError("--compare writes a table or json, not csv");
+      return Code(ExitCode::kUsage);
+    }
+    return RunCompare(flags, globals, **client);
+  }
   absl::StatusOr<std::vector<MetricPoint>> points = Collect(**client, flags);
   if (!points.ok()) return ReportError(points.status());
   bool one_name = !flags.name.empty();
@@ -145,6 +222,9 @@ void RegisterMetrics(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("-o,--output", flags->output, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_flag("--plot", flags->plot, "Draw a chart in the terminal");
+  cmd->add_flag("--compare", flags->compare,
+                "Runs side by side: each metric's final and best value per job (with --plot: "
+                "one metric of every job overlaid)");
   cmd->add_option("--png", flags->png, "Write the chart as a PNG image");
   cmd->add_option("--x", flags->x, "Horizontal axis: step or time")
       ->check(CLI::IsMember({"step", "time"}));

@@ -251,6 +251,8 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   InstallMonitorRoutes(server, ctx);
   InstallAdminRoutes(server, ctx);
   InstallQueueRoutes(server, ctx);
+  InstallArtifactRoutes(server, ctx);
+  InstallModelRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

@@ -6,9 +6,11 @@
 #include <functional>
 
 #include "absl/status/status.h"
+#include "artifacts/output_folder.h"
 #include "server/api/auth.h"
 #include "server/api/long_requests.h"
 #include "server/controller/controller.h"
+#include "server/models/model_registry.h"
 #include "server/store/queue_store.h"
 
 namespace dlp::server {
@@ -25,6 +27,7 @@ struct ApiContext {
   // POST /v1/shutdown; must return quickly.
   std::function<void()> request_shutdown;
   QueueStore* queues = nullptr;  // the queues' store (/v1/admin/queues)
+  ModelRegistry* models = nullptr;  // /v1/models; null: no registry (404)
 };
 
 // Installs every endpoint, token checking and JSON errors on `server`.
@@ -44,6 +47,15 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& context);
 
 // /v1/admin/queues (owner) and /v1/queues (everyone): queue_endpoints.cc.
 void InstallQueueRoutes(httplib::Server& server, const ApiContext& context);
+
+// GET /v1/jobs/ID/artifacts[/PATH] (artifact_endpoints.cc).
+void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context);
+// Streams an open file as the response's body (`size` bytes, from offset 0),
+// holding `slot` until it is sent.
+void ServeFile(httplib::Response& res, internal::OwnedFd fd, int64_t size, LongRequests::Slot slot);
+
+// The model registry's /v1/models (model_endpoints.cc).
+void InstallModelRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
