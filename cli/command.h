@@ -51,6 +51,8 @@ void RegisterConfig(CLI::App& parent, Invocation& invocation);
 void RegisterVersion(CLI::App& parent, Invocation& invocation);
 void RegisterProfile(CLI::App& parent, Invocation& invocation);
 void RegisterMetrics(CLI::App& parent, Invocation& invocation);
+void RegisterArtifacts(CLI::App& parent, Invocation& invocation);
+void RegisterModel(CLI::App& parent, Invocation& invocation);
 void RegisterTop(CLI::App& parent, Invocation& invocation);
 void RegisterUi(CLI::App& parent, Invocation& invocation);
 void RegisterQueue(CLI::App& parent, Invocation& invocation);

@@ -18,6 +18,8 @@ const std::vector<CommandEntry>& Commands() {
       {"metrics", RegisterMetrics},
       {"top", RegisterTop},
       {"ui", RegisterUi},
+      {"artifacts", RegisterArtifacts},
+      {"model", RegisterModel},
       {"queue", RegisterQueue},
       {"sweep", RegisterSweep},
       {"admin", RegisterAdmin},

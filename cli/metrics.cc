@@ -1,6 +1,8 @@
 // dlp metrics JOB... [--name loss] [-o table|json|csv] [--plot] [--png FILE]
 // [--svg FILE] [--smooth N]: the training metrics a job's ranks reported
 // (DLP_METRIC lines in its logs), several replicas or jobs overlaid in one chart.
+// With --compare, runs side by side: each metric's final and best value per
+// job, and one metric of every job overlaid.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ struct MetricsFlags {
   std::string output = "table";
   std::string x = "step";
   bool plot = false;
+  bool compare = false;
   std::string png, svg;
   int smooth = 1;
 };
@@ -72,9 +75,88 @@ int TerminalWidth() {
   return 80;
 }
 
+// The chart of --compare: one metric, one line per job (its first replica's
+// points, so that replicas do not zigzag).
+std::vector<Series> CompareSeries(
+    const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs,
+    const std::string& name) {
+  std::vector<Series> out;
+  for (const auto& [job, points] : runs) {
+    Series s;
+    s.label = absl::StrCat("job ", job);
+    std::string replica;
+    for (const MetricPoint& p : points) {
+      if (p.name != name) continue;
+      if (replica.empty()) replica = p.replica;
+      if (p.replica == replica) s.points.push_back({static_cast<double>(p.step), p.value});
+    }
+    if (!s.points.empty()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+int RunCompare(const MetricsFlags& flags, const GlobalFlags& globals, Client& client) {
+  std::vector<std::pair<std::string, std::vector<MetricPoint>>> runs;
+  MetricsFilter filter;
+  filter.name = flags.name;
+  filter.replica = flags.replica;
+  for (const std::string& id : flags.ids) {
+    absl::StatusOr<std::vector<MetricPoint>> points = client.Metrics(id, filter);
+    if (!points.ok()) return ReportError(points.status());
+    runs.emplace_back(id, std::move(*points));
+  }
+  const std::vector<MetricComparison> metrics = CompareRuns(runs);
+  if (metrics.empty()) return ReportError(absl::NotFoundError("no DLP_METRIC lines to compare"));
+  if (flags.plot || !flags.png.empty() || !flags.svg.empty()) {
+    const std::string name = flags.name.empty() ? metrics.front().name : flags.name;
+    const std::vector<Series> series = SmoothSeries(CompareSeries(runs, name), flags.smooth);
+    ChartOptions chart;
+    chart.title = absl::StrCat(name, " by step (jobs ", absl::StrJoin(flags.ids, ", "), ")");
+    chart.y_label = name;
+    for (const auto& [path, format] : {std::pair{flags.png, ChartImageFormat::kPng},
+                                       std::pair{flags.svg, ChartImageFormat::kSvg}}) {
+      if (path.empty()) continue;
+      absl::Status s = WriteChart(series, chart, format, path);
+      if (!s.ok()) return ReportError(s);
+    }
+    if (flags.plot) {
+      std::printf("%s", PlotText(series, std::max(20, TerminalWidth() - 14), 16,
+                                 absl::StrCat(name, " by step"), UseColor(globals, STDOUT_FILENO))
+                            .c_str());
+    }
+    if (flags.output == "table") return Code(ExitCode::kSuccess);
+  }
+  if (flags.output == "json") {
+    std::printf("%s\n", ComparisonToJson(flags.ids, metrics).c_str());
+    return Code(ExitCode::kSuccess);
+  }
+  std::vector<std::string> header = {"METRIC", "GOAL"};
+  for (const std::string& id : flags.ids) header.push_back(absl::StrCat("JOB ", id));
+  Table table(std::move(header));
+  for (const MetricComparison& c : metrics) {
+    std::vector<std::string> row = {c.name, c.goal == MetricGoal::kMinimize ? "min" : "max"};
+    for (const std::string& id : flags.ids) {
+      auto it = c.runs.find(id);
+      row.push_back(it == c.runs.end() ? "-"
+                                       : absl::StrFormat("%.6g (best %.6g)", it->second.final_value,
+                                                         it->second.best));
+    }
+    table.AddRow(std::move(row));
+  }
+  table.Print(stdout, UseColor(globals, STDOUT_FILENO));
+  return Code(ExitCode::kSuccess);
+}
+
 int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
+  if (flags.compare) {
+    if (flags.output == "csv") {
+      PrintError("--compare writes a table or json, not csv");
+      return Code(ExitCode::kUsage);
+    }
+    return RunCompare(flags, globals, **client);
+  }
   absl::StatusOr<std::vector<MetricPoint>> points = Collect(**client, flags);
   if (!points.ok()) return ReportError(points.status());
   bool one_name = !flags.name.empty();
@@ -162,6 +244,9 @@ void RegisterMetrics(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("--smooth", flags->smooth,
                   "Draw each series as the mean of its last N points (1: as reported)")
       ->check(CLI::Range(1, 100000));
+  cmd->add_flag("--compare", flags->compare,
+                "Runs side by side: each metric's final and best value per job (with --plot: "
+                "one metric of every job overlaid)");
   cmd->add_option("--x", flags->x, "Horizontal axis: step or time")
       ->check(CLI::IsMember({"step", "time"}));
   cmd->callback([flags, &invocation] {

@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top ui queue sweep admin"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui queue sweep admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -37,7 +37,7 @@ _dlp() {
       -o|--output|--set|--name|--label|--state|--queue|--limit|--replica|--tail|--since|\
       --timeout|--backend|--field|--state-dir|--listen|-f|--file|--trace|--duration|--dir|--png|--x|\
       --user|--expires|--queues|--cohort|--nominal|--borrowing-limit|--lending-limit|--weight|\
-      --priority-range)
+      --priority-range|--job|--path|--alias|--output-dir)
         [[ $word == -f && $cmd == logs ]] || ((i++)); continue ;;
       -*) continue ;;
     esac
@@ -47,12 +47,15 @@ _dlp() {
   case $prev in
     --context) COMPREPLY=($(compgen -W "$(_dlp_contexts)" -- "$cur")); return ;;
     --config|--state-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -o|--output)
+    -o|--output|--output-dir)
+      case $cmd/$sub in
+        artifacts/get|model/get) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
       case $cmd in
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
         render) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-        admin|queue|sweep) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+        admin|queue|sweep|artifacts|model) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
       return ;;
@@ -72,6 +75,8 @@ _dlp() {
     --set|--name|--label|--queue|--limit|--replica|--tail|--since|--timeout|--listen|--duration|\
     --user)
       return ;;
+    --job) COMPREPLY=($(compgen -W "$(_dlp_jobs)" -- "$cur")); return ;;
+    --path|--alias) return ;;
     --expires) COMPREPLY=($(compgen -W "1h 1d 7d 30d 90d" -- "$cur")); return ;;
   esac
 
@@ -90,6 +95,28 @@ _dlp() {
     version) flags="--client" ;;
     profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
     metrics) flags="--name --replica -o --output --plot --png --svg --smooth --x"; args=jobs ;;
+    artifacts)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "list get --help" -- "$cur")); return
+      fi
+      case $sub in
+        list) flags="-o --output" ;;
+        get) flags="-o --output-dir" ;;
+      esac
+      args=jobs ;;
+    model)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "register list show get alias --help" -- "$cur")); return
+      fi
+      case $sub in
+        register) flags="--job --path --alias" ;;
+        list|show) flags="-o --output" ;;
+        get) flags="-o --output-dir" ;;
+        alias)
+          if [[ -z $verb ]]; then
+            COMPREPLY=($(compgen -W "set --help" -- "$cur")); return
+          fi ;;
+      esac ;;
     top) flags="--interval --once" ;;
     ui) flags="--print-url" ;;
     server)

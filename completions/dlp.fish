@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics top ui queue sweep admin
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui queue sweep admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -107,10 +107,32 @@ complete -c dlp -n '__fish_seen_subcommand_from metrics' -l name -x -d 'Only thi
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l replica -x -d 'Only this replica'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -s o -l output -x -a 'table json csv' -d 'Output format'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l plot -d 'Draw a chart in the terminal'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l compare -d "Runs side by side: each metric's final and best value per job"
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l png -r -F -d 'Write the chart as a PNG image'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l svg -r -F -d 'Write the chart as an SVG image'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l smooth -x -d 'Moving average over N points'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l x -x -a 'step time' -d 'Horizontal axis'
+# artifacts list|get JOB [PATH]
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a artifacts -d 'List or fetch what a job wrote into $DLP_OUTPUT_DIR'
+complete -c dlp -n '__fish_seen_subcommand_from artifacts; and not __fish_seen_subcommand_from list get' -a list -d "List a job's artifacts"
+complete -c dlp -n '__fish_seen_subcommand_from artifacts; and not __fish_seen_subcommand_from list get' -a get -d "Fetch a job's artifacts, checking SHA-256"
+complete -c dlp -n '__fish_seen_subcommand_from artifacts; and __fish_seen_subcommand_from list get' -x -a '(__dlp_jobs)'
+complete -c dlp -n '__fish_seen_subcommand_from artifacts; and __fish_seen_subcommand_from list' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from artifacts; and __fish_seen_subcommand_from get' -s o -l output-dir -r -a '(__fish_complete_directories)' -d 'Folder to write into'
+# model register|list|show|get|alias set
+set -l dlp_model_verbs register list show get alias
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a model -d 'Register, list, show and fetch model versions'
+complete -c dlp -n "__fish_seen_subcommand_from model; and not __fish_seen_subcommand_from $dlp_model_verbs" -a register -d "Register a file of a job's output folder"
+complete -c dlp -n "__fish_seen_subcommand_from model; and not __fish_seen_subcommand_from $dlp_model_verbs" -a list -d 'List model versions'
+complete -c dlp -n "__fish_seen_subcommand_from model; and not __fish_seen_subcommand_from $dlp_model_verbs" -a show -d 'Show one version'
+complete -c dlp -n "__fish_seen_subcommand_from model; and not __fish_seen_subcommand_from $dlp_model_verbs" -a get -d "Fetch a version's file, checking SHA-256"
+complete -c dlp -n "__fish_seen_subcommand_from model; and not __fish_seen_subcommand_from $dlp_model_verbs" -a alias -d "Manage a model's aliases"
+complete -c dlp -n '__fish_seen_subcommand_from model; and __fish_seen_subcommand_from alias; and not __fish_seen_subcommand_from set' -a set -d 'Point NAME@ALIAS at a version'
+complete -c dlp -n '__fish_seen_subcommand_from model; and __fish_seen_subcommand_from register' -l job -x -a '(__dlp_jobs)' -d 'The job that wrote the file'
+complete -c dlp -n '__fish_seen_subcommand_from model; and __fish_seen_subcommand_from register' -l path -x -d 'File in the output folder'
+complete -c dlp -n '__fish_seen_subcommand_from model; and __fish_seen_subcommand_from register' -l alias -x -d 'Alias for the new version'
+complete -c dlp -n '__fish_seen_subcommand_from model; and __fish_seen_subcommand_from list show' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from model; and __fish_seen_subcommand_from get' -s o -l output-dir -r -a '(__fish_complete_directories)' -d 'Folder to write into'
 # top
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a top -d 'Live view of running jobs and replicas'
 complete -c dlp -n '__fish_seen_subcommand_from top' -l interval -x -d 'Seconds between refreshes'

@@ -65,6 +65,11 @@ std::string Payload(const Checkpoint& c) {
 std::string CheckpointPath(const std::string& dir) { return dir + "/checkpoint.bin"; }
 
 absl::Status SaveCheckpoint(const std::string& dir, const Checkpoint& checkpoint) {
+  return SaveCheckpointAs(dir, "checkpoint.bin", checkpoint);
+}
+
+absl::Status SaveCheckpointAs(const std::string& dir, const std::string& name,
+                              const Checkpoint& checkpoint) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
@@ -74,7 +79,7 @@ absl::Status SaveCheckpoint(const std::string& dir, const Checkpoint& checkpoint
                            {"rng_state", absl::StrCat(checkpoint.rng_state)},
                            {"parameters", checkpoint.params.size()},
                            {"fnv1a", absl::StrCat(Fnv1a(payload))}};
-  const std::string path = CheckpointPath(dir);
+  const std::string path = dir + "/" + name;
   const std::string tmp = path + ".tmp";
   DLP_RETURN_IF_ERROR(
       WriteAllAndSync(tmp, absl::StrCat(kMagic, "\n", header.dump(), "\n", payload)));

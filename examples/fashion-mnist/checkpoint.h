@@ -22,6 +22,10 @@ struct Checkpoint {
 // Creates DIR if needed. Errors name the path and the failing system call.
 absl::Status SaveCheckpoint(const std::string& dir, const Checkpoint& checkpoint);
 
+// The same file as DIR/NAME (the final model a job keeps, `model.ckpt`).
+absl::Status SaveCheckpointAs(const std::string& dir, const std::string& name,
+                              const Checkpoint& checkpoint);
+
 // NotFound when DIR has no checkpoint; DataLoss for a corrupt file.
 absl::StatusOr<Checkpoint> LoadCheckpoint(const std::string& dir);
 

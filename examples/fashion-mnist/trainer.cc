@@ -257,13 +257,18 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       dlp_metric("test_accuracy", report.test_accuracy, epoch);
     }
     if (!rank0) continue;
-    if (!o.checkpoint_dir.empty()) {
+    // Under dlp the final model is what the job keeps: $DLP_OUTPUT_DIR/model.ckpt
+    // (`dlp artifacts get`, `dlp model register`).
+    const char* output = std::getenv("DLP_OUTPUT_DIR");
+    const bool keep = output != nullptr && *output != '\0' && epoch == o.epochs;
+    if (!o.checkpoint_dir.empty() || keep) {
       Checkpoint c{o.model, epoch, rng.state(), std::vector<float>(count),
                    std::vector<float>(count)};
       kernels->CopyToHost(c.params.data(), params.get(), count * sizeof(float));
       kernels->CopyToHost(c.velocity.data(), velocity.get(), count * sizeof(float));
       DLP_RETURN_IF_ERROR(kernels->Check());
-      DLP_RETURN_IF_ERROR(SaveCheckpoint(o.checkpoint_dir, c));
+      if (!o.checkpoint_dir.empty()) DLP_RETURN_IF_ERROR(SaveCheckpoint(o.checkpoint_dir, c));
+      if (keep) DLP_RETURN_IF_ERROR(SaveCheckpointAs(output, "model.ckpt", c));
     }
     if (observer.on_epoch) observer.on_epoch(report);
   }

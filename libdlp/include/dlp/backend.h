@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "dlp/admin.h"
+#include "dlp/artifacts.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
 #include "dlp/queue.h"
@@ -48,6 +49,9 @@ struct LogLine {
 
 // Called for each line in order; return false to stop early.
 using LogSink = std::function<bool(const LogLine&)>;
+
+// Receives a file's bytes in order; returns false to stop early.
+using ByteSink = std::function<bool(std::string_view)>;
 
 // A file a job's ranks wrote next to their logs (a per-rank trace).
 struct TraceFile {
@@ -125,6 +129,33 @@ class Backend {
                                     "remote context)");
   }
 
+  // What the job kept (its output folder, dlp/artifacts.h): the files under
+  // `path` (empty: all; a file: that one) with their SHA-256, and one file's
+  // bytes. NotFound for an unknown job or path; InvalidArgument for a path
+  // that leaves the folder; Unimplemented where the backend cannot reach it.
+  virtual absl::StatusOr<std::vector<Artifact>> Artifacts(std::string_view id,
+                                                          std::string_view /*path*/) {
+    return absl::UnimplementedError("the " + Name() + " backend has no artifacts for job " +
+                                    std::string(id));
+  }
+  virtual absl::Status ReadArtifact(std::string_view id, std::string_view /*path*/,
+                                    const ByteSink&) {
+    return absl::UnimplementedError("the " + Name() + " backend has no artifacts for job " +
+                                    std::string(id));
+  }
+
+  // The model registry of a dlpd (Client's functions of the same names say
+  // what they do). Unimplemented where the backend is not a dlpd.
+  virtual absl::StatusOr<ModelVersion> RegisterModel(const ModelRegistration&) {
+    return NoModels();
+  }
+  virtual absl::StatusOr<std::vector<ModelVersion>> ListModels() { return NoModels(); }
+  virtual absl::StatusOr<ModelVersion> GetModel(std::string_view) { return NoModels(); }
+  virtual absl::Status ReadModel(std::string_view, const ByteSink&) { return NoModels(); }
+  virtual absl::StatusOr<ModelVersion> SetModelAlias(std::string_view, std::string_view, int) {
+    return NoModels();
+  }
+
   // Tenants and tokens of a dlpd (Client's functions of the same names say
   // what they do). Unimplemented where the backend is not a dlpd.
   virtual absl::StatusOr<Tenant> CreateTenant(const Tenant&) { return NoTenants(); }
@@ -150,6 +181,10 @@ class Backend {
   virtual absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view) { return NoTenants(); }
 
  private:
+  absl::Status NoModels() const {
+    return absl::UnimplementedError("the " + Name() +
+                                    " backend has no model registry (a dlpd has one)");
+  }
   absl::Status NoTenants() const {
     return absl::UnimplementedError("the " + Name() +
                                     " backend has no tenants, tokens or queues (a dlpd has them)");

@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "dlp/admin.h"
+#include "dlp/artifacts.h"
 #include "dlp/backend.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
@@ -131,6 +132,41 @@ class Client {
   // it wrote at once (`windowed` false, on_open not called).
   absl::StatusOr<WindowedTraces> ProfileWindow(std::string_view id,
                                                const ProfileWindowOptions& options);
+
+  // ---- What jobs keep: artifacts and models (client/artifacts.cc) ----
+
+  // The files under the job's output folder (DLP_OUTPUT_DIR), or under its
+  // sub-path `path` (a folder or one file), with size, SHA-256 and mtime.
+  // NotFound for an unknown job (another tenant's included) or path.
+  absl::StatusOr<std::vector<Artifact>> ListArtifacts(std::string_view id,
+                                                      std::string_view path = "");
+  // Writes the artifacts under `path` (empty: all) into `dir`, each at its
+  // path relative to the output folder, and checks each one's size and
+  // SHA-256 against the listing (DataLoss, and no file left, on a mismatch).
+  // Returns what was written (`Artifact::path` as written under `dir`).
+  absl::StatusOr<std::vector<Artifact>> DownloadArtifacts(std::string_view id,
+                                                          std::string_view path,
+                                                          const std::string& dir);
+
+  // Registers a file of a job's output folder as the next version of the
+  // model `reg.name` (1 when new), setting `reg.alias` on it when given.
+  // InvalidArgument for a bad name or alias; NotFound for an unknown job
+  // or file. Another tenant's job is unknown.
+  absl::StatusOr<ModelVersion> RegisterModel(const ModelRegistration& reg);
+  // Every version of the caller's models (the owner: everyone's), by name
+  // then version.
+  absl::StatusOr<std::vector<ModelVersion>> ListModels();
+  // One version: "NAME" (the latest), "NAME:3" or "NAME@staging"; the owner
+  // may prefix a tenant's: "alice/NAME@staging". NotFound.
+  absl::StatusOr<ModelVersion> GetModel(std::string_view ref);
+  // Writes the version's file into `dir` under its name and checks its
+  // SHA-256 (DataLoss on a mismatch). Returns the version; `file` is the path
+  // written.
+  absl::StatusOr<ModelVersion> DownloadModel(std::string_view ref, const std::string& dir);
+  // Points NAME@ALIAS at `version` (moving it from another version).
+  // NotFound for an unknown model or version.
+  absl::StatusOr<ModelVersion> SetModelAlias(std::string_view name, std::string_view alias,
+                                             int version);
 
   // ---- Tenants and tokens (a dlpd's owner only) ----
   // Other tenants' tokens get PermissionDenied; Unimplemented where the

@@ -181,6 +181,37 @@ std::map<std::string, StepRate> StepRatesFromLogs(const std::vector<LogLine>& li
 std::string MetricsToJson(const std::vector<MetricPoint>& points);
 std::string MetricsToCsv(const std::vector<MetricPoint>& points);
 
+// ---- Comparing runs (dlp metrics --compare; profile/compare.cc) ----
+
+// Whether a smaller or a larger value of a metric is better: names with
+// "loss", "error", "err", "perplexity" or "time" are minimised, others maximised.
+enum class MetricGoal { kMinimize, kMaximize };
+MetricGoal GuessMetricGoal(std::string_view name);
+
+// One metric of one run: its last value (in log order) and its best.
+struct RunMetric {
+  int points = 0;
+  double final_value = 0;
+  int64_t final_step = -1;
+  double best = 0;
+  int64_t best_step = -1;
+};
+
+struct MetricComparison {
+  std::string name;
+  MetricGoal goal = MetricGoal::kMaximize;
+  std::map<std::string, RunMetric> runs;  // by run (job id); runs without the metric absent
+};
+
+// Per metric name (sorted), each run's final and best value over all its
+// replicas' points. `runs`: (job id, its points in log order).
+std::vector<MetricComparison> CompareRuns(
+    const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs);
+// {"jobs":[...],"metrics":[{"name","goal":"min"|"max","runs":{"ID":{"points","final",
+//  "finalStep","best","bestStep"}}}]}
+std::string ComparisonToJson(const std::vector<std::string>& jobs,
+                             const std::vector<MetricComparison>& metrics);
+
 // One line of a chart: (x, y) points, drawn in order.
 struct Series {
   std::string label;

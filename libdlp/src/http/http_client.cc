@@ -307,4 +307,29 @@ absl::Status HttpClient::StreamLines(std::string_view path, const Query& query,
   return absl::OkStatus();
 }
 
+absl::Status HttpClient::StreamBody(std::string_view path, const Query& query,
+                                    const std::function<bool(std::string_view)>& on_data,
+                                    absl::Duration idle_timeout) const {
+  DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
+  std::string error_body;
+  bool stopped = false;
+  ResponseSink sink;
+  sink.on_body = [&](std::string_view piece) {
+    if (sink.status < 200 || sink.status >= 300) {
+      if (error_body.size() < 64 * 1024) error_body.append(piece);
+      return true;
+    }
+    if (on_data(piece)) return true;
+    stopped = true;
+    return false;
+  };
+  const std::string target = Target(path, query);
+  HttpExchange exchange = NewExchange(endpoint_, "GET", target, idle_timeout, sink);
+  absl::Status sent = Perform(address_, exchange);
+  if (stopped) return absl::OkStatus();
+  DLP_RETURN_IF_ERROR(sent);
+  if (sink.status < 200 || sink.status >= 300) return StatusFromHttpError(sink.status, error_body);
+  return absl::OkStatus();
+}
+
 }  // namespace dlp::internal

@@ -51,6 +51,12 @@ class HttpClient {
   absl::Status StreamLines(std::string_view path, const Query& query,
                            const std::function<bool(std::string_view)>& on_line,
                            absl::Duration idle_timeout) const;
+  // GETs a response of any size and calls `on_data` with each piece of a 2xx
+  // body in order (an error body is read whole and returned as a status);
+  // `on_data` returns false to stop early (then OK is returned).
+  absl::Status StreamBody(std::string_view path, const Query& query,
+                          const std::function<bool(std::string_view)>& on_data,
+                          absl::Duration idle_timeout) const;
 
  private:
   std::string Target(std::string_view path, const Query& query) const;

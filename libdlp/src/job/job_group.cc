@@ -116,6 +116,7 @@ contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
   job.gpus_text = gpus_text;
   job.job_id = id;
   job.job_name = name;
+  job.output_dir = folder.OutputDir();
   return contract::MakeDlpRunCommand(job);
 }
 

@@ -53,6 +53,7 @@ DlpRunCommand MakeDlpRunCommand(const DlpRunJob& job) {
   }
   if (!job.job_id.empty()) c.env[env::kJobId] = job.job_id;
   if (!job.job_name.empty()) c.env[env::kJobName] = job.job_name;
+  if (!job.output_dir.empty()) c.env[env::kOutputDir] = job.output_dir;
   return c;
 }
 

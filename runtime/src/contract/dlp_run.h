@@ -40,6 +40,7 @@ struct DlpRunJob {
   std::vector<int> gpus;                       // --gpus and CUDA_VISIBLE_DEVICES; empty: none
   std::string gpus_text;         // shown instead of `gpus` when they are not known yet
   std::string job_id, job_name;  // DLP_JOB_ID, DLP_JOB_NAME (unset when empty)
+  std::string output_dir;        // DLP_OUTPUT_DIR (JobFolder::OutputDir); unset when empty
 };
 
 struct DlpRunCommand {

@@ -145,7 +145,8 @@ void Launcher::StartRound(int round) {
       for (auto& [k, v] : env) request.env[k] = v;
       request.workdir = options_.group.workdir;
     } else {
-      for (const char* name : {contract::env::kJobId, contract::env::kJobName}) {
+      for (const char* name :
+           {contract::env::kJobId, contract::env::kJobName, contract::env::kOutputDir}) {
         if (inherited.count(name)) env[name] = inherited.at(name);
       }
       const std::string workdir = options_.group.workdir.empty() ? cwd_ : options_.group.workdir;

@@ -59,8 +59,8 @@ TEST_F(SlurmOfflineTest, RenderPrintsTheBatchScriptWithoutSlurm) {
         "#SBATCH --mem-per-cpu=2048\n", "#SBATCH --time=2\n",
         "#SBATCH --comment=dlp:train-KEY,team=vision\n", "#SBATCH --nice=5\n",
         "#SBATCH --nodes=1-4\n", "#SBATCH --requeue\n", "#SBATCH --open-mode=append\n",
-        "DLP_JOB_NAME=train srun --kill-on-bad-exit=0 ", "--group ",
-        "/train-KEY/group.json --log-dir ", "/train-KEY/logs --status-file ",
+        "DLP_JOB_NAME=train DLP_OUTPUT_DIR=", "/train-KEY/output srun --kill-on-bad-exit=0 ",
+        "--group ", "/train-KEY/group.json --log-dir ", "/train-KEY/logs --status-file ",
         "/train-KEY/status.json --trace-dir ", "/train-KEY/traces\n",
         // The group file dlp-run reads, as the backend writes it.
         "/train-KEY/group.json\n{", "\"maxRestarts\": 2", "\"restartPolicy\": \"OnFailure\"",

@@ -86,7 +86,8 @@ TEST(RenderTest, ShowsTheDlpRunCommandAndGroup) {
   spec.restart_policy = {RestartPolicyKind::kOnFailure, 3, 5};
   auto rendered = (*backend)->Render(spec);  // needs no server
   ASSERT_TRUE(rendered.ok()) << rendered.status();
-  EXPECT_THAT(*rendered, HasSubstr("DLP_JOB_NAME=mnist dlp-run --group STATE/jobs/ID/group.json "
+  EXPECT_THAT(*rendered, HasSubstr("DLP_JOB_NAME=mnist DLP_OUTPUT_DIR=STATE/jobs/ID/output dlp-run "
+                                   "--group STATE/jobs/ID/group.json "
                                    "--log-dir STATE/jobs/ID/logs --status-file"));
   EXPECT_THAT(*rendered, HasSubstr("\"framework\": \"pytorch\""));
   EXPECT_THAT(*rendered, HasSubstr("\"restartPolicy\": \"OnFailure\""));

@@ -29,15 +29,18 @@ TEST(DlpRunCommand, CarriesEveryPieceOfTheJob) {
   job.gpus = {0, 3};
   job.job_id = "7";
   job.job_name = "my job";
+  job.output_dir = folder.OutputDir();
   DlpRunCommand c = MakeDlpRunCommand(job);
   EXPECT_THAT(c.argv,
               ElementsAre("/opt/dlp/bin/dlp-run", "--group", "/s/jobs/7/group.json", "--log-dir",
                           "/s/jobs/7/logs", "--status-file", "/s/jobs/7/status.json",
                           "--grace-period", "2.5", "--gpus", "0,3"));
   EXPECT_THAT(c.env, UnorderedElementsAre(Pair("CUDA_VISIBLE_DEVICES", "0,3"),
-                                          Pair("DLP_JOB_ID", "7"), Pair("DLP_JOB_NAME", "my job")));
+                                          Pair("DLP_JOB_ID", "7"), Pair("DLP_JOB_NAME", "my job"),
+                                          Pair("DLP_OUTPUT_DIR", "/s/jobs/7/output")));
   EXPECT_EQ(c.ShellLine(),
-            "CUDA_VISIBLE_DEVICES=0,3 DLP_JOB_ID=7 DLP_JOB_NAME='my job' /opt/dlp/bin/dlp-run "
+            "CUDA_VISIBLE_DEVICES=0,3 DLP_JOB_ID=7 DLP_JOB_NAME='my job' "
+            "DLP_OUTPUT_DIR=/s/jobs/7/output /opt/dlp/bin/dlp-run "
             "--group /s/jobs/7/group.json --log-dir /s/jobs/7/logs --status-file "
             "/s/jobs/7/status.json --grace-period 2.5 --gpus 0,3");
 }

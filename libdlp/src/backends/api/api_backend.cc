@@ -41,6 +41,16 @@ absl::StatusOr<std::string> ApiBackend::GetBody(const std::string& path, const Q
   return WithClient([&](const HttpClient& http) { return http.Get(path, query); });
 }
 
+absl::Status ApiBackend::StreamBody(const std::string& path, const Query& query,
+                                    const ByteSink& sink) {
+  // Large files arrive as fast as the network allows; the timeout bounds a stall.
+  return WithClient([&](const HttpClient& http) -> absl::StatusOr<bool> {
+           DLP_RETURN_IF_ERROR(http.StreamBody(path, query, sink, absl::Seconds(60)));
+           return true;
+         })
+      .status();
+}
+
 absl::StatusOr<std::string> ApiBackend::PostBody(const std::string& path, const std::string& json) {
   return WithClient([&](const HttpClient& http) { return http.Post(path, json); });
 }

@@ -41,6 +41,17 @@ class ApiBackend : public Backend {
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) override;
   // POST /v1/ui/codes (api_backend_monitor.cc).
   absl::StatusOr<UiSignInLink> UiSignIn() override;
+  // /v1/jobs/ID/artifacts and /v1/models (api_backend_artifacts.cc).
+  absl::StatusOr<std::vector<Artifact>> Artifacts(std::string_view id,
+                                                  std::string_view path) override;
+  absl::Status ReadArtifact(std::string_view id, std::string_view path,
+                            const ByteSink& sink) override;
+  absl::StatusOr<ModelVersion> RegisterModel(const ModelRegistration& reg) override;
+  absl::StatusOr<std::vector<ModelVersion>> ListModels() override;
+  absl::StatusOr<ModelVersion> GetModel(std::string_view ref) override;
+  absl::Status ReadModel(std::string_view ref, const ByteSink& sink) override;
+  absl::StatusOr<ModelVersion> SetModelAlias(std::string_view name, std::string_view alias,
+                                             int version) override;
   // /v1/admin (api_backend_admin.cc).
   absl::StatusOr<Tenant> CreateTenant(const Tenant& tenant) override;
   absl::StatusOr<std::vector<Tenant>> ListTenants() override;
@@ -71,6 +82,9 @@ class ApiBackend : public Backend {
   auto WithClient(const Call& call) -> decltype(call(std::declval<const HttpClient&>()));
   // GET, POST or DELETE `path` through WithClient: the body of a 2xx reply.
   absl::StatusOr<std::string> GetBody(const std::string& path, const Query& query = {});
+  // GET `path` through WithClient, its body streamed to `sink` (a retry only
+  // when the first connection failed, so no byte is delivered twice).
+  absl::Status StreamBody(const std::string& path, const Query& query, const ByteSink& sink);
   absl::StatusOr<std::string> PostBody(const std::string& path, const std::string& json);
   absl::StatusOr<std::string> DeleteBody(const std::string& path);
 

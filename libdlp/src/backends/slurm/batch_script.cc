@@ -166,6 +166,7 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   job.status_file = folder.StatusFile();
   job.trace_dir = folder.TraceDir();
   job.job_name = spec.name;
+  job.output_dir = folder.OutputDir();
   const contract::DlpRunCommand command = contract::MakeDlpRunCommand(job);
   std::string env;
   for (const auto& [key, value] : command.env) {

@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "artifacts/output_folder.h"
 #include "backends/factories.h"
 #include "backends/slurm/batch_script.h"
 #include "backends/slurm/job_mapping.h"
@@ -88,6 +89,7 @@ class SlurmBackend final : public Backend {
     std::error_code ec;
     fs::create_directories(folder.LogDir(), ec);
     if (!ec) fs::create_directories(folder.TraceDir(), ec);
+    if (!ec) fs::create_directories(folder.OutputDir(), ec);
     if (ec) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot create the job folder ", layout.job_dir, ": ", ec.message(),
@@ -195,6 +197,20 @@ class SlurmBackend final : public Backend {
     return ReadTraceDir(contract::JobFolder{dir}.TraceDir());
   }
 
+  // The ranks write DLP_OUTPUT_DIR into the shared job folder: read it there.
+  absl::StatusOr<std::vector<Artifact>> Artifacts(std::string_view id,
+                                                  std::string_view path) override {
+    DLP_ASSIGN_OR_RETURN(std::string dir, OutputDir(id));
+    return ListArtifacts(dir, path, /*digests=*/true);
+  }
+
+  absl::Status ReadArtifact(std::string_view id, std::string_view path,
+                            const ByteSink& sink) override {
+    DLP_ASSIGN_OR_RETURN(std::string dir, OutputDir(id));
+    DLP_ASSIGN_OR_RETURN(OpenedArtifact file, OpenArtifact(dir, path));
+    return StreamFile(file.fd.get(), sink);
+  }
+
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override {
     DLP_ASSIGN_OR_RETURN(Job job, Get(id));
     std::vector<Event> events;
@@ -226,6 +242,18 @@ class SlurmBackend final : public Backend {
       return absl::NotFoundError(absl::StrCat("no job '", std::string(id), "': Slurm job ids are numbers"));
     }
     return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::string> OutputDir(std::string_view id) {
+    DLP_RETURN_IF_ERROR(CheckId(id));
+    DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
+    const std::string dir = JobDir(record);
+    if (dir.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job ", std::string(id), " was not submitted by dlp (or its folder is not under ",
+          workdir_, "); it has no output folder"));
+    }
+    return contract::JobFolder{dir}.OutputDir();
   }
 
   std::string JobDir(const SlurmJobRecord& record) const {

@@ -228,6 +228,8 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
     InstallSignInRoutes(server, ctx);
     InstallStaticRoutes(server, ctx);
   }
+  InstallArtifactRoutes(server, ctx);
+  InstallModelRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

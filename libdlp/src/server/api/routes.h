@@ -7,10 +7,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "artifacts/output_folder.h"
 #include "server/api/auth.h"
 #include "server/api/long_requests.h"
 #include "server/controller/controller.h"
 #include "server/controller/sweep_controller.h"
+#include "server/models/model_registry.h"
 #include "server/store/queue_store.h"
 #include "server/ui/ui_assets.h"
 #include "server/ui/ui_sessions.h"
@@ -34,6 +36,7 @@ struct ApiContext {
   UiSessions* ui_sessions = nullptr;
   const UiAssets* ui_assets = nullptr;
   bool https = false;  // session cookies are Secure
+  ModelRegistry* models = nullptr;  // /v1/models; null: no registry (404)
 };
 
 // Who makes a request: a bearer token's tenant ("" for the owner), or the
@@ -78,6 +81,15 @@ void InstallSweepRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs (the list with its pagination; jobs_list_endpoint.cc).
 void ServeJobList(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
+
+// GET /v1/jobs/ID/artifacts[/PATH] (artifact_endpoints.cc).
+void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context);
+// Streams an open file as the response's body (`size` bytes, from offset 0),
+// holding `slot` until it is sent.
+void ServeFile(httplib::Response& res, internal::OwnedFd fd, int64_t size, LongRequests::Slot slot);
+
+// The model registry's /v1/models (model_endpoints.cc).
+void InstallModelRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);

@@ -361,6 +361,12 @@ absl::StatusOr<std::string> Controller::LogDir(const std::string& id,
   return executor_.LogDir(record.job.id);  // a pure function of the id
 }
 
+absl::StatusOr<std::string> Controller::OutputDir(const std::string& id,
+                                                  const std::string& tenant) {
+  DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
+  return executor_.Folder(record.job.id).OutputDir();
+}
+
 absl::Status Controller::RecordUsage(
     const std::map<std::string, std::vector<ReplicaUsage>>& round, int keep_per_replica) {
   std::vector<UsageSample> samples;

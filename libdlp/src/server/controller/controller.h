@@ -82,6 +82,9 @@ class Controller {
   absl::StatusOr<std::vector<Event>> Events(const std::string& id, const std::string& tenant);
   // The job's log folder (NotFound as Get).
   absl::StatusOr<std::string> LogDir(const std::string& id, const std::string& tenant);
+  // The job's output folder, DLP_OUTPUT_DIR (NotFound as Get; the folder
+  // exists once the job has started).
+  absl::StatusOr<std::string> OutputDir(const std::string& id, const std::string& tenant);
   // Stores one sampling round (job id -> samples) in one commit, keeping the
   // newest `keep_per_replica` samples of each replica.
   absl::Status RecordUsage(const std::map<std::string, std::vector<ReplicaUsage>>& round,

@@ -27,7 +27,9 @@
 #include "server/executor/cgroup.h"
 #include "server/http/gated_server.h"
 #include "server/log.h"
+#include "server/models/blob_store.h"
 #include "server/scheduler/gpu_inventory.h"
+#include "server/store/model_store.h"
 #include "server/thread_guard.h"
 #include "server/ui/ui_assets.h"
 #include "server/ui/ui_cookies.h"
@@ -184,6 +186,9 @@ absl::Status RunDaemon(const DaemonOptions& options) {
     chmod(state.File(absl::StrCat("dlpd.db", suffix)).c_str(), 0600);
   }
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<QueueStore> queues, QueueStore::Open(state.File("dlpd.db")));
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<ModelStore> model_store,
+                       ModelStore::Open(state.File("dlpd.db")));
+  BlobStore blobs(state.File("blobs"));
   DLP_RETURN_IF_ERROR(ImportTokensFile(options.tokens_file, *tenants));
   DLP_RETURN_IF_ERROR(ApplyConfig(config, options.config_file, *queues));
   Authenticator auth(token, *tenants);
@@ -244,6 +249,8 @@ absl::Status RunDaemon(const DaemonOptions& options) {
     context.ui_assets = &ui_assets;
     context.https = !options.tls_cert.empty();
   }
+  ModelRegistry models(&controller, model_store.get(), &blobs);
+  context.models = &models;
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);

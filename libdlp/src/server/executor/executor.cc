@@ -55,14 +55,17 @@ std::string DescribeReplicaExit(const JobReplica& r) {
 absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>& run_as,
                              std::vector<Event>& events) {
   const std::string& id = record.job.id;
-  std::error_code ec;
-  std::filesystem::create_directories(LogDir(id), ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot create ", LogDir(id), ": ", ec.message()));
+  const contract::JobFolder folder = Folder(id);
+  // The output folder (DLP_OUTPUT_DIR) stays with the job's folder.
+  for (const std::string& dir : {LogDir(id), folder.OutputDir()}) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return absl::InternalError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
+  }
   chmod(JobDir(id).c_str(), 0700);
   if (options_.dlp_run.empty()) {
     DLP_ASSIGN_OR_RETURN(options_.dlp_run, contract::FindDlpRun());
   }
-  const contract::JobFolder folder = Folder(id);
   const JobSpec& spec = record.job.spec;
   contract::Group group = internal::JobGroup(spec);
   // After a preemption the ranks see DLP_RESTART_COUNT raised (they resume
@@ -95,7 +98,8 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   spawn.output_path = RunnerOutput(id);
   if (run_as) {
     // dlp-run writes the logs, status and traces as the account.
-    for (const std::string& path : {JobDir(id), LogDir(id), folder.GroupFile()}) {
+    for (const std::string& path :
+         {JobDir(id), LogDir(id), folder.OutputDir(), folder.GroupFile()}) {
       DLP_RETURN_IF_ERROR(GiveToAccount(path, *run_as));
     }
     spawn.run_as = run_as;

@@ -171,6 +171,34 @@ CREATE TABLE IF NOT EXISTS sweep_trials (
   PRIMARY KEY (sweep, trial)
 );
 )sql",
+      // 9 -> 10: the model registry (model_store.h). A version's file is a
+      // blob named by its SHA-256 (server/models/blob_store.h); metrics and
+      // labels are JSON objects. registered_by is the tenant ('' the owner).
+      R"sql(
+CREATE TABLE models (
+  tenant TEXT NOT NULL,
+  name TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  file TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  job TEXT NOT NULL,
+  job_spec TEXT NOT NULL,
+  metrics TEXT NOT NULL,
+  labels TEXT NOT NULL,
+  git_commit TEXT NOT NULL,
+  registered_by TEXT NOT NULL,
+  created_us INTEGER NOT NULL,
+  PRIMARY KEY (tenant, name, version)
+);
+CREATE TABLE model_aliases (
+  tenant TEXT NOT NULL,
+  name TEXT NOT NULL,
+  alias TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (tenant, name, alias)
+);
+)sql",
   };
   return kMigrations;
 }

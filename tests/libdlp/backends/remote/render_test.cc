@@ -28,7 +28,8 @@ TEST(RenderDlpRun, IsTheExecutorsCommandAndGroupFile) {
       ExecutorDlpRunCommand("dlp-run", {"STATE/jobs/ID"}, "ID", "my job", absl::Seconds(10), {})
           .ShellLine();
   EXPECT_EQ(line,
-            "DLP_JOB_ID=ID DLP_JOB_NAME='my job' dlp-run --group STATE/jobs/ID/group.json "
+            "DLP_JOB_ID=ID DLP_JOB_NAME='my job' DLP_OUTPUT_DIR=STATE/jobs/ID/output dlp-run "
+            "--group STATE/jobs/ID/group.json "
             "--log-dir STATE/jobs/ID/logs --status-file STATE/jobs/ID/status.json "
             "--grace-period 10");
   EXPECT_THAT(out, HasSubstr("\n" + line + "\n# STATE/jobs/ID/group.json\n"));

@@ -100,7 +100,8 @@ TEST(BuildSubmission, ScriptIsTheAllocationAndOneSrunOfDlpRun) {
     EXPECT_THAT(s->script, HasSubstr(std::string(line) + "\n")) << s->script;
   }
   EXPECT_EQ(lines.back(),
-            "DLP_JOB_NAME=train srun --kill-on-bad-exit=0 /opt/dlp/bin/dlp-run --group "
+            "DLP_JOB_NAME=train DLP_OUTPUT_DIR=/shared/dlp/train-KEY/output srun "
+            "--kill-on-bad-exit=0 /opt/dlp/bin/dlp-run --group "
             "/shared/dlp/train-KEY/group.json --log-dir /shared/dlp/train-KEY/logs "
             "--status-file /shared/dlp/train-KEY/status.json --trace-dir "
             "/shared/dlp/train-KEY/traces");
@@ -121,7 +122,8 @@ TEST(BuildSubmission, OddTextIsQuotedOrKeptOffTheSbatchLines) {
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->name, "it_s");
   EXPECT_THAT(s->script, HasSubstr("# --output is passed on sbatch's command line\n"));
-  EXPECT_THAT(s->script, HasSubstr("DLP_JOB_NAME='it'\\''s' srun"));
+  EXPECT_THAT(s->script,
+              HasSubstr("DLP_JOB_NAME='it'\\''s' DLP_OUTPUT_DIR='/shared/my jobs/x/output' srun"));
   EXPECT_THAT(s->script, HasSubstr("--group '/shared/my jobs/x/group.json'"));
 }
 

@@ -1,0 +1,56 @@
+// The model registry: a registered version is a file copied from a job's
+// output folder into the blob store, recorded in the model store with where
+// it came from (the job's spec, final metrics, labels and workdir commit) and
+// who registered it. Tenants see their own models only (another's is NotFound,
+// as its jobs are); the owner sees everyone's, a tenant's named "TENANT/NAME"
+// and addressed with `of` = the tenant. Thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "dlp/artifacts.h"
+#include "server/controller/controller.h"
+#include "server/models/blob_store.h"
+#include "server/store/model_store.h"
+
+namespace dlp::server {
+
+class ModelRegistry {
+ public:
+  // Each must outlive the registry.
+  ModelRegistry(Controller* controller, ModelStore* store, BlobStore* blobs)
+      : controller_(controller), store_(store), blobs_(blobs) {}
+
+  // `tenant` is the caller ("" the owner), who must see the job.
+  // InvalidArgument for a bad name, alias or path; NotFound for an unknown
+  // job or file.
+  absl::StatusOr<ModelVersion> Register(const ModelRegistration& reg, const std::string& tenant);
+  absl::StatusOr<std::vector<ModelVersion>> List(const std::string& tenant);
+  // `ref`: "NAME", "NAME:3" or "NAME@ALIAS" of the caller's models, or of
+  // tenant `of`'s when the caller is the owner.
+  absl::StatusOr<ModelVersion> Get(const std::string& ref, const std::string& of,
+                                   const std::string& tenant);
+  // The version's file (Get, then its blob).
+  absl::StatusOr<internal::OpenedArtifact> OpenFile(const std::string& ref, const std::string& of,
+                                                    const std::string& tenant);
+  absl::StatusOr<ModelVersion> SetAlias(const std::string& name, const std::string& alias,
+                                        int version, const std::string& of,
+                                        const std::string& tenant);
+
+ private:
+  // The store's tenant key the caller addresses. NotFound when a tenant names
+  // another tenant.
+  static absl::StatusOr<std::string> KeyFor(const std::string& of, const std::string& tenant);
+  // The name as the caller sees it.
+  static ModelVersion Shown(ModelVersion model, const std::string& key, const std::string& tenant);
+  // The last value of each metric the job's ranks reported.
+  std::map<std::string, double> FinalMetrics(const std::string& log_dir) const;
+
+  Controller* controller_;
+  ModelStore* store_;
+  BlobStore* blobs_;
+};
+
+}  // namespace dlp::server

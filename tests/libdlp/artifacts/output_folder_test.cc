@@ -1,0 +1,129 @@
+// Reading a job's output folder: listing with digests, sub-paths, and every
+// way out of the folder refused (.., absolute, symbolic links, FIFOs); and
+// VerifiedFile, which keeps a download only when its size and SHA-256 match.
+#include "artifacts/output_folder.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "artifacts/verified_file.h"
+#include "common/sha256.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace dlp::internal {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Read(const OpenedArtifact& file) {
+  std::string out;
+  EXPECT_TRUE(StreamFile(file.fd.get(), [&](std::string_view d) {
+                out.append(d);
+                return true;
+              }).ok());
+  return out;
+}
+
+class OutputFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    out_ = dir_.Join("output");
+    dir_.WriteFile("output/model.ckpt", "weights");
+    dir_.WriteFile("output/epochs/1.json", "{\"epoch\":1}");
+    dir_.WriteFile("secret", "outside");
+    ASSERT_EQ(symlink("/etc/passwd", (out_ + "/passwd").c_str()), 0);
+    ASSERT_EQ(symlink(dir_.Join("secret").c_str(), (out_ + "/epochs/secret").c_str()), 0);
+    ASSERT_EQ(symlink(dir_.path().c_str(), (out_ + "/up").c_str()), 0);
+    ASSERT_EQ(mkfifo((out_ + "/fifo").c_str(), 0600), 0);
+  }
+
+  testing::TempDir dir_;
+  std::string out_;
+};
+
+TEST_F(OutputFolder, ListsRegularFilesWithDigestsAndSkipsLinks) {
+  auto all = ListArtifacts(out_, "", /*digests=*/true);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].path, "epochs/1.json");
+  EXPECT_EQ((*all)[1].path, "model.ckpt");
+  EXPECT_EQ((*all)[1].size, 7);
+  EXPECT_EQ((*all)[1].sha256, Sha256Hex("weights"));
+
+  auto sub = ListArtifacts(out_, "epochs", true);
+  ASSERT_TRUE(sub.ok()) << sub.status();
+  ASSERT_EQ(sub->size(), 1u);
+  EXPECT_EQ((*sub)[0].path, "epochs/1.json");
+  auto one = ListArtifacts(out_, "model.ckpt", false);
+  ASSERT_TRUE(one.ok()) << one.status();
+  ASSERT_EQ(one->size(), 1u);
+  EXPECT_EQ((*one)[0].sha256, "");
+
+  auto none = ListArtifacts(dir_.Join("not-started"), "", true);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+TEST_F(OutputFolder, OpensFilesInsideOnly) {
+  auto model = OpenArtifact(out_, "model.ckpt");
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->size, 7);
+  EXPECT_EQ(Read(*model), "weights");
+  auto nested = OpenArtifact(out_, "epochs/1.json");
+  ASSERT_TRUE(nested.ok()) << nested.status();
+
+  for (const char* bad :
+       {"../secret", "epochs/../../secret", "/etc/passwd", "", "a//b", "./x", "epochs/."}) {
+    auto r = OpenArtifact(out_, bad);
+    EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << bad << ": " << r.status();
+  }
+  // Symbolic links, to a file or through a folder, and non-regular files.
+  for (const char* refused : {"passwd", "epochs/secret", "up/secret", "fifo", "epochs", "nope"}) {
+    auto r = OpenArtifact(out_, refused);
+    EXPECT_TRUE(absl::IsNotFound(r.status())) << refused << ": " << r.status();
+  }
+  EXPECT_TRUE(absl::IsNotFound(ListArtifacts(out_, "up", true).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ListArtifacts(out_, "../", true).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ValidateArtifactPath(std::string(2000, 'a'))));
+}
+
+TEST(VerifiedFile, KeepsAMatchingDownload) {
+  testing::TempDir dir;
+  auto file = VerifiedFile::Create(dir.path(), "sub/model.ckpt", Sha256Hex("weights"), 7);
+  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_TRUE((*file)->Append("wei").ok());
+  ASSERT_TRUE((*file)->Append("ghts").ok());
+  auto written = (*file)->Finish();
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(*written, dir.Join("sub/model.ckpt"));
+  EXPECT_EQ(testing::ReadFileOrEmpty(*written), "weights");
+  EXPECT_FALSE(std::filesystem::exists(dir.Join("sub/.model.ckpt.part")));
+}
+
+TEST(VerifiedFile, DetectsACorruptedOrShortDownloadAndLeavesNothing) {
+  testing::TempDir dir;
+  {
+    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", Sha256Hex("weights"), 7);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->Append("weighTs").ok());  // one byte flipped
+    auto written = (*file)->Finish();
+    EXPECT_TRUE(absl::IsDataLoss(written.status())) << written.status();
+    EXPECT_THAT(written.status().message(), HasSubstr("SHA-256 mismatch"));
+  }
+  {
+    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", Sha256Hex("weights"), 7);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->Append("weig").ok());  // cut short
+    EXPECT_THAT((*file)->Finish().status().message(), HasSubstr("received 4 bytes, expected 7"));
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  EXPECT_TRUE(absl::IsInvalidArgument(VerifiedFile::Create(dir.path(), "../x", "", 0).status()));
+}
+
+}  // namespace
+}  // namespace dlp::internal
