@@ -174,8 +174,9 @@ CREATE TABLE IF NOT EXISTS sweep_trials (
       // 9 -> 10: the model registry (model_store.h). A version's file is a
       // blob named by its SHA-256 (server/models/blob_store.h); metrics and
       // labels are JSON objects. registered_by is the tenant ('' the owner).
+      // IF NOT EXISTS: a store whose version was set back re-runs it.
       R"sql(
-CREATE TABLE models (
+CREATE TABLE IF NOT EXISTS models (
   tenant TEXT NOT NULL,
   name TEXT NOT NULL,
   version INTEGER NOT NULL,
@@ -191,7 +192,7 @@ CREATE TABLE models (
   created_us INTEGER NOT NULL,
   PRIMARY KEY (tenant, name, version)
 );
-CREATE TABLE model_aliases (
+CREATE TABLE IF NOT EXISTS model_aliases (
   tenant TEXT NOT NULL,
   name TEXT NOT NULL,
   alias TEXT NOT NULL,
