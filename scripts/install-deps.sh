@@ -13,7 +13,12 @@ packages=(
   openmpi-bin libopenmpi-dev libgloo-dev
   openssh-server openssh-client iproute2 procps
   slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
+  chromium  # web/test: the dashboard's tests in a real browser
 )
+# web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
+# A Node installed from elsewhere (NodeSource) brings its own npm, which
+# Debian's npm package would conflict with.
+if ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do
