@@ -1,6 +1,7 @@
 // The Jobs page: every job the session may see, newest first, updating live;
 // filters by state, label and queue (dlpd's own), search by name, cancel.
-// Older pages load as the list scrolls to its end (GET /v1/jobs?before=ID).
+// The newest page comes first; older pages follow in the background (GET
+// /v1/jobs?before=ID), so search and scrolling cover every job.
 import { listJobs, type ListQuery } from "../api";
 import { clear, h } from "../dom";
 import { duration, parseTime } from "../format";
@@ -9,8 +10,10 @@ import { JOB_STATES, type Job } from "../types";
 import { VirtualList } from "../virtual_list";
 import { confirmCancel, errorNote, poll, stateBadge } from "../widgets";
 
-const PAGE = 1000;
+const FIRST = 500; // the newest, polled every 2 s
+const OLDER = 5000; // each older page
 const ROW = 30;
+const MAX_JOBS = 100_000; // held in the page at most
 
 export function jobsPage(root: HTMLElement, _: Record<string, string>, query: URLSearchParams) {
   const jobs = new JobSet();
@@ -32,9 +35,6 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
   const status = h("div");
 
   const list = new VirtualList(ROW, (i) => row(shown[i]), "jobs-list");
-  list.el.addEventListener("scroll", () => {
-    if (list.el.scrollTop + list.el.clientHeight > list.el.scrollHeight - 20 * ROW) loadOlder();
-  });
 
   root.append(
     h("h1", null, "Jobs"),
@@ -90,7 +90,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
   async function refresh() {
     const g = generation;
     const q = filters();
-    const newest = await listJobs({ ...q, limit: PAGE });
+    const newest = await listJobs({ ...q, limit: FIRST });
     // Active jobs below the newest page change too.
     const inPage = new Set(newest.jobs.map((j) => j.id));
     const stale = jobs.all().filter((j) => isActive(j) && !inPage.has(j.id));
@@ -99,21 +99,23 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
     for (const s of stale.length ? states : []) more.push(...(await listJobs({ ...q, state: s })).jobs);
     if (g !== generation) return;
     status.replaceChildren();
-    if (newest.jobs.length < PAGE) olderDone = true;
+    if (newest.jobs.length < FIRST) olderDone = true;
     jobs.merge([...newest.jobs, ...more]);
     show(); // ages and durations move on too
+    loadOlder();
   }
 
   async function loadOlder() {
-    if (olderDone || loadingOlder || !jobs.size) return;
+    if (olderDone || loadingOlder || !jobs.size || jobs.size >= MAX_JOBS) return;
     loadingOlder = true;
     const g = generation;
     try {
-      const page = await listJobs({ ...filters(), limit: PAGE, before: jobs.oldestId() });
+      const page = await listJobs({ ...filters(), limit: OLDER, before: jobs.oldestId() });
       if (g !== generation) return;
-      if (page.jobs.length < PAGE) olderDone = true;
+      if (page.jobs.length < OLDER) olderDone = true;
       jobs.merge(page.jobs);
       show(false);
+      if (!olderDone && jobs.size < MAX_JOBS) setTimeout(loadOlder, 0);
     } catch (e) {
       olderDone = true;
       status.replaceChildren(errorNote(e));
