@@ -3,7 +3,7 @@
 // generated data (10,000 jobs for the Jobs page; 100,000 log lines for a Job
 // page). Prints the figures; asserts only what was drawn, never a time.
 //
-// usage: node web/test/render_bench.mjs   (after npm run build)
+// usage: node web/test/render_bench.mjs   (after npm run build; SHOTS=DIR saves screenshots)
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -102,6 +102,7 @@ try {
     }
     return (performance.now() - t0) / 20;
   });
+  if (process.env.SHOTS) await page.screenshot({ path: join(process.env.SHOTS, "bench-jobs.png") });
   console.log(`jobs page: ${JOBS} jobs shown ${jobs.shown.toFixed(0)} ms after navigation start ` +
     `(last page received at ${jobs.lastResponse.toFixed(0)} ms), search over all of them and redraw ${jobs.redraw.toFixed(0)} ms, ` +
     `${jobs.rows} rows in the DOM, ${scroll.toFixed(1)} ms a scroll frame`);
@@ -121,6 +122,7 @@ try {
     return { shown, frame: (performance.now() - t0) / 21, rows: view.querySelectorAll(".log-line").length };
   });
   assert.ok(logs.rows > 0 && logs.rows < 400, `log rows in the DOM: ${logs.rows}`);
+  if (process.env.SHOTS) await page.screenshot({ path: join(process.env.SHOTS, "bench-job.png") });
   console.log(`job page: ${LINES} log lines shown ${logs.shown.toFixed(0)} ms after navigation start, ${logs.rows} rows in the DOM, ${logs.frame.toFixed(1)} ms a scroll frame`);
 } finally {
   await browser.close();
