@@ -14,6 +14,16 @@ function scalar(v: unknown): string {
   return JSON.stringify(s);
 }
 
+// A multi-line string as a literal block ("|" keeps one final newline, "|-"
+// none), its lines indented under the key; null when one would not read back
+// the same (leading blanks on the first line, or trailing blank lines).
+function literal(v: unknown, indent: string): string[] | null {
+  if (typeof v !== "string" || !v.includes("\n") || /^[ \t]|\n\n$|[\r\x00-\x08\x0b-\x1f]/.test(v)) return null;
+  const keep = v.endsWith("\n");
+  const lines = (keep ? v.slice(0, -1) : v).split("\n");
+  return [keep ? "|" : "|-", ...lines.map((l) => (l ? indent + l : ""))];
+}
+
 function key(k: string): string {
   return PLAIN.test(k) && !RESERVED.test(k) ? k : JSON.stringify(k);
 }
@@ -29,6 +39,8 @@ function block(v: unknown, indent: string): string[] {
         const inner = block(item, indent + "  ");
         return [`${indent}- ${inner[0].trimStart()}`, ...inner.slice(1)];
       }
+      const lit = literal(item, indent + "  ");
+      if (lit) return [`${indent}- ${lit[0]}`, ...lit.slice(1)];
       return [`${indent}- ${isEmpty(item) ? JSON.stringify(item) : scalar(item)}`];
     });
   }
@@ -37,6 +49,8 @@ function block(v: unknown, indent: string): string[] {
       if (typeof item === "object" && item !== null && !isEmpty(item)) {
         return [`${indent}${key(k)}:`, ...block(item, indent + "  ")];
       }
+      const lit = literal(item, indent + "  ");
+      if (lit) return [`${indent}${key(k)}: ${lit[0]}`, ...lit.slice(1)];
       return [`${indent}${key(k)}: ${isEmpty(item) ? JSON.stringify(item) : scalar(item)}`];
     });
   }

@@ -187,8 +187,8 @@ try {
   });
 
   await step("metrics of a 2-rank fmnist-train match dlp metrics -o json", async () => {
-    const train = [join(env.bin, "fmnist-train"), "--limit-train", "1024", "--limit-test", "256",
-      "--epochs", "1", "--batch", "64", "--device", "cpu"].join(" ");
+    const train = [join(env.bin, "fmnist-train"), "--limit-train", "4096", "--limit-test", "256",
+      "--epochs", "2", "--batch", "64", "--device", "cpu"].join(" ");
     ids.train = env.submit("fmnist", `exec ${train}`, { count: 2, cpu: "500m" });
     env.dlp(["wait", ids.train]);
     const cli = JSON.parse(env.dlp(["metrics", ids.train, "-o", "json"])).metrics;

@@ -17,6 +17,13 @@ test("a spec as block YAML, ambiguous strings quoted", () => {
     "    env: {}", "workdir: /abs/path", "preemptible: false", "x: null", ""].join("\n"));
 });
 
+test("multi-line strings as literal blocks", () => {
+  assert.equal(toYaml({ command: ["/bin/sh", "-c", "echo a\n  echo b\n"], s: "x\ny" }),
+    "command:\n  - /bin/sh\n  - \"-c\"\n  - |\n    echo a\n      echo b\ns: |-\n  x\n  y\n");
+  assert.equal(toYaml({ s: " lead\nx" }), 's: " lead\\nx"\n');
+  assert.equal(toYaml({ s: "a\n\nb" }), "s: |-\n  a\n\n  b\n");
+});
+
 test("jobs merge by id, newest first", () => {
   const s = new jm.JobSet();
   const j = (id, state = "Running") => ({ id, name: `n${id}`, state, spec: {}, replicas: [] });
