@@ -204,6 +204,11 @@ try {
       assert.equal(Number(value), p.value === null ? NaN : p.value, `${name} of ${replica}`);
     }
     await shot(page, "metrics");
+    // The training job's own page (the README's screenshot, docs/images/ui-job.png).
+    await page.goto(`${base}/jobs/${ids.train}`);
+    await page.waitForFunction(() => document.querySelector(".log-panel")?.getAttribute("data-stream") === "ended");
+    await waitForLogLine(page, "accuracy");
+    await shot(page, "job-train");
   });
 
   await step("the timeline of the training job has one row per rank", async () => {

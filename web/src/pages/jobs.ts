@@ -80,7 +80,9 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
     }
   }
 
+  let drawn = 0;
   function show(redraw = true) {
+    drawn = Date.now();
     const s = search.value.trim();
     shown = s ? jobs.all().filter((j) => matchesSearch(j, s)) : jobs.all();
     count.textContent = `${shown.length} job${shown.length === 1 ? "" : "s"}`;
@@ -100,8 +102,10 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
     if (g !== generation) return;
     status.replaceChildren();
     if (newest.jobs.length < FIRST) olderDone = true;
-    jobs.merge([...newest.jobs, ...more]);
-    show(); // ages and durations move on too
+    const changed = jobs.merge([...newest.jobs, ...more]);
+    // Ages and durations move on too, but rows are not redrawn under the
+    // pointer every poll.
+    if (changed || Date.now() - drawn > 10_000) show();
     loadOlder();
   }
 
