@@ -2,9 +2,10 @@
 // (dlpd embeds the folder; see docs/ui.md). No inline script or style, so
 // the page runs under dlpd's Content-Security-Policy.
 import * as esbuild from "esbuild";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, "dist");
@@ -49,4 +50,7 @@ writeFileSync(
 </html>
 `,
 );
-console.log(`dist/index.html, dist/assets/${js}, dist/assets/${css}`);
+// What a first visit downloads, compressed (the budget is 300 KB).
+const files = ["index.html", `assets/${js}`, `assets/${css}`];
+const gz = files.reduce((n, f) => n + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length, 0);
+console.log(`dist: ${files.join(", ")}; first load ${(gz / 1024).toFixed(1)} KiB gzipped`);
