@@ -38,6 +38,7 @@ export class LogView {
   private status = h("span", { class: "muted", "data-test": "log-status" });
   private pauseButton: HTMLButtonElement;
   private select: HTMLSelectElement;
+  private metrics: HTMLInputElement;
   private frame = 0;
 
   constructor(
@@ -48,12 +49,16 @@ export class LogView {
     this.select = h("select", { "aria-label": "replica", "data-test": "log-replica" },
       h("option", { value: "" }, "all replicas"), ...replicas.map((r) => h("option", { value: r }, r)));
     this.select.addEventListener("change", () => this.open());
+    // DLP_METRIC lines are left out, as by `dlp logs`, unless asked for.
+    this.metrics = h("input", { type: "checkbox", "data-test": "log-metrics" });
+    this.metrics.addEventListener("change", () => this.open());
     this.pauseButton = h("button", { "data-test": "log-pause", on: { click: () => this.togglePause() } }, "Pause");
     const save = h("button", { on: { click: () => this.save() } }, "Download");
     this.list = new VirtualList(ROW, (i) => this.row(i), "logs");
     this.list.el.setAttribute("data-test", "log-view");
     this.el = h("section", { class: "log-panel" },
-      h("div", { class: "toolbar" }, h("h2", null, "Logs"), this.select, this.pauseButton, save, this.status),
+      h("div", { class: "toolbar" }, h("h2", null, "Logs"), this.select,
+        h("label", null, this.metrics, " metrics"), this.pauseButton, save, this.status),
       this.list.el);
   }
 
@@ -80,7 +85,7 @@ export class LogView {
     const abort = (this.abort = new AbortController());
     this.setStatus("following…", "following");
     const replica = this.select.value || undefined;
-    openLogs(this.jobId, { replica, follow: true, metrics: false }, abort.signal)
+    openLogs(this.jobId, { replica, follow: true, metrics: this.metrics.checked }, abort.signal)
       .then((res) => readNdjson<LogLine>(res.body!, (l) => this.add(l)))
       .then(
         () => {

@@ -207,7 +207,10 @@ try {
     // The training job's own page (the README's screenshot, docs/images/ui-job.png).
     await page.goto(`${base}/jobs/${ids.train}`);
     await page.waitForFunction(() => document.querySelector(".log-panel")?.getAttribute("data-stream") === "ended");
-    await waitForLogLine(page, "accuracy");
+    await waitForLogLine(page, "test_accuracy");
+    assert.equal(await page.evaluate(() => document.querySelector("[data-test=log-view]").textContent.includes("DLP_METRIC")), false);
+    await page.click("[data-test=log-metrics]"); // metric lines too, as dlp logs --metrics
+    await waitForLogLine(page, "DLP_METRIC loss=");
     await shot(page, "job-train");
   });
 
