@@ -50,7 +50,8 @@ export class MetricChart {
         label: s.label, stroke: COLOURS[i % COLOURS.length], width: 1.5, spanGaps: true,
         value: (_: uPlot, v: number | null) => (v === null ? "–" : number(v, 6)),
       }))],
-      cursor: { drag: { x: true, y: false } },
+      // Zoom by dragging; the cursor moves on every chart at once.
+      cursor: { drag: { x: true, y: false }, sync: { key: "dlp-metrics" } },
     }, data as uPlot.AlignedData, this.host);
   }
 

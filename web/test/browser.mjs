@@ -8,7 +8,7 @@
 //
 // usage: node web/test/browser.mjs BUILD_DIR   (ctest: web_browser)
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import puppeteer from "puppeteer-core";
 import { DlpEnv } from "./lib/dlp_env.mjs";
@@ -29,6 +29,12 @@ async function step(name, fn) {
   } catch (e) {
     results.push([name, "FAILED"]);
     console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+    // What each open page showed, for the artefacts.
+    const pages = browser ? await browser.pages().catch(() => []) : [];
+    for (const [i, p] of pages.entries()) {
+      await p.screenshot({ path: join(artefacts, `failed-${results.length}-${i}.png`) }).catch(() => {});
+      console.log(`  page ${i}: ${p.url()} (failed-${results.length}-${i}.png)`);
+    }
   }
 }
 
@@ -228,6 +234,10 @@ try {
   console.log(`FAIL setup: ${e?.stack ?? e}`);
 } finally {
   await browser?.close();
+  if (results.some(([, r]) => r !== "ok")) {
+    const log = join(env.stateDir(), "dlpd.log");
+    if (existsSync(log)) console.log(`--- the end of dlpd.log:\n${readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`);
+  }
   env.stop();
 }
 

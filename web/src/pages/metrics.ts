@@ -8,6 +8,7 @@ import { isActive } from "../jobs_model";
 import { MetricChart } from "../chart";
 import { metricFromLogLine, toCsv, toSeries, type LogLine, type MetricPoint } from "../metrics";
 import { readNdjson } from "../ndjson";
+import type { Job } from "../types";
 import { errorNote, poll } from "../widgets";
 
 async function jobMetrics(id: string, signal: AbortSignal): Promise<MetricPoint[]> {
@@ -106,8 +107,24 @@ export function metricsPage(root: HTMLElement, _: Record<string, string>, query:
   smoothing.addEventListener("change", changed);
   csv.addEventListener("click", () => download(`metrics-${ids().join("-") || "none"}.csv`, new Blob([toCsv(points)], { type: "text/csv" })));
 
-  listJobs({ limit: 50 }).then(({ jobs }) =>
-    recent.replaceChildren(...jobs.reverse().map((j) => h("option", { value: j.id }, `${j.name} (${j.state})`)))).catch(() => {});
+  // The newest jobs, to add to the chart or take off it with a click.
+  const picks = h("div", { class: "picks" });
+  root.insertBefore(picks, status);
+  function drawPicks(jobs: Job[]) {
+    const chosen = new Set(ids());
+    picks.replaceChildren(h("span", { class: "muted" }, "recent:"), ...jobs.slice(0, 12).map((j) =>
+      h("button", { class: chosen.has(j.id) ? "small pick on" : "small pick", title: j.state, on: { click: () => {
+        const now = ids();
+        jobsInput.value = (now.includes(j.id) ? now.filter((i) => i !== j.id) : [...now, j.id]).join(", ");
+        drawPicks(jobs);
+        changed();
+      } } }, `${j.id} ${j.name}`)));
+  }
+  listJobs({ limit: 50 }).then(({ jobs }) => {
+    jobs.reverse();
+    recent.replaceChildren(...jobs.map((j) => h("option", { value: j.id }, `${j.name} (${j.state})`)));
+    drawPicks(jobs);
+  }).catch(() => {});
 
   let first = true;
   const stop = poll(async () => {
