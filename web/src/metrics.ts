@@ -74,7 +74,9 @@ export function toSeries(points: MetricPoint[], byTime = false): Series[] {
     s.x.push(x);
     s.y.push(p.value);
   }
-  return [...out.values()];
+  // By replica, then name, as dlp metrics orders them (so colours stay put).
+  const by = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...out.values()].sort((a, b) => by(a.label, b.label) || by(a.name, b.name));
 }
 
 // Exponential moving average with TensorBoard's debiasing, so the first points

@@ -26,8 +26,8 @@ test("series per replica and name, aligned on x", () => {
   const p = (replica, name, value, step) => ({ replica, name, value, step, time: "2026-01-01T00:00:00Z" });
   const s = m.toSeries([p("w0", "loss", 3, 1), p("w1", "loss", 4, 2), p("w0", "loss", 2, 2), p("w0", "acc", 0.5, 1)]);
   assert.deepEqual(s.map((x) => [x.label, x.name, x.x, x.y]),
-    [["w0", "loss", [1, 2], [3, 2]], ["w1", "loss", [2], [4]], ["w0", "acc", [1], [0.5]]]);
-  assert.deepEqual(m.align(s.slice(0, 2)), [[1, 2], [3, 2], [null, 4]]);
+    [["w0", "acc", [1], [0.5]], ["w0", "loss", [1, 2], [3, 2]], ["w1", "loss", [2], [4]]]);
+  assert.deepEqual(m.align(s.slice(1)), [[1, 2], [3, 2], [null, 4]]);
 });
 
 test("smoothing is a debiased moving average", () => {
