@@ -113,6 +113,20 @@ absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string
   return r;
 }
 
+// "priority": an integer, or one of the named classes of dlp-job(5) as in YAML.
+absl::Status ReadPriority(const Json& value, absl::string_view path, int* out) {
+  const auto m = value.find("priority");
+  if (m == value.end() || !m->is_string()) return ReadInt(value, path, "priority", out);
+  const std::string name = m->get<std::string>();
+  if (std::optional<int> v = PriorityClassValue(name)) {
+    *out = *v;
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      path, path.empty() ? "" : ".", "priority: unknown priority class \"", name,
+      "\" (expected an integer or one of: low, normal, high, critical)"));
+}
+
 }  // namespace
 
 OrderedJson GpuJson(int64_t millis) {
@@ -176,7 +190,7 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
                      "\" (expected one of: pytorch, tensorflow, horovod, jax, none)"));
   }
   DLP_RETURN_IF_ERROR(ReadString(value, path, "queue", &spec.queue));
-  DLP_RETURN_IF_ERROR(ReadInt(value, path, "priority", &spec.priority));
+  DLP_RETURN_IF_ERROR(ReadPriority(value, path, &spec.priority));
   DLP_ASSIGN_OR_RETURN(const Json* replicas, ReadArray(value, path, "replicas"));
   if (replicas != nullptr) {
     for (size_t i = 0; i < replicas->size(); ++i) {

@@ -155,6 +155,19 @@ TEST(Codec, JobSpecFromJsonAcceptsNumbersDefaultsAndNewFields) {
   EXPECT_EQ(spec->restart_policy.policy, RestartPolicyKind::kNever);
 }
 
+TEST(Codec, JobSpecFromJsonTakesPriorityClassNamesAsYamlDoes) {
+  const std::string replicas = R"("replicas":[{"role":"worker","command":["a"]}])";
+  absl::StatusOr<JobSpec> high = JobSpecFromJson(R"({"priority":"high",)" + replicas + "}");
+  ASSERT_TRUE(high.ok()) << high.status();
+  EXPECT_EQ(high->priority, 100);
+  absl::StatusOr<JobSpec> number = JobSpecFromJson(R"({"priority":-7,)" + replicas + "}");
+  ASSERT_TRUE(number.ok()) << number.status();
+  EXPECT_EQ(number->priority, -7);
+  absl::StatusOr<JobSpec> unknown = JobSpecFromJson(R"({"priority":"urgent",)" + replicas + "}");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(unknown.status().message(), HasSubstr("unknown priority class \"urgent\""));
+}
+
 TEST(Codec, ListsAndEventsRoundTrip) {
   std::vector<Job> jobs = {SampleJob(), SampleJob()};
   jobs[1].id = "8";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "backends/local/dlpd_process.h"
@@ -39,6 +40,16 @@ void Pause(absl::Duration& pause) {
   pause = std::min(pause * 2, absl::Milliseconds(100));
 }
 
+// Whether the dlpd that published the state files has exited. A dlpd killed
+// while one of its threads waits in the kernel (an fsync on a busy disk) is a
+// zombie that still holds its lock and listening socket for a while: the
+// kernel accepts connections there that nobody will answer.
+bool PublisherExited(const std::string& state_dir) {
+  absl::StatusOr<std::string> pid = ReadPrivateFile(state_dir + "/dlpd.pid");
+  int value = 0;
+  return pid.ok() && absl::SimpleAtoi(*pid, &value) && !ProcessAlive(value);
+}
+
 }  // namespace
 
 std::string StateDirOf(const LocalServerOptions& options) {
@@ -46,6 +57,9 @@ std::string StateDirOf(const LocalServerOptions& options) {
 }
 
 absl::StatusOr<LocalConnection> ProbeLocalServer(const std::string& state_dir) {
+  if (PublisherExited(state_dir)) {
+    return absl::NotFoundError(absl::StrCat("the dlpd of ", state_dir, " has exited"));
+  }
   DLP_ASSIGN_OR_RETURN(StateFiles files, ReadStateFiles(state_dir));
   auto client = std::make_shared<const HttpClient>(
       HttpEndpoint{absl::StrCat("http://", files.address), files.token, "", false});
@@ -68,6 +82,9 @@ absl::StatusOr<LocalConnection> FindLocalServer(const std::string& state_dir) {
   // dlpd takes the lock before it writes its files, and holds it until it exits.
   if (!LockHeld(state_dir + "/dlpd.lock")) {
     return absl::NotFoundError(absl::StrCat("no dlpd holds ", state_dir, "/dlpd.lock"));
+  }
+  if (PublisherExited(state_dir)) {
+    return absl::NotFoundError(absl::StrCat("the dlpd of ", state_dir, " has exited"));
   }
   DLP_ASSIGN_OR_RETURN(StateFiles files, ReadStateFiles(state_dir));
   LocalConnection connection;
