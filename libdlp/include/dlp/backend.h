@@ -25,6 +25,7 @@ struct ListFilter {
   std::map<std::string, std::string> labels;  // all must match
   std::string queue;                          // empty: any
   int limit = 0;                              // 0: every job; else the newest `limit`
+  int64_t before = 0;  // > 0: only jobs with a smaller id (an older page; dlpd only)
 };
 
 struct LogOptions {

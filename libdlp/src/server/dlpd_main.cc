@@ -42,6 +42,12 @@ int main(int argc, char** argv) {
                  "seconds between SIGTERM and SIGKILL when stopping a job")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  bool no_ui = false;
+  app.add_flag("--no-ui", no_ui, "do not serve the web UI (only the API under /v1/)");
+  app.add_option("--ui-dir", options.ui_dir,
+                 "serve the web UI's files from this folder (a front-end build, web/dist) "
+                 "instead of the built-in ones; read at start")
+      ->check(CLI::ExistingDirectory);
   app.set_version_flag("--version", std::string("dlpd ") + dlp::Version());
   CLI11_PARSE(app, argc, argv);
 
@@ -64,6 +70,7 @@ int main(int argc, char** argv) {
   }
   if (gpus >= 0) options.gpus = gpus;
   options.grace_period = absl::Seconds(grace_seconds);
+  options.ui = !no_ui;
 
   absl::Status status = dlp::server::RunDaemon(options);
   if (!status.ok()) {

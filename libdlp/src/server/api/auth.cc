@@ -81,9 +81,12 @@ std::optional<std::string> Authenticator::Authenticate(absl::string_view authori
   if (!absl::ConsumePrefix(&token, "Bearer ")) return std::nullopt;
   token = absl::StripAsciiWhitespace(token);
   if (token.empty()) return std::nullopt;
+  return AuthenticateHash(HashToken(token));
+}
+
+std::optional<std::string> Authenticator::AuthenticateHash(absl::string_view hash) const {
   // Hashes are compared, so the time taken says nothing about any token; every
   // one is checked, so it does not say which one matched either.
-  const std::string hash = HashToken(token);
   const absl::Time now = absl::Now();
   std::optional<std::string> tenant;
   if (!owner_hash_.empty() && ConstantTimeEquals(hash, owner_hash_)) tenant = "";

@@ -44,6 +44,9 @@ class Authenticator {
   // tenant's name for a valid tenant token, nullopt when the token is unknown,
   // revoked or expired.
   std::optional<std::string> Authenticate(absl::string_view authorization) const;
+  // The same for a token given by its HashToken: what the web UI's sessions
+  // keep, so that a revoked or expired token ends them too.
+  std::optional<std::string> AuthenticateHash(absl::string_view hash) const;
 
  private:
   std::string owner_hash_;

@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace dlp::server {
 namespace {
@@ -17,6 +19,34 @@ absl::StatusOr<std::string> Single(const httplib::Request& req, const char* name
 }
 
 }  // namespace
+
+std::string PercentDecode(absl::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    int hi = 0, lo = 0;
+    if (text[i] == '%' && i + 2 < text.size() &&
+        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      hi = std::stoi(std::string(text.substr(i + 1, 1)), nullptr, 16);
+      lo = std::stoi(std::string(text.substr(i + 2, 1)), nullptr, 16);
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else {
+      out.push_back(text[i] == '+' ? ' ' : text[i]);
+    }
+  }
+  return out;
+}
+
+std::string FormField(absl::string_view body, absl::string_view name) {
+  for (absl::string_view pair : absl::StrSplit(body, '&')) {
+    const size_t eq = pair.find('=');
+    if (eq != absl::string_view::npos && PercentDecode(pair.substr(0, eq)) == name) {
+      return PercentDecode(pair.substr(eq + 1));
+    }
+  }
+  return "";
+}
 
 absl::StatusOr<double> SecondsParam(const httplib::Request& req, const char* name, double fallback,
                                     double max) {

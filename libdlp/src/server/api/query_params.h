@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace dlp::server {
 
@@ -19,6 +20,11 @@ absl::StatusOr<double> SecondsParam(const httplib::Request& req, const char* nam
 absl::StatusOr<int64_t> IntParam(const httplib::Request& req, const char* name, int64_t fallback,
                                  int64_t min, int64_t max);
 // "1", "true", "0" or "false".
+// Decodes %XX escapes and '+' (as a space) of a query or form value.
+std::string PercentDecode(absl::string_view text);
+// The first value of `name` in an application/x-www-form-urlencoded body, or "".
+std::string FormField(absl::string_view body, absl::string_view name);
+
 absl::StatusOr<bool> BoolParam(const httplib::Request& req, const char* name, bool fallback);
 
 }  // namespace dlp::server

@@ -5,7 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -15,6 +15,8 @@
 #include "dlp/version.h"
 #include "server/api/monitor.h"
 #include "server/api/query_params.h"
+#include "server/ui/ui_cookies.h"
+#include "server/ui/ui_routes.h"
 
 namespace dlp::server {
 namespace {
@@ -32,63 +34,6 @@ void Reply(httplib::Response& res, const absl::StatusOr<T>& result, int ok_statu
            Render render) {
   if (!result.ok()) return SendError(res, result.status());
   SendJson(res, ok_status, render(*result));
-}
-
-std::string PercentDecode(absl::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    int hi = 0, lo = 0;
-    if (text[i] == '%' && i + 2 < text.size() &&
-        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      hi = std::stoi(std::string(text.substr(i + 1, 1)), nullptr, 16);
-      lo = std::stoi(std::string(text.substr(i + 2, 1)), nullptr, 16);
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else {
-      out.push_back(text[i] == '+' ? ' ' : text[i]);
-    }
-  }
-  return out;
-}
-
-// The label=K=V parameters. httplib splits a parameter at every '=', losing
-// "K=V" when the client did not encode it, so these are read from the raw target.
-std::vector<std::string> LabelParams(const httplib::Request& req) {
-  std::vector<std::string> labels;
-  const size_t question = req.target.find('?');
-  if (question == std::string::npos) return labels;
-  for (absl::string_view param :
-       absl::StrSplit(absl::string_view(req.target).substr(question + 1), '&')) {
-    if (absl::ConsumePrefix(&param, "label=")) labels.push_back(PercentDecode(param));
-  }
-  return labels;
-}
-
-absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
-  ListFilter filter;
-  if (req.has_param("state")) {
-    filter.state = ParseJobState(req.get_param_value("state"));
-    if (!filter.state) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("state: unknown state \"", req.get_param_value("state"),
-                       "\" (expected Queued, Running, Succeeded, Failed or Cancelled)"));
-    }
-  }
-  for (const std::string& label : LabelParams(req)) {
-    size_t eq = label.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("label: expected KEY=VALUE, got \"", label, "\""));
-    }
-    filter.labels[label.substr(0, eq)] = label.substr(eq + 1);
-  }
-  filter.queue = req.get_param_value("queue");
-  absl::StatusOr<int64_t> limit =
-      IntParam(req, "limit", filter.limit, 0, std::numeric_limits<decltype(filter.limit)>::max());
-  if (!limit.ok()) return limit.status();
-  filter.limit = static_cast<decltype(filter.limit)>(*limit);
-  return filter;
 }
 
 }  // namespace
@@ -123,15 +68,43 @@ void SendError(httplib::Response& res, const absl::Status& status) {
   res.set_content(ErrorBody(status), kJson);
 }
 
+bool IsApiPath(absl::string_view path) {
+  return absl::StartsWith(path, "/v1/") || path == "/metrics";
+}
+
+std::optional<Caller> Identify(const ApiContext& context, const httplib::Request& req) {
+  if (std::optional<std::string> tenant =
+          context.auth->Authenticate(req.get_header_value("Authorization"))) {
+    return Caller{std::move(*tenant), false, ""};
+  }
+  if (context.ui_sessions == nullptr || !req.has_header("Cookie")) return std::nullopt;
+  std::optional<UiSession> session =
+      SessionFromCookies(*context.ui_sessions, *context.auth, req.get_header_value("Cookie"));
+  if (!session) return std::nullopt;
+  return Caller{session->identity.tenant, true, session->csrf};
+}
+
 std::string TenantOf(const ApiContext& context, const httplib::Request& req) {
-  return context.auth->Authenticate(req.get_header_value("Authorization")).value_or("");
+  // '/' is in no tenant's name (ValidateTenantName).
+  return Identify(context, req).value_or(Caller{"/signed-out", false, ""}).tenant;
 }
 
 void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   server.set_pre_routing_handler([&ctx](const httplib::Request& req, httplib::Response& res) {
-    if (std::optional<std::string> tenant =
-            ctx.auth->Authenticate(req.get_header_value("Authorization"))) {
-      if (tenant->empty() || ctx.tenants_refused.empty()) {
+    // The web UI's pages and sign-in are open; what they show comes from /v1/.
+    if (ctx.ui_sessions != nullptr && !IsApiPath(req.path)) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    if (std::optional<Caller> caller = Identify(ctx, req)) {
+      // A cookie goes with every request the browser makes, a header only
+      // with those the UI's own script makes.
+      if (caller->by_session && req.method != "GET" && req.method != "HEAD" &&
+          !ConstantTimeEquals(req.get_header_value(kCsrfHeader), caller->csrf)) {
+        SendError(res, absl::PermissionDeniedError(absl::StrCat(
+                           "missing or wrong ", kCsrfHeader, " header (see GET /v1/ui/session)")));
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (caller->tenant.empty() || ctx.tenants_refused.empty()) {
         return httplib::Server::HandlerResponse::Unhandled;
       }
       SendError(res, absl::PermissionDeniedError(absl::StrCat(
@@ -143,6 +116,8 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
                        "missing or wrong bearer token (see dlpd.token in the state folder)"));
     return httplib::Server::HandlerResponse::Handled;
   });
+  server.set_post_routing_handler(
+      [](const httplib::Request&, httplib::Response& res) { SetSecurityHeaders(res); });
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     absl::Status status =
@@ -192,10 +167,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   });
 
   server.Get("/v1/jobs", [&ctx](const httplib::Request& req, httplib::Response& res) {
-    absl::StatusOr<ListFilter> filter = ParseListFilter(req);
-    if (!filter.ok()) return SendError(res, filter.status());
-    Reply(res, ctx.controller->List(*filter, TenantOf(ctx, req)), 200,
-          [](const std::vector<Job>& jobs) { return JobsToJson(jobs); });
+    ServeJobList(ctx, req, res);
   });
 
   server.Get(R"(/v1/jobs/([^/]+))", [&ctx](const httplib::Request& req, httplib::Response& res) {
@@ -251,6 +223,10 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   InstallMonitorRoutes(server, ctx);
   InstallAdminRoutes(server, ctx);
   InstallQueueRoutes(server, ctx);
+  if (ctx.ui_sessions != nullptr) {
+    InstallSignInRoutes(server, ctx);
+    InstallStaticRoutes(server, ctx);
+  }
 }
 
 }  // namespace dlp::server

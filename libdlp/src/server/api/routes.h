@@ -6,10 +6,13 @@
 #include <functional>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "server/api/auth.h"
 #include "server/api/long_requests.h"
 #include "server/controller/controller.h"
 #include "server/store/queue_store.h"
+#include "server/ui/ui_assets.h"
+#include "server/ui/ui_sessions.h"
 
 namespace dlp::server {
 
@@ -25,7 +28,28 @@ struct ApiContext {
   // POST /v1/shutdown; must return quickly.
   std::function<void()> request_shutdown;
   QueueStore* queues = nullptr;  // the queues' store (/v1/admin/queues)
+  // The web UI (docs/ui.md); both null under --no-ui.
+  UiSessions* ui_sessions = nullptr;
+  const UiAssets* ui_assets = nullptr;
+  bool https = false;  // session cookies are Secure
 };
+
+// Who makes a request: a bearer token's tenant ("" for the owner), or the
+// tenant of the web UI session named by its cookie (with that session's CSRF
+// token, which every state-changing request must echo in X-CSRF-Token).
+struct Caller {
+  std::string tenant;
+  bool by_session = false;
+  std::string csrf;
+};
+
+// The caller, or nullopt when neither a token nor a session vouches for it.
+std::optional<Caller> Identify(const ApiContext& context, const httplib::Request& req);
+
+// Whether `path` (without its query) is the API's: /v1/... and the Prometheus
+// /metrics, which need a token or a web UI session. Every other path is the
+// web UI's (its files, its routes and its sign-in), open to anyone.
+bool IsApiPath(absl::string_view path);
 
 // Installs every endpoint, token checking and JSON errors on `server`.
 // `context` must outlive the server.
@@ -36,7 +60,9 @@ int HttpStatusFor(const absl::Status& status);
 void SendError(httplib::Response& res, const absl::Status& status);
 // The JSON error body SendError sends (also written by the HTTP gate).
 std::string ErrorBody(const absl::Status& status);
-// The caller's tenant ("" for the owner); authentication already passed.
+// The caller's tenant ("" for the owner); authentication already passed. If
+// the token or session ended since, a tenant name no job has, so that nothing
+// is ever answered as if for the owner.
 std::string TenantOf(const ApiContext& context, const httplib::Request& req);
 
 // The owner's /v1/admin endpoints: tenants and tokens (admin_endpoints.cc).
@@ -44,6 +70,9 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& context);
 
 // /v1/admin/queues (owner) and /v1/queues (everyone): queue_endpoints.cc.
 void InstallQueueRoutes(httplib::Server& server, const ApiContext& context);
+
+// GET /v1/jobs (the list with its pagination; jobs_list_endpoint.cc).
+void ServeJobList(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
 
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);

@@ -276,6 +276,7 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
   f.state = filter.state;
   f.queue = filter.queue;
   f.tenant = tenant;
+  f.before = filter.before;
   if (filter.labels.empty()) f.limit = filter.limit;
   std::vector<JobRecord> records;
   {

@@ -27,6 +27,9 @@
 #include "server/log.h"
 #include "server/scheduler/gpu_inventory.h"
 #include "server/thread_guard.h"
+#include "server/ui/ui_assets.h"
+#include "server/ui/ui_cookies.h"
+#include "server/ui/ui_sessions.h"
 
 namespace dlp::server {
 namespace {
@@ -64,7 +67,8 @@ std::string CgroupTag(const std::string& state_dir) {
 }
 
 absl::StatusOr<std::unique_ptr<GatedServer>> MakeServer(const DaemonOptions& options,
-                                                        const Authenticator& auth) {
+                                                        const Authenticator& auth,
+                                                        UiSessions* ui_sessions) {
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
   }
@@ -78,8 +82,15 @@ absl::StatusOr<std::unique_ptr<GatedServer>> MakeServer(const DaemonOptions& opt
       std::min<size_t>(server.gate.max_connections, descriptors > 512 ? descriptors - 256 : 256);
   server.max_workers = kMaxWorkers;
   // Unauthenticated requests are answered by the gate, without a worker thread.
-  server.gate.admit = [&auth](const HeadFields& head) {
+  server.gate.admit = [&auth, ui_sessions](const HeadFields& head) {
     if (auth.Authenticate(head.authorization)) return absl::OkStatus();
+    if (ui_sessions != nullptr) {
+      // The UI's pages and sign-in are open; the API takes a session's cookie.
+      if (!IsApiPath(absl::string_view(head.target).substr(0, head.target.find('?')))) {
+        return absl::OkStatus();
+      }
+      if (SessionFromCookies(*ui_sessions, auth, head.cookie)) return absl::OkStatus();
+    }
     return absl::UnauthenticatedError(
         "missing or wrong bearer token (see dlpd.token in the state folder)");
   };
@@ -203,13 +214,30 @@ absl::Status RunDaemon(const DaemonOptions& options) {
                         controller_options);
   DLP_RETURN_IF_ERROR(controller.Start());
 
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<GatedServer> server, MakeServer(options, auth));
+  std::unique_ptr<UiSessions> ui_sessions;
+  UiAssets ui_assets = UiAssets::Embedded();
+  if (options.ui) {
+    ui_sessions = std::make_unique<UiSessions>();
+    if (!options.ui_dir.empty()) {
+      DLP_ASSIGN_OR_RETURN(ui_assets, UiAssets::FromDirectory(options.ui_dir));
+    }
+    Log(ui_assets.empty() ? std::string("web UI: not built into this dlpd (docs/ui.md)")
+                          : absl::StrCat("web UI: ", ui_assets.size(), " files",
+                                         options.ui_dir.empty() ? "" : " from " + options.ui_dir));
+  }
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<GatedServer> server,
+                       MakeServer(options, auth, ui_sessions.get()));
   std::atomic<bool> api_shutdown{false};
   LongRequests long_requests(kLongRequestsPerTenant, kLongRequestsTotal);
   ApiContext context{&controller,    &auth,
                      tenants.get(),  shared ? "" : std::string(shared_mode.message()),
                      &long_requests, [&api_shutdown] { api_shutdown = true; },
                      queues.get()};
+  if (ui_sessions) {
+    context.ui_sessions = ui_sessions.get();
+    context.ui_assets = &ui_assets;
+    context.https = !options.tls_cert.empty();
+  }
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);

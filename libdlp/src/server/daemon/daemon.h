@@ -26,6 +26,8 @@ struct DaemonOptions {
   std::string gpu_inventory;
   absl::Duration grace_period = absl::Seconds(10);
   std::string dlp_run;  // empty: $DLP_RUN, next to dlpd, PATH
+  bool ui = true;       // serve the web UI (docs/ui.md)
+  std::string ui_dir;   // non-empty: the UI's files from here, not the built-in ones
 };
 
 // Runs until asked to stop. Returns OK on a clean stop; FailedPrecondition

@@ -1,8 +1,11 @@
 #include "server/http/request_limits.h"
 
+#include <vector>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
 namespace dlp::server {
@@ -31,6 +34,8 @@ HeadFields ParseHeadFields(absl::string_view head) {
   for (absl::string_view line : absl::StrSplit(head, '\n')) {
     if (first) {
       first = false;
+      std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
+      if (words.size() >= 2) fields.target = std::string(words[1]);
       continue;
     }
     const size_t colon = line.find(':');
@@ -39,6 +44,10 @@ HeadFields ParseHeadFields(absl::string_view head) {
     const absl::string_view value = absl::StripAsciiWhitespace(line.substr(colon + 1));
     if (absl::EqualsIgnoreCase(name, "Authorization")) {
       fields.authorization = std::string(value);
+    } else if (absl::EqualsIgnoreCase(name, "Cookie")) {
+      // Browsers send one Cookie line (RFC 6265 5.4); more are joined as one.
+      if (!fields.cookie.empty()) fields.cookie += "; ";
+      absl::StrAppend(&fields.cookie, value);
     } else if (absl::EqualsIgnoreCase(name, "Content-Length")) {
       size_t length = 0;
       const bool digits =

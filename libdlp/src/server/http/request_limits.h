@@ -44,7 +44,9 @@ class HeadScanner {
 
 // The fields of a complete head that dlpd checks before serving it.
 struct HeadFields {
+  std::string target;  // the request line's, e.g. "/v1/jobs?limit=10"
   std::string authorization;
+  std::string cookie;
   bool has_content_length = false;
   bool bad_content_length = false;  // not a number, or two different ones
   size_t content_length = 0;

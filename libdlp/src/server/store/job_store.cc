@@ -336,6 +336,7 @@ absl::StatusOr<std::vector<JobRecord>> JobStore::List(const StoreFilter& f) {
     args.push_back(f.tenant);
   }
   if (f.active_only) absl::StrAppend(&sql, " AND state IN ('Queued','Running')");
+  if (f.before > 0) absl::StrAppend(&sql, " AND id<", f.before);
   absl::StrAppend(&sql, " ORDER BY id DESC");
   if (f.limit > 0) absl::StrAppend(&sql, " LIMIT ", f.limit);
   DLP_ASSIGN_OR_RETURN(Statement s, db_.Prepare(sql));

@@ -63,6 +63,7 @@ struct StoreFilter {
   std::string queue;   // empty: any
   std::string tenant;  // empty: any
   int limit = 0;       // > 0: only the newest `limit` (still oldest first)
+  int64_t before = 0;  // > 0: only ids below it
   bool active_only = false;  // Queued or Running only
 };
 

@@ -50,10 +50,19 @@ TEST(ParseHeadFieldsTest, ReadsWhatTheGateChecks) {
   HeadFields f = ParseHeadFields(
       "POST /v1/jobs HTTP/1.1\r\nauthorization:  Bearer abc \r\ncontent-length: 12\r\n\r\n");
   EXPECT_EQ(f.authorization, "Bearer abc");
+  EXPECT_EQ(f.target, "/v1/jobs");
+  EXPECT_TRUE(f.cookie.empty());
   EXPECT_TRUE(f.has_content_length);
   EXPECT_EQ(f.content_length, 12u);
   EXPECT_FALSE(f.bad_content_length);
   EXPECT_FALSE(f.chunked);
+}
+
+TEST(ParseHeadFieldsTest, JoinsCookieLines) {
+  HeadFields f = ParseHeadFields(
+      "GET /v1/jobs?limit=2 HTTP/1.1\r\nCookie: a=1\r\ncookie: dlp_session=x\r\n\r\n");
+  EXPECT_EQ(f.target, "/v1/jobs?limit=2");
+  EXPECT_EQ(f.cookie, "a=1; dlp_session=x");
 }
 
 TEST(ParseHeadFieldsTest, FlagsBadOrConflictingLengthsAndChunking) {

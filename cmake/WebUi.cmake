@@ -1,0 +1,60 @@
+# The web UI (docs/ui.md). DLP_WITH_UI=AUTO builds the front end in web/ when
+# npm and web/package-lock.json are there (`npm ci --offline`, `npm run build`
+# into web/dist/); ON requires them; OFF never builds it. Either way the tool
+# dlp_embed_ui compiles web/dist into dlpd as a generated source (gzipped
+# copies when zlib is found): a dlpd without it serves a page that says how to
+# build the UI. Sets DLP_UI_ASSETS_SOURCE for dlp_server.
+set(dlp_web_dir ${CMAKE_SOURCE_DIR}/web)
+set(dlp_ui_src ${CMAKE_SOURCE_DIR}/libdlp/src/server/ui)
+
+add_executable(dlp_embed_ui ${dlp_ui_src}/embed_ui_main.cc ${dlp_ui_src}/asset_encoding.cc)
+target_include_directories(dlp_embed_ui PRIVATE
+  ${CMAKE_SOURCE_DIR}/libdlp/src ${CMAKE_BINARY_DIR}/generated)
+target_link_libraries(dlp_embed_ui PRIVATE absl::strings dlp_warnings)
+if(DLP_HAVE_ZLIB)
+  target_link_libraries(dlp_embed_ui PRIVATE ZLIB::ZLIB)
+endif()
+# A build tool, not a program to install or find beside dlp.
+set_target_properties(dlp_embed_ui PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tools)
+
+set(DLP_HAVE_UI 0)
+if(NOT DLP_WITH_UI STREQUAL "OFF")
+  find_program(DLP_NPM npm)
+  if(DLP_NPM AND EXISTS ${dlp_web_dir}/package-lock.json)
+    set(DLP_HAVE_UI 1)
+  elseif(DLP_WITH_UI STREQUAL "ON")
+    message(FATAL_ERROR "DLP_WITH_UI=ON needs npm and web/package-lock.json")
+  endif()
+endif()
+
+set(dlp_ui_depends "")
+set(dlp_ui_dist ${CMAKE_BINARY_DIR}/web-ui-not-built)  # absent: an empty table
+if(DLP_HAVE_UI)
+  file(GLOB_RECURSE dlp_web_sources CONFIGURE_DEPENDS
+    ${dlp_web_dir}/src/* ${dlp_web_dir}/public/* ${dlp_web_dir}/*.json ${dlp_web_dir}/*.html
+    ${dlp_web_dir}/*.mjs ${dlp_web_dir}/*.js ${dlp_web_dir}/*.ts)
+  set(dlp_ui_stamp ${CMAKE_BINARY_DIR}/web-ui.stamp)
+  add_custom_command(OUTPUT ${dlp_ui_stamp}
+    COMMAND ${DLP_NPM} ci --offline --no-audit --no-fund
+    COMMAND ${DLP_NPM} run build
+    COMMAND ${CMAKE_COMMAND} -E touch ${dlp_ui_stamp}
+    WORKING_DIRECTORY ${dlp_web_dir}
+    DEPENDS ${dlp_web_sources}
+    COMMENT "Building the web UI (npm ci --offline; npm run build)"
+    VERBATIM)
+  set(dlp_ui_depends ${dlp_ui_stamp})
+  set(dlp_ui_dist ${dlp_web_dir}/dist)
+  message(STATUS "Web UI: built from web/ with ${DLP_NPM}")
+else()
+  message(STATUS "Web UI: not built (DLP_WITH_UI=${DLP_WITH_UI}; needs npm and web/package-lock.json)")
+endif()
+
+set(DLP_UI_ASSETS_SOURCE ${CMAKE_BINARY_DIR}/generated/ui_assets_data.cc)
+# Runs every build (the files of web/dist are not known here); the tool
+# rewrites its output only when it changes.
+add_custom_command(OUTPUT ${DLP_UI_ASSETS_SOURCE} ${CMAKE_BINARY_DIR}/web-ui-embed.always
+  COMMAND dlp_embed_ui ${dlp_ui_dist} ${DLP_UI_ASSETS_SOURCE}
+  DEPENDS dlp_embed_ui ${dlp_ui_depends}
+  COMMENT "Embedding the web UI's files"
+  VERBATIM)
+set_source_files_properties(${CMAKE_BINARY_DIR}/web-ui-embed.always PROPERTIES SYMBOLIC TRUE)
