@@ -60,6 +60,7 @@ export interface ListQuery {
   queue?: string;
   limit?: number;
   before?: string;
+  fields?: "summary" | "all";
 }
 
 export function listJobs(q: ListQuery, signal?: AbortSignal): Promise<{ jobs: Job[] }> {

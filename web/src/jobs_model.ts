@@ -51,8 +51,10 @@ export function matchesSearch(job: Job, search: string): boolean {
   return job.name.toLowerCase().includes(s) || job.id === search;
 }
 
-// "running/total" replicas; a queued job has none yet, so its spec counts.
+// "running/total" replicas; a queued job has none yet, so its spec counts
+// (when the listing has it).
 export function replicaSummary(job: Job): string {
+  if (!job.replicas?.length && !job.spec?.replicas) return "–";
   const total = job.replicas?.length
     ? job.replicas.length
     : (job.spec?.replicas ?? []).reduce((n, r) => n + (r.count ?? 0), 0);

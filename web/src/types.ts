@@ -47,7 +47,8 @@ export interface Job {
   preemptions?: number;
   position?: number | null;
   estimatedStart?: string | null;
-  spec: JobSpec;
+  spec: JobSpec; // absent from a fields=summary listing
+  labels?: Record<string, string>; // a summary's (the spec's labels)
   replicas: Replica[];
 }
 

@@ -89,9 +89,7 @@ try {
   });
 
   await step("sign in with dlp ui's one-time code", async () => {
-    const out = env.dlp(["ui", "--print-url"]);
-    const url = /https?:\/\/\S+\/login\?code=\S+/.exec(out)?.[0];
-    assert.ok(url, `no sign-in URL in: ${out}`);
+    const url = await env.signInUrl();
     assert.ok(url.startsWith(base), `${url} is not on ${base}`);
     await page.goto(url);
     await page.waitForSelector("[data-test=tenant]");

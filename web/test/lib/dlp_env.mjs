@@ -46,6 +46,18 @@ export class DlpEnv {
     return this.base;
   }
 
+  // The owner's one-time sign-in link: what `dlp ui --print-url` prints, or,
+  // with a dlp that has no `ui` command yet, the code from POST /v1/ui/codes.
+  async signInUrl() {
+    const out = this.dlp(["ui", "--print-url"], { check: false });
+    const printed = /https?:\/\/\S+\/login\?code=\S+/.exec(out)?.[0];
+    if (printed) return printed;
+    const token = readFileSync(join(this.stateDir(), "dlpd.token"), "utf8").trim();
+    const res = await fetch(`${this.base}/v1/ui/codes`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    if (res.status !== 201) throw new Error(`POST /v1/ui/codes: ${res.status} ${await res.text()}`);
+    return `${this.base}/login?code=${encodeURIComponent((await res.json()).code)}`;
+  }
+
   // A one-role job whose replicas run `script` with /bin/sh; returns its id.
   submit(name, script, { count = 1, cpu = "100m", extra = "" } = {}) {
     const indented = script.trim().split("\n").join("\n          ");

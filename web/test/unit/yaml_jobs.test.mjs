@@ -41,4 +41,5 @@ test("replicas: running of total, a queued job counts its spec", () => {
   assert.equal(jm.replicaSummary(queued), "4");
   const running = { state: "Running", spec: {}, replicas: [{ state: "Running" }, { state: "Succeeded" }] };
   assert.equal(jm.replicaSummary(running), "1/2");
+  assert.equal(jm.replicaSummary({ state: "Queued", replicas: [] }), "–"); // a fields=summary listing
 });
