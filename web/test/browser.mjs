@@ -106,7 +106,7 @@ try {
     await page.waitForSelector("[data-test=job-count]");
     const go = env.work("logs-go");
     ids.logs = env.submit("live-logs", [
-      "echo hello from $DLP_REPLICA_NAME",
+      "echo hello from rank $RANK",
       "printf '\\033[31mred text\\033[0m plain\\n'",
       "echo '<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\">'",
       `while [ ! -e ${go} ]; do sleep 0.05; done`,
@@ -116,7 +116,7 @@ try {
     await shot(page, "jobs");
     await page.click(`.job-row[data-job="${ids.logs}"] a`);
     await page.waitForSelector("[data-test=log-view]");
-    await waitForLogLine(page, "hello from worker-1");
+    await waitForLogLine(page, "hello from rank 1");
     await waitForLogLine(page, "red text");
     const red = await page.evaluate(() => [...document.querySelectorAll(".log-line span.fg1")].map((s) => s.textContent));
     assert.ok(red.includes("red text"), `red spans: ${red}`);
@@ -170,7 +170,7 @@ try {
   });
 
   await step("a tenant's session cannot open the owner's job (404)", async () => {
-    env.dlp(["admin", "tenant", "create", "bob"]);
+    env.dlp(["admin", "tenant", "create", "bob", "--user", "nobody"]); // an account every host has
     const token = env.dlp(["admin", "token", "create", "bob"]).trim();
     const bob = await browser.createBrowserContext();
     const p = await newPage(bob);

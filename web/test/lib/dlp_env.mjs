@@ -2,7 +2,7 @@
 // state folder (as tests/e2e/cli_harness.h sets them up), jobs submitted
 // through the CLI.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -10,7 +10,10 @@ export class DlpEnv {
   constructor(buildDir) {
     this.bin = join(buildDir, "bin");
     this.dir = mkdtempSync(join(tmpdir(), "dlp-web-test-"));
-    mkdirSync(join(this.dir, "state"), { mode: 0o700 });
+    // Searchable by others, as tenants' jobs run as their own Unix users
+    // (else dlpd serves its owner only).
+    chmodSync(this.dir, 0o711);
+    mkdirSync(join(this.dir, "state"), { mode: 0o711 });
     mkdirSync(join(this.dir, "work"), { mode: 0o700 });
     this.env = {
       ...process.env,
