@@ -1,5 +1,5 @@
 # The web UI (docs/ui.md). DLP_WITH_UI=AUTO builds the front end in web/ when
-# npm and web/package-lock.json are there (`npm ci --offline`, `npm run build`
+# npm, web/package-lock.json and web/node_modules are there (`npm ci --offline`, `npm run build`
 # into web/dist/); ON requires them; OFF never builds it. Either way the tool
 # dlp_embed_ui compiles web/dist into dlpd as a generated source (gzipped
 # copies when zlib is found): a dlpd without it serves a page that says how to
@@ -20,10 +20,13 @@ set_target_properties(dlp_embed_ui PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_B
 set(DLP_HAVE_UI 0)
 if(NOT DLP_WITH_UI STREQUAL "OFF")
   find_program(DLP_NPM npm)
-  if(DLP_NPM AND EXISTS ${dlp_web_dir}/package-lock.json)
+  # web/node_modules: scripts/install-deps.sh has put the locked packages in
+  # npm's cache, so that the build's `npm ci --offline` needs no network.
+  if(DLP_NPM AND EXISTS ${dlp_web_dir}/package-lock.json AND EXISTS ${dlp_web_dir}/node_modules)
     set(DLP_HAVE_UI 1)
   elseif(DLP_WITH_UI STREQUAL "ON")
-    message(FATAL_ERROR "DLP_WITH_UI=ON needs npm and web/package-lock.json")
+    message(FATAL_ERROR "DLP_WITH_UI=ON needs npm, web/package-lock.json and web/node_modules "
+                        "(scripts/install-deps.sh installs them)")
   endif()
 endif()
 

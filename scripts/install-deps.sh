@@ -15,18 +15,29 @@ packages=(
   openssh-server openssh-client iproute2 procps
   slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
   python3 python3-jsonschema python3-yaml  # Kubernetes manifests vs. the CRD schemas
+  chromium  # web/test: the dashboard's tests in a real browser
 )
+# web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
+# A Node installed from elsewhere (NodeSource) brings its own npm, which
+# Debian's npm package would conflict with.
+if ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "install-deps: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "install-deps: installing ${missing[*]}" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The dashboard's npm packages, exactly as web/package-lock.json pins them: this
+# fills npm's cache, from which the build's `npm ci --offline` installs them.
+web=$(dirname "$0")/../web
+if command -v npm >/dev/null && [ -f "$web/package-lock.json" ] && [ ! -d "$web/node_modules" ]; then
+  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "install-deps: npm ci failed; dlpd will be built without its web UI" >&2
+fi

@@ -1,0 +1,100 @@
+// dlpd's API through the session cookie (docs/ui.md): every call sends the
+// cookie, every non-GET one the CSRF token of GET /v1/ui/session; a 401 means
+// the session ended, so the page goes to the sign-in form. The token itself
+// never reaches this code, and nothing is kept in local storage.
+import type { Job, JobEvent, QueueStanding, ReplicaUsage, Session, TraceFile, Why } from "./types";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let csrf = "";
+
+function signIn(): never {
+  location.assign("/login");
+  throw new ApiError(401, "signed out");
+}
+
+async function failure(res: Response): Promise<ApiError> {
+  let message = `${res.status} ${res.statusText}`;
+  try {
+    const body = await res.json();
+    if (body?.error?.message) message = body.error.message;
+  } catch {
+    // not JSON: keep the status line
+  }
+  return new ApiError(res.status, message);
+}
+
+export async function request(
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  const method = (init.method ?? "GET").toUpperCase();
+  const headers = new Headers(init.headers);
+  if (method !== "GET" && method !== "HEAD") headers.set("X-CSRF-Token", csrf);
+  const res = await fetch(path, { ...init, headers, credentials: "same-origin" });
+  if (res.status === 401) signIn();
+  if (!res.ok) throw await failure(res);
+  return res;
+}
+
+async function json<T>(path: string, init?: RequestInit): Promise<T> {
+  return (await request(path, init)).json() as Promise<T>;
+}
+
+export async function loadSession(): Promise<Session> {
+  const s = await json<Session>("/v1/ui/session");
+  csrf = s.csrf;
+  return s;
+}
+
+export interface ListQuery {
+  state?: string;
+  label?: string;
+  queue?: string;
+  limit?: number;
+  before?: string;
+  fields?: "summary" | "all";
+}
+
+export function listJobs(q: ListQuery, signal?: AbortSignal): Promise<{ jobs: Job[] }> {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v !== undefined && v !== "") params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return json(`/v1/jobs${qs ? `?${qs}` : ""}`, { signal });
+}
+
+const job = (id: string) => `/v1/jobs/${encodeURIComponent(id)}`;
+
+export const getJob = (id: string, signal?: AbortSignal) => json<Job>(job(id), { signal });
+export const getEvents = (id: string) => json<{ events: JobEvent[] }>(`${job(id)}/events`);
+export const getWhy = (id: string) => json<Why>(`${job(id)}/why`);
+export const getUsage = (id: string) => json<{ replicas: ReplicaUsage[] }>(`${job(id)}/usage`);
+export const getTraces = (id: string) => json<{ files: TraceFile[] }>(`${job(id)}/traces`);
+export const getQueues = () => json<QueueStanding[]>("/v1/queues");
+export const cancelJob = (id: string) => json<Job>(`${job(id)}/cancel`, { method: "POST" });
+
+export interface LogQuery {
+  replica?: string;
+  follow?: boolean;
+  tail?: number;
+  metrics?: boolean;
+}
+
+// The NDJSON log stream (read it with readNdjson).
+export async function openLogs(id: string, q: LogQuery, signal: AbortSignal): Promise<Response> {
+  const params = new URLSearchParams();
+  if (q.replica) params.set("replica", q.replica);
+  if (q.follow) params.set("follow", "1");
+  if (q.tail !== undefined) params.set("tail", String(q.tail));
+  if (q.metrics !== undefined) params.set("metrics", q.metrics ? "1" : "0");
+  return request(`${job(id)}/logs?${params}`, { signal });
+}

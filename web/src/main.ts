@@ -1,0 +1,51 @@
+// The dlp dashboard: asks dlpd who is signed in, then draws the page the path
+// names. Pages: Jobs, Job (with live logs), Metrics (/charts: /metrics is
+// dlpd's Prometheus endpoint), Timeline, Usage.
+import "uplot/dist/uPlot.min.css";
+import "./style.css";
+import { loadSession } from "./api";
+import { h } from "./dom";
+import { jobPage } from "./pages/job";
+import { jobsPage } from "./pages/jobs";
+import { metricsPage } from "./pages/metrics";
+import { timelinePage } from "./pages/timeline";
+import { usagePage } from "./pages/usage";
+import { route, startRouter } from "./router";
+import { errorNote } from "./widgets";
+
+route("/", jobsPage);
+route("/jobs", jobsPage);
+route("/jobs/:id", jobPage);
+route("/jobs/:id/timeline", timelinePage);
+route("/charts", metricsPage);
+route("/usage", usagePage);
+
+async function main() {
+  const main = h("main");
+  let session;
+  try {
+    session = await loadSession();
+  } catch (e) {
+    document.body.append(errorNote(e));
+    return;
+  }
+  const links = [
+    ["/jobs", "Jobs"],
+    ["/charts", "Metrics"],
+    ["/usage", "Usage"],
+  ].map(([href, text]) => h("a", { href, "data-nav": href }, text));
+  const who = session.admin ? "owner" : session.tenant;
+  document.body.append(
+    h("nav", { class: "top" }, h("a", { href: "/", class: "brand" }, "dlp"), ...links,
+      h("span", { class: "who", "data-test": "tenant" }, who)),
+    main,
+  );
+  startRouter(main, (path) => {
+    for (const a of links) {
+      const href = a.getAttribute("href")!;
+      a.classList.toggle("active", path === href || (href === "/jobs" && (path === "/" || path.startsWith("/jobs/"))));
+    }
+  });
+}
+
+main();

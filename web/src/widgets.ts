@@ -1,0 +1,54 @@
+// Small pieces several pages share: state badges, error notes, the cancel
+// confirmation, and polling that stops when the page is left.
+import { cancelJob } from "./api";
+import { h } from "./dom";
+import type { Job } from "./types";
+
+export function stateBadge(state: string): HTMLElement {
+  return h("span", { class: `state state-${state}` }, state);
+}
+
+export function errorNote(e: unknown): HTMLElement {
+  return h("div", { class: "error", role: "alert" }, e instanceof Error ? e.message : String(e));
+}
+
+// Asks before cancelling; resolves to the job as dlpd answered, or null when
+// the user said no.
+export function confirmCancel(job: Pick<Job, "id" | "name">): Promise<Job | null> {
+  return new Promise((resolve, reject) => {
+    const yes = h("button", { class: "danger", value: "yes", "data-test": "confirm-cancel" }, "Cancel job");
+    const no = h("button", { value: "no" }, "Keep running");
+    const dialog = h(
+      "dialog",
+      { class: "confirm" },
+      h("form", { method: "dialog" }, h("p", null, `Cancel job ${job.id} (${job.name})?`), h("div", { class: "buttons" }, no, yes)),
+    );
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      if (dialog.returnValue !== "yes") return resolve(null);
+      cancelJob(job.id).then(resolve, reject);
+    });
+    document.body.appendChild(dialog);
+    dialog.showModal();
+  });
+}
+
+// Runs `fn` now and every `ms` after the previous run ended; the returned
+// function stops it.
+export function poll(fn: () => Promise<void> | void, ms: number): () => void {
+  let stopped = false;
+  let timer = 0;
+  const tick = async () => {
+    try {
+      await fn();
+    } catch (e) {
+      console.warn(e);
+    }
+    if (!stopped) timer = window.setTimeout(tick, ms);
+  };
+  tick();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,244 @@
+// The dashboard in a real browser (Debian's headless Chromium through
+// puppeteer-core) against a real dlpd with real jobs: signing in, the jobs
+// list following a job from Running to Succeeded, live logs, cancelling from
+// the page, metrics against `dlp metrics -o json`, the timeline of a 2-rank
+// fmnist-train, usage, and the security properties (sign-in required, tenant
+// isolation, log text never executes, CSRF, CSP). Screenshots of every page go
+// to BUILD_DIR/test-artifacts/web/.
+//
+// usage: node web/test/browser.mjs BUILD_DIR   (ctest: web_browser)
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import puppeteer from "puppeteer-core";
+import { DlpEnv } from "./lib/dlp_env.mjs";
+
+const build = resolve(process.argv[2] ?? "build");
+const artefacts = join(build, "test-artifacts/web");
+mkdirSync(artefacts, { recursive: true });
+const env = new DlpEnv(build);
+const TIMEOUT = 90_000;
+
+const results = [];
+async function step(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push([name, "ok"]);
+    console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    results.push([name, "FAILED"]);
+    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+    // What each open page showed, for the artefacts.
+    const pages = browser ? await browser.pages().catch(() => []) : [];
+    for (const [i, p] of pages.entries()) {
+      await p.screenshot({ path: join(artefacts, `failed-${results.length}-${i}.png`) }).catch(() => {});
+      console.log(`  page ${i}: ${p.url()} (failed-${results.length}-${i}.png)`);
+    }
+  }
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(artefacts, `${name}.png`), fullPage: false });
+}
+
+async function newPage(context) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  await page.setViewport({ width: 1400, height: 900 });
+  page.on("pageerror", (e) => console.log(`  page error: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && console.log(`  console: ${m.text()}`));
+  return page;
+}
+
+const text = (page, sel) => page.$eval(sel, (el) => el.textContent);
+const pathOf = (page) => new URL(page.url()).pathname;
+
+// Waits until a log row containing `needle` is in the (virtual) log view.
+function waitForLogLine(page, needle) {
+  return page.waitForFunction(
+    (n) => [...document.querySelectorAll("[data-test=log-view] .log-line")].some((r) => r.textContent.includes(n)),
+    {}, needle);
+}
+
+let browser;
+try {
+  const base = env.start();
+  browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+  });
+  const owner = await browser.createBrowserContext();
+  const page = await newPage(owner);
+  const ids = {};
+
+  await step("without a session: the sign-in page, 401 from the API, a restrictive CSP", async () => {
+    const anon = await browser.createBrowserContext();
+    const p = await newPage(anon);
+    const res = await p.goto(`${base}/`);
+    const csp = res.headers()["content-security-policy"] ?? "";
+    assert.match(csp, /default-src 'self'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    await p.waitForFunction(() => location.pathname === "/login");
+    assert.equal(await p.evaluate(async () => (await fetch("/v1/jobs")).status), 401);
+    assert.equal(await p.evaluate(async () => (await fetch("/v1/ui/session")).status), 401);
+    await shot(p, "login");
+    await anon.close();
+  });
+
+  await step("sign in with dlp ui's one-time code", async () => {
+    const url = await env.signInUrl();
+    assert.ok(url.startsWith(base), `${url} is not on ${base}`);
+    await page.goto(url);
+    await page.waitForSelector("[data-test=tenant]");
+    assert.equal(pathOf(page), "/");
+    assert.ok(!page.url().includes("code="));
+    assert.equal(await page.evaluate(() => localStorage.length + sessionStorage.length), 0);
+    const cookies = await page.cookies();
+    assert.ok(cookies.length > 0 && cookies.every((c) => c.httpOnly), JSON.stringify(cookies));
+    assert.equal(await page.evaluate(() => document.cookie), "");
+  });
+
+  await step("a running job appears in the list and finishes; its logs follow live", async () => {
+    await page.goto(`${base}/jobs`);
+    await page.waitForSelector("[data-test=job-count]");
+    const go = env.work("logs-go");
+    ids.logs = env.submit("live-logs", [
+      "echo hello from rank $RANK",
+      "printf '\\033[31mred text\\033[0m plain\\n'",
+      "echo '<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\">'",
+      `while [ ! -e ${go} ]; do sleep 0.05; done`,
+      "echo goodbye after the go file",
+    ].join("\n"), { count: 2 });
+    await page.waitForSelector(`.job-row[data-job="${ids.logs}"][data-state="Running"]`);
+    await shot(page, "jobs");
+    await page.click(`.job-row[data-job="${ids.logs}"] a`);
+    await page.waitForSelector("[data-test=log-view]");
+    await waitForLogLine(page, "hello from rank 1");
+    await waitForLogLine(page, "red text");
+    const red = await page.evaluate(() => [...document.querySelectorAll(".log-line span.fg1")].map((s) => s.textContent));
+    assert.ok(red.includes("red text"), `red spans: ${red}`);
+    // Only now does the job print its last line: it must arrive on the open stream.
+    env.touch("logs-go");
+    await waitForLogLine(page, "goodbye after the go file");
+    await page.waitForFunction(() => document.querySelector("[data-test=job-state]")?.textContent === "Succeeded");
+    await page.waitForFunction(() => document.querySelector(".log-panel")?.getAttribute("data-stream") === "ended");
+    const replicas = await text(page, "[data-test=replicas]");
+    assert.match(replicas, /worker-0/);
+    assert.match(replicas, /worker-1/);
+    assert.match(await text(page, "[data-test=spec]"), /replicas:/);
+    await shot(page, "job");
+    await page.goto(`${base}/jobs`);
+    await page.waitForSelector(`.job-row[data-job="${ids.logs}"][data-state="Succeeded"]`);
+    assert.equal(env.status(ids.logs).state, "Succeeded");
+  });
+
+  await step("a log line with <script> is shown as text and nothing runs", async () => {
+    await page.goto(`${base}/jobs/${ids.logs}`);
+    await waitForLogLine(page, "<script>window.__pwned = 1</script>");
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.evaluate(() => document.querySelectorAll("[data-test=log-view] script, [data-test=log-view] img").length), 0);
+  });
+
+  await step("usage of a running job, then cancel it from the page: dlp says Cancelled", async () => {
+    ids.hold = env.submit("hold", `while [ ! -e ${env.work("never")} ]; do sleep 0.05; done`);
+    await page.goto(`${base}/usage`);
+    await page.waitForSelector(`tr[data-replica="${ids.hold}/worker-0"]`);
+    await page.waitForSelector("[data-test=queues] tbody tr");
+    await shot(page, "usage");
+    await page.goto(`${base}/jobs`);
+    const row = `.job-row[data-job="${ids.hold}"]`;
+    await page.waitForSelector(`${row}[data-state="Running"]`);
+    await page.click(`${row} [data-test=cancel]`);
+    await page.waitForSelector("dialog[open] [data-test=confirm-cancel]");
+    await shot(page, "cancel-confirm");
+    await page.click("dialog[open] [data-test=confirm-cancel]");
+    env.dlp(["wait", ids.hold], { check: false });
+    assert.equal(env.status(ids.hold).state, "Cancelled");
+    await page.waitForSelector(`${row}[data-state="Cancelled"]`);
+  });
+
+  await step("a state-changing call without the CSRF header is refused", async () => {
+    const id = env.submit("csrf", `while [ ! -e ${env.work("csrf-go")} ]; do sleep 0.05; done`);
+    const status = await page.evaluate(async (i) => (await fetch(`/v1/jobs/${i}/cancel`, { method: "POST" })).status, id);
+    assert.equal(status, 403);
+    assert.notEqual(env.status(id).state, "Cancelled");
+    env.touch("csrf-go");
+    env.dlp(["wait", id], { check: false });
+  });
+
+  await step("a tenant's session cannot open the owner's job (404)", async () => {
+    env.dlp(["admin", "tenant", "create", "bob", "--user", "nobody"]); // an account every host has
+    const token = env.dlp(["admin", "token", "create", "bob"]).trim();
+    const bob = await browser.createBrowserContext();
+    const p = await newPage(bob);
+    await p.goto(`${base}/login`);
+    await p.waitForSelector("input[name=token]");
+    await p.type("input[name=token]", token);
+    await Promise.all([p.waitForNavigation(), p.$eval("input[name=token]", (i) => i.form.requestSubmit())]);
+    await p.waitForSelector("[data-test=tenant]");
+    assert.equal(await text(p, "[data-test=tenant]"), "bob");
+    await p.goto(`${base}/jobs/${ids.logs}`);
+    await p.waitForSelector("[data-test=not-found]");
+    await shot(p, "not-found");
+    assert.equal(await p.evaluate(async (i) => (await fetch(`/v1/jobs/${i}/logs`)).status, ids.logs), 404);
+    await p.goto(`${base}/jobs`);
+    await p.waitForSelector("[data-test=job-count]");
+    assert.equal(await p.$(`.job-row[data-job="${ids.logs}"]`), null);
+    await bob.close();
+  });
+
+  await step("metrics of a 2-rank fmnist-train match dlp metrics -o json", async () => {
+    const train = [join(env.bin, "fmnist-train"), "--limit-train", "4096", "--limit-test", "256",
+      "--epochs", "2", "--batch", "64", "--device", "cpu"].join(" ");
+    ids.train = env.submit("fmnist", `exec ${train}`, { count: 2, cpu: "500m" });
+    env.dlp(["wait", ids.train]);
+    const cli = JSON.parse(env.dlp(["metrics", ids.train, "-o", "json"])).metrics;
+    const last = new Map();
+    for (const p of cli) last.set(`${p.name}\u0000${p.replica}`, p);
+    assert.ok(last.size > 0, "dlp metrics found no points");
+    await page.goto(`${base}/charts?jobs=${ids.train}`);
+    await page.waitForSelector("figure.chart");
+    for (const [key, p] of last) {
+      const [name, replica] = key.split("\u0000");
+      const sel = `figure[data-metric="${name}"] tr[data-series="${replica}"] [data-test=last-value]`;
+      const value = await page.$eval(sel, (el) => el.getAttribute("data-value"));
+      assert.equal(Number(value), p.value === null ? NaN : p.value, `${name} of ${replica}`);
+    }
+    await shot(page, "metrics");
+    // The training job's own page (the README's screenshot, docs/images/ui-job.png).
+    await page.goto(`${base}/jobs/${ids.train}`);
+    await page.waitForFunction(() => document.querySelector(".log-panel")?.getAttribute("data-stream") === "ended");
+    await waitForLogLine(page, "test_accuracy");
+    assert.equal(await page.evaluate(() => document.querySelector("[data-test=log-view]").textContent.includes("DLP_METRIC")), false);
+    await page.click("[data-test=log-metrics]"); // metric lines too, as dlp logs --metrics
+    await waitForLogLine(page, "DLP_METRIC loss=");
+    await shot(page, "job-train");
+  });
+
+  await step("the timeline of the training job has one row per rank", async () => {
+    await page.goto(`${base}/jobs/${ids.train}/timeline`);
+    await page.waitForSelector("[data-test=timeline-row]");
+    const ranks = await page.$$eval("[data-test=timeline-row]", (rs) => rs.map((r) => r.getAttribute("data-rank")));
+    assert.deepEqual(ranks, ["0", "1"]);
+    assert.ok((await text(page, "[data-test=straggler]")).length > 0);
+    assert.equal(await page.$$eval("[data-test=rank-summary] tbody tr", (rs) => rs.length), 2);
+    await shot(page, "timeline");
+  });
+} catch (e) {
+  results.push(["setup", "FAILED"]);
+  console.log(`FAIL setup: ${e?.stack ?? e}`);
+} finally {
+  await browser?.close();
+  if (results.some(([, r]) => r !== "ok")) {
+    const log = join(env.stateDir(), "dlpd.log");
+    if (existsSync(log)) console.log(`--- the end of dlpd.log:\n${readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`);
+  }
+  env.stop();
+}
+
+const failed = results.filter(([, r]) => r !== "ok");
+console.log(`${results.length - failed.length} of ${results.length} passed; screenshots in ${artefacts}`);
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# ctest's entry to the web tests: `run.sh unit` (the pure modules under Node)
+# or `run.sh browser BUILD_DIR` (the pages in headless Chromium against the
+# build's dlpd). Exits 77, which ctest reports as skipped, when what they need
+# is missing.
+set -euo pipefail
+web="$(cd "$(dirname "$0")/.." && pwd)"
+skip() { echo "SKIP: $*" >&2; exit 77; }
+command -v node >/dev/null || skip "node is not installed (scripts/install-deps.sh)"
+[ -d "$web/node_modules/esbuild" ] || skip "no $web/node_modules: run npm ci in web/"
+case "${1:-}" in
+  unit)
+    cd "$web"
+    exec node --test test/unit/*.test.mjs
+    ;;
+  browser)
+    build="${2:?usage: run.sh browser BUILD_DIR}"
+    chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
+    [ -n "$chromium" ] || skip "chromium is not installed (scripts/install-deps.sh)"
+    [ -d "$web/node_modules/puppeteer-core" ] || skip "puppeteer-core is missing: run npm ci in web/"
+    [ -x "$build/bin/dlpd" ] || skip "no $build/bin/dlpd"
+    CHROMIUM="$chromium" exec node "$web/test/browser.mjs" "$build"
+    ;;
+  *)
+    echo "usage: run.sh unit | browser BUILD_DIR" >&2
+    exit 2
+    ;;
+esac
