@@ -33,9 +33,11 @@ endif()
 set(dlp_ui_depends "")
 set(dlp_ui_dist ${CMAKE_BINARY_DIR}/web-ui-not-built)  # absent: an empty table
 if(DLP_HAVE_UI)
-  file(GLOB_RECURSE dlp_web_sources CONFIGURE_DEPENDS
-    ${dlp_web_dir}/src/* ${dlp_web_dir}/public/* ${dlp_web_dir}/*.json ${dlp_web_dir}/*.html
+  # web/'s own files, not node_modules/ or dist/.
+  file(GLOB_RECURSE dlp_web_sources CONFIGURE_DEPENDS ${dlp_web_dir}/src/* ${dlp_web_dir}/public/*)
+  file(GLOB dlp_web_top CONFIGURE_DEPENDS ${dlp_web_dir}/*.json ${dlp_web_dir}/*.html
     ${dlp_web_dir}/*.mjs ${dlp_web_dir}/*.js ${dlp_web_dir}/*.ts)
+  list(APPEND dlp_web_sources ${dlp_web_top})
   set(dlp_ui_stamp ${CMAKE_BINARY_DIR}/web-ui.stamp)
   add_custom_command(OUTPUT ${dlp_ui_stamp}
     COMMAND ${DLP_NPM} ci --offline --no-audit --no-fund
