@@ -71,7 +71,9 @@ void SetSecurityHeaders(httplib::Response& res) {
                  "img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; "
                  "base-uri 'none'; form-action 'self'");
   res.set_header("X-Content-Type-Options", "nosniff");
-  res.set_header("Referrer-Policy", "no-referrer");
+  // same-origin, not no-referrer: under no-referrer a browser sends "Origin: null"
+  // with the sign-in form, which SameOrigin must refuse.
+  res.set_header("Referrer-Policy", "same-origin");
 }
 
 void InstallSignInRoutes(httplib::Server& server, const ApiContext& ctx) {

@@ -212,7 +212,7 @@ TEST_F(UiTest, ServesTheFrontEndAndItsRoutesWithSecurityHeaders) {
     EXPECT_EQ(res->get_header_value("Cache-Control"), "no-cache") << path;
     EXPECT_EQ(res->get_header_value("Content-Security-Policy"), kCsp) << path;
     EXPECT_EQ(res->get_header_value("X-Content-Type-Options"), "nosniff") << path;
-    EXPECT_EQ(res->get_header_value("Referrer-Policy"), "no-referrer") << path;
+    EXPECT_EQ(res->get_header_value("Referrer-Policy"), "same-origin") << path;
   }
   auto plain = client->Get("/assets/app-0123abcd.js", {{"Accept-Encoding", "identity"}});
   ASSERT_TRUE(plain);
