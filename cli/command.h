@@ -53,6 +53,7 @@ void RegisterProfile(CLI::App& parent, Invocation& invocation);
 void RegisterMetrics(CLI::App& parent, Invocation& invocation);
 void RegisterTop(CLI::App& parent, Invocation& invocation);
 void RegisterQueue(CLI::App& parent, Invocation& invocation);
+void RegisterPipeline(CLI::App& parent, Invocation& invocation);
 void RegisterAdmin(CLI::App& parent, Invocation& invocation);
 void RegisterComplete(CLI::App& parent, Invocation& invocation);
 

@@ -4,12 +4,25 @@ namespace dlp::cli {
 
 const std::vector<CommandEntry>& Commands() {
   static const std::vector<CommandEntry> kCommands = {
-      {"submit", RegisterSubmit}, {"status", RegisterStatus},     {"list", RegisterList},
-      {"logs", RegisterLogs},     {"describe", RegisterDescribe}, {"cancel", RegisterCancel},
-      {"wait", RegisterWait},     {"validate", RegisterValidate}, {"render", RegisterRender},
-      {"server", RegisterServer}, {"profile", RegisterProfile},   {"metrics", RegisterMetrics},
-      {"top", RegisterTop},       {"queue", RegisterQueue},       {"admin", RegisterAdmin},
-      {"config", RegisterConfig}, {"version", RegisterVersion},   {"__complete", RegisterComplete},
+      {"submit", RegisterSubmit},
+      {"status", RegisterStatus},
+      {"list", RegisterList},
+      {"logs", RegisterLogs},
+      {"describe", RegisterDescribe},
+      {"cancel", RegisterCancel},
+      {"wait", RegisterWait},
+      {"validate", RegisterValidate},
+      {"render", RegisterRender},
+      {"server", RegisterServer},
+      {"profile", RegisterProfile},
+      {"metrics", RegisterMetrics},
+      {"top", RegisterTop},
+      {"pipeline", RegisterPipeline},
+      {"queue", RegisterQueue},
+      {"admin", RegisterAdmin},
+      {"config", RegisterConfig},
+      {"version", RegisterVersion},
+      {"__complete", RegisterComplete},
   };
   return kCommands;
 }

@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top queue admin"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics top pipeline queue admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -51,7 +51,7 @@ _dlp() {
       case $cmd in
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
-        admin|queue) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+        admin|queue|pipeline) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
       return ;;
@@ -96,6 +96,11 @@ _dlp() {
         use-context) args=contexts ;;
         set-context) flags="--backend --field --allow-insecure-http"; args=contexts ;;
       esac ;;
+    pipeline)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "status list cancel --help" -- "$cur")); return
+      fi
+      flags="-o --output" ;;
     queue)
       if [[ -z $sub && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "show --help" -- "$cur")); return

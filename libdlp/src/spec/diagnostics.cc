@@ -4,6 +4,7 @@
 #include <climits>
 #include <tuple>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -25,6 +26,11 @@ size_t CommonSegments(absl::string_view a, absl::string_view b) {
 }  // namespace
 
 void Diagnostics::Add(const YAML::Mark& mark, absl::string_view path, absl::string_view message) {
+  std::string moved;
+  if (!spec_path_.empty() && (path == "spec" || absl::StartsWith(path, "spec."))) {
+    moved = absl::StrCat(spec_path_, path.substr(4));
+    path = moved;
+  }
   std::string where = filename_;
   std::string origin;
   if (!mark.is_null() && mark.line >= 0) {

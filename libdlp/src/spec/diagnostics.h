@@ -21,6 +21,9 @@ class Diagnostics {
   // Overrides applied to the document, as given ("spec.replicas.worker.count=8").
   void set_overrides(std::vector<std::string> overrides) { overrides_ = std::move(overrides); }
   const std::string& filename() const { return filename_; }
+  // Non-empty: field paths under "spec" are reported under this one instead
+  // ("spec.jobs.train": a pipeline's job is decoded as a job's spec).
+  void set_spec_path(std::string path) { spec_path_ = std::move(path); }
 
   // A problem at `mark` (file position) with the field `path` ("" for the document).
   void Add(const YAML::Mark& mark, absl::string_view path, absl::string_view message);
@@ -34,6 +37,7 @@ class Diagnostics {
  private:
   std::string filename_;
   std::vector<std::string> overrides_;
+  std::string spec_path_;
   struct Message {
     int line, column;  // for ordering: file order, problems without position around it
     std::string text;

@@ -17,6 +17,7 @@
 #include "spec/bounds.h"
 #include "spec/decoder.h"
 #include "spec/diagnostics.h"
+#include "spec/document.h"
 #include "spec/overrides.h"
 #include "spec/rules.h"
 #include "yaml-cpp/eventhandler.h"
@@ -119,13 +120,13 @@ std::vector<YAML::Node> LoadFirstDocument(const std::string& yaml,
   return {YAML::Load(yaml)};
 }
 
-absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename,
-                              const SpecOptions& options) {
-  const std::string shown = IsStdin(filename) ? "<stdin>" : std::string(filename);
-  internal::Diagnostics diagnostics(shown);
-  diagnostics.set_overrides(options.overrides);
+}  // namespace
 
-  if (!internal::CheckSpecText(yaml, diagnostics)) return diagnostics.ToStatus();
+namespace internal {
+
+std::optional<YAML::Node> LoadSpecDocument(absl::string_view yaml, const std::string& shown,
+                                           Diagnostics& diagnostics) {
+  if (!internal::CheckSpecText(yaml, diagnostics)) return std::nullopt;
   std::vector<YAML::Node> documents;
   std::optional<YAML::Mark> second_document;
   try {
@@ -137,31 +138,76 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
                       " is indented with a tab, and YAML indents with spaces only");
     }
     diagnostics.Add(e.mark, "", message);
-    return diagnostics.ToStatus();
+    return std::nullopt;
   }
   if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
     diagnostics.AddPlain(
         absl::StrCat(shown,
                      ": the document is empty; expected a job spec with apiVersion, kind, metadata "
                      "and spec (see dlp-job(5))"));
-    return diagnostics.ToStatus();
+    return std::nullopt;
   }
   if (second_document) {
     diagnostics.Add(*second_document, "",
                     "a spec file holds one job, but this is a second YAML document");
-    return diagnostics.ToStatus();
+    return std::nullopt;
   }
-  YAML::Node root = documents[0];
-  for (const std::string& o : options.overrides) internal::ApplyOverride(root, o, diagnostics);
-  if (!internal::CheckYamlBounds(root, diagnostics)) return diagnostics.ToStatus();
+  return documents[0];
+}
 
+std::string BaseDir(absl::string_view filename) {
   std::error_code ec;
   std::filesystem::path base = std::filesystem::current_path(ec);
   if (!IsStdin(filename)) {
     base =
         std::filesystem::absolute(std::filesystem::path(std::string(filename)), ec).parent_path();
   }
-  internal::DecodeOptions decode{.name = options.name, .base_dir = base.string()};
+  return base.string();
+}
+
+absl::StatusOr<std::string> ReadSpecText(const std::string& path) {
+  if (IsStdin(path)) {
+    // One byte past the limit is enough for the parser to refuse it.
+    std::string text(internal::kMaxSpecBytes + 1, '\0');
+    std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (std::cin.bad()) return absl::InvalidArgumentError("<stdin>: cannot read standard input");
+    text.resize(static_cast<size_t>(std::cin.gcount()));
+    return text;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a folder; expected a job spec file (YAML)"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
+  }
+  std::string text(internal::kMaxSpecBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
+  }
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
+}
+
+}  // namespace internal
+
+namespace {
+
+absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename,
+                              const SpecOptions& options) {
+  const std::string shown = IsStdin(filename) ? "<stdin>" : std::string(filename);
+  internal::Diagnostics diagnostics(shown);
+  diagnostics.set_overrides(options.overrides);
+  std::optional<YAML::Node> document = internal::LoadSpecDocument(yaml, shown, diagnostics);
+  if (!document) return diagnostics.ToStatus();
+  YAML::Node root = *document;
+  for (const std::string& o : options.overrides) internal::ApplyOverride(root, o, diagnostics);
+  if (!internal::CheckYamlBounds(root, diagnostics)) return diagnostics.ToStatus();
+
+  internal::DecodeOptions decode{.name = options.name, .base_dir = internal::BaseDir(filename)};
   JobSpec spec = internal::DecodeJobSpec(root, decode, diagnostics);
   // The decoder applies every rule of spec/rules.h with positions, so the
   // spec is valid here; Client::Submit runs ValidateJobSpec for specs from
@@ -184,30 +230,12 @@ absl::StatusOr<JobSpec> ParseJobSpec(std::string_view std_yaml, std::string_view
   }
 }
 
+absl::StatusOr<std::string> ReadSpecFile(const std::string& path) {
+  return internal::ReadSpecText(path);
+}
+
 absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options) {
-  if (IsStdin(path)) {
-    // One byte past the limit is enough for ParseJobSpec to refuse it.
-    std::string text(internal::kMaxSpecBytes + 1, '\0');
-    std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (std::cin.bad()) return absl::InvalidArgumentError("<stdin>: cannot read standard input");
-    text.resize(static_cast<size_t>(std::cin.gcount()));
-    return ParseJobSpec(text, "-", options);
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": is a folder; expected a job spec file (YAML)"));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
-  }
-  std::string text(internal::kMaxSpecBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
-  }
-  text.resize(static_cast<size_t>(in.gcount()));
+  DLP_ASSIGN_OR_RETURN(std::string text, internal::ReadSpecText(path));
   return ParseJobSpec(text, path, options);
 }
 

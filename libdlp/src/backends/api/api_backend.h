@@ -38,6 +38,11 @@ class ApiBackend : public Backend {
   // GET /v1/jobs/ID/traces and /usage (api_backend_monitor.cc).
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) override;
+  // /v1/pipelines (api_backend_pipelines.cc).
+  absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec& spec) override;
+  absl::StatusOr<Pipeline> GetPipeline(std::string_view id) override;
+  absl::StatusOr<std::vector<Pipeline>> ListPipelines() override;
+  absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) override;
   // /v1/admin (api_backend_admin.cc).
   absl::StatusOr<Tenant> CreateTenant(const Tenant& tenant) override;
   absl::StatusOr<std::vector<Tenant>> ListTenants() override;

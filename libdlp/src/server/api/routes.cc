@@ -251,6 +251,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   InstallMonitorRoutes(server, ctx);
   InstallAdminRoutes(server, ctx);
   InstallQueueRoutes(server, ctx);
+  InstallPipelineRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

@@ -45,6 +45,9 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& context);
 // /v1/admin/queues (owner) and /v1/queues (everyone): queue_endpoints.cc.
 void InstallQueueRoutes(httplib::Server& server, const ApiContext& context);
 
+// /v1/pipelines (pipeline_endpoints.cc).
+void InstallPipelineRoutes(httplib::Server& server, const ApiContext& context);
+
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
 

@@ -141,6 +141,28 @@ ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN position INTEGER;
 ALTER TABLE jobs ADD COLUMN estimated_start_us INTEGER;
 )sql",
+      // 9 -> 10: pipelines (kind: Pipeline) and their jobs by name, in
+      // submission order. A job's dependencies live in its spec (dependsOn,
+      // with the ids dlpd resolved); the index finds a job's pipeline.
+      // IF NOT EXISTS: it applies whatever migrations come before it.
+      R"sql(
+CREATE TABLE IF NOT EXISTS pipelines (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_us INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pipelines_tenant ON pipelines(tenant);
+CREATE TABLE IF NOT EXISTS pipeline_jobs (
+  pipeline_id INTEGER NOT NULL REFERENCES pipelines(id),
+  ordinal INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  PRIMARY KEY (pipeline_id, ordinal)
+);
+CREATE INDEX IF NOT EXISTS pipeline_jobs_job ON pipeline_jobs(job_id);
+CREATE INDEX IF NOT EXISTS jobs_name ON jobs(tenant, name);
+)sql",
   };
   return kMigrations;
 }
