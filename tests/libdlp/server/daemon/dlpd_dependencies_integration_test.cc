@@ -96,10 +96,9 @@ TEST_F(DlpdDependenciesTest, AFailedDependencyCancelsItsDependentsTransitively) 
       report.value("reason", ""),
       absl::StrCat("dependency job ", cleanup, " succeeded (this job runs only if it fails)"));
   bool event = false;
-  for (const auto& e : GetJson(*client, "/v1/jobs/" + c + "/events")["events"]) {
-    event = event || e.value("type", "") == "Cancelled";
-  }
-  EXPECT_TRUE(event);
+  const nlohmann::json events = GetJson(*client, "/v1/jobs/" + c + "/events");
+  for (const auto& e : events["events"]) event = event || e.value("type", "") == "Cancelled";
+  EXPECT_TRUE(event) << events.dump();
 }
 
 TEST_F(DlpdDependenciesTest, AFailureReadsAsFailed) {
