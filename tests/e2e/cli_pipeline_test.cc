@@ -68,7 +68,7 @@ TEST(CliPipeline, AChainPassesAnOutputAlongAndShowsAsATree) {
     ids[job.value("name", "")] = job.value("job", "");
   }
   EXPECT_EQ(status["jobs"][2]["dependsOn"], nlohmann::json::array({"train"}));
-  for (const std::string& name : {"train", "eval"}) {
+  for (const char* name : {"train", "eval"}) {
     RunResult logs = env.Dlp({"logs", ids[name]});
     EXPECT_THAT(logs.out, HasSubstr("payload-42")) << name << ": " << logs.err;
   }
