@@ -24,7 +24,7 @@ TEST(SlurmDependencyTest, AfterOkWaitsForSuccessAndCancelsOnFailure) {
   ASSERT_EQ(second.exit_code, 0) << second.err;
   const std::string second_id = SlurmEnv::IdFrom(second);
   RunOptions options = env.Options();
-  RunResult shown = Run({"scontrol", "show", "job", second_id}, options);
+  RunResult shown = dlp::testing::Run({"scontrol", "show", "job", second_id}, options);
   EXPECT_TRUE(absl::StrContains(shown.out, "Dependency=afterok:" + first_id)) << shown.out;
   EXPECT_EQ(env.Status(second_id).value("state", ""), "Queued");
   env.dir().WriteFile("go", "go");
