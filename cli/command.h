@@ -56,6 +56,7 @@ void RegisterModel(CLI::App& parent, Invocation& invocation);
 void RegisterTop(CLI::App& parent, Invocation& invocation);
 void RegisterUi(CLI::App& parent, Invocation& invocation);
 void RegisterQueue(CLI::App& parent, Invocation& invocation);
+void RegisterPipeline(CLI::App& parent, Invocation& invocation);
 void RegisterAdmin(CLI::App& parent, Invocation& invocation);
 void RegisterSweep(CLI::App& parent, Invocation& invocation);
 void RegisterComplete(CLI::App& parent, Invocation& invocation);

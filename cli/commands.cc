@@ -20,6 +20,7 @@ const std::vector<CommandEntry>& Commands() {
       {"ui", RegisterUi},
       {"artifacts", RegisterArtifacts},
       {"model", RegisterModel},
+      {"pipeline", RegisterPipeline},
       {"queue", RegisterQueue},
       {"sweep", RegisterSweep},
       {"admin", RegisterAdmin},

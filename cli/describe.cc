@@ -57,6 +57,7 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
     Field("Est. start:", FormatTimestamp(job.estimated_start));
   }
   if (!job.gpu_sharing.empty()) Field("GPU sharing:", job.gpu_sharing);
+  if (!job.spec.depends_on.empty()) Field("Depends on:", FormatDependencies(job.spec));
 
   std::printf("\n%s\n", Colorize("Spec:", kBold, color).c_str());
   std::string spec = JobSpecToYaml(job.spec);

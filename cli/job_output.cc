@@ -8,6 +8,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "common.h"
 #include "dlp/codec.h"
@@ -71,6 +72,15 @@ std::string ReplicaOutcome(const JobReplica& replica) {
   }
   if (replica.exit_code) return absl::StrCat("exit ", *replica.exit_code, why);
   return replica.reason.empty() ? "-" : replica.reason;
+}
+
+std::string FormatDependencies(const JobSpec& spec) {
+  std::vector<std::string> parts;
+  for (const JobDependency& d : spec.depends_on) {
+    parts.push_back(
+        absl::StrCat("job ", d.job, " (", std::string(DependencyConditionName(d.condition)), ")"));
+  }
+  return absl::StrJoin(parts, ", ");
 }
 
 std::string FormatTimestamp(const std::optional<absl::Time>& time) {

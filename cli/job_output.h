@@ -30,6 +30,8 @@ std::string ReplicaSummary(const Job& job);
 // "exit 3", "signal 9 (SIGKILL)", or "-".
 std::string ReplicaOutcome(const JobReplica& replica);
 std::string FormatTimestamp(const std::optional<absl::Time>& time);  // RFC 3339 or "-"
+// spec.dependsOn as "job 12 (succeeded), job 13 (finished)"; "" when none.
+std::string FormatDependencies(const JobSpec& spec);
 
 // Prints jobs to stdout in `format`; `as_list`: JSON/YAML as {"jobs":[...]}.
 void PrintJobs(const std::vector<Job>& jobs, OutputFormat format, bool as_list,

@@ -40,6 +40,9 @@ void PrintExplanation(const Job& job, const JobExplanation& why) {
                                         .c_str()
                                   : "unknown");
   std::printf("preemptions: %d\n", job.preemptions);
+  if (!job.spec.depends_on.empty()) {
+    std::printf("depends on: %s\n", FormatDependencies(job.spec).c_str());
+  }
   if (why.trace.empty()) {
     std::printf("decision: no more detail from the scheduler\n");
     return;
@@ -55,6 +58,10 @@ int RunStatus(const StatusFlags& flags, const GlobalFlags& globals) {
   if (!job.ok()) return ReportError(job.status());
   if (!flags.why) {
     PrintJobs({*job}, flags.format, /*as_list=*/false, globals);
+    const bool table = flags.format == OutputFormat::kTable || flags.format == OutputFormat::kWide;
+    if (table && !job->spec.depends_on.empty()) {
+      std::printf("depends on: %s\n", FormatDependencies(job->spec).c_str());
+    }
     return Code(ExitCode::kSuccess);
   }
   absl::StatusOr<JobExplanation> why = (*client)->Why(flags.id);

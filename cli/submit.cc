@@ -1,12 +1,15 @@
 // dlp submit FILE|-f FILE [--set K=V]... [--name N] [--wait] [--follow [--metrics]] [-q]
-// A `kind: Sweep` file goes to the sweep path (dlp sweep submit).
+// A `kind: Sweep` file goes to the sweep path (dlp sweep submit); a
+// kind: Pipeline file submits the pipeline (dlp-pipeline(5)).
 #include <cstdio>
 #include <memory>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "command.h"
 #include "common.h"
+#include "dlp/pipeline.h"
 #include "job_output.h"
 #include "log_stream.h"
 #include "sweep.h"
@@ -26,6 +29,46 @@ struct SubmitFlags {
   bool quiet = false;
 };
 
+// kind: Pipeline: every job at once; --wait waits for all of them.
+int SubmitPipeline(const SubmitFlags& flags, const std::string& path, const std::string& text,
+                   const GlobalFlags& globals) {
+  if (!flags.overrides.empty() || !flags.name.empty() || flags.follow) {
+    PrintError("--set, --name and --follow apply to a job, not to a pipeline");
+    return Code(ExitCode::kUsage);
+  }
+  absl::StatusOr<PipelineSpec> spec = ParsePipelineSpec(text, path);
+  if (!spec.ok()) return ReportError(spec.status());
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  absl::StatusOr<Pipeline> pipeline = (*client)->SubmitPipeline(*spec);
+  if (!pipeline.ok()) return ReportError(pipeline.status());
+  if (flags.quiet) {
+    std::printf("%s\n", pipeline->id.c_str());
+  } else {
+    std::vector<std::string> jobs;
+    for (const PipelineJob& j : pipeline->jobs) jobs.push_back(absl::StrCat(j.name, "=", j.job));
+    std::printf("pipeline %s submitted (%s): jobs %s\n", pipeline->id.c_str(),
+                pipeline->name.c_str(), absl::StrJoin(jobs, ", ").c_str());
+  }
+  std::fflush(stdout);
+  if (!flags.wait) return Code(ExitCode::kSuccess);
+  for (const PipelineJob& j : pipeline->jobs) {
+    WaitFlags wait_flags;
+    wait_flags.progress = !flags.quiet;
+    absl::StatusOr<Job> done = WaitForJob(**client, j.job, wait_flags);
+    if (!done.ok()) return ReportError(done.status());
+  }
+  absl::StatusOr<Pipeline> done = (*client)->GetPipeline(pipeline->id);
+  if (!done.ok()) return ReportError(done.status());
+  if (!flags.quiet) {
+    std::fprintf(stderr, "pipeline %s %s\n", done->id.c_str(),
+                 std::string(JobStateName(done->state)).c_str());
+  }
+  Job outcome;  // the pipeline's outcome as a job's, for the exit code
+  outcome.state = done->state;
+  return Code(ExitCodeForJob(outcome));
+}
+
 int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
   if (!flags.file.empty() && !flags.file_flag.empty()) {
     PrintError("give the spec either as FILE or with -f, not both");
@@ -36,12 +79,15 @@ int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
     PrintError("a job spec is required: dlp submit FILE (or -f FILE, -f - for stdin)");
     return Code(ExitCode::kUsage);
   }
+  absl::StatusOr<std::string> text = ReadSpecFile(path);
+  if (!text.ok()) return ReportError(text.status());
+  absl::StatusOr<std::string> kind = SpecKind(*text, path);
+  if (!kind.ok()) return ReportError(kind.status());
+  if (*kind == "Pipeline") return SubmitPipeline(flags, path, *text, globals);
   SpecOptions spec_options;
   spec_options.overrides = flags.overrides;
   spec_options.name = flags.name;
-  absl::StatusOr<std::string> text = ReadSpecFile(path);
-  if (!text.ok()) return ReportError(absl::InvalidArgumentError(text.status().message()));
-  if (SpecDocumentKind(*text) == "Sweep") {  // `kind: Sweep`: the sweep path
+  if (*kind == "Sweep") {
     absl::StatusOr<SweepSpec> sweep = ParseSweepSpec(*text, path, spec_options);
     if (!sweep.ok()) return ReportError(sweep.status());
     SweepSubmitFlags sweep_flags;
@@ -90,8 +136,11 @@ int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
 
 void RegisterSubmit(CLI::App& parent, Invocation& invocation) {
   auto flags = std::make_shared<SubmitFlags>();
-  CLI::App* cmd = parent.add_subcommand("submit", "Submit a job spec and print the new job's id");
-  cmd->add_option("FILE", flags->file, "Job spec (YAML, see dlp-job(5)); - reads stdin");
+  CLI::App* cmd = parent.add_subcommand(
+      "submit", "Submit a job spec (or a pipeline) and print the new job's (pipeline's) id");
+  cmd->add_option("FILE", flags->file,
+                  "Job spec (YAML, see dlp-job(5)) or pipeline (kind: Pipeline, dlp-pipeline(5)); "
+                  "- reads stdin");
   cmd->add_option("-f,--file", flags->file_flag, "Job spec file; - reads stdin")->option_text("FILE");
   cmd->add_option("--set", flags->overrides,
                   "Override a spec value, e.g. --set spec.replicas.worker.count=8 (repeatable)")

@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui queue sweep admin"
+  local commands="submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -55,7 +55,7 @@ _dlp() {
         profile) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         metrics) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
         render) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-        admin|queue|sweep|artifacts|model) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+        admin|queue|sweep|artifacts|model|pipeline) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "table wide json yaml" -- "$cur")) ;;
       esac
       return ;;
@@ -143,6 +143,11 @@ _dlp() {
         list) flags="-o --output" ;;
         resume) flags="-q --quiet" ;;
       esac ;;
+    pipeline)
+      if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W "status list cancel --help" -- "$cur")); return
+      fi
+      flags="-o --output" ;;
     queue)
       if [[ -z $sub && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "show --help" -- "$cur")); return

@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui queue sweep admin
+set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -30,6 +30,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list or cancel pipelines'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a queue -d 'Show the queues: quota, use, borrowing, pending jobs, share'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants, tokens and queues of a shared dlpd'
 
@@ -158,6 +159,14 @@ complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcomman
 # ui
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a ui -d 'Open the web UI of the dlpd, signed in'
 complete -c dlp -n '__fish_seen_subcommand_from ui' -l print-url -d 'Only print the one-time sign-in link'
+
+# pipeline status ID | list | cancel ID
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list or cancel pipelines'
+set -l dlp_pipeline_verbs status list cancel
+complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a status -d 'Show a pipeline as a tree of its jobs'
+complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a list -d 'List pipelines'
+complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a cancel -d 'Cancel every job of a pipeline'
+complete -c dlp -n '__fish_seen_subcommand_from pipeline' -s o -l output -x -a 'table json' -d 'Output format'
 
 # queue [show NAME]
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin show' -a show -d 'Show one queue'

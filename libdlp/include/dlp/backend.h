@@ -17,6 +17,7 @@
 #include "dlp/artifacts.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
+#include "dlp/pipeline.h"
 #include "dlp/queue.h"
 
 namespace dlp {
@@ -156,6 +157,15 @@ class Backend {
     return NoModels();
   }
 
+  // Pipelines (dlp/pipeline.h): submitted at once, each job waiting for
+  // those it depends on. Submit takes a spec ValidatePipelineSpec accepted;
+  // NotFound for an unknown id; Cancel cancels every job not yet ended.
+  // Unimplemented where the backend has none.
+  virtual absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec&) { return NoPipelines(); }
+  virtual absl::StatusOr<Pipeline> GetPipeline(std::string_view) { return NoPipelines(); }
+  virtual absl::StatusOr<std::vector<Pipeline>> ListPipelines() { return NoPipelines(); }
+  virtual absl::StatusOr<Pipeline> CancelPipeline(std::string_view) { return NoPipelines(); }
+
   // Tenants and tokens of a dlpd (Client's functions of the same names say
   // what they do). Unimplemented where the backend is not a dlpd.
   virtual absl::StatusOr<Tenant> CreateTenant(const Tenant&) { return NoTenants(); }
@@ -184,6 +194,9 @@ class Backend {
   absl::Status NoModels() const {
     return absl::UnimplementedError("the " + Name() +
                                     " backend has no model registry (a dlpd has one)");
+  }
+  absl::Status NoPipelines() const {
+    return absl::UnimplementedError("the " + Name() + " backend has no pipelines");
   }
   absl::Status NoTenants() const {
     return absl::UnimplementedError("the " + Name() +

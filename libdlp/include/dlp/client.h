@@ -27,6 +27,7 @@
 #include "dlp/backend.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
+#include "dlp/pipeline.h"
 #include "dlp/profile.h"
 #include "dlp/queue.h"
 
@@ -109,6 +110,16 @@ class Client {
   // Validates the spec (InvalidArgument) and returns what the backend would
   // run for it (a command line, a batch script). Contacts no server.
   absl::StatusOr<std::string> Render(const JobSpec& spec);
+
+  // ---- Pipelines (dlp/pipeline.h) ----
+
+  // Validates the pipeline (ValidatePipelineSpec: InvalidArgument) and
+  // submits all its jobs at once; returns it once the backend stored them.
+  absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec& spec);
+  absl::StatusOr<Pipeline> GetPipeline(std::string_view id);
+  absl::StatusOr<std::vector<Pipeline>> ListPipelines();
+  // Cancels every job of the pipeline that has not ended.
+  absl::StatusOr<Pipeline> CancelPipeline(std::string_view id);
 
   // ---- What running jobs report ----
 

@@ -65,6 +65,25 @@ struct PreemptionSpec {
   friend bool operator==(const PreemptionSpec&, const PreemptionSpec&) = default;
 };
 
+// spec.dependsOn (Slurm's afterok / afternotok / afterany): when a job may
+// start, by how an earlier job ended.
+enum class DependencyCondition {
+  kSucceeded,  // it succeeded
+  kFailed,     // it failed or was cancelled
+  kFinished,   // it ended, whichever way
+};
+std::string_view DependencyConditionName(DependencyCondition condition);  // "succeeded", ...
+std::optional<DependencyCondition> ParseDependencyCondition(std::string_view name);
+
+struct JobDependency {
+  // The job waited for: its id, or (when submitting) the name of the
+  // submitter's newest job of that name; in a pipeline, a sibling's name.
+  // dlpd stores the id it resolved.
+  std::string job;
+  DependencyCondition condition = DependencyCondition::kSucceeded;
+  friend bool operator==(const JobDependency&, const JobDependency&) = default;
+};
+
 struct JobSpec {
   std::string name;
   std::map<std::string, std::string> labels;
@@ -84,6 +103,8 @@ struct JobSpec {
   // back to Queued and starts again later with DLP_RESTART_COUNT raised).
   bool preemptible = true;
   PreemptionSpec preemption;
+  // Jobs that must end (each as its condition says) before this one starts.
+  std::vector<JobDependency> depends_on;
   // Field by field (dlpd checks that a stored spec reads back the same).
   friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };

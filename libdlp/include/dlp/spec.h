@@ -25,6 +25,11 @@ absl::StatusOr<JobSpec> ParseJobSpec(std::string_view yaml, std::string_view fil
 // Reads `path` ("-" reads standard input) and parses it.
 absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& options = {});
 
+// The text of a spec file ("-": standard input), for a caller that looks at
+// its kind first (SpecKind in dlp/pipeline.h). InvalidArgument when it cannot
+// be read; a text past the size limit is refused by the parsers.
+absl::StatusOr<std::string> ReadSpecFile(const std::string& path);
+
 // The rules of dlp-job(5) on a spec built in code. ParseJobSpec applies the
 // same rules while decoding (with positions), and Client::Submit and
 // Client::Render run this on whatever they are given; backends rely on it.

@@ -81,12 +81,8 @@ inline constexpr int kMaxSweepNameBytes = 57;  // NAME-10000 is a job name (63)
 absl::StatusOr<SweepSpec> ParseSweepSpec(std::string_view yaml, std::string_view filename,
                                          const SpecOptions& options = {});
 absl::StatusOr<SweepSpec> LoadSweepSpec(const std::string& path, const SpecOptions& options = {});
-// The text of a spec file ("-": standard input), up to one byte past the
-// size limit (the parsers refuse it). InvalidArgument when it cannot be read.
-absl::StatusOr<std::string> ReadSpecFile(const std::string& path);
-// The `kind` of a spec document ("Job", "Sweep"); empty when it has none or
-// does not parse (the job parser then says why).
-std::string SpecDocumentKind(std::string_view yaml);
+// (ReadSpecFile in dlp/spec.h reads a spec file; SpecKind in dlp/pipeline.h
+// tells a sweep's document from a job's or a pipeline's.)
 // The rules ParseSweepSpec applies, on a spec built in code or received over
 // the API. InvalidArgument listing every problem.
 absl::Status ValidateSweepSpec(const SweepSpec& spec);

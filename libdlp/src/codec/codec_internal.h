@@ -27,6 +27,10 @@ absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text);
 // number (0.5), so that both forms read back the same.
 OrderedJson GpuJson(int64_t millis);
 OrderedJson SpecToJsonValue(const JobSpec& spec);
+// spec.dependsOn: [{"job","condition"}]; the member "dependsOn" of `object`.
+OrderedJson DependsOnJson(const std::vector<JobDependency>& depends_on);
+absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
+                                                             absl::string_view path);
 absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path);
 OrderedJson JobToJsonValue(const Job& job);
 absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path);

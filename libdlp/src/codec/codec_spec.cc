@@ -129,6 +129,46 @@ absl::Status ReadPriority(const Json& value, absl::string_view path, int* out) {
 
 }  // namespace
 
+OrderedJson DependsOnJson(const std::vector<JobDependency>& depends_on) {
+  OrderedJson list = OrderedJson::array();
+  for (const JobDependency& d : depends_on) {
+    list.push_back({{"job", d.job}, {"condition", DependencyConditionName(d.condition)}});
+  }
+  return list;
+}
+
+absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
+                                                             absl::string_view path) {
+  std::vector<JobDependency> out;
+  DLP_ASSIGN_OR_RETURN(const Json* list, ReadArray(object, path, "dependsOn"));
+  if (list == nullptr) return out;
+  if (list->size() > static_cast<size_t>(kMaxDependencies)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, path.empty() ? "" : ".",
+                                                   "dependsOn: ", list->size(),
+                                                   " dependencies; at most ", kMaxDependencies));
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "dependsOn[", i, "]");
+    if (!(*list)[i].is_object()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p, ": expected an object, got ", (*list)[i].type_name()));
+    }
+    JobDependency d;
+    DLP_RETURN_IF_ERROR(ReadString((*list)[i], p, "job", &d.job));
+    std::string condition = "succeeded";
+    DLP_RETURN_IF_ERROR(ReadString((*list)[i], p, "condition", &condition));
+    std::optional<DependencyCondition> c = ParseDependencyCondition(condition);
+    if (!c) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p, ".condition: unknown condition \"", condition,
+                       "\" (expected one of: succeeded, failed, finished)"));
+    }
+    d.condition = *c;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 OrderedJson GpuJson(int64_t millis) {
   if (millis % 1000 == 0) return OrderedJson(millis / 1000);
   return OrderedJson(static_cast<double>(millis) / 1000);
@@ -171,6 +211,7 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
   if (spec.preemption != PreemptionSpec()) {
     json["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
   }
+  if (!spec.depends_on.empty()) json["dependsOn"] = DependsOnJson(spec.depends_on);
   return json;
 }
 
@@ -232,6 +273,7 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
     DLP_RETURN_IF_ERROR(
         ReadInt(*preemption, p, "gracePeriodSeconds", &spec.preemption.grace_period_seconds));
   }
+  DLP_ASSIGN_OR_RETURN(spec.depends_on, DependsOnFromJson(value, path));
   return spec;
 }
 

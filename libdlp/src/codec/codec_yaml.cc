@@ -137,6 +137,7 @@ std::string JobSpecToYaml(const JobSpec& spec) {
   if (spec.preemption != PreemptionSpec()) {
     body["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
   }
+  if (!spec.depends_on.empty()) body["dependsOn"] = internal::DependsOnJson(spec.depends_on);
   return internal::ToYaml(OrderedJson{
       {"apiVersion", "dlp/v1"}, {"kind", "Job"}, {"metadata", metadata}, {"spec", body}});
 }

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/spec.h"
+#include "spec/depends_on.h"
 #include "spec/reader.h"
 #include "spec/rules.h"
 #include "spec/suggest.h"
@@ -25,7 +26,8 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "logs",
                                              "preemptible",
                                              "preemption",
-                                             "image"};
+                                             "image",
+                                             "dependsOn"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
 constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu", "gpuType"};
 constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
@@ -137,6 +139,9 @@ class Decoder {
     RestartPolicySection(body, spec);
     LogsSection(body, spec);
     PreemptionSection(body, spec);
+    if (YAML::Node n = YamlReader::Child(body, "dependsOn"); YamlReader::Present(n)) {
+      spec.depends_on = DecodeDependsOn(n, "spec.dependsOn", r_);
+    }
     std::map<std::string, std::string> shared_env;
     if (YAML::Node n = YamlReader::Child(body, "env"); YamlReader::Present(n)) {
       if (auto v = r_.StringMap(n, "spec.env", CheckEnvName, NoProblem)) shared_env = *v;

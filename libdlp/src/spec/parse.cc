@@ -90,17 +90,4 @@ absl::StatusOr<JobSpec> LoadJobSpec(const std::string& path, const SpecOptions& 
   return ParseJobSpec(text, path, options);
 }
 
-std::string SpecDocumentKind(std::string_view yaml) {
-  try {
-    internal::Diagnostics ignored("");
-    std::optional<YAML::Node> root =
-        internal::LoadSpecDocument(internal::ToAbsl(yaml), {}, "a spec", ignored);
-    if (!root || !root->IsMap()) return "";
-    const YAML::Node kind = (*root)["kind"];
-    return kind.IsDefined() && kind.IsScalar() ? kind.Scalar() : "";
-  } catch (const std::exception&) {
-    return "";
-  }
-}
-
 }  // namespace dlp

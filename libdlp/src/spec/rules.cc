@@ -83,6 +83,17 @@ Problem CheckJobName(absl::string_view name) {
   return std::nullopt;
 }
 
+Problem CheckDependencyJob(absl::string_view job) {
+  if (job.empty()) return "required; a job id or name";
+  if (!IsDnsLabel(job)) return DnsLabelProblem("job id or name", job);
+  return std::nullopt;
+}
+
+Problem CheckDependencyCount(size_t count) {
+  if (count <= static_cast<size_t>(kMaxDependencies)) return std::nullopt;
+  return absl::StrFormat("%d dependencies; at most %d", count, kMaxDependencies);
+}
+
 Problem CheckQueueName(absl::string_view name) {
   if (!IsDnsLabel(name)) return DnsLabelProblem("queue name", name);
   return std::nullopt;

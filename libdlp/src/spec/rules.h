@@ -60,6 +60,7 @@ inline constexpr int64_t kMaxMemoryBytes = int64_t{16} << 40;             // per
 inline constexpr int kMaxPreemptionGraceSeconds = 3600;
 inline constexpr int64_t kMaxDeadlineSeconds = int64_t{366} * 24 * 3600;  // a year
 inline constexpr int kMaxLabels = 64;
+inline constexpr int kMaxDependencies = 64;        // spec.dependsOn entries
 inline constexpr int kMaxEnvVars = 256;            // per replica, spec.env included
 inline constexpr size_t kMaxEnvBytes = 128 << 10;  // names and values, per replica
 inline constexpr size_t kMaxEnvNameBytes = 256;
@@ -112,5 +113,9 @@ Problem CheckDeadlineSeconds(int64_t seconds);
 Problem CheckPriority(int64_t priority);
 Problem CheckPreemptionGraceSeconds(int64_t seconds);  // 0..kMaxPreemptionGraceSeconds
 Problem CheckLogMaxBytes(int64_t bytes);  // 0 (no limit) or at least kMinLogMaxBytes
+// spec.dependsOn[].job: a job id (digits) or a job name.
+Problem CheckDependencyJob(absl::string_view job);
+// The number of spec.dependsOn entries.
+Problem CheckDependencyCount(size_t count);
 
 }  // namespace dlp::internal

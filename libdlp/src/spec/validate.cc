@@ -1,5 +1,6 @@
 // ValidateJobSpec: the rules of dlp-job(5) on a JobSpec built in code or
 // received over the API (where there is no file position to report).
+#include <set>
 #include <vector>
 
 #include "absl/strings/escaping.h"
@@ -108,6 +109,15 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
   v.Check("spec.logs.maxBytes", internal::CheckLogMaxBytes(spec.logs.max_bytes));
   v.Check("spec.preemption.gracePeriodSeconds",
           internal::CheckPreemptionGraceSeconds(spec.preemption.grace_period_seconds));
+  v.Check("spec.dependsOn", internal::CheckDependencyCount(spec.depends_on.size()));
+  std::set<std::string> seen;
+  for (size_t i = 0;
+       i < spec.depends_on.size() && i < static_cast<size_t>(internal::kMaxDependencies); ++i) {
+    const std::string& job = spec.depends_on[i].job;
+    const std::string path = absl::StrCat("spec.dependsOn[", i, "].job");
+    v.Check(path, internal::CheckDependencyJob(job));
+    if (!seen.insert(job).second) v.Check(path, absl::StrCat("job ", job, " is listed twice"));
+  }
   return v.ToStatus();
 }
 

@@ -52,6 +52,11 @@ class ApiBackend : public Backend {
   absl::Status ReadModel(std::string_view ref, const ByteSink& sink) override;
   absl::StatusOr<ModelVersion> SetModelAlias(std::string_view name, std::string_view alias,
                                              int version) override;
+  // /v1/pipelines (api_backend_pipelines.cc).
+  absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec& spec) override;
+  absl::StatusOr<Pipeline> GetPipeline(std::string_view id) override;
+  absl::StatusOr<std::vector<Pipeline>> ListPipelines() override;
+  absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) override;
   // /v1/admin (api_backend_admin.cc).
   absl::StatusOr<Tenant> CreateTenant(const Tenant& tenant) override;
   absl::StatusOr<std::vector<Tenant>> ListTenants() override;

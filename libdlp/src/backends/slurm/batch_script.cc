@@ -43,6 +43,8 @@ std::string SbatchLines(const SlurmSubmission& s) {
       {"comment", s.comment},
       {"output", s.output},
       {"chdir", s.chdir},
+      {"dependency", s.dependency},
+      {"kill-on-invalid-dep", s.dependency.empty() ? "" : "yes"},
   };
   std::string out;
   for (const auto& [flag, value] : options) {
@@ -62,6 +64,16 @@ std::string SbatchLines(const SlurmSubmission& s) {
 
 }  // namespace
 
+std::string SlurmDependency(const std::vector<JobDependency>& depends_on) {
+  std::string out;
+  for (const JobDependency& d : depends_on) {
+    const char* type = "afterok";
+    if (d.condition == DependencyCondition::kFailed) type = "afternotok";
+    if (d.condition == DependencyCondition::kFinished) type = "afterany";
+    absl::StrAppend(&out, out.empty() ? "" : ",", type, ":", d.job);
+  }
+  return out;
+}
 
 std::string SlurmJobName(const std::string& name) {
   std::string out = name;
@@ -155,6 +167,7 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   s.qos = layout.qos;
   s.output = layout.job_dir + "/slurm.out";
   s.chdir = spec.workdir.empty() ? layout.job_dir : spec.workdir;
+  s.dependency = SlurmDependency(spec.depends_on);
 
   // Every task runs dlp-run on the group file; dlp-run picks the task's
   // replica, sets its environment, writes its log and applies the restart policy.

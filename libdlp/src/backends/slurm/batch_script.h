@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "backends/slurm/transport.h"
@@ -22,6 +23,10 @@ struct SlurmJobLayout {
 // The submission for `spec` (script included). InvalidArgument for a spec
 // without replicas or commands.
 absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec, const SlurmJobLayout& layout);
+
+// --dependency for spec.dependsOn, whose jobs are Slurm job ids:
+// succeeded -> afterok, failed -> afternotok, finished -> afterany.
+std::string SlurmDependency(const std::vector<JobDependency>& depends_on);
 
 // Slurm's job name for a dlp name: [A-Za-z0-9._-] kept, anything else '_'.
 std::string SlurmJobName(const std::string& name);

@@ -69,6 +69,8 @@ class CliTransport final : public SlurmTransport {
     if (job.gpus_per_task > 0) add("--gpus-per-task", absl::StrCat(job.gpus_per_task));
     if (job.time_limit_minutes > 0) add("--time", absl::StrCat(job.time_limit_minutes));
     if (job.nice != 0) add("--nice", absl::StrCat(job.nice));
+    add("--dependency", job.dependency);
+    if (!job.dependency.empty()) add("--kill-on-invalid-dep", "yes");
     argv.push_back(job.requeue ? "--requeue" : "--no-requeue");
     auto result = RunProgram(argv, job.script);
     if (!result.ok()) return ToolError("sbatch", result.status());

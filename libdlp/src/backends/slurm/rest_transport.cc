@@ -58,6 +58,10 @@ class RestTransport final : public SlurmTransport {
     if (job.time_limit_minutes > 0) props["time_limit"] = job.time_limit_minutes;
     if (job.nice != 0) props["nice"] = job.nice;
     if (job.requeue) props["open_mode"] = "append";  // keep earlier runs' output
+    if (!job.dependency.empty()) {
+      props["dependency"] = job.dependency;
+      props["kill_on_invalid_dependency"] = true;
+    }
     nlohmann::json body = {{"script", job.script}, {"job", props}};
     DLP_ASSIGN_OR_RETURN(Reply reply, Request("POST", "/job/submit", body.dump()));
     std::string errors = SlurmErrors(reply.body);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -72,7 +73,9 @@ class SlurmBackend final : public Backend {
 
   std::string Name() const override { return "slurm"; }
 
-  absl::StatusOr<Job> Submit(const JobSpec& spec) override {
+  absl::StatusOr<Job> Submit(const JobSpec& submitted) override {
+    JobSpec spec = submitted;
+    DLP_RETURN_IF_ERROR(ResolveDependsOn(spec));
     SlurmJobLayout layout = defaults_;
     layout.job_dir = absl::StrCat(workdir_, "/", NewKey(spec.name));
     if (layout.dlp_run.empty()) {
@@ -113,6 +116,34 @@ class SlurmBackend final : public Backend {
     job.created = absl::Now();
     job.spec = spec;
     return job;
+  }
+
+  // spec.dependsOn names become the Slurm ids of the user's newest dlp job of
+  // that name (ids are left to sbatch, which refuses unknown ones).
+  absl::Status ResolveDependsOn(JobSpec& spec) {
+    std::optional<std::vector<SlurmJobRecord>> records;
+    for (size_t i = 0; i < spec.depends_on.size(); ++i) {
+      JobDependency& d = spec.depends_on[i];
+      int64_t id = 0;
+      if (absl::SimpleAtoi(d.job, &id)) continue;
+      if (!records) {
+        DLP_ASSIGN_OR_RETURN(records, transport_->Jobs());
+      }
+      int64_t newest = 0;
+      for (const SlurmJobRecord& r : *records) {
+        int64_t rid = 0;
+        if (r.user == user_ && r.name == SlurmJobName(d.job) &&
+            !KeyFromComment(r.comment).empty() && absl::SimpleAtoi(r.id, &rid)) {
+          newest = std::max(newest, rid);
+        }
+      }
+      if (newest == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("spec.dependsOn[", i, "].job: no job named ", d.job));
+      }
+      d.job = absl::StrCat(newest);
+    }
+    return absl::OkStatus();
   }
 
   absl::StatusOr<Job> Get(std::string_view id) override {

@@ -35,6 +35,10 @@ struct SlurmSubmission {
   // Whether Slurm may requeue the job (node failure, preemption): --requeue or
   // --no-requeue, never the cluster's default.
   bool requeue = false;
+  // spec.dependsOn as --dependency ("afterok:12,afterany:13": all of them);
+  // empty: none. With one, --kill-on-invalid-dep=yes: a dependency that can
+  // never be met cancels the job instead of leaving it pending.
+  std::string dependency;
   // The job's environment. sbatch exports the submitter's own (like
   // --export=ALL); the REST API needs it spelled out.
   std::map<std::string, std::string> environment;

@@ -230,6 +230,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   }
   InstallArtifactRoutes(server, ctx);
   InstallModelRoutes(server, ctx);
+  InstallPipelineRoutes(server, ctx);
 }
 
 }  // namespace dlp::server

@@ -91,6 +91,9 @@ void ServeFile(httplib::Response& res, internal::OwnedFd fd, int64_t size, LongR
 // The model registry's /v1/models (model_endpoints.cc).
 void InstallModelRoutes(httplib::Server& server, const ApiContext& context);
 
+// /v1/pipelines (pipeline_endpoints.cc).
+void InstallPipelineRoutes(httplib::Server& server, const ApiContext& context);
+
 // GET /v1/jobs/ID/logs (in logs_endpoint.cc).
 void ServeLogs(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
 

@@ -129,25 +129,25 @@ std::map<std::string, int64_t> Controller::GpuUse() const {
   return UseOf(BuildSnapshot(active_, options_.capacity, absl::Now()).running);
 }
 
-absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
-  DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
-  {
-    JobRecord candidate;
-    candidate.job.tenant = tenant.empty() ? kOwnerTenant : tenant;
-    candidate.job.queue = spec.queue.empty() ? "default" : spec.queue;
-    candidate.job.spec = spec;
-    Snapshot machine;
-    machine.capacity = options_.capacity;
-    if (options_.queues != nullptr) {
-      std::shared_ptr<const QueueCatalog> catalog = options_.queues->Catalog();
-      DLP_RETURN_IF_ERROR(
-          CheckQueueAccess(*catalog, candidate.job.queue, candidate.job.tenant, spec.priority));
-      machine.queues = catalog->queues;
-    }
-    machine.devices = options_.devices;
-    DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
+absl::Status Controller::Admit(const JobSpec& spec, const std::string& tenant) {
+  JobRecord candidate;
+  candidate.job.tenant = tenant.empty() ? kOwnerTenant : tenant;
+  candidate.job.queue = spec.queue.empty() ? "default" : spec.queue;
+  candidate.job.spec = spec;
+  Snapshot machine;
+  machine.capacity = options_.capacity;
+  if (options_.queues != nullptr) {
+    std::shared_ptr<const QueueCatalog> catalog = options_.queues->Catalog();
+    DLP_RETURN_IF_ERROR(
+        CheckQueueAccess(*catalog, candidate.job.queue, candidate.job.tenant, spec.priority));
+    machine.queues = catalog->queues;
   }
-  DLP_RETURN_IF_ERROR(RunAs(tenant).status());
+  machine.devices = options_.devices;
+  DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
+  return RunAs(tenant).status();
+}
+
+JobRecord Controller::NewRecord(JobSpec spec, const std::string& tenant) const {
   JobRecord record;
   record.job.name = spec.name;
   record.job.tenant = tenant.empty() ? kOwnerTenant : tenant;
@@ -156,7 +156,14 @@ absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) 
   record.job.replicas = InitialReplicas(spec);
   record.job.reason = "waiting to be scheduled";
   record.job.spec = std::move(spec);
-  DLP_ASSIGN_OR_RETURN(JobRecord inserted, InsertGrouped(std::move(record)));
+  return record;
+}
+
+absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
+  DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+  DLP_RETURN_IF_ERROR(ResolveDependsOn(spec, tenant));
+  DLP_RETURN_IF_ERROR(Admit(spec, tenant));
+  DLP_ASSIGN_OR_RETURN(JobRecord inserted, InsertGrouped(NewRecord(std::move(spec), tenant)));
   return inserted.job;
 }
 

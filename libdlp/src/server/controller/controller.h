@@ -32,6 +32,7 @@
 #include "absl/time/time.h"
 #include "dlp/backend.h"
 #include "dlp/job.h"
+#include "dlp/pipeline.h"
 #include "server/executor/executor.h"
 #include "server/scheduler/policy.h"
 #include "server/scheduler/queue_usage.h"
@@ -97,6 +98,15 @@ class Controller {
   // the policy gives none). NotFound as Get.
   absl::StatusOr<JobExplanation> Why(const std::string& id, const std::string& tenant);
 
+  // Pipelines (pipelines.cc). Submit: errors as Submit's, for any of its
+  // jobs; the jobs are stored in one commit, all or none. Another tenant's
+  // pipeline is NotFound, as an unknown one.
+  absl::StatusOr<Pipeline> SubmitPipeline(PipelineSpec spec, const std::string& tenant);
+  absl::StatusOr<Pipeline> GetPipeline(const std::string& id, const std::string& tenant);
+  absl::StatusOr<std::vector<Pipeline>> ListPipelines(const std::string& tenant);
+  // Cancels each job not yet ended (Cancel), the last ones first.
+  absl::StatusOr<Pipeline> CancelPipeline(const std::string& id, const std::string& tenant);
+
   // Each queue's standing now: configured queues, then those jobs name.
   std::vector<QueueStatus> QueueStatuses();
   // The number of Queued and Running jobs in `queue`.
@@ -113,6 +123,12 @@ class Controller {
  private:
   // The account a job of `tenant` runs as: nullopt for the owner.
   absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
+  // What Submit checks of a job before storing it (queue access, that it can
+  // ever fit, the tenant's account), and the record it stores.
+  absl::Status Admit(const JobSpec& spec, const std::string& tenant);
+  JobRecord NewRecord(JobSpec spec, const std::string& tenant) const;
+  // A stored pipeline with its jobs as they stand, read through `store`.
+  absl::StatusOr<Pipeline> PipelineOf(JobStore& store, const PipelineRecord& record);
   // Inserts the record through the group commit of concurrent submissions.
   absl::StatusOr<JobRecord> InsertGrouped(JobRecord record);
   // At start, for an active job whose stored spec does not read back: a
@@ -142,6 +158,17 @@ class Controller {
   // stop is committed in one transaction before any signal (the next poll
   // sends SIGTERM). Returns every victim named, applied or not. mu_ held.
   std::set<int64_t> Preempt(const std::vector<PreemptDecision>& preempt);
+  // spec.dependsOn (dependencies.cc). At submit: each entry becomes the id of
+  // the job it names (a number: that job; else the tenant's newest job of
+  // that name); InvalidArgument naming an unknown one.
+  absl::Status ResolveDependsOn(JobSpec& spec, const std::string& tenant);
+  // Each round: cancels (committed) the Queued jobs whose dependencies can
+  // never be met, and returns why each of those that must still wait does.
+  // mu_ held.
+  std::map<int64_t, PendingExplanation> HoldDependents();
+  // A dependency's state now (active_, else the store); nullopt when there is
+  // no such job. mu_ held.
+  std::optional<JobState> DependencyState(const std::string& id);
   // Saves the waiting jobs' reasons, positions and estimated starts that
   // changed, in one commit, and keeps their traces in memory. mu_ held.
   void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
@@ -177,6 +204,8 @@ class Controller {
   std::set<int64_t> requeued_;
   // The policy's latest decision trace of each waiting job (for Why).
   std::map<int64_t, std::vector<std::string>> traces_;
+  // Ended jobs that Queued jobs depend on (their states never change again).
+  std::map<int64_t, JobState> ended_;
   // The starts of the policy's last decision not yet spawned (Schedule).
   std::deque<StartDecision> decided_starts_;
   bool stopping_ = false;

@@ -114,20 +114,24 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   // meanwhile is skipped.
   Decision decision;
   const bool decide = decided_starts_.empty();
+  std::map<int64_t, PendingExplanation> held;  // waiting for their dependencies
   if (decide) {
+    held = HoldDependents();
     Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
     snapshot.devices = options_.devices;
     snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
     // A job preempted this round waits for the next (no preemption loop).
-    std::erase_if(snapshot.pending,
-                  [&](const PendingJob& job) { return requeued_.contains(job.seq); });
+    std::erase_if(snapshot.pending, [&](const PendingJob& job) {
+      return requeued_.contains(job.seq) || held.contains(job.seq);
+    });
     if (!requeued_.empty()) work_ = true;
     requeued_.clear();
     if (snapshot.pending.empty()) {
-      traces_.clear();
+      SaveExplanations(held);
       return;
     }
     decision = policy_->Schedule(snapshot);
+    decision.waiting.merge(held);
     const std::set<int64_t> victims = Preempt(decision.preempt);
     for (StartDecision& start : decision.start) {
       if (victims.contains(start.seq)) {

@@ -136,29 +136,7 @@ std::vector<absl::StatusOr<JobRecord>> JobStore::InsertAll(std::vector<JobRecord
   absl::Status status = [&]() -> absl::Status {
     Transaction tx(db_);
     DLP_RETURN_IF_ERROR(tx.begin_status());
-    DLP_ASSIGN_OR_RETURN(
-        Statement s,
-        db_.Prepare("INSERT INTO jobs (tenant, queue, priority, name, state, reason, spec, "
-                    "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (size_t i : valid) {
-      JobRecord& record = records[i];
-      if (!record.job.created) record.job.created = absl::Now();
-      s.Reset()
-          .Bind(1, record.job.tenant)
-          .Bind(2, record.job.queue)
-          .Bind(3, int64_t{record.job.spec.priority})
-          .Bind(4, record.job.name)
-          .Bind(5, std::string(JobStateName(record.job.state)))
-          .Bind(6, record.job.reason)
-          .Bind(7, specs[i])
-          .Bind(8, absl::ToUnixMicros(*record.job.created));
-      DLP_RETURN_IF_ERROR(s.Run());
-      record.seq = db_.LastInsertRowId();
-      record.job.id = std::to_string(record.seq);
-      DLP_RETURN_IF_ERROR(WriteReplicas(record));
-      DLP_RETURN_IF_ERROR(AddEvent(
-          record.seq, {*record.job.created, "Submitted", "job " + record.job.id + " submitted"}));
-    }
+    for (size_t i : valid) DLP_RETURN_IF_ERROR(InsertRow(records[i], specs[i]));
     return tx.Commit();
   }();
   for (size_t i : valid) {
@@ -169,6 +147,28 @@ std::vector<absl::StatusOr<JobRecord>> JobStore::InsertAll(std::vector<JobRecord
     }
   }
   return out;
+}
+
+absl::Status JobStore::InsertRow(JobRecord& record, const std::string& spec_text) {
+  DLP_ASSIGN_OR_RETURN(
+      Statement s,
+      db_.Prepare("INSERT INTO jobs (tenant, queue, priority, name, state, reason, spec, "
+                  "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  if (!record.job.created) record.job.created = absl::Now();
+  s.Bind(1, record.job.tenant)
+      .Bind(2, record.job.queue)
+      .Bind(3, int64_t{record.job.spec.priority})
+      .Bind(4, record.job.name)
+      .Bind(5, std::string(JobStateName(record.job.state)))
+      .Bind(6, record.job.reason)
+      .Bind(7, spec_text)
+      .Bind(8, absl::ToUnixMicros(*record.job.created));
+  DLP_RETURN_IF_ERROR(s.Run());
+  record.seq = db_.LastInsertRowId();
+  record.job.id = std::to_string(record.seq);
+  DLP_RETURN_IF_ERROR(WriteReplicas(record));
+  return AddEvent(record.seq,
+                  {*record.job.created, "Submitted", "job " + record.job.id + " submitted"});
 }
 
 absl::Status JobStore::Update(const JobRecord& r, const std::vector<Event>& events) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,6 +58,22 @@ struct QueuedExplanation {
   std::string reason;
   std::optional<int> position;
   std::optional<absl::Time> estimated_start;
+};
+
+// A pipeline (kind: Pipeline) as dlpd keeps it: its jobs by name, in the
+// order they were submitted (each after those it depends on).
+struct PipelineRecord {
+  int64_t seq = 0;
+  std::string tenant;
+  std::string name;
+  absl::Time created;
+  std::vector<std::pair<std::string, int64_t>> jobs;  // name, job seq
+};
+
+// One job of a pipeline being inserted.
+struct PipelineMember {
+  std::string name;
+  JobRecord record;
 };
 
 struct StoreFilter {
@@ -117,9 +135,30 @@ class JobStore {
   // Every retained sample of one replica, oldest first.
   absl::StatusOr<std::vector<ReplicaUsage>> UsageHistory(int64_t seq, const std::string& replica);
 
+  // Pipelines (pipeline_store.cc). InsertPipeline stores the pipeline and
+  // its jobs in one commit, all or none. `members` are in an order where each
+  // job comes after those it depends on; `prepare` is called on each one's
+  // spec with the ids of the members inserted before it (by name), to fill
+  // in what refers to them. Errors as InsertAll's; nothing is written on one.
+  using PrepareMember = std::function<absl::Status(
+      JobSpec& spec, const std::map<std::string, std::string>& ids_by_name)>;
+  absl::StatusOr<PipelineRecord> InsertPipeline(PipelineRecord pipeline,
+                                                std::vector<PipelineMember>& members,
+                                                const PrepareMember& prepare);
+  // NotFound when there is no such pipeline.
+  absl::StatusOr<PipelineRecord> GetPipeline(int64_t seq);
+  // Oldest first; only `tenant`'s when not empty.
+  absl::StatusOr<std::vector<PipelineRecord>> ListPipelines(const std::string& tenant);
+  // The id of `tenant`'s newest job named `name` (any tenant's when empty);
+  // NotFound when there is none.
+  absl::StatusOr<int64_t> NewestJobNamed(const std::string& tenant, const std::string& name);
+
   int schema_version() const { return schema_version_; }
 
  private:
+  // One new job row with its replicas and Submitted event, inside the
+  // caller's transaction; sets record.seq and record.job.id.
+  absl::Status InsertRow(JobRecord& record, const std::string& spec_text);
   JobStore(Database db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}
   // One job's UPDATE, replicas and events, inside the caller's transaction.
   absl::Status WriteJob(const JobRecord& record, const std::vector<Event>& events);

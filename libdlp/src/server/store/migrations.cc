@@ -200,6 +200,28 @@ CREATE TABLE IF NOT EXISTS model_aliases (
   PRIMARY KEY (tenant, name, alias)
 );
 )sql",
+      // 10 -> 11: pipelines (kind: Pipeline) and their jobs by name, in
+      // submission order. A job's dependencies live in its spec (dependsOn,
+      // with the ids dlpd resolved); the index finds a job's pipeline.
+      // IF NOT EXISTS: it applies whatever migrations come before it.
+      R"sql(
+CREATE TABLE IF NOT EXISTS pipelines (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_us INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pipelines_tenant ON pipelines(tenant);
+CREATE TABLE IF NOT EXISTS pipeline_jobs (
+  pipeline_id INTEGER NOT NULL REFERENCES pipelines(id),
+  ordinal INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  PRIMARY KEY (pipeline_id, ordinal)
+);
+CREATE INDEX IF NOT EXISTS pipeline_jobs_job ON pipeline_jobs(job_id);
+CREATE INDEX IF NOT EXISTS jobs_name ON jobs(tenant, name);
+)sql",
   };
   return kMigrations;
 }

@@ -86,6 +86,24 @@ TEST(BuildSubmission, QueuePriorityAndRequeue) {
   EXPECT_FALSE(s->requeue);  // no restarts allowed
 }
 
+TEST(BuildSubmission, DependsOnBecomesSlurmDependencies) {
+  JobSpec spec = TwoRoles();
+  auto none = BuildSubmission(spec, JobLayout());
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(none->dependency, "");
+  EXPECT_EQ(none->script.find("dependency"), std::string::npos);
+  spec.depends_on = {{"12", DependencyCondition::kSucceeded},
+                     {"13", DependencyCondition::kFailed},
+                     {"14", DependencyCondition::kFinished}};
+  auto s = BuildSubmission(spec, JobLayout());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->dependency, "afterok:12,afternotok:13,afterany:14");
+  EXPECT_NE(s->script.find("#SBATCH --dependency=afterok:12,afternotok:13,afterany:14\n"),
+            std::string::npos)
+      << s->script;
+  EXPECT_NE(s->script.find("#SBATCH --kill-on-invalid-dep=yes\n"), std::string::npos);
+}
+
 TEST(BuildSubmission, ScriptIsTheAllocationAndOneSrunOfDlpRun) {
   auto s = BuildSubmission(TwoRoles(), JobLayout());
   ASSERT_TRUE(s.ok());
