@@ -4,7 +4,7 @@
 # 1. Random search vs ASHA on Fashion-MNIST with the same trial budget
 #    (TRIALS trials of up to EPOCHS epochs, the same seed and parameter space):
 #    the best test accuracy each reaches and the trial-epochs each spends (the
-#    sum over trials of the epochs they ran). Target (issue 13): ASHA within
+#    sum over trials of the epochs they ran). Target: ASHA within
 #    0.5 points of random's best with at most 1/3 of its trial-epochs.
 # 2. Controller overhead: trials started per second in a RANDOM_TRIALS-trial
 #    random sweep of `true` jobs (parallelism PARALLEL), from the submission to
