@@ -47,8 +47,8 @@ class Decoder {
                      kTopFields)) {
       return spec;
     }
-    Fixed(root, "apiVersion", kApiVersion);
-    Fixed(root, "kind", kKind);
+    r_.Fixed(root, "apiVersion", kApiVersion, kTopFields);
+    r_.Fixed(root, "kind", kKind, kTopFields);
     Metadata(root, spec);
     const YAML::Node body = YamlReader::Child(root, "spec");
     if (!YamlReader::Present(body)) {
@@ -60,20 +60,6 @@ class Decoder {
   }
 
  private:
-  // apiVersion / kind: required, exactly `want`.
-  void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want) {
-    const YAML::Node node = YamlReader::Child(root, field);
-    if (!YamlReader::Present(node)) {
-      r_.Required(root, "", field, kTopFields,
-                  absl::StrCat("required; expected ", field, ": ", want));
-      return;
-    }
-    std::optional<std::string> value = r_.String(node, field);
-    if (value && *value != want) {
-      r_.Report(node, field, absl::StrCat(Describe(node), " is not supported; expected ", want));
-    }
-  }
-
   void Metadata(const YAML::Node& root, JobSpec& spec) {
     const YAML::Node meta = YamlReader::Child(root, "metadata");
     if (YamlReader::Present(meta) && r_.CheckMap(meta, "metadata", "a map", kMetadataFields)) {
@@ -112,7 +98,7 @@ class Decoder {
         if (auto f = FrameworkFromName(*v)) {
           spec.framework = *f;
         } else {
-          r_.Report(n, "spec.framework", Unknown("framework", *v, kFrameworks));
+          r_.Report(n, "spec.framework", UnknownName("framework", *v, kFrameworks));
         }
       }
     }
@@ -289,7 +275,7 @@ class Decoder {
           rp.policy = *p;
           policy_known = true;
         } else {
-          r_.Report(n, path + ".policy", Unknown("restart policy", *v, kRestartPolicies));
+          r_.Report(n, path + ".policy", UnknownName("restart policy", *v, kRestartPolicies));
         }
       }
     }
@@ -339,7 +325,7 @@ class Decoder {
         spec.priority = *value;
       } else {
         r_.Report(n, path,
-                  absl::StrCat(Unknown("priority class", n.Scalar(), kPriorityClassNames),
+                  absl::StrCat(UnknownName("priority class", n.Scalar(), kPriorityClassNames),
                                "; or an integer"));
       }
       return;
@@ -365,16 +351,6 @@ class Decoder {
         spec.preemption.grace_period_seconds = static_cast<int>(*v);
       }
     }
-  }
-
-  template <size_t N>
-  static std::string Unknown(absl::string_view what, absl::string_view value,
-                             const std::array<absl::string_view, N>& valid) {
-    std::string message = absl::StrCat("unknown ", what, " \"", value, "\"");
-    if (auto match = ClosestMatch(value, valid))
-      absl::StrAppend(&message, "; did you mean '", *match, "'?");
-    absl::StrAppend(&message, " (expected one of: ", JoinNames(valid), ")");
-    return message;
   }
 
   const DecodeOptions& options_;

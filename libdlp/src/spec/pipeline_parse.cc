@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "common/string_view_compat.h"
 #include "dlp/pipeline.h"
+#include "dlp/spec.h"
 #include "dlp/status.h"
 #include "spec/decoder.h"
 #include "spec/document.h"

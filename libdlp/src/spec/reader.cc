@@ -197,6 +197,19 @@ std::optional<std::map<std::string, std::string>> YamlReader::StringMap(
   return out;
 }
 
+void YamlReader::Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want,
+                       std::span<const absl::string_view> top_fields) {
+  const YAML::Node node = Child(root, field);
+  if (!Present(node)) {
+    Required(root, "", field, top_fields, absl::StrCat("required; expected ", field, ": ", want));
+    return;
+  }
+  std::optional<std::string> value = String(node, field);
+  if (value && *value != want) {
+    Report(node, field, absl::StrCat(Describe(node), " is not supported; expected ", want));
+  }
+}
+
 bool YamlReader::Check(const YAML::Node& node, absl::string_view path, const Problem& problem) {
   if (!problem) return true;
   Report(node, path, *problem);

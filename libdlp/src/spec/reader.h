@@ -40,6 +40,10 @@ class YamlReader {
   void Required(const YAML::Node& map, absl::string_view path, absl::string_view field,
                 std::span<const absl::string_view> names, absl::string_view message);
 
+  // `field` of the document `root` (apiVersion, kind): required, exactly `want`.
+  void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want,
+             std::span<const absl::string_view> top_fields);
+
   // The value of `key` in `map`, or an undefined node when absent or null.
   static YAML::Node Child(const YAML::Node& map, absl::string_view key);
   static bool Present(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }

@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace dlp::internal {
@@ -80,6 +81,16 @@ std::optional<std::string> ClosestMatch(absl::string_view word,
 
 std::string JoinNames(std::span<const absl::string_view> names) {
   return absl::StrJoin(names, ", ");
+}
+
+std::string UnknownName(absl::string_view what, absl::string_view value,
+                        std::span<const absl::string_view> valid) {
+  std::string message = absl::StrCat("unknown ", what, " \"", value, "\"");
+  if (auto match = ClosestMatch(value, valid)) {
+    absl::StrAppend(&message, "; did you mean '", *match, "'?");
+  }
+  absl::StrAppend(&message, " (expected one of: ", JoinNames(valid), ")");
+  return message;
 }
 
 }  // namespace dlp::internal

@@ -21,4 +21,8 @@ std::optional<std::string> ClosestMatch(absl::string_view word,
 // "a, b, c" (for "expected one of ...").
 std::string JoinNames(std::span<const absl::string_view> names);
 
+// `unknown WHAT "VALUE"; did you mean 'X'? (expected one of: a, b, c)`.
+std::string UnknownName(absl::string_view what, absl::string_view value,
+                        std::span<const absl::string_view> valid);
+
 }  // namespace dlp::internal

@@ -27,16 +27,6 @@ constexpr absl::string_view kAlgorithms[] = {"grid", "random", "asha"};
 constexpr absl::string_view kParameterFields[] = {"type", "min", "max", "steps", "values"};
 constexpr absl::string_view kTypes[] = {"int", "float", "logfloat", "categorical"};
 
-std::string Unknown(absl::string_view what, absl::string_view value,
-                    std::span<const absl::string_view> valid) {
-  std::string message = absl::StrCat("unknown ", what, " \"", value, "\"");
-  if (auto match = ClosestMatch(value, valid)) {
-    absl::StrAppend(&message, "; did you mean '", *match, "'?");
-  }
-  absl::StrAppend(&message, " (expected one of: ", JoinNames(valid), ")");
-  return message;
-}
-
 class SweepDecoder {
  public:
   SweepDecoder(const DecodeOptions& options, Diagnostics& diagnostics)
@@ -48,8 +38,8 @@ class SweepDecoder {
                      kTopFields)) {
       return spec;
     }
-    Fixed(root, "apiVersion", kApiVersion);
-    Fixed(root, "kind", kSweepKind);
+    r_.Fixed(root, "apiVersion", kApiVersion, kTopFields);
+    r_.Fixed(root, "kind", kSweepKind, kTopFields);
     Metadata(root, spec);
     const YAML::Node body = YamlReader::Child(root, "spec");
     if (!YamlReader::Present(body)) {
@@ -61,19 +51,6 @@ class SweepDecoder {
   }
 
  private:
-  void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want) {
-    const YAML::Node node = YamlReader::Child(root, field);
-    if (!YamlReader::Present(node)) {
-      r_.Required(root, "", field, kTopFields,
-                  absl::StrCat("required; expected ", field, ": ", want));
-      return;
-    }
-    std::optional<std::string> value = r_.String(node, field);
-    if (value && *value != want) {
-      r_.Report(node, field, absl::StrCat(Describe(node), " is not supported; expected ", want));
-    }
-  }
-
   void Metadata(const YAML::Node& root, SweepSpec& spec) {
     const YAML::Node meta = YamlReader::Child(root, "metadata");
     if (YamlReader::Present(meta) && r_.CheckMap(meta, "metadata", "a map", kMetadataFields)) {
@@ -136,7 +113,7 @@ class SweepDecoder {
     for (absl::string_view name : names) {
       if (name == *v) return v;
     }
-    r_.Report(n, at, Unknown(field, *v, names));
+    r_.Report(n, at, UnknownName(field, *v, names));
     return std::nullopt;
   }
 
