@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "dlp/pipeline.h"
 #include "dlp/sweep.h"
 
 namespace dlp {
@@ -54,7 +55,7 @@ TEST(SweepSpec, ParsesTheIssuesExample) {
   EXPECT_EQ(spec->job.replicas[0].count, 2);
   EXPECT_EQ(spec->job.workdir, "/tmp");
   EXPECT_TRUE(ValidateSweepSpec(*spec).ok()) << ValidateSweepSpec(*spec);
-  EXPECT_EQ(SpecDocumentKind(kSweep), "Sweep");
+  EXPECT_EQ(SpecKind(kSweep, "sweep.yaml").value_or(""), "Sweep");
 }
 
 TEST(SweepSpec, TrialJobsHaveTheValuesSubstitutedInCommandAndEnvOnly) {
