@@ -69,11 +69,11 @@ TEST_F(ClientContextTest, ABackendOverrideKeepsTheContextsFields) {
 }
 
 TEST_F(ClientContextTest, AnOverrideMustNameABuiltBackend) {
-  for (const std::string name : {"nomad", "kubernetes"}) {
+  for (const std::string name : {"nomad", "ray"}) {
     absl::StatusOr<Context> context = ResolveContext(Options(name));
     EXPECT_EQ(context.status().code(), absl::StatusCode::kInvalidArgument) << name;
     EXPECT_EQ(context.status().message(),
-              "unknown backend '" + name + "': expected one of local, remote, slurm");
+              "unknown backend '" + name + "': expected one of local, remote, slurm, kubernetes");
     EXPECT_EQ(Client::Create(Options(name)).status().code(), absl::StatusCode::kInvalidArgument);
   }
 }
