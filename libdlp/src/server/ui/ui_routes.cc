@@ -30,7 +30,8 @@ void SendPage(httplib::Response& res, int status, const std::string& page) {
 // POST, and it must name this server (login CSRF).
 bool SameOrigin(const httplib::Request& req) {
   if (!req.has_header("Origin")) return true;
-  absl::string_view origin = req.get_header_value("Origin");
+  const std::string header = req.get_header_value("Origin");  // a copy: keep it alive
+  absl::string_view origin = header;
   if (!absl::ConsumePrefix(&origin, "https://") && !absl::ConsumePrefix(&origin, "http://")) {
     return false;
   }
