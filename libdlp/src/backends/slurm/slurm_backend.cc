@@ -217,15 +217,8 @@ class SlurmBackend final : public Backend {
 
   // The ranks trace into the job's folder (dlp-run --trace-dir in the batch script).
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override {
-    DLP_RETURN_IF_ERROR(CheckId(id));
-    DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
-    const std::string dir = JobDir(record);
-    if (dir.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "job ", std::string(id), " was not submitted by dlp (or its folder is not under ",
-          workdir_, "); it has no trace folder"));
-    }
-    return ReadTraceDir(contract::JobFolder{dir}.TraceDir());
+    DLP_ASSIGN_OR_RETURN(contract::JobFolder folder, DlpJobFolder(id, "trace folder"));
+    return ReadTraceDir(folder.TraceDir());
   }
 
   // The ranks write DLP_OUTPUT_DIR into the shared job folder: read it there.
@@ -276,15 +269,22 @@ class SlurmBackend final : public Backend {
   }
 
   absl::StatusOr<std::string> OutputDir(std::string_view id) {
+    DLP_ASSIGN_OR_RETURN(contract::JobFolder folder, DlpJobFolder(id, "output folder"));
+    return folder.OutputDir();
+  }
+
+  // The folder of a job dlp submitted; FailedPrecondition, naming `what` it
+  // lacks, for a job submitted otherwise.
+  absl::StatusOr<contract::JobFolder> DlpJobFolder(std::string_view id, const char* what) {
     DLP_RETURN_IF_ERROR(CheckId(id));
     DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
     const std::string dir = JobDir(record);
     if (dir.empty()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "job ", std::string(id), " was not submitted by dlp (or its folder is not under ",
-          workdir_, "); it has no output folder"));
+          workdir_, "); it has no ", what));
     }
-    return contract::JobFolder{dir}.OutputDir();
+    return contract::JobFolder{dir};
   }
 
   std::string JobDir(const SlurmJobRecord& record) const {
