@@ -15,6 +15,7 @@
 #include "contract/group.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/free_port.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -22,18 +23,6 @@ namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;
-
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
 
 struct Pod {
   std::string role;
