@@ -12,7 +12,7 @@ using ::testing::HasSubstr;
 
 constexpr char kJobSets[] = "jobset.x-k8s.io/v1alpha2/jobsets";
 
-// DISABLED_: these steps do not pass yet against the fake as merged (it runs a
+// : these steps do not pass yet against the fake as merged (it runs a
 // submitted job's pods on its own script before the test drives them); the
 // same flows pass through the backend in kubernetes_backend_test.cc.
 class CliKubernetesTest : public ::testing::Test {
@@ -22,6 +22,8 @@ class CliKubernetesTest : public ::testing::Test {
     RunResult r = env_.Dlp({"config", "set-context", "k8s", "--backend", "kubernetes", "--field",
                             "kubeconfig=" + kubeconfig, "--field", "namespace=ml", "--field",
                             "flavour=jobset", "--field", "image=dlp:test"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = env_.Dlp({"config", "use-context", "k8s"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     spec_ = env_.WriteJob("train", "echo hello", 2);
   }
@@ -44,7 +46,7 @@ class CliKubernetesTest : public ::testing::Test {
   std::string spec_;
 };
 
-TEST_F(CliKubernetesTest, DISABLED_SubmitRunLogsSucceed) {
+TEST_F(CliKubernetesTest, SubmitRunLogsSucceed) {
   const std::string id = env_.Submit(spec_);
   ASSERT_FALSE(id.empty());
   EXPECT_TRUE(fake_.FindJob(kJobSets, id).has_value());
@@ -67,7 +69,7 @@ TEST_F(CliKubernetesTest, DISABLED_SubmitRunLogsSucceed) {
   EXPECT_THAT(list.out, HasSubstr(id));
 }
 
-TEST_F(CliKubernetesTest, DISABLED_AFailingPodFailsTheJobByName) {
+TEST_F(CliKubernetesTest, AFailingPodFailsTheJobByName) {
   const std::string id = env_.Submit(spec_);
   fake_.StartPod("ml", id, "worker", 0);
   fake_.StartPod("ml", id, "worker", 1);
@@ -80,7 +82,7 @@ TEST_F(CliKubernetesTest, DISABLED_AFailingPodFailsTheJobByName) {
               HasSubstr("pod " + Pod(id, 1) + " (worker-1) exited with code 3"));
 }
 
-TEST_F(CliKubernetesTest, DISABLED_CancelDeletesTheWorkloadAndWaitSaysCancelled) {
+TEST_F(CliKubernetesTest, CancelDeletesTheWorkloadAndWaitSaysCancelled) {
   const std::string id = env_.Submit(spec_);
   fake_.StartPod("ml", id, "worker", 0);
   const std::string name = (*fake_.FindJob(kJobSets, id))["metadata"]["name"];
@@ -92,7 +94,7 @@ TEST_F(CliKubernetesTest, DISABLED_CancelDeletesTheWorkloadAndWaitSaysCancelled)
   EXPECT_EQ(wait.exit_code, 5) << wait.err;
 }
 
-TEST_F(CliKubernetesTest, DISABLED_WaitSurvivesAWatchDroppedMidJob) {
+TEST_F(CliKubernetesTest, WaitSurvivesAWatchDroppedMidJob) {
   const std::string id = env_.Submit(spec_);
   fake_.StartPod("ml", id, "worker", 0);
   fake_.StartPod("ml", id, "worker", 1);
@@ -105,7 +107,7 @@ TEST_F(CliKubernetesTest, DISABLED_WaitSurvivesAWatchDroppedMidJob) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
-TEST_F(CliKubernetesTest, DISABLED_AnRbacDenialNamesTheVerbAndResource) {
+TEST_F(CliKubernetesTest, AnRbacDenialNamesTheVerbAndResource) {
   fake_.Forbid("create", "jobsets");
   RunResult r = env_.Dlp({"submit", spec_});
   EXPECT_EQ(r.exit_code, 4) << r.err;
