@@ -68,7 +68,7 @@ _dlp() {
         flavour=*) COMPREPLY=($(compgen -W "flavour=jobset flavour=job flavour=trainjob flavour=volcano" -- "$cur")) ;;
         kubeconfig=*) COMPREPLY=($(compgen -P kubeconfig= -f -- "${cur#kubeconfig=}")) ;;
         *) compopt -o nospace 2>/dev/null
-           COMPREPLY=($(compgen -W "server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= training-runtime=" -- "$cur")) ;;
+           COMPREPLY=($(compgen -W "server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= gpu-type-label= training-runtime=" -- "$cur")) ;;
       esac
       return ;;
     -f|--file) if [[ $cmd != logs ]]; then _dlp_files; return; fi ;;

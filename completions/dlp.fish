@@ -71,7 +71,7 @@ complete -c dlp -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'Give up 
 complete -c dlp -n '__fish_seen_subcommand_from validate render' -F -a '(__fish_complete_suffix .yaml)'
 complete -c dlp -n '__fish_seen_subcommand_from validate render' -l set -x -d 'Override a spec value'
 complete -c dlp -n '__fish_seen_subcommand_from render' -l backend -x -a 'local remote slurm kubernetes' -d 'Render for this backend'
-complete -c dlp -n '__fish_seen_subcommand_from render' -l field -x -a 'flavour= namespace= queue= image= gpu-resource= training-runtime= dlp-run=' -d 'A context field for this render'
+complete -c dlp -n '__fish_seen_subcommand_from render' -l field -x -a 'flavour= namespace= queue= image= gpu-resource= gpu-type-label= training-runtime= dlp-run=' -d 'A context field for this render'
 complete -c dlp -n '__fish_seen_subcommand_from render' -s o -l output -x -a 'text json' -d 'Output format'
 
 # version
@@ -93,7 +93,7 @@ complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subc
 complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a set-context -d 'Create or modify a context'
 complete -c dlp -n '__fish_seen_subcommand_from use-context set-context' -x -a '(__dlp_contexts)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l backend -x -a 'local remote slurm kubernetes' -d 'Backend'
-complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -a 'server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= training-runtime=' -d 'Set a field (KEY=VALUE)'
+complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -a 'server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= gpu-type-label= training-runtime=' -d 'Set a field (KEY=VALUE)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l allow-insecure-http -d 'Let the token go over plain http to another machine'
 
 # profile, metrics

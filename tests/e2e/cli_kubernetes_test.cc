@@ -1,6 +1,8 @@
 // The real dlp CLI on a `kubernetes` context against the in-process fake API
 // server, which the test drives as the cluster: a job that runs and succeeds,
-// a failing pod, cancel, a watch dropped mid-job, and an RBAC denial.
+// a failing pod, cancel, a watch dropped mid-job, an RBAC denial, and a
+// profile from the traces relayed in the pod logs.
+#include "absl/strings/str_format.h"
 #include "e2e/cli_harness.h"
 #include "gmock/gmock.h"
 #include "libdlp/backends/kubernetes/fake_apiserver.h"
@@ -9,6 +11,7 @@ namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kJobSets[] = "jobset.x-k8s.io/v1alpha2/jobsets";
 
@@ -113,6 +116,52 @@ TEST_F(CliKubernetesTest, AnRbacDenialNamesTheVerbAndResource) {
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_THAT(r.err, HasSubstr("may not create jobsets.jobset.x-k8s.io in namespace ml"));
   EXPECT_TRUE(fake_.All("/v1/configmaps").empty());  // what was created went again
+}
+
+// Each pod's dlp-run relays its rank's trace lines into the pod log
+// (--relay-traces): `dlp profile` rebuilds the files from the logs, and
+// `dlp logs` shows only the program's own lines.
+TEST_F(CliKubernetesTest, ProfileReadsTheTracesRelayedInThePodLogs) {
+  const std::string id = env_.Submit(spec_);
+  ASSERT_FALSE(id.empty());
+  for (int rank = 0; rank < 2; ++rank) {
+    fake_.StartPod("ml", id, "worker", rank);
+    const std::string file = absl::StrCat("rank-", rank, ".trace.json");
+    auto relay = [&](const std::string& line) {
+      fake_.AppendLog("ml", Pod(id, rank), "DLP_TRACE_LINE " + file + " " + line);
+    };
+    relay("[");
+    relay(absl::StrFormat(
+        R"({"name":"dlp_meta","ph":"M","pid":%d,"tid":0,"args":{"rank":%d,"world_size":2,"restart":0,"host":"pod-%d"}},)",
+        rank, rank, rank));
+    fake_.AppendLog("ml", Pod(id, rank), absl::StrCat("training on rank ", rank));
+    for (int step = 0; step < 3; ++step) {
+      const double start = 1000.0 + step * 10000.0;
+      relay(absl::StrFormat(
+          R"({"name":"forward","cat":"phase","ph":"X","ts":%.3f,"dur":4000,"pid":%d,"tid":0},)",
+          start, rank));
+      relay(absl::StrFormat(
+          R"({"name":"allreduce wait","cat":"comm","ph":"X","ts":%.3f,"dur":%d,"pid":%d,"tid":0},)",
+          start + 4000, rank == 0 ? 1000 : 5000, rank));
+      relay(absl::StrFormat(
+          R"({"name":"step","cat":"step","ph":"X","ts":%.3f,"dur":9000,"pid":%d,"tid":0,"args":{"samples":32}},)",
+          start, rank));
+    }
+    relay(absl::StrFormat(R"({"name":"trace_end","ph":"i","s":"p","ts":40000,"pid":%d,"tid":0}])",
+                          rank));
+  }
+  Finish(id, 0, 0);
+  RunResult profile = env_.Dlp({"profile", id, "-o", "json"});
+  ASSERT_EQ(profile.exit_code, 0) << profile.err;
+  nlohmann::json summary = nlohmann::json::parse(profile.out);
+  EXPECT_EQ(summary["ranks"], 2);
+  ASSERT_EQ(summary["perRank"].size(), 2u);
+  EXPECT_EQ(summary["perRank"][1]["host"], "pod-1");
+  EXPECT_EQ(summary["perRank"][1]["steps"], 3);
+  RunResult logs = env_.Dlp({"logs", id});
+  ASSERT_EQ(logs.exit_code, 0) << logs.err;
+  EXPECT_THAT(logs.out, HasSubstr("[worker-1] training on rank 1\n"));
+  EXPECT_THAT(logs.out, Not(HasSubstr("DLP_TRACE_LINE")));
 }
 
 TEST_F(CliKubernetesTest, AnUnknownJobIsExit3) {

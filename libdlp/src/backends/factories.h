@@ -18,7 +18,7 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateRemoteBackend(const Context& cont
 // token-file select slurmrestd instead of the command-line tools.
 absl::StatusOr<std::unique_ptr<Backend>> CreateSlurmBackend(const Context& context);
 // Context fields: kubeconfig, context, namespace, flavour (jobset, job, trainjob,
-// volcano), queue, image, gpu-resource, training-runtime (docs/kubernetes.md).
+// volcano), queue, image, gpu-resource, gpu-type-label, training-runtime (docs/kubernetes.md).
 absl::StatusOr<std::unique_ptr<Backend>> CreateKubernetesBackend(const Context& context);
 
 }  // namespace dlp::internal

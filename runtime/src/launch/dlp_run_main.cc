@@ -35,6 +35,7 @@ struct Flags {
   std::string log_dir, status_file, trace_dir, remote_path, workdir, rank_source;
   std::vector<std::string> ssh_opts, env;
   bool exec_rank = false;
+  bool relay_traces = false;
 };
 
 int Fail(const std::string& message, int code = 2) {
@@ -137,6 +138,7 @@ int RunGroupTask(const Flags& f, const std::vector<std::string>& command,
   options.log_dir = f.log_dir;
   options.status_file = f.status_file;
   options.trace_dir = f.trace_dir;
+  options.relay_traces = f.relay_traces;
   options.grace = Seconds(f.grace);
   options.start_timeout = Seconds(f.start_timeout);
   options.rdzv_port = f.rdzv_port;
@@ -178,6 +180,9 @@ int main(int argc, char** argv) {
   app.add_option("--status-file", f.status_file, "Keep the group's status in this JSON file");
   app.add_option("--trace-dir", f.trace_dir,
                  "DLP_TRACE_DIR for the ranks (default: the log folder)");
+  app.add_flag("--relay-traces", f.relay_traces,
+               "With --group: copy the rank's trace lines into the output as DLP_TRACE_LINE "
+               "lines (for backends that see only the output, e.g. Kubernetes pod logs)");
   app.add_option("--group", f.group_file, "Group file with the roles to launch (runtime contract)");
   app.add_option("--gpus", f.gpus, "GPU ids the ranks may use, e.g. 0,1");
   app.add_option("--grace-period", f.grace, "Seconds between SIGTERM and SIGKILL when stopping");

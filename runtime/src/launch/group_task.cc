@@ -27,6 +27,7 @@
 #include "launch/signals.h"
 #include "launch/slurm.h"
 #include "launch/store_watcher.h"
+#include "launch/trace_relay.h"
 #include "rendezvous/store.h"
 
 namespace dlp::launch {
@@ -56,6 +57,12 @@ class GroupTaskRunner {
   // After a final decision: rank 0 keeps its store up until every task has it.
   void Acknowledge(int round);
   bool coordinator() const { return task_.rank == 0; }
+  // DLP_TRACE_DIR for the rank: --trace-dir, the log folder, or with
+  // --relay-traces and neither a private temporary folder.
+  absl::Status ChooseTraceDir();
+  void PumpTraces() {
+    if (trace_relay_) trace_relay_->Pump();
+  }
 
   const GroupTaskOptions& options_;
   const std::function<void(const std::string&)>& notify_;
@@ -68,7 +75,28 @@ class GroupTaskRunner {
   std::unique_ptr<runtime::RendezvousStore> store_;
   int signal_fd_ = -1;
   int cancel_signal_ = 0;
+  std::string trace_dir_;
+  std::unique_ptr<LineWriter> relay_writer_;
+  std::unique_ptr<TraceRelay> trace_relay_;
 };
+
+absl::Status GroupTaskRunner::ChooseTraceDir() {
+  trace_dir_ = options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;
+  if (!options_.relay_traces) return absl::OkStatus();
+  if (trace_dir_.empty()) {
+    const char* tmp = getenv("TMPDIR");
+    std::string pattern = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
+                                       "/dlp-trace-XXXXXX");
+    if (mkdtemp(pattern.data()) == nullptr) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create a trace folder ", pattern, ": ", strerror(errno)));
+    }
+    trace_dir_ = pattern;
+  }
+  relay_writer_ = PlainWriter();
+  trace_relay_ = std::make_unique<TraceRelay>(trace_dir_, relay_writer_.get());
+  return absl::OkStatus();
+}
 
 absl::Status GroupTaskRunner::Prepare() {
   DLP_ASSIGN_OR_RETURN(layout_, LayOutRanks(options_.group, {}, {}, /*gpus_given=*/false));
@@ -84,6 +112,7 @@ absl::Status GroupTaskRunner::Prepare() {
                                                    " tasks (srun --ntasks)"));
   }
   PlaceTask(task_, &layout_);
+  DLP_RETURN_IF_ERROR(ChooseTraceDir());
   std::unique_ptr<LineWriter> writer = PlainWriter();
   if (!options_.log_dir.empty()) {
     std::error_code ec;
@@ -152,9 +181,8 @@ void GroupTaskRunner::StartChild(int round) {
   // submitter's environment (which sbatch exports) held.
   if (!task_.job_id.empty()) request.env[names::kJobId] = task_.job_id;
   for (auto& [k, v] : vars) request.env[k] = v;
-  const std::string& trace_dir = options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;
-  if (!vars.count(names::kTraceDir) && !trace_dir.empty()) {
-    request.env[names::kTraceDir] = std::filesystem::absolute(trace_dir).string();
+  if (!vars.count(names::kTraceDir) && !trace_dir_.empty()) {
+    request.env[names::kTraceDir] = std::filesystem::absolute(trace_dir_).string();
   }
   request.argv = plan.command;
   request.workdir = options_.group.workdir;
@@ -204,6 +232,7 @@ std::string GroupTaskRunner::Supervise(int round) {
       if (sig != 0 && cancel_signal_ == 0) cancel_signal_ = sig;
     }
     for (size_t i = 2; n > 0 && i < fds.size(); ++i) rank_->OnPollEvent(fds[i]);
+    PumpTraces();
     if (rank_->Reap() && !reported) {
       reported = true;
       Post(round, ExitEvent(task_.rank, rank_->status()));
@@ -245,6 +274,7 @@ void GroupTaskRunner::StopChild() {
     }
   }
   rank_->DrainAndClose();
+  PumpTraces();  // what the rank wrote last, at exit
 }
 
 void GroupTaskRunner::Acknowledge(int round) {

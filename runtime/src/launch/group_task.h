@@ -31,6 +31,9 @@ struct GroupTaskOptions {
   std::string log_dir;      // DIR/<replica>.log; empty: the rank's output on stdout/stderr
   std::string status_file;  // written by rank 0 only; empty: none
   std::string trace_dir;    // DLP_TRACE_DIR for the ranks; empty: the log folder
+  // Copy the rank's trace lines into the output (launch/trace_relay.h); without
+  // a trace or log folder the rank traces into a private temporary folder.
+  bool relay_traces = false;
   absl::Duration grace = absl::Seconds(10);
   absl::Duration start_timeout = absl::Seconds(120);  // for reaching rank 0's store
   int rdzv_port = 0;  // 0: from SLURM_JOB_ID, or kDefaultPodStorePort in a pod

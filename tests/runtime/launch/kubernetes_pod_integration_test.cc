@@ -12,9 +12,12 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "contract/group.h"
+#include "contract/trace_relay.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "support/free_port.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -32,7 +35,8 @@ struct Pod {
 class KubernetesPodTest : public ::testing::Test {
  protected:
   std::vector<RunResult> RunPods(const contract::Group& group, const std::vector<Pod>& pods,
-                                 const std::map<std::string, std::string>& extra_env = {}) {
+                                 const std::map<std::string, std::string>& extra_env = {},
+                                 const std::vector<std::string>& extra_flags = {}) {
     const std::string path = dir_.Join("group.json");
     EXPECT_TRUE(contract::WriteGroupFile(path, group).ok());
     port_ = FreePort();
@@ -47,11 +51,11 @@ class KubernetesPodTest : public ::testing::Test {
       options.env["DLP_JOB_ID"] = "k7";
       options.unset_env = {"DLP_TRACE_DIR", "SLURM_PROCID", "SLURM_NTASKS"};
       if (!extra_env.count("DLP_RESTART_COUNT")) options.unset_env.push_back("DLP_RESTART_COUNT");
-      running.push_back(std::make_unique<Background>(
-          std::vector<std::string>{BinPath("dlp-run"), "--group", path, "--rank-source",
-                                   "kubernetes", "--rdzv-port", absl::StrCat(port_),
-                                   "--grace-period", "5"},
-          options));
+      std::vector<std::string> argv = {BinPath("dlp-run"), "--group",  path,
+                                       "--rank-source",    "kubernetes", "--rdzv-port",
+                                       absl::StrCat(port_), "--grace-period", "5"};
+      argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+      running.push_back(std::make_unique<Background>(argv, options));
     }
     std::vector<RunResult> results;
     for (auto& pod : running) results.push_back(pod->Wait(absl::Seconds(90)));
@@ -115,6 +119,44 @@ TEST_F(KubernetesPodTest, APodOfARoleTheGroupLacksIsASetupError) {
   auto results = RunPods(ChiefAndWorkers("true"), {{"evaluator", 0}});
   EXPECT_EQ(results[0].exit_code, 2);
   EXPECT_THAT(results[0].err, HasSubstr("DLP_POD_ROLE=evaluator: the group file has no such role"));
+}
+
+// The manifests run every pod with --relay-traces: a real trainer's trace
+// files come out whole in the pod's output, next to the rank's own lines.
+TEST_F(KubernetesPodTest, RelayedTracesCarryEachRanksWholeTraceFile) {
+  contract::Group group;
+  group.roles = {{"worker", 2,
+                  {BinPath("fmnist-train"), "--epochs", "1", "--limit-train", "256",
+                   "--limit-test", "64", "--batch", "64"},
+                  {},
+                  0}};
+  auto results =
+      RunPods(group, {{"worker", 0}, {"worker", 1}}, {{"TMPDIR", dir_.path()}}, {"--relay-traces"});
+  for (int rank = 0; rank < 2; ++rank) {
+    const RunResult& r = results[rank];
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    std::vector<std::string> lines;
+    for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+      auto relayed = contract::ParseTraceRelayLine(std::string_view(line.data(), line.size()));
+      if (!relayed) continue;
+      EXPECT_EQ(relayed->file, absl::StrCat("rank-", rank, ".trace.json"));
+      lines.push_back(relayed->line);
+    }
+    ASSERT_GE(lines.size(), 3u) << r.out;
+    EXPECT_EQ(lines.front(), "[");
+    EXPECT_EQ(lines.back().back(), ']');  // closed at exit, and that came through too
+    int steps = 0;
+    for (size_t i = 1; i < lines.size(); ++i) {
+      std::string event = lines[i];
+      event.pop_back();  // "," or "]"
+      auto parsed = nlohmann::json::parse(event, nullptr, /*allow_exceptions=*/false);
+      ASSERT_FALSE(parsed.is_discarded()) << lines[i];
+      if (parsed.value("name", "") == "step") ++steps;
+    }
+    EXPECT_GT(steps, 0);
+    // The trainer's own output is still there, plainly.
+    EXPECT_THAT(r.out, HasSubstr("DLP_METRIC samples_per_s="));
+  }
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ absl::StatusOr<Json> TrainJobWorkload(const RenderInput& in) {
       {"volumes", {GroupVolume(in)}},
       {"containers", {{{"name", kNode}, {"volumeMounts", {GroupVolumeMount()}}}}},
   };
+  AddGpuTypeSelector(in, role, pod_spec);
   // The labels put the pods behind the headless Service BASE (which the
   // runtime's JobSet then uses instead of creating its own).
   Json labels = CommonLabels(in);

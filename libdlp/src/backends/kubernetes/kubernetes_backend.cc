@@ -267,13 +267,6 @@ absl::StatusOr<std::string> KubernetesBackend::Render(const JobSpec& spec) {
   return ManifestsToYaml(manifests);
 }
 
-absl::StatusOr<std::vector<TraceFile>> KubernetesBackend::TraceFiles(std::string_view id) {
-  return absl::UnimplementedError(absl::StrCat(
-      "the kubernetes backend does not collect trace files yet (job ", std::string(id),
-      "): its ranks write them inside their pods; `dlp metrics` reads DLP_METRIC lines from "
-      "the pod logs"));
-}
-
 }  // namespace dlp::internal::k8s
 
 namespace dlp::internal {

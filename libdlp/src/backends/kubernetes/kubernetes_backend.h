@@ -19,7 +19,7 @@
 namespace dlp::internal::k8s {
 
 // A context's fields (docs/kubernetes.md): kubeconfig, context, namespace,
-// flavour, queue, image, gpu-resource, training-runtime.
+// flavour, queue, image, gpu-resource, gpu-type-label, training-runtime.
 struct KubernetesOptions {
   std::string kubeconfig;    // ':'-separated files; empty: $KUBECONFIG or ~/.kube/config
   std::string kube_context;  // empty: the kubeconfig's current-context

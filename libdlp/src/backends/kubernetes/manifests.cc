@@ -63,6 +63,16 @@ absl::Status CheckOptions(const JobSpec& spec, const RenderOptions& options) {
   if (options.gpu_resource.empty()) {
     return absl::InvalidArgumentError("gpu-resource: must name a resource such as nvidia.com/gpu");
   }
+  for (const ReplicaSpec& role : spec.replicas) {
+    if (role.resources.gpu_type.empty()) continue;
+    const std::string value = GpuTypeLabelValue(role.resources.gpu_type);
+    if (Problem p = CheckLabelValue(value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spec.replicas.", role.role, ".resources.gpuType \"", role.resources.gpu_type,
+          "\": the Kubernetes backend selects nodes by the label ", options.gpu_type_label,
+          ": ", *p));
+    }
+  }
   return absl::OkStatus();
 }
 

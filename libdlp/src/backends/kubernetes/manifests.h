@@ -22,6 +22,8 @@ struct RenderOptions {
   std::string queue;                // Kueue LocalQueue (or Volcano queue); empty: none
   std::string image;                // when spec.image is empty
   std::string gpu_resource = "nvidia.com/gpu";
+  // The node label a role's resources.gpuType selects on.
+  std::string gpu_type_label = "nvidia.com/gpu.product";
   // trainjob: a ClusterTrainingRuntime's name, or TrainingRuntime/NAME for one
   // in the job's namespace.
   std::string training_runtime;

@@ -3,17 +3,21 @@
 // watch on the job's pods starts one follower per pod as it starts (no limit
 // on their number, unlike kubectl's 5), and each follower reconnects after a
 // drop from the last timestamp it saw, until its pod ends and the job is done.
+// The trace lines dlp-run relays into the logs (contract/trace_relay.h) are
+// hidden from them and make the job's trace files.
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "backends/kubernetes/json_fields.h"
 #include "backends/kubernetes/kubernetes_backend.h"
 #include "backends/kubernetes/watch.h"
+#include "contract/trace_relay.h"
 #include "dlp/profile.h"
 #include "dlp/status.h"
 
@@ -37,6 +41,10 @@ LogLine ParseLine(std::string_view raw, const std::string& replica) {
   }
   if (!line.text.empty() && line.text.back() == '\r') line.text.pop_back();
   return line;
+}
+
+bool IsTraceRelay(const LogLine& line) {
+  return line.text.rfind(contract::kTraceRelayPrefix, 0) == 0;
 }
 
 ApiQuery BaseQuery(const nlohmann::json& pod, const LogOptions& options) {
@@ -81,7 +89,7 @@ class SharedSink {
   bool Emit(const LogLine& line) {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopped_) return false;
-    if (!metrics_ && IsMetricLine(line)) return true;
+    if (IsTraceRelay(line) || (!metrics_ && IsMetricLine(line))) return true;
     if (!sink_(line)) stopped_ = true;
     return !stopped_;
   }
@@ -96,6 +104,22 @@ class SharedSink {
   std::mutex mu_;
   bool stopped_ = false;
 };
+
+// One pod's whole log as it is now; InvalidArgument while its container has
+// not started.
+absl::StatusOr<std::vector<LogLine>> ReadPodLines(const ApiClient& api,
+                                                  std::string_view name_space,
+                                                  const nlohmann::json& pod,
+                                                  const ApiQuery& query) {
+  DLP_ASSIGN_OR_RETURN(std::string text,
+                       api.PodLog(name_space, Str(pod, "metadata/name"), query));
+  const std::string replica = ReplicaOf(pod).name;
+  std::vector<LogLine> lines;
+  for (absl::string_view raw : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    lines.push_back(ParseLine(std::string_view(raw.data(), raw.size()), replica));
+  }
+  return lines;
+}
 
 // Streams one pod's log until the pod ends (or is deleted) or the sink stops.
 void FollowPod(const ApiClient& api, std::string_view name_space, const nlohmann::json& pod,
@@ -151,14 +175,13 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
       if (options.tail >= 0 && options.metrics) {
         query.emplace_back("tailLines", absl::StrCat(options.tail));
       }
-      absl::StatusOr<std::string> text = api->PodLog(Namespace(), Str(pod, "metadata/name"), query);
-      if (absl::IsInvalidArgument(text.status())) continue;  // its container has not started
-      DLP_RETURN_IF_ERROR(text.status());
-      const std::string replica = ReplicaOf(pod).name;
+      absl::StatusOr<std::vector<LogLine>> read = ReadPodLines(*api, Namespace(), pod, query);
+      if (absl::IsInvalidArgument(read.status())) continue;  // its container has not started
+      DLP_RETURN_IF_ERROR(read.status());
       std::vector<LogLine> own;
-      for (absl::string_view raw : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
-        LogLine line = ParseLine(std::string_view(raw.data(), raw.size()), replica);
-        if (options.metrics || !IsMetricLine(line)) own.push_back(std::move(line));
+      for (LogLine& line : *read) {
+        if (IsTraceRelay(line) || (!options.metrics && IsMetricLine(line))) continue;
+        own.push_back(std::move(line));
       }
       if (options.tail >= 0 && own.size() > static_cast<size_t>(options.tail)) {
         own.erase(own.begin(), own.end() - options.tail);
@@ -197,6 +220,31 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
   for (std::thread& follower : followers) follower.join();
   DLP_RETURN_IF_ERROR(error);
   return watched;
+}
+
+// Every pod's relayed trace lines, file by file. A pod that a restart
+// replaced took its log, and so its lines, with it.
+absl::StatusOr<std::vector<TraceFile>> KubernetesBackend::TraceFiles(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
+  DLP_RETURN_IF_ERROR(Read(*api, id).status());  // NotFound for an unknown job
+  absl::Status error;
+  std::map<std::string, std::string> files;
+  for (const nlohmann::json& pod : PodsOf(*api, Namespace(), id, error)) {
+    if (!Started(pod)) continue;
+    absl::StatusOr<std::vector<LogLine>> read =
+        ReadPodLines(*api, Namespace(), pod, BaseQuery(pod, LogOptions{}));
+    if (absl::IsInvalidArgument(read.status())) continue;
+    DLP_RETURN_IF_ERROR(read.status());
+    for (const LogLine& line : *read) {
+      if (auto relayed = contract::ParseTraceRelayLine(line.text)) {
+        absl::StrAppend(&files[relayed->file], relayed->line, "\n");
+      }
+    }
+  }
+  DLP_RETURN_IF_ERROR(error);
+  std::vector<TraceFile> traces;
+  for (auto& [name, content] : files) traces.push_back({name, std::move(content)});
+  return traces;
 }
 
 }  // namespace dlp::internal::k8s

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "backends/kubernetes/render_input.h"
 #include "contract/env_names.h"
 #include "dlp/spec.h"
@@ -53,6 +54,16 @@ Json RoleResources(const Resources& resources, const std::string& gpu_resource) 
   return out;
 }
 
+std::string GpuTypeLabelValue(const std::string& gpu_type) {
+  // Label values allow no spaces; feature discovery writes them as '-'.
+  return absl::StrReplaceAll(gpu_type, {{" ", "-"}});
+}
+
+void AddGpuTypeSelector(const RenderInput& in, const ReplicaSpec& role, Json& pod_spec) {
+  if (role.resources.gpu_type.empty()) return;
+  pod_spec["nodeSelector"][in.options.gpu_type_label] = GpuTypeLabelValue(role.resources.gpu_type);
+}
+
 Json GroupVolume(const RenderInput& in) {
   return {{"name", kGroupVolume}, {"configMap", {{"name", in.config_map}}}};
 }
@@ -83,7 +94,7 @@ Json RoleContainer(const RenderInput& in, const ReplicaSpec& role, const std::st
       {"image", in.image},
       {"command",
        {in.options.dlp_run, "--group", absl::StrCat(kGroupMountDir, "/", kGroupKey),
-        "--rank-source", "kubernetes"}},
+        "--rank-source", "kubernetes", "--relay-traces"}},
       {"env", env},
       {"resources", RoleResources(role.resources, in.options.gpu_resource)},
       {"volumeMounts", {GroupVolumeMount()}},
@@ -102,6 +113,7 @@ Json RolePodTemplate(const RenderInput& in, const ReplicaSpec& role,
       {"volumes", {GroupVolume(in)}},
   };
   if (!subdomain.empty()) spec["subdomain"] = subdomain;
+  AddGpuTypeSelector(in, role, spec);
   // Without Kueue, a nonzero priority asks the scheduler through a PriorityClass.
   if (in.options.queue.empty() && !in.priority_class.empty()) {
     spec["priorityClassName"] = in.priority_class;

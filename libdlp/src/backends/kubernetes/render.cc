@@ -12,6 +12,7 @@ absl::StatusOr<RenderOptions> RenderOptionsFromContext(const Context& context) {
   options.queue = context.Field("queue");
   options.image = context.Field("image");
   options.gpu_resource = context.Field("gpu-resource", options.gpu_resource);
+  options.gpu_type_label = context.Field("gpu-type-label", options.gpu_type_label);
   options.training_runtime = context.Field("training-runtime");
   options.dlp_run = context.Field("dlp-run", options.dlp_run);
   if (absl::Status s = WorkloadResourceOf(options.flavour).status(); !s.ok()) {

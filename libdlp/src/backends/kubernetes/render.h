@@ -13,7 +13,7 @@
 namespace dlp::internal::k8s {
 
 // RenderOptions from a context's fields: flavour, namespace, queue, image,
-// gpu-resource, training-runtime, dlp-run (each optional; RenderOptions'
+// gpu-resource, gpu-type-label, training-runtime, dlp-run (each optional; RenderOptions'
 // defaults otherwise). InvalidArgument for an unknown flavour.
 absl::StatusOr<RenderOptions> RenderOptionsFromContext(const Context& context);
 

@@ -61,6 +61,11 @@ Json RoleContainer(const RenderInput& in, const ReplicaSpec& role, const std::st
                    const std::string& container_name = kContainerName);
 // requests/limits of one replica (cpu, memory, whole GPUs as options.gpu_resource).
 Json RoleResources(const Resources& resources, const std::string& gpu_resource);
+// resources.gpuType as a node selector on options.gpu_type_label (GPU feature
+// discovery's product label: "NVIDIA H200" selects "NVIDIA-H200"); none when
+// the role names no type.
+void AddGpuTypeSelector(const RenderInput& in, const ReplicaSpec& role, Json& pod_spec);
+std::string GpuTypeLabelValue(const std::string& gpu_type);
 // The ConfigMap volume and its mount.
 Json GroupVolume(const RenderInput& in);
 Json GroupVolumeMount();

@@ -134,7 +134,8 @@ TEST(Manifests, JobSetHasOneIndexedReplicatedJobPerRole) {
   EXPECT_EQ(c["image"], "registry.example.com/ml/train:1.0");
   EXPECT_THAT(
       c["command"].get<std::vector<std::string>>(),
-      ElementsAre("dlp-run", "--group", "/etc/dlp/group.json", "--rank-source", "kubernetes"));
+      ElementsAre("dlp-run", "--group", "/etc/dlp/group.json", "--rank-source", "kubernetes",
+                  "--relay-traces"));
   EXPECT_EQ(c["workingDir"], "/workspace");
   EXPECT_EQ(c["volumeMounts"][0]["mountPath"], "/etc/dlp");
   EXPECT_EQ(pod["spec"]["volumes"][0]["configMap"]["name"], "train-k7f3-group");
@@ -279,6 +280,37 @@ TEST(Manifests, TrainJobRunsTheTrainerAgainstTheRuntime) {
   spec.restart_policy = {RestartPolicyKind::kOnFailure, 1, 0};
   EXPECT_THAT(RenderManifests(spec, Options("trainjob")).status().message(),
               HasSubstr("spec.restartPolicy.policy"));
+}
+
+// The pod template of each flavour's first pod of `role_index` (trainjob: its
+// runtime patch's).
+Json PodSpecOf(const Json& workload, const std::string& flavour, size_t role_index = 0) {
+  if (flavour == "jobset") {
+    return workload["spec"]["replicatedJobs"][role_index]["template"]["spec"]["template"]["spec"];
+  }
+  if (flavour == "job") return workload["spec"]["template"]["spec"];
+  if (flavour == "volcano") return workload["spec"]["tasks"][role_index]["template"]["spec"];
+  return workload["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["spec"]
+                 ["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+}
+
+TEST(Manifests, AGpuTypeSelectsNodesByTheProductLabel) {
+  JobSpec spec = OneRole(2);
+  spec.replicas[0].resources.gpu_type = "NVIDIA H200";
+  for (const std::string flavour : {"jobset", "job", "volcano", "trainjob"}) {
+    const Json pod = PodSpecOf(Render(spec, Options(flavour))[2], flavour);
+    EXPECT_EQ(pod["nodeSelector"]["nvidia.com/gpu.product"], "NVIDIA-H200") << flavour;
+  }
+  RenderOptions own_label = Options("jobset");
+  own_label.gpu_type_label = "example.com/gpu-flavour";
+  spec.replicas[0].resources.gpu_type = "h200";
+  EXPECT_EQ(PodSpecOf(Render(spec, own_label)[2], "jobset")["nodeSelector"],
+            Json({{"example.com/gpu-flavour", "h200"}}));
+  // A role without a type selects no node.
+  EXPECT_FALSE(PodSpecOf(Render(TwoRoles(), Options("jobset"))[2], "jobset").contains("nodeSelector"));
+  spec.replicas[0].resources.gpu_type = "H200 (141GB)";
+  EXPECT_THAT(RenderManifests(spec, Options("jobset")).status().message(),
+              HasSubstr("spec.replicas.worker.resources.gpuType \"H200 (141GB)\""));
 }
 
 TEST(Manifests, ImageFromTheSpecElseTheOptionsElseAClearError) {
