@@ -21,7 +21,8 @@ int Main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   app.footer(
       "Exit codes: 0 ok, 1 job failed, 2 usage or invalid spec, 3 job not found,\n"
-      "4 backend unreachable or internal error, 5 job cancelled, 130 interrupted.\n"
+      "4 backend unreachable or internal error, 5 job cancelled, 6 not permitted,\n"
+      "130 interrupted.\n"
       "See dlp(1) and dlp-job(5).");
 
   Invocation invocation;
