@@ -59,7 +59,7 @@ class GroupTaskRunner {
   bool coordinator() const { return task_.rank == 0; }
   // DLP_TRACE_DIR for the rank: --trace-dir, the log folder, or with
   // --relay-traces and neither a private temporary folder.
-  absl::Status ChooseTraceDir();
+  void ChooseTraceDir();
   void PumpTraces() {
     if (trace_relay_) trace_relay_->Pump();
   }
@@ -80,22 +80,23 @@ class GroupTaskRunner {
   std::unique_ptr<TraceRelay> trace_relay_;
 };
 
-absl::Status GroupTaskRunner::ChooseTraceDir() {
+void GroupTaskRunner::ChooseTraceDir() {
   trace_dir_ = options_.trace_dir.empty() ? options_.log_dir : options_.trace_dir;
-  if (!options_.relay_traces) return absl::OkStatus();
+  if (!options_.relay_traces) return;
   if (trace_dir_.empty()) {
     const char* tmp = getenv("TMPDIR");
     std::string pattern = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
                                        "/dlp-trace-XXXXXX");
     if (mkdtemp(pattern.data()) == nullptr) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create a trace folder ", pattern, ": ", strerror(errno)));
+      // Tracing is an aid: the rank runs without it rather than not at all.
+      Notify(absl::StrCat("cannot create a trace folder ", pattern, ": ", strerror(errno),
+                          "; tracing off"));
+      return;
     }
     trace_dir_ = pattern;
   }
   relay_writer_ = PlainWriter();
   trace_relay_ = std::make_unique<TraceRelay>(trace_dir_, relay_writer_.get());
-  return absl::OkStatus();
 }
 
 absl::Status GroupTaskRunner::Prepare() {
@@ -112,7 +113,7 @@ absl::Status GroupTaskRunner::Prepare() {
                                                    " tasks (srun --ntasks)"));
   }
   PlaceTask(task_, &layout_);
-  DLP_RETURN_IF_ERROR(ChooseTraceDir());
+  ChooseTraceDir();
   std::unique_ptr<LineWriter> writer = PlainWriter();
   if (!options_.log_dir.empty()) {
     std::error_code ec;

@@ -159,5 +159,16 @@ TEST_F(KubernetesPodTest, RelayedTracesCarryEachRanksWholeTraceFile) {
   }
 }
 
+TEST_F(KubernetesPodTest, NoRoomForTracesRunsTheRankWithoutThem) {
+  auto results = RunPods(ChiefAndWorkers("echo ran"), {{"chief", 0}, {"worker", 0}, {"worker", 1}},
+                         {{"TMPDIR", dir_.Join("missing")}}, {"--relay-traces"});
+  for (const RunResult& r : results) {
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("ran\n"));
+    EXPECT_THAT(r.err, HasSubstr("cannot create a trace folder"));
+    EXPECT_THAT(r.err, HasSubstr("; tracing off"));
+  }
+}
+
 }  // namespace
 }  // namespace dlp::testing
