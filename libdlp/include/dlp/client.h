@@ -62,6 +62,18 @@ enum class RenderFormat {
 absl::StatusOr<std::string> RenderJob(const ClientOptions& options, const JobSpec& spec,
                                       RenderFormat format = RenderFormat::kText);
 
+// `dlp render` of a pipeline: each job (in PipelineOrder) as RenderJob renders
+// it, after ValidatePipelineSpec (InvalidArgument). Ids exist only once
+// submitted: a dependsOn entry shows as ${jobs.NAME.id} and
+// ${jobs.NAME.outputDir} is left as it is.
+struct RenderedJob {
+  std::string name;  // in the pipeline
+  std::string text;
+};
+absl::StatusOr<std::vector<RenderedJob>> RenderPipeline(const ClientOptions& options,
+                                                        const PipelineSpec& spec,
+                                                        RenderFormat format = RenderFormat::kText);
+
 struct WaitOptions {
   absl::Duration timeout = absl::InfiniteDuration();
   // Called with the job each time its state is re-read (about every second,

@@ -95,6 +95,9 @@ using TrialParams = std::map<std::string, std::string>;
 // InvalidArgument when the result is not a valid job spec.
 absl::StatusOr<JobSpec> TrialJobSpec(const SweepSpec& sweep, const std::string& sweep_id,
                                      int number, const TrialParams& params);
+// Trial `number`'s values (1-based) as the sweep draws them: the grid's point
+// number-1, or the seeded draw for random and asha (`dlp render` shows trial 1).
+TrialParams TrialValues(const SweepSpec& sweep, int number);
 
 // Trials: Pending (recorded, its job not yet submitted), then its job's state;
 // a trial ASHA stops ends Cancelled with its reason.

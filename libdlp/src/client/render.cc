@@ -10,9 +10,11 @@
 
 namespace dlp {
 
-absl::StatusOr<std::string> RenderJob(const ClientOptions& options, const JobSpec& spec,
-                                      RenderFormat format) {
-  DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+namespace {
+
+// RenderJob for a spec already validated.
+absl::StatusOr<std::string> Render(const ClientOptions& options, const JobSpec& spec,
+                                   RenderFormat format) {
   constexpr char kKubernetes[] = "kubernetes";
   ClientOptions resolve = options;
   if (options.backend == kKubernetes) resolve.backend.clear();
@@ -26,6 +28,29 @@ absl::StatusOr<std::string> RenderJob(const ClientOptions& options, const JobSpe
   }
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, CreateBackend(context));
   return backend->Render(spec);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RenderJob(const ClientOptions& options, const JobSpec& spec,
+                                      RenderFormat format) {
+  DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
+  return Render(options, spec, format);
+}
+
+absl::StatusOr<std::vector<RenderedJob>> RenderPipeline(const ClientOptions& options,
+                                                        const PipelineSpec& spec,
+                                                        RenderFormat format) {
+  DLP_RETURN_IF_ERROR(ValidatePipelineSpec(spec));
+  DLP_ASSIGN_OR_RETURN(std::vector<size_t> order, PipelineOrder(spec));
+  std::vector<RenderedJob> out;
+  for (size_t i : order) {
+    JobSpec job = spec.jobs[i].spec;
+    for (JobDependency& d : job.depends_on) d.job = absl::StrCat("${jobs.", d.job, ".id}");
+    DLP_ASSIGN_OR_RETURN(std::string text, Render(options, job, format));
+    out.push_back({spec.jobs[i].name, std::move(text)});
+  }
+  return out;
 }
 
 }  // namespace dlp

@@ -115,3 +115,11 @@ std::string FormatParamValue(ParamType type, double value) {
 }
 
 }  // namespace dlp::internal
+
+namespace dlp {
+
+TrialParams TrialValues(const SweepSpec& sweep, int number) {
+  return internal::SampleTrial(sweep, number);
+}
+
+}  // namespace dlp

@@ -1,7 +1,7 @@
 // spec.dependsOn on a real single-node Slurm: sbatch --dependency=afterok
 // holds the dependent until its dependency succeeded, and
-// --kill-on-invalid-dep cancels it when it failed. A pipeline is refused as
-// unimplemented there.
+// --kill-on-invalid-dep cancels it when it failed (pipelines:
+// pipeline_slurm_test.cc).
 #include "slurm_harness.h"
 
 namespace dlp::testing {
@@ -42,22 +42,8 @@ TEST(SlurmDependencyTest, AfterOkWaitsForSuccessAndCancelsOnFailure) {
   ASSERT_EQ(never.exit_code, 0) << never.err;
   RunResult ended = env.Dlp({"wait", SlurmEnv::IdFrom(never)}, absl::Seconds(180));
   EXPECT_EQ(ended.exit_code, 5) << ended.out << ended.err;  // Cancelled by Slurm
-}
-
-TEST(SlurmDependencyTest, PipelinesAreUnimplemented) {
-  SlurmEnv env("cli");
-  DLP_SKIP_WITHOUT_SLURM(env);
-  const std::string file = env.dir().WriteFile("p.yaml", R"(apiVersion: dlp/v1
-kind: Pipeline
-metadata: {name: p}
-spec:
-  jobs:
-    a:
-      replicas: {worker: {command: ['true']}}
-)");
-  RunResult r = env.Dlp({"submit", file});
-  EXPECT_EQ(r.exit_code, 4) << r.out;
-  EXPECT_TRUE(absl::StrContains(r.err, "the slurm backend has no pipelines")) << r.err;
+  EXPECT_EQ(env.Status(SlurmEnv::IdFrom(never)).value("reason", ""),
+            "dependency job " + failing_id + " failed");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -14,10 +15,12 @@
 namespace dlp::internal {
 namespace {
 
-// Paths and names that may stand unquoted in an #SBATCH line.
-bool IsPlainWord(const std::string& word) {
-  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || absl::StrContains("-_./=:,@+", c);
+// Paths and names that may stand unquoted in an #SBATCH line; `also`: more
+// characters allowed.
+bool IsPlainWord(const std::string& word, std::string_view also = "") {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [also](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+           absl::StrContains("-_./=:,@+", c) || also.find(c) != std::string_view::npos;
   });
 }
 
@@ -49,7 +52,8 @@ std::string SbatchLines(const SlurmSubmission& s) {
   std::string out;
   for (const auto& [flag, value] : options) {
     if (value.empty()) continue;
-    if (IsPlainWord(value)) {
+    // A rendered pipeline names the ids it will have as ${jobs.NAME.id}.
+    if (IsPlainWord(value, flag == "dependency" ? "${}" : "")) {
       absl::StrAppend(&out, "#SBATCH --", flag, "=", value, "\n");
     } else {
       // sbatch cannot quote inside #SBATCH lines; the transports pass it apart.

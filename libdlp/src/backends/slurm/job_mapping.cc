@@ -61,6 +61,8 @@ std::string MapSlurmReason(const SlurmJobRecord& record, JobState state) {
     if (record.state == "BOOT_FAIL") return "BootFail";
   }
   if (state == JobState::kSucceeded || record.reason == "None") return "";
+  // A job cancelled while it waited keeps why it waited: no reason to end with.
+  if (state == JobState::kCancelled && record.reason == "Dependency") return "";
   return record.reason;
 }
 

@@ -22,6 +22,7 @@
 #include "backends/slurm/batch_script.h"
 #include "backends/slurm/job_mapping.h"
 #include "backends/slurm/logs.h"
+#include "backends/slurm/pipelines.h"
 #include "backends/slurm/transport.h"
 #include "contract/dlp_run.h"
 #include "contract/group.h"
@@ -29,6 +30,7 @@
 #include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "job/dependency.h"
 #include "job/job_group.h"
 
 extern char** environ;
@@ -74,6 +76,11 @@ class SlurmBackend final : public Backend {
   std::string Name() const override { return "slurm"; }
 
   absl::StatusOr<Job> Submit(const JobSpec& submitted) override {
+    DLP_ASSIGN_OR_RETURN(SubmittedSlurmJob job, SubmitJob(submitted));
+    return job.job;
+  }
+
+  absl::StatusOr<SubmittedSlurmJob> SubmitJob(const JobSpec& submitted) {
     JobSpec spec = submitted;
     DLP_RETURN_IF_ERROR(ResolveDependsOn(spec));
     SlurmJobLayout layout = defaults_;
@@ -115,7 +122,7 @@ class SlurmBackend final : public Backend {
     job.state = JobState::kQueued;
     job.created = absl::Now();
     job.spec = spec;
-    return job;
+    return SubmittedSlurmJob{std::move(job), folder.OutputDir()};
   }
 
   // spec.dependsOn names become the Slurm ids of the user's newest dlp job of
@@ -149,7 +156,16 @@ class SlurmBackend final : public Backend {
   absl::StatusOr<Job> Get(std::string_view id) override {
     DLP_RETURN_IF_ERROR(CheckId(id));
     DLP_ASSIGN_OR_RETURN(SlurmJobRecord record, transport_->Job(std::string(id)));
-    return ToJob(record, JobDir(record));
+    Job job = ToJob(record, JobDir(record));
+    // --kill-on-invalid-dep cancelled it: name the dependency, as dlpd does.
+    if (record.reason == "DependencyNeverSatisfied") {
+      DependencyCheck check = CheckDependencies(job.spec, [this](const std::string& dep) {
+        absl::StatusOr<Job> j = Get(dep);
+        return j.ok() ? std::optional<JobState>(j->state) : std::nullopt;
+      });
+      if (check.verdict == DependencyVerdict::kNever) job.reason = check.reason;
+    }
+    return job;
   }
 
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override {
@@ -250,6 +266,15 @@ class SlurmBackend final : public Backend {
     return events;
   }
 
+  absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec& spec) override {
+    return pipelines_.Submit(spec, [this](const JobSpec& job) { return SubmitJob(job); });
+  }
+  absl::StatusOr<Pipeline> GetPipeline(std::string_view id) override { return pipelines_.Get(id); }
+  absl::StatusOr<std::vector<Pipeline>> ListPipelines() override { return pipelines_.List(); }
+  absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) override {
+    return pipelines_.Cancel(id);
+  }
+
   absl::StatusOr<std::string> Render(const JobSpec& spec) override {
     SlurmJobLayout layout = defaults_;
     layout.job_dir = absl::StrCat(workdir_, "/", SlurmJobName(spec.name), "-KEY");
@@ -305,6 +330,7 @@ class SlurmBackend final : public Backend {
   SlurmJobLayout defaults_;
   std::string workdir_;
   std::string user_;
+  SlurmPipelines pipelines_{*this, workdir_ + "/pipelines"};
   absl::Mutex mu_;
   std::mt19937 random_{std::random_device{}()};
 };

@@ -47,6 +47,11 @@ TEST(MapSlurmReason, NamesHowAJobEnded) {
   r.state = "COMPLETED";
   r.reason = "Whatever";
   EXPECT_EQ(MapSlurmReason(r, JobState::kSucceeded), "");
+  r.state = "CANCELLED";
+  r.reason = "Dependency";  // scancel of a job waiting for another
+  EXPECT_EQ(MapSlurmReason(r, JobState::kCancelled), "");
+  r.reason = "DependencyNeverSatisfied";
+  EXPECT_EQ(MapSlurmReason(r, JobState::kCancelled), "DependencyNeverSatisfied");
 }
 
 SlurmJobRecord Finished(const std::string& state, int exit_status) {
