@@ -83,9 +83,34 @@ void DivideHalf(void* dst, size_t n, int ranks) {
   for (size_t i = 0; i < n; ++i) d[i] = FromFloat(ToFloat(d[i]) / static_cast<float>(ranks));
 }
 
+// A link's buffer hands out received bytes at any offset: a message of 4-byte
+// elements can leave the next message's doubles 4 bytes off their alignment,
+// and loading a misaligned double is undefined behaviour. Such a source is
+// reduced from aligned copies, a block at a time.
+bool AlignedFor(const void* p, dlp_dtype t) {
+  return reinterpret_cast<uintptr_t>(p) % DTypeSize(t) == 0;
+}
+
+template <typename Fn>
+void FromAlignedBlocks(const void* src, size_t count, dlp_dtype t, Fn reduce_block) {
+  alignas(16) char block[16 << 10];
+  const size_t size = DTypeSize(t);
+  const size_t per_block = sizeof(block) / size;
+  for (size_t start = 0; start < count; start += per_block) {
+    const size_t n = std::min(per_block, count - start);
+    std::memcpy(block, static_cast<const char*>(src) + start * size, n * size);
+    reduce_block(start, block, n);
+  }
+}
+
 }  // namespace
 
 void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op) {
+  if (!AlignedFor(src, t)) {
+    return FromAlignedBlocks(src, count, t, [&](size_t start, const void* block, size_t n) {
+      ReduceInto(static_cast<char*>(dst) + start * DTypeSize(t), block, n, t, op);
+    });
+  }
   switch (t) {
     case DLP_FLOAT32: return ReduceTyped<float>(dst, src, count, op);
     case DLP_FLOAT64: return ReduceTyped<double>(dst, src, count, op);
@@ -97,6 +122,13 @@ void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op
 }
 
 void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype t, dlp_op op) {
+  if (!AlignedFor(b, t)) {
+    return FromAlignedBlocks(b, count, t, [&](size_t start, const void* block, size_t n) {
+      const size_t offset = start * DTypeSize(t);
+      ReduceFrom(static_cast<char*>(dst) + offset, static_cast<const char*>(a) + offset, block, n,
+                 t, op);
+    });
+  }
   if (dst != a) {
     // Sums of 32/64-bit types in one pass; the rest copy first.
     if (op == DLP_SUM || op == DLP_AVG) {

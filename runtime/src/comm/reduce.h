@@ -1,7 +1,8 @@
 // Element-wise reduction kernels of the ring algorithms. The loops are written
 // so that GCC vectorises them (restrict pointers, `#pragma GCC ivdep`), with
 // AVX2 clones picked at load time on machines that have it. float16 and
-// bfloat16 are reduced through float.
+// bfloat16 are reduced through float. dst (and ReduceFrom's a) must be aligned
+// for the element type; the source may sit at any address (a link's buffer).
 #pragma once
 
 #include <cstddef>
