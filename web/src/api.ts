@@ -54,6 +54,13 @@ export async function loadSession(): Promise<Session> {
   return s;
 }
 
+// POST /logout: dlpd ends the session and clears the cookie; then the
+// sign-in page.
+export async function signOut(): Promise<void> {
+  await request("/logout", { method: "POST" });
+  location.assign("/login");
+}
+
 export interface ListQuery {
   state?: string;
   label?: string;

@@ -2,7 +2,7 @@
 // puppeteer-core) against a real dlpd with real jobs: signing in, the jobs
 // list following a job from Running to Succeeded, live logs, cancelling from
 // the page, metrics against `dlp metrics -o json`, the timeline of a 2-rank
-// fmnist-train, usage, and the security properties (sign-in required, tenant
+// fmnist-train, usage, signing out, and the security properties (sign-in required, tenant
 // isolation, log text never executes, CSRF, CSP). Screenshots of every page go
 // to BUILD_DIR/test-artifacts/web/.
 //
@@ -226,6 +226,24 @@ try {
     assert.ok((await text(page, "[data-test=straggler]")).length > 0);
     assert.equal(await page.$$eval("[data-test=rank-summary] tbody tr", (rs) => rs.length), 2);
     await shot(page, "timeline");
+  });
+
+  await step("sign out: the session ends, the cookie is cleared and the old cookie gets 401", async () => {
+    const ctx = await browser.createBrowserContext();
+    const p = await newPage(ctx);
+    await p.goto(await env.signInUrl());
+    await p.waitForSelector("[data-test=sign-out]");
+    const [cookie] = (await p.cookies()).filter((c) => c.name === "dlp_session");
+    assert.ok(cookie?.value, "no session cookie");
+    const old = { headers: { Cookie: `dlp_session=${cookie.value}` } };
+    assert.equal((await fetch(`${base}/v1/jobs?limit=1`, old)).status, 200);
+    await p.goto(`${base}/usage`); // the button is on every page
+    await Promise.all([p.waitForNavigation(), p.click("[data-test=sign-out]")]);
+    assert.equal(pathOf(p), "/login");
+    assert.deepEqual((await p.cookies()).filter((c) => c.name === "dlp_session"), []);
+    assert.equal((await fetch(`${base}/v1/jobs?limit=1`, old)).status, 401);
+    assert.equal((await fetch(`${base}/v1/ui/session`, old)).status, 401);
+    await ctx.close();
   });
 } catch (e) {
   results.push(["setup", "FAILED"]);
