@@ -221,6 +221,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   });
 
   InstallMonitorRoutes(server, ctx);
+  InstallProfileRoutes(server, ctx);
   InstallAdminRoutes(server, ctx);
   InstallQueueRoutes(server, ctx);
   if (ctx.sweeps != nullptr) InstallSweepRoutes(server, ctx);
