@@ -225,6 +225,12 @@ try {
     assert.deepEqual(ranks, ["0", "1"]);
     assert.ok((await text(page, "[data-test=straggler]")).length > 0);
     assert.equal(await page.$$eval("[data-test=rank-summary] tbody tr", (rs) => rs.length), 2);
+    // The download is dlpd's merged trace: one process per rank.
+    const pids = await page.$eval("[data-test=download-trace]", async (a) => {
+      const doc = await (await fetch(a.href)).json();
+      return doc.traceEvents.filter((e) => e.name === "process_name").map((e) => e.pid);
+    });
+    assert.deepEqual(pids, [0, 1]);
     await shot(page, "timeline");
   });
 

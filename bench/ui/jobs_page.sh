@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# bench/ui/jobs_page.sh [BUILD_DIR]
+#
+# The web UI's Jobs page over JOBS jobs (10,000) of a real dlpd, in Debian's
+# headless Chromium: from navigation to the table drawn with every job
+# counted, the median of LOADS (7) loads (web/test/jobs_page_bench.mjs).
+# The store is filled through the API as fast as it takes it: one job holds
+# dlpd's only CPU, the others are submitted 32 at a time (dlpd commits
+# concurrent submissions together) and stay Queued, then 9 in 10 are
+# cancelled, so the page lists a mix of Queued and Cancelled jobs without
+# starting a process. Also prints the time of one GET /v1/jobs page of 1000
+# summaries. Needs build/bin/dlpd, curl, node with web/node_modules and chromium.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source bench/soak/common.sh
+
+build=${1:-build}
+bin=$(cd "$build/bin" && pwd)
+JOBS=${JOBS:-10000} LOADS=${LOADS:-7}
+tmp=$(mktemp -d /tmp/dlp-bench-ui-XXXXXX)
+dlpd_pid=""
+cleanup() {
+  [[ -n $dlpd_pid ]] && kill "$dlpd_pid" 2>/dev/null && wait "$dlpd_pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+soak_start_dlpd "$bin" "$tmp/state" 127.0.0.1:0 --cpus 1
+soak_api POST /v1/jobs "$(soak_spec blocker ui '["sleep","3600"]' | sed 's/"100m"/"1"/')" >/dev/null
+
+# parallel_curl CONFIG: runs curl's config file 32 requests at a time.
+parallel_curl() { curl -s --parallel --parallel-max 32 -K "$1" >/dev/null; }
+request() {  # request URL [JSON_BODY]: one entry of a curl config file
+  printf 'url = "http://%s%s"\nheader = "Authorization: Bearer %s"\noutput = "/dev/null"\n' \
+    "$addr" "$1" "$token"
+  if [[ $# -ge 2 ]]; then
+    printf 'header = "Content-Type: application/json"\ndata-binary = "%s"\n' "${2//\"/\\\"}"
+  else
+    printf 'request = "POST"\n'
+  fi
+}
+t0=$(date +%s.%N)
+for ((i = 1; i < JOBS; ++i)); do
+  request /v1/jobs "$(soak_spec "train-$((i % 97))-$i" ui '["true"]')"
+  echo next
+done >"$tmp/submit.cfg"
+parallel_curl "$tmp/submit.cfg"
+for ((id = 2; id <= JOBS; ++id)); do
+  ((id % 10 == 0)) && continue
+  request "/v1/jobs/$id/cancel"
+  echo next
+done >"$tmp/cancel.cfg"
+parallel_curl "$tmp/cancel.cfg"
+listed=$(soak_count "/v1/jobs?fields=summary")
+printf 'seeded %d jobs in %.1f s\n' "$listed" "$(echo "$(date +%s.%N) - $t0" | bc)"
+
+page_ms=$(for i in 1 2 3 4 5; do
+  curl -s -o /dev/null -w '%{time_total}\n' -H "Authorization: Bearer $token" \
+    "http://$addr/v1/jobs?limit=1000&before=$((JOBS + 1))&fields=summary"
+done | sort -g | awk '{a[NR] = $1 * 1000} END {printf "%.1f", a[int((NR + 1) / 2)]}')
+echo "GET /v1/jobs?limit=1000&before=...&fields=summary: median $page_ms ms"
+
+node web/test/jobs_page_bench.mjs "http://$addr" "$token" "$listed" "$LOADS"
