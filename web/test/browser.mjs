@@ -169,6 +169,17 @@ try {
     env.dlp(["wait", id], { check: false });
   });
 
+  await step("live updates patch the jobs list: a new job's row appears, the other rows stay", async () => {
+    await page.goto(`${base}/jobs`);
+    const kept = `.job-row[data-job="${ids.logs}"]`;
+    await page.waitForSelector(kept);
+    await page.$eval(kept, (el) => (el.dataset.mark = "kept"));
+    const id = env.submit("patched", "exit 0");
+    await page.waitForSelector(`.job-row[data-job="${id}"][data-state="Succeeded"]`);
+    // The same element, moved down a row, not one drawn again.
+    assert.equal(await page.$eval(kept, (el) => el.dataset.mark), "kept");
+  });
+
   await step("a tenant's session cannot open the owner's job (404)", async () => {
     env.dlp(["admin", "tenant", "create", "bob", "--user", "nobody"]); // an account every host has
     const token = env.dlp(["admin", "token", "create", "bob"]).trim();

@@ -52,7 +52,10 @@ try {
     page.on("pageerror", (e) => console.log(`page error: ${e.message}`));
     await page.evaluateOnNewDocument(watch, JOBS);
     await page.goto(`${base}/jobs`);
-    await page.waitForFunction(() => window.__bench?.all !== undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => window.__bench?.all !== undefined, { timeout: 120_000 }).catch(async (e) => {
+      const shown = await page.$eval("[data-test=job-count]", (el) => el.textContent).catch(() => "no count");
+      throw new Error(`the page did not count ${JOBS} jobs (it says "${shown}"): ${e.message}`);
+    });
     const t = await page.evaluate(() => ({
       ...window.__bench,
       rows: document.querySelectorAll(".job-row").length,
