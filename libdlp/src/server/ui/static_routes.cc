@@ -4,12 +4,8 @@
 // go out through a content provider with a length, which httplib sends as
 // they are (it compresses only bodies and chunked streams itself).
 #include <algorithm>
-#include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "server/ui/asset_encoding.h"
 #include "server/ui/ui_assets.h"
 #include "server/ui/ui_pages.h"
