@@ -2,7 +2,8 @@
 // cookie, every non-GET one the CSRF token of GET /v1/ui/session; a 401 means
 // the session ended, so the page goes to the sign-in form. The token itself
 // never reaches this code, and nothing is kept in local storage.
-import type { Job, JobEvent, QueueStanding, ReplicaUsage, Session, TraceFile, Why } from "./types";
+import type { MergedTrace } from "./trace";
+import type { Job, JobEvent, Profile, QueueStanding, ReplicaUsage, Session, Why } from "./types";
 
 export class ApiError extends Error {
   constructor(
@@ -54,6 +55,13 @@ export async function loadSession(): Promise<Session> {
   return s;
 }
 
+// POST /logout: dlpd ends the session and clears the cookie; then the
+// sign-in page.
+export async function signOut(): Promise<void> {
+  await request("/logout", { method: "POST" });
+  location.assign("/login");
+}
+
 export interface ListQuery {
   state?: string;
   label?: string;
@@ -78,7 +86,9 @@ export const getJob = (id: string, signal?: AbortSignal) => json<Job>(job(id), {
 export const getEvents = (id: string) => json<{ events: JobEvent[] }>(`${job(id)}/events`);
 export const getWhy = (id: string) => json<Why>(`${job(id)}/why`);
 export const getUsage = (id: string) => json<{ replicas: ReplicaUsage[] }>(`${job(id)}/usage`);
-export const getTraces = (id: string) => json<{ files: TraceFile[] }>(`${job(id)}/traces`);
+export const profileTraceUrl = (id: string) => `${job(id)}/profile/trace`;
+export const getProfile = (id: string) => json<Profile>(`${job(id)}/profile`);
+export const getMergedTrace = (id: string) => json<MergedTrace>(profileTraceUrl(id));
 export const getQueues = () => json<QueueStanding[]>("/v1/queues");
 export const cancelJob = (id: string) => json<Job>(`${job(id)}/cancel`, { method: "POST" });
 

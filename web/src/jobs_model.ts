@@ -7,20 +7,38 @@ export function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+// Two lists sorted newest first, as one.
+function mergeNewestFirst(a: Job[], b: Job[]): Job[] {
+  const out: Job[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(compareIds(a[i].id, b[j].id) > 0 ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
+
 export class JobSet {
   private byId = new Map<string, Job>();
   private sorted: Job[] | null = [];
 
-  // Adds or replaces jobs; returns whether anything changed.
-  merge(jobs: Job[]): boolean {
-    let changed = false;
+  // Adds or replaces jobs; returns the ids of those that are new or changed.
+  // New jobs are merged into the order (pages come sorted), not sorted again.
+  merge(jobs: Job[]): string[] {
+    const changed: string[] = [];
+    const added: Job[] = [];
     for (const j of jobs) {
       const old = this.byId.get(j.id);
       if (old && JSON.stringify(old) === JSON.stringify(j)) continue;
       this.byId.set(j.id, j);
-      changed = true;
+      changed.push(j.id);
+      if (!old) added.push(j);
     }
-    if (changed) this.sorted = null;
+    if (!this.sorted || !changed.length) return changed;
+    const kept =
+        added.length < changed.length ? this.sorted.map((j) => this.byId.get(j.id)!) : this.sorted;
+    this.sorted =
+        added.length ? mergeNewestFirst(kept, added.sort((a, b) => compareIds(b.id, a.id))) : kept;
     return changed;
   }
 

@@ -3,7 +3,7 @@
 // dlpd's Prometheus endpoint), Timeline, Usage.
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
-import { loadSession } from "./api";
+import { loadSession, signOut } from "./api";
 import { h } from "./dom";
 import { jobPage } from "./pages/job";
 import { jobsPage } from "./pages/jobs";
@@ -37,9 +37,13 @@ async function main() {
   const who = session.admin ? "owner" : session.tenant;
   document.body.append(
     h("nav", { class: "top" }, h("a", { href: "/", class: "brand" }, "dlp"), ...links,
-      h("span", { class: "who", "data-test": "tenant" }, who)),
+      h("span", { class: "who", "data-test": "tenant" }, who),
+      h("button", { class: "small", "data-test": "sign-out", on: { click: onSignOut } }, "Sign out")),
     main,
   );
+  function onSignOut() {
+    signOut().catch((e) => main.prepend(errorNote(e)));
+  }
   startRouter(main, (path) => {
     for (const a of links) {
       const href = a.getAttribute("href")!;

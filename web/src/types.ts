@@ -97,7 +97,21 @@ export interface Session {
   csrf: string;
 }
 
-export interface TraceFile {
-  name: string;
-  content: string;
+// GET /v1/jobs/ID/profile: `dlp profile -o json` (libdlp's ProfileToJson).
+export interface RankSummary {
+  rank: number;
+  host: string;
+  steps: number;
+  stepP50Ms: number;
+  stepP95Ms: number;
+  stepMaxMs: number;
+  commMs: number; // per step, inside collectives
+  workMs: number; // per step, outside them
+  phasesMs: Record<string, number>;
+}
+
+export interface Profile {
+  ranks: number;
+  perRank: RankSummary[];
+  straggler: { rank: number; ratio: number; phase: string; message: string } | null;
 }

@@ -2,7 +2,7 @@
 // puppeteer-core) against a real dlpd with real jobs: signing in, the jobs
 // list following a job from Running to Succeeded, live logs, cancelling from
 // the page, metrics against `dlp metrics -o json`, the timeline of a 2-rank
-// fmnist-train, usage, and the security properties (sign-in required, tenant
+// fmnist-train, usage, signing out, and the security properties (sign-in required, tenant
 // isolation, log text never executes, CSRF, CSP). Screenshots of every page go
 // to BUILD_DIR/test-artifacts/web/.
 //
@@ -169,6 +169,17 @@ try {
     env.dlp(["wait", id], { check: false });
   });
 
+  await step("live updates patch the jobs list: a new job's row appears, the other rows stay", async () => {
+    await page.goto(`${base}/jobs`);
+    const kept = `.job-row[data-job="${ids.logs}"]`;
+    await page.waitForSelector(kept);
+    await page.$eval(kept, (el) => (el.dataset.mark = "kept"));
+    const id = env.submit("patched", "exit 0");
+    await page.waitForSelector(`.job-row[data-job="${id}"][data-state="Succeeded"]`);
+    // The same element, moved down a row, not one drawn again.
+    assert.equal(await page.$eval(kept, (el) => el.dataset.mark), "kept");
+  });
+
   await step("a tenant's session cannot open the owner's job (404)", async () => {
     env.dlp(["admin", "tenant", "create", "bob", "--user", "nobody"]); // an account every host has
     const token = env.dlp(["admin", "token", "create", "bob"]).trim();
@@ -225,7 +236,31 @@ try {
     assert.deepEqual(ranks, ["0", "1"]);
     assert.ok((await text(page, "[data-test=straggler]")).length > 0);
     assert.equal(await page.$$eval("[data-test=rank-summary] tbody tr", (rs) => rs.length), 2);
+    // The download is dlpd's merged trace: one process per rank.
+    const pids = await page.$eval("[data-test=download-trace]", async (a) => {
+      const doc = await (await fetch(a.href)).json();
+      return doc.traceEvents.filter((e) => e.name === "process_name").map((e) => e.pid);
+    });
+    assert.deepEqual(pids, [0, 1]);
     await shot(page, "timeline");
+  });
+
+  await step("sign out: the session ends, the cookie is cleared and the old cookie gets 401", async () => {
+    const ctx = await browser.createBrowserContext();
+    const p = await newPage(ctx);
+    await p.goto(await env.signInUrl());
+    await p.waitForSelector("[data-test=sign-out]");
+    const [cookie] = (await p.cookies()).filter((c) => c.name === "dlp_session");
+    assert.ok(cookie?.value, "no session cookie");
+    const old = { headers: { Cookie: `dlp_session=${cookie.value}` } };
+    assert.equal((await fetch(`${base}/v1/jobs?limit=1`, old)).status, 200);
+    await p.goto(`${base}/usage`); // the button is on every page
+    await Promise.all([p.waitForNavigation(), p.click("[data-test=sign-out]")]);
+    assert.equal(pathOf(p), "/login");
+    assert.deepEqual((await p.cookies()).filter((c) => c.name === "dlp_session"), []);
+    assert.equal((await fetch(`${base}/v1/jobs?limit=1`, old)).status, 401);
+    assert.equal((await fetch(`${base}/v1/ui/session`, old)).status, 401);
+    await ctx.close();
   });
 } catch (e) {
   results.push(["setup", "FAILED"]);

@@ -33,6 +33,9 @@ absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
                                                              absl::string_view path);
 absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path);
 OrderedJson JobToJsonValue(const Job& job);
+// A listing's summary of the job (GET /v1/jobs?fields=summary): the Job
+// without its spec, with the spec's labels as a member "labels", last.
+OrderedJson JobSummaryToJsonValue(const Job& job);
 absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path);
 
 // Parses `text`; errors name the byte offset and, for the documents it

@@ -47,9 +47,9 @@ absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string&
   return r;
 }
 
-}  // namespace
-
-OrderedJson JobToJsonValue(const Job& job) {
+// The Job's JSON; without `spec` when !with_spec (building the spec's JSON is
+// most of the cost of a long listing's).
+OrderedJson JobJson(const Job& job, bool with_spec) {
   OrderedJson replicas = OrderedJson::array();
   for (const JobReplica& r : job.replicas) {
     replicas.push_back({{"name", r.name},
@@ -81,9 +81,19 @@ OrderedJson JobToJsonValue(const Job& job) {
     json["position"] = job.position ? OrderedJson(*job.position) : OrderedJson(nullptr);
     json["estimatedStart"] = OptionalTime(job.estimated_start);
   }
-  json["spec"] = SpecToJsonValue(job.spec);
+  if (with_spec) json["spec"] = SpecToJsonValue(job.spec);
   json["replicas"] = replicas;
   if (!job.gpu_sharing.empty()) json["gpuSharing"] = job.gpu_sharing;
+  return json;
+}
+
+}  // namespace
+
+OrderedJson JobToJsonValue(const Job& job) { return JobJson(job, true); }
+
+OrderedJson JobSummaryToJsonValue(const Job& job) {
+  OrderedJson json = JobJson(job, false);
+  json["labels"] = OrderedJson(job.spec.labels);
   return json;
 }
 

@@ -1,11 +1,13 @@
 // The Jobs page: every job the session may see, newest first, updating live;
 // filters by state, label and queue (dlpd's own), search by name, cancel.
 // The newest page comes first; older pages follow in the background (GET
-// /v1/jobs?before=ID), so search and scrolling cover every job.
+// /v1/jobs?before=ID), so search and scrolling cover every job. Live updates
+// poll the newest page and the page under the viewport, and redraw only the
+// rows whose job changed; the others stay (moved down when new jobs arrive).
 import { listJobs, type ListQuery } from "../api";
 import { clear, h } from "../dom";
 import { duration, parseTime } from "../format";
-import { JobSet, isActive, matchesSearch, replicaSummary } from "../jobs_model";
+import {JobSet, compareIds, isActive, matchesSearch, replicaSummary} from '../jobs_model';
 import { JOB_STATES, type Job } from "../types";
 import { VirtualList } from "../virtual_list";
 import { confirmCancel, errorNote, poll, stateBadge } from "../widgets";
@@ -34,7 +36,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
   const count = h("span", { class: "muted", "data-test": "job-count" });
   const status = h("div");
 
-  const list = new VirtualList(ROW, (i) => row(shown[i]), "jobs-list");
+  const list = new VirtualList(ROW, (i) => row(shown[i]), 'jobs-list', (i) => shown[i].id);
 
   root.append(
     h("h1", null, "Jobs"),
@@ -49,64 +51,95 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
     return { state: state.value, label: label.value.trim(), queue: queue.value.trim(), fields: "summary" };
   }
 
-  function row(job: Job): HTMLElement {
+  // Age and duration, as of now.
+  function times(job: Job): [string, string] {
     const now = Date.now();
     const created = parseTime(job.created);
     const started = parseTime(job.started);
     const finished = parseTime(job.finished);
+    return [
+      created !== null ? duration(now - created) : '',
+      started !== null ? duration((finished ?? now) - started) : ''
+    ];
+  }
+
+  function row(job: Job): HTMLElement {
+    const [age, took] = times(job);
     const cancel = isActive(job)
       ? h("button", { class: "small", "data-test": "cancel", on: { click: () => onCancel(job) } }, "Cancel")
       : "";
-    return h("div", { class: "grid-jobs job-row", "data-job": job.id, "data-state": job.state },
-      h("a", { href: `/jobs/${job.id}` }, job.id),
-      h("a", { href: `/jobs/${job.id}`, class: "name", title: job.name }, job.name),
-      h("span", { title: job.reason }, stateBadge(job.state)),
-      h("span", null, job.queue || "default"),
-      h("span", null, job.tenant),
-      h("span", null, replicaSummary(job)),
-      h("span", null, created !== null ? duration(now - created) : ""),
-      h("span", null, started !== null ? duration((finished ?? now) - started) : ""),
-      h("span", null, cancel));
+    return h(
+        'div', {class: 'grid-jobs job-row', 'data-job': job.id, 'data-state': job.state},
+        h('a', {href: `/jobs/${job.id}`}, job.id),
+        h('a', {href: `/jobs/${job.id}`, class: 'name', title: job.name}, job.name),
+        h('span', {title: job.reason}, stateBadge(job.state)),
+        h('span', null, job.queue || 'default'), h('span', null, job.tenant),
+        h('span', null, replicaSummary(job)), h('span', {class: 'age'}, age),
+        h('span', {class: 'took'}, took), h('span', null, cancel));
   }
 
   async function onCancel(job: Job) {
     try {
       const j = await confirmCancel(job);
-      if (j) {
-        jobs.merge([j]);
-        show();
-      }
+      if (j) show(jobs.merge([j]));
     } catch (e) {
       status.replaceChildren(errorNote(e));
     }
   }
 
-  let drawn = 0;
-  function show(redraw = true) {
-    drawn = Date.now();
+  // The list again after jobs changed (or the search did): rows of `changed`
+  // jobs are drawn again; without it, every row in view is.
+  function show(changed?: string[]) {
     const s = search.value.trim();
     shown = s ? jobs.all().filter((j) => matchesSearch(j, s)) : jobs.all();
     count.textContent = `${shown.length} job${shown.length === 1 ? "" : "s"}`;
-    list.setCount(shown.length, redraw);
+    list.setCount(shown.length, !changed);
+    if (changed) list.refresh(changed);
+  }
+
+  // Ages and durations move on: their cells are updated in place, not the
+  // rows under the pointer.
+  let ticked = Date.now();
+  function tick() {
+    ticked = Date.now();
+    list.forEachShown((i, el) => {
+      const [age, took] = times(shown[i]);
+      el.querySelector('.age')!.textContent = age;
+      el.querySelector('.took')!.textContent = took;
+    });
+  }
+
+  // The jobs in view below the newest page: one page from the top row down
+  // to the bottom one (the set holds every job between them), so that the
+  // rows in view never stay stale; the others are asked for once in view.
+  async function inView(q: ListQuery, newest: Job[]): Promise<Job[]> {
+    const [first, last] = list.range();
+    if (first >= last || !newest.length) return [];
+    const top = shown[first];
+    const bottom = shown[last - 1];
+    if (compareIds(bottom.id, newest[0].id) >= 0) return [];  // the newest page holds them
+    const all = jobs.all();
+    const n = all.indexOf(bottom) - all.indexOf(top) + 1;
+    if (n <= 0) return [];
+    return (await listJobs({...q, limit: Math.min(n, OLDER), before: String(Number(top.id) + 1)}))
+        .jobs;
   }
 
   async function refresh() {
     const g = generation;
     const q = filters();
     const newest = await listJobs({ ...q, limit: FIRST });
-    // Active jobs below the newest page change too.
-    const inPage = new Set(newest.jobs.map((j) => j.id));
-    const stale = jobs.all().filter((j) => isActive(j) && !inPage.has(j.id));
-    const states = q.state ? [q.state] : [...new Set(stale.map((j) => j.state))];
-    const more: Job[] = [];
-    for (const s of stale.length ? states : []) more.push(...(await listJobs({ ...q, state: s })).jobs);
+    const below = await inView(q, newest.jobs);
     if (g !== generation) return;
     status.replaceChildren();
     if (newest.jobs.length < FIRST) olderDone = true;
-    const changed = jobs.merge([...newest.jobs, ...more]);
-    // Ages and durations move on too, but rows are not redrawn under the
-    // pointer every poll.
-    if (changed || Date.now() - drawn > 10_000) show();
+    const first = !jobs.size;
+    const changed = jobs.merge([...newest.jobs, ...below]);
+    if (first)
+      show();
+    else if (changed.length)
+      show(changed);
+    if (Date.now() - ticked > 10_000) tick();
     loadOlder();
   }
 
@@ -118,8 +151,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
       const page = await listJobs({ ...filters(), limit: OLDER, before: jobs.oldestId() });
       if (g !== generation) return;
       if (page.jobs.length < OLDER) olderDone = true;
-      jobs.merge(page.jobs);
-      show(false);
+      show(jobs.merge(page.jobs));
       if (!olderDone && jobs.size < MAX_JOBS) setTimeout(loadOlder, 0);
     } catch (e) {
       olderDone = true;

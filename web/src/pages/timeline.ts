@@ -1,11 +1,13 @@
 // The Timeline page: a job's per-rank traces merged onto rank 0's clock, the
 // straggler summary above, and the merged Chrome trace to download (Perfetto,
-// chrome://tracing).
-import { getJob, getTraces } from "../api";
-import { download, h } from "../dom";
+// chrome://tracing). dlpd merges and summarises (GET /v1/jobs/ID/profile and
+// /profile/trace, as `dlp profile` does); the page draws.
+import { ApiError, getJob, getMergedTrace, getProfile, profileTraceUrl } from "../api";
+import { h } from "../dom";
 import { number } from "../format";
 import { Timeline } from "../timeline_canvas";
-import { mergeTraces, parseTraceFiles, summarize, timelineRows, type RankSummary } from "../trace";
+import { timelineRows } from "../trace";
+import type { RankSummary } from "../types";
 import { errorNote } from "../widgets";
 
 function summaryTable(ranks: RankSummary[]): HTMLElement {
@@ -25,25 +27,29 @@ export function timelinePage(root: HTMLElement, params: Record<string, string>) 
   root.append(h("h1", null, "Timeline of ", h("a", { href: `/jobs/${id}` }, `job ${id}`)), body);
   let cancelled = false;
   (async () => {
-    const [job, { files }] = await Promise.all([getJob(id), getTraces(id)]);
+    // 404 from the profile: the job has no trace events (yet).
+    const traced = Promise.all([getProfile(id), getMergedTrace(id)]).catch((e) => {
+      if (e instanceof ApiError && e.status === 404) return null;
+      throw e;
+    });
+    const [job, data] = await Promise.all([getJob(id), traced]);
     if (cancelled) return;
-    const traces = parseTraceFiles(files);
-    if (!traces.some((t) => t.events.length)) {
+    if (!data) {
       body.replaceChildren(h("p", { "data-test": "no-trace" },
         `Job ${id} (${job.state}) has no trace events yet; its ranks trace when DLP_TRACE_DIR or DLP_TRACE=1 is set.`));
       return;
     }
-    const { ranks, straggler } = summarize(traces);
-    const { rows, end } = timelineRows(traces);
+    const [profile, trace] = data;
+    const { straggler } = profile;
+    const { rows, end } = timelineRows(trace);
     const timeline = new Timeline(rows, end);
     body.replaceChildren(
       h("p", { class: straggler ? "straggler" : "muted", "data-test": "straggler" },
         straggler ? straggler.message : `No straggler: every rank is within 1.10× the median work per step.`),
-      summaryTable(ranks),
+      summaryTable(profile.perRank),
       h("div", { class: "toolbar" },
         h("button", { on: { click: () => timeline.reset() } }, "Reset zoom"),
-        h("button", { "data-test": "download-trace", on: { click: () =>
-          download(`job-${id}.trace.json`, new Blob([mergeTraces(traces)], { type: "application/json" })) } },
+        h("a", { class: "button", href: profileTraceUrl(id), download: `job-${id}.trace.json`, "data-test": "download-trace" },
           "Download Chrome trace"),
         h("span", { class: "muted" }, "wheel: zoom · drag: pan · double click: all")),
       timeline.el);

@@ -27,11 +27,18 @@ test("multi-line strings as literal blocks", () => {
 test("jobs merge by id, newest first", () => {
   const s = new jm.JobSet();
   const j = (id, state = "Running") => ({ id, name: `n${id}`, state, spec: {}, replicas: [] });
-  assert.ok(s.merge([j("9"), j("10"), j("2")]));
-  assert.ok(!s.merge([j("9")]));
-  assert.ok(s.merge([j("9", "Succeeded")]));
-  assert.deepEqual(s.all().map((x) => x.id), ["10", "9", "2"]);
+  assert.deepEqual(s.merge([j("9"), j("10"), j("2")]), ["9", "10", "2"]);
+  assert.deepEqual(s.merge([j("9")]), []);
+  assert.deepEqual(s.merge([j("9", "Succeeded")]), ["9"]);
+  assert.deepEqual(s.all().map((x) => [x.id, x.state]), [["10", "Running"], ["9", "Succeeded"], ["2", "Running"]]);
   assert.equal(s.oldestId(), "2");
+  // A newer page and an older one merge into the order; a changed job is replaced in place.
+  assert.deepEqual(s.merge([j("1"), j("11"), j("10", "Failed"), j("100")]), ["1", "11", "10", "100"]);
+  assert.deepEqual(s.all().map((x) => [x.id, x.state]),
+    [["100", "Running"], ["11", "Running"], ["10", "Failed"], ["9", "Succeeded"], ["2", "Running"], ["1", "Running"]]);
+  s.clear();
+  assert.deepEqual(s.merge([j("5"), j("4")]), ["5", "4"]);
+  assert.deepEqual(s.all().map((x) => x.id), ["5", "4"]);
   assert.ok(jm.matchesSearch(j("3"), "N3"));
   assert.ok(!jm.matchesSearch(j("3"), "n4"));
 });

@@ -90,12 +90,7 @@ std::string NextPage(const httplib::Request& req, int limit, const std::string& 
 
 std::string SummaryJson(const std::vector<Job>& jobs) {
   internal::OrderedJson list = internal::OrderedJson::array();
-  for (const Job& job : jobs) {
-    internal::OrderedJson value = internal::JobToJsonValue(job);
-    value["labels"] = value["spec"].value("labels", internal::OrderedJson::object());
-    value.erase("spec");
-    list.push_back(std::move(value));
-  }
+  for (const Job& job : jobs) list.push_back(internal::JobSummaryToJsonValue(job));
   return internal::DumpJson(internal::OrderedJson{{"jobs", list}}, -1);
 }
 

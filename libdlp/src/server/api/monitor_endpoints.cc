@@ -149,24 +149,6 @@ void InstallMonitorRoutes(httplib::Server& server, const ApiContext& context) {
   });
   sampler->Start();
 
-  server.Get(R"(/v1/jobs/([^/]+)/traces)",
-             [ctx](const httplib::Request& req, httplib::Response& res) {
-               absl::StatusOr<std::string> dir =
-                   ctx->controller->LogDir(req.matches[1], TenantOf(*ctx, req));
-               if (!dir.ok()) return SendError(res, dir.status());
-               auto files = ReadTraceDir(*dir);
-               nlohmann::json list = nlohmann::json::array();
-               if (files.ok()) {  // a job that has not started has no folder yet
-                 for (const TraceFile& f : *files) {
-                   list.push_back({{"name", f.name}, {"content", f.content}});
-                 }
-               }
-               res.status = 200;
-               res.set_content(
-                   nlohmann::json({{"files", list}})
-                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                   "application/json");
-             });
   server.Get(R"(/v1/jobs/([^/]+)/usage)",
              [ctx](const httplib::Request& req, httplib::Response& res) {
                absl::StatusOr<std::vector<ReplicaUsage>> usage =

@@ -91,6 +91,7 @@ std::string TenantOf(const ApiContext& context, const httplib::Request& req) {
 
 void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   server.set_pre_routing_handler([&ctx](const httplib::Request& req, httplib::Response& res) {
+    PreferGzip(req);
     // The web UI's pages and sign-in are open; what they show comes from /v1/.
     if (ctx.ui_sessions != nullptr && !IsApiPath(req.path)) {
       return httplib::Server::HandlerResponse::Unhandled;
@@ -221,6 +222,7 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
   });
 
   InstallMonitorRoutes(server, ctx);
+  InstallProfileRoutes(server, ctx);
   InstallAdminRoutes(server, ctx);
   InstallQueueRoutes(server, ctx);
   if (ctx.sweeps != nullptr) InstallSweepRoutes(server, ctx);

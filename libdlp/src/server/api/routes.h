@@ -65,6 +65,10 @@ int HttpStatusFor(const absl::Status& status);
 void SendError(httplib::Response& res, const absl::Status& status);
 // The JSON error body SendError sends (also written by the HTTP gate).
 std::string ErrorBody(const absl::Status& status);
+// Takes "br" out of the request's Accept-Encoding, so that httplib
+// compresses responses with gzip, not its slow brotli (response_encoding.cc).
+// For the pre-routing handler only.
+void PreferGzip(const httplib::Request& req);
 // The caller's tenant ("" for the owner); authentication already passed. If
 // the token or session ended since, a tenant name no job has, so that nothing
 // is ever answered as if for the owner.

@@ -1,6 +1,11 @@
 #include "server/ui/asset_encoding.h"
 
+#include <vector>
+
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "dlp_build_config.h"
 
 #if DLP_HAVE_ZLIB
@@ -32,12 +37,11 @@ absl::string_view ContentTypeFor(absl::string_view path) {
   return "application/octet-stream";
 }
 
-std::optional<std::string> Gzip(absl::string_view data) {
+std::optional<std::string> Gzip(absl::string_view data, int level) {
 #if DLP_HAVE_ZLIB
   z_stream stream = {};
   // 15 + 16: a gzip header and trailer rather than zlib's.
-  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) !=
-      Z_OK) {
+  if (deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
     return std::nullopt;
   }
   std::string out(deflateBound(&stream, data.size()), '\0');
@@ -52,8 +56,23 @@ std::optional<std::string> Gzip(absl::string_view data) {
   return out;
 #else
   (void)data;
+  (void)level;
   return std::nullopt;
 #endif
+}
+
+bool AcceptsGzip(absl::string_view accept_encoding) {
+  for (absl::string_view item : absl::StrSplit(accept_encoding, ',')) {
+    std::vector<absl::string_view> parts = absl::StrSplit(item, ';');
+    if (!absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(parts[0]), "gzip")) continue;
+    double weight = 1;
+    for (size_t i = 1; i < parts.size(); ++i) {
+      absl::string_view param = absl::StripAsciiWhitespace(parts[i]);
+      if (absl::ConsumePrefix(&param, "q=") && !absl::SimpleAtod(param, &weight)) weight = 0;
+    }
+    return weight > 0;
+  }
+  return false;
 }
 
 }  // namespace dlp::server

@@ -14,7 +14,12 @@ namespace dlp::server {
 // for names it does not know.
 absl::string_view ContentTypeFor(absl::string_view path);
 
-// `data` compressed as a gzip member at the best level; nullopt without zlib.
-std::optional<std::string> Gzip(absl::string_view data);
+// `data` compressed as a gzip member at `level` (1 fastest to 9 best);
+// nullopt without zlib.
+std::optional<std::string> Gzip(absl::string_view data, int level = 9);
+
+// Whether an Accept-Encoding header lists "gzip" with a weight above zero
+// (RFC 9110 12.5.3).
+bool AcceptsGzip(absl::string_view accept_encoding);
 
 }  // namespace dlp::server

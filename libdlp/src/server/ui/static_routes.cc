@@ -4,12 +4,9 @@
 // go out through a content provider with a length, which httplib sends as
 // they are (it compresses only bodies and chunked streams itself).
 #include <algorithm>
-#include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include "server/ui/asset_encoding.h"
 #include "server/ui/ui_assets.h"
 #include "server/ui/ui_pages.h"
 #include "server/ui/ui_routes.h"
@@ -19,28 +16,13 @@ namespace {
 
 constexpr char kHtml[] = "text/html; charset=utf-8";
 
-// "gzip" listed in Accept-Encoding with a weight above zero (RFC 9110 12.5.3).
-bool AcceptsGzip(const httplib::Request& req) {
-  for (absl::string_view item : absl::StrSplit(req.get_header_value("Accept-Encoding"), ',')) {
-    std::vector<absl::string_view> parts = absl::StrSplit(item, ';');
-    if (!absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(parts[0]), "gzip")) continue;
-    double weight = 1;
-    for (size_t i = 1; i < parts.size(); ++i) {
-      absl::string_view param = absl::StripAsciiWhitespace(parts[i]);
-      if (absl::ConsumePrefix(&param, "q=") && !absl::SimpleAtod(param, &weight)) weight = 0;
-    }
-    return weight > 0;
-  }
-  return false;
-}
-
 void SendAsset(const httplib::Request& req, httplib::Response& res, const UiAsset& asset) {
   const bool hashed = absl::StartsWith(asset.path, "/assets/");
   res.set_header("Cache-Control", hashed ? "public, max-age=31536000, immutable" : "no-cache");
   absl::string_view body = asset.body;
   if (!asset.gzip.empty()) {
     res.set_header("Vary", "Accept-Encoding");
-    if (AcceptsGzip(req)) {
+    if (AcceptsGzip(req.get_header_value("Accept-Encoding"))) {
       res.set_header("Content-Encoding", "gzip");
       body = asset.gzip;
     }

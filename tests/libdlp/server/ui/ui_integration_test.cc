@@ -320,6 +320,27 @@ TEST_F(UiTest, TheJobListComesInPagesFromTheNewest) {
   EXPECT_EQ(summary["jobs"][0]["labels"]["team"], "vision");
   EXPECT_EQ(summary["jobs"][0]["name"], "job5");
   EXPECT_TRUE(summary["jobs"][0].contains("state"));
+  // Every job's summary is its full form without the spec, with the spec's
+  // labels (once they ended, so that both listings see the same jobs).
+  for (int id = 1; id <= 5; ++id) {
+    ASSERT_EQ(WaitJob(*owner_, std::to_string(id)).value("state", ""), "Succeeded");
+  }
+  auto full = GetJson(*owner_, "/v1/jobs");
+  auto summaries = GetJson(*owner_, "/v1/jobs?fields=summary");
+  ASSERT_EQ(full["jobs"].size(), summaries["jobs"].size());
+  for (size_t i = 0; i < full["jobs"].size(); ++i) {
+    nlohmann::json expected = full["jobs"][i];
+    expected["labels"] = expected["spec"].value("labels", nlohmann::json::object());
+    expected.erase("spec");
+    EXPECT_EQ(summaries["jobs"][i], expected) << i;
+  }
+
+  // As a browser asks for it: gzip, never httplib's brotli at its best
+  // quality (seconds for a long list).
+  auto browser = owner_->Get("/v1/jobs", {{"Accept-Encoding", "gzip, deflate, br, zstd"}});
+  ASSERT_TRUE(browser);
+  EXPECT_EQ(browser->get_header_value("Content-Encoding"), "gzip");
+  EXPECT_EQ(nlohmann::json::parse(browser->body, nullptr, false), full);
 }
 
 }  // namespace
