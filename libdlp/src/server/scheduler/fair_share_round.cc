@@ -81,10 +81,14 @@ Decision FairShareRound::Run() {
     Turn(q);
     if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
   }
-  std::sort(waiting_.begin(), waiting_.end(),
+  // Sorted by reference: moving the explanations around costs more.
+  std::vector<std::pair<int64_t, PendingExplanation*>> by_seq;
+  by_seq.reserve(waiting_.size());
+  for (auto& [seq, e] : waiting_) by_seq.emplace_back(seq, &e);
+  std::sort(by_seq.begin(), by_seq.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [seq, e] : waiting_) {
-    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(e));
+  for (auto& [seq, e] : by_seq) {
+    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(*e));
   }
   return std::move(decision_);
 }
@@ -367,8 +371,11 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
 
 std::string FairShareRound::Lead(int queue, int position, const Amounts& demand) const {
   if (model_.implicit()) return "";
+  // Few distinct demands wait: describe each once a round.
+  auto [it, added] = demand_text_.try_emplace(demand);
+  if (added) it->second = model_.DescribeDemand(demand);
   return absl::StrCat(Ordinal(position), " in queue ", model_.queue(queue).config.name, "; needs ",
-                      model_.DescribeDemand(demand), "; ");
+                      it->second, "; ");
 }
 
 }  // namespace dlp::server::fair_share

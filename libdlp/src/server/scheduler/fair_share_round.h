@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "server/scheduler/queue_order.h"
 #include "server/scheduler/quota_accounting.h"
 #include "server/scheduler/reservation.h"
@@ -87,6 +88,7 @@ class FairShareRound {
   std::vector<bool> within_nominal_;
   std::vector<Reservation> reservations_;
   std::vector<QueueState> queues_;
+  mutable absl::flat_hash_map<Amounts, std::string> demand_text_;  // Lead's cache
   // Why jobs wait, by seq once the round ends (cheaper than a map insert each).
   std::vector<std::pair<int64_t, PendingExplanation>> waiting_;
   PendingExplanation& Explain(int64_t seq) {
