@@ -219,7 +219,10 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
     }
   }
   if (!preempting && reservations_.size() >= static_cast<size_t>(kMaxReservations)) {
-    waiting = absl::StrCat("not reserved yet: ", kMaxReservations, " jobs ahead of it reserve");
+    std::vector<int64_t> ahead;
+    for (const Reservation& r : reservations_) ahead.push_back(r.seq);
+    waiting = absl::StrCat("not reserved yet: ", JobList(ahead), " ahead of it ",
+                           ahead.size() == 1 ? "reserves" : "reserve");
     trace.push_back("reservation: " + waiting);
   } else if (!preempting) {
     std::optional<Reservation> r =

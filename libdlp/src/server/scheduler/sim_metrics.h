@@ -8,10 +8,10 @@
 // tenant wants no more than its demand: what it holds plus what its waiting
 // jobs ask for. (So a tenant that holds much while another waits is above its
 // fair share, by as much as the other asks for; a tenant that asks for less
-// than its share cannot be under it; with nobody waiting every share is fair.) Both are integrated over the
-// window; the deviation is |actual - fair| in percentage points of the
-// machine, and Jain's index is taken over actual/fair of the tenants with a
-// fair share (1: perfectly fair).
+// than its share cannot be under it; with nobody waiting every share is
+// fair.) Both are integrated over the window; the deviation is |actual -
+// fair| in percentage points of the machine, and Jain's index is taken over
+// actual/fair of the tenants with a fair share (1: perfectly fair).
 #pragma once
 
 #include <map>
