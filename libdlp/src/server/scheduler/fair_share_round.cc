@@ -343,7 +343,10 @@ void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amoun
   const std::string& behind = queues_[queue].behind;
   e.reason = model_.implicit() ? behind
                                : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
-  e.trace = {absl::StrCat(behind, "; tried for backfill"), "cannot backfill: " + block};
+  // Built in place: a braced list would copy each line once more.
+  e.trace.reserve(2);
+  e.trace.push_back(absl::StrCat(behind, "; tried for backfill"));
+  e.trace.push_back("cannot backfill: " + block);
 }
 
 void FairShareRound::Drain(int queue) {
@@ -355,7 +358,7 @@ void FairShareRound::Drain(int queue) {
     PendingExplanation& e = Explain(queued.job->seq);
     e.position = ++qs.waiting;
     e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand) + qs.behind;
-    e.trace = {trace};
+    e.trace.push_back(trace);
   }
 }
 
