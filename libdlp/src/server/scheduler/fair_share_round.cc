@@ -55,8 +55,18 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
     model_.Give(soon_, h.queue, h.demand);
     RemoveShares(soon_.devices, h.placement);
   }
-  for (const PendingJob& job : snapshot.pending) {
-    queues_[model_.QueueIndex(job.queue)].jobs.push_back(
+  // Each queue's vector sized once: growing them would copy and free large
+  // blocks, and free small ones' memory into the allocator's slow path.
+  std::vector<int> queue_of(snapshot.pending.size());
+  std::vector<size_t> sizes(queues_.size(), 0);
+  for (size_t i = 0; i < snapshot.pending.size(); ++i) {
+    queue_of[i] = model_.QueueIndex(snapshot.pending[i].queue);
+    ++sizes[queue_of[i]];
+  }
+  for (size_t q = 0; q < queues_.size(); ++q) queues_[q].jobs.reserve(sizes[q]);
+  for (size_t i = 0; i < snapshot.pending.size(); ++i) {
+    const PendingJob& job = snapshot.pending[i];
+    queues_[queue_of[i]].jobs.push_back(
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
