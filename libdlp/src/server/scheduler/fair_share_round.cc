@@ -266,7 +266,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       reservations_.push_back(std::move(*r));
     }
   }
-  std::string reason = Lead(queue, e.position, demand) + block;
+  std::string reason = Lead(queue, e.position, demand, block);
   // With no queue configured the reason stays as before unless there is more to say.
   if (!waiting.empty() && (!model_.implicit() || preempting || e.estimated_start ||
                            absl::StrContains(waiting, "to stop"))) {
@@ -367,7 +367,7 @@ void FairShareRound::Drain(int queue) {
     const QueuedJob& queued = qs.jobs[qs.next];
     PendingExplanation& e = Explain(queued.job->seq);
     e.position = ++qs.waiting;
-    e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand) + qs.behind;
+    e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand, qs.behind);
     e.trace.push_back(trace);
   }
 }
@@ -385,13 +385,14 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
   return DescribeBlock(model_, now_, queue, demand, job.demand, attempt.block);
 }
 
-std::string FairShareRound::Lead(int queue, int position, const Amounts& demand) const {
-  if (model_.implicit()) return "";
+std::string FairShareRound::Lead(int queue, int position, const Amounts& demand,
+                                 absl::string_view then) const {
+  if (model_.implicit()) return std::string(then);
   // Few distinct demands wait: describe each once a round.
   auto [it, added] = demand_text_.try_emplace(demand);
   if (added) it->second = model_.DescribeDemand(demand);
   return absl::StrCat(Ordinal(position), " in queue ", model_.queue(queue).config.name, "; needs ",
-                      it->second, "; ");
+                      it->second, "; ", then);
 }
 
 }  // namespace dlp::server::fair_share

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "server/scheduler/queue_order.h"
 #include "server/scheduler/quota_accounting.h"
 #include "server/scheduler/reservation.h"
@@ -80,8 +81,10 @@ class FairShareRound {
   // What stops a job now, in words.
   std::string BlockText(const PendingJob& job, int queue, const Amounts& demand,
                         const Attempt& attempt) const;
-  // "2nd in queue vision; needs 2 gpu; " with queues configured, else "".
-  std::string Lead(int queue, int position, const Amounts& demand) const;
+  // "2nd in queue vision; needs 2 gpu; " with queues configured, else "";
+  // then `then` (in one allocation: this runs for every waiting job).
+  std::string Lead(int queue, int position, const Amounts& demand,
+                   absl::string_view then = "") const;
 
   const Snapshot& snapshot_;
   QuotaModel model_;
