@@ -14,8 +14,9 @@
 //     placed), its queue's nominal quota plus borrowing limit, its cohort's
 //     pool (quota_accounting.h), and only if it delays no reservation.
 //  4. A queue's first job that cannot start is its head: it preempts (rule 5)
-//     or reserves the resources it needs at the earliest time they free up
-//     (reservation.h). The jobs behind it may only backfill.
+//     or, if it is the first head in turn order, reserves the resources it
+//     needs at the earliest time they free up (reservation.h). The jobs
+//     behind a head may only backfill.
 //  5. Preemption (preemption_choice.h): lower-priority jobs of its own queue,
 //     or, when it stays within its nominal quota, jobs that other queues of
 //     its cohort run on borrowed quota. Jobs already stopping count as free:

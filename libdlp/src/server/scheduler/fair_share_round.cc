@@ -55,8 +55,18 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
     model_.Give(soon_, h.queue, h.demand);
     RemoveShares(soon_.devices, h.placement);
   }
-  for (const PendingJob& job : snapshot.pending) {
-    queues_[model_.QueueIndex(job.queue)].jobs.push_back(
+  // Each queue's vector sized once: growing them would copy and free large
+  // blocks, and free small ones' memory into the allocator's slow path.
+  std::vector<int> queue_of(snapshot.pending.size());
+  std::vector<size_t> sizes(queues_.size(), 0);
+  for (size_t i = 0; i < snapshot.pending.size(); ++i) {
+    queue_of[i] = model_.QueueIndex(snapshot.pending[i].queue);
+    ++sizes[queue_of[i]];
+  }
+  for (size_t q = 0; q < queues_.size(); ++q) queues_[q].jobs.reserve(sizes[q]);
+  for (size_t i = 0; i < snapshot.pending.size(); ++i) {
+    const PendingJob& job = snapshot.pending[i];
+    queues_[queue_of[i]].jobs.push_back(
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
@@ -81,10 +91,14 @@ Decision FairShareRound::Run() {
     Turn(q);
     if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
   }
-  std::sort(waiting_.begin(), waiting_.end(),
+  // Sorted by reference: moving the explanations around costs more.
+  std::vector<std::pair<int64_t, PendingExplanation*>> by_seq;
+  by_seq.reserve(waiting_.size());
+  for (auto& [seq, e] : waiting_) by_seq.emplace_back(seq, &e);
+  std::sort(by_seq.begin(), by_seq.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [seq, e] : waiting_) {
-    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(e));
+  for (auto& [seq, e] : by_seq) {
+    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(*e));
   }
   return std::move(decision_);
 }
@@ -215,7 +229,10 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
     }
   }
   if (!preempting && reservations_.size() >= static_cast<size_t>(kMaxReservations)) {
-    waiting = absl::StrCat("not reserved yet: ", kMaxReservations, " jobs ahead of it reserve");
+    std::vector<int64_t> ahead;
+    for (const Reservation& r : reservations_) ahead.push_back(r.seq);
+    waiting = absl::StrCat("not reserved yet: ", JobList(ahead), " ahead of it ",
+                           ahead.size() == 1 ? "reserves" : "reserve");
     trace.push_back("reservation: " + waiting);
   } else if (!preempting) {
     std::optional<Reservation> r =
@@ -249,7 +266,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       reservations_.push_back(std::move(*r));
     }
   }
-  std::string reason = Lead(queue, e.position, demand) + block;
+  std::string reason = Lead(queue, e.position, demand, block);
   // With no queue configured the reason stays as before unless there is more to say.
   if (!waiting.empty() && (!model_.implicit() || preempting || e.estimated_start ||
                            absl::StrContains(waiting, "to stop"))) {
@@ -336,7 +353,10 @@ void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amoun
   const std::string& behind = queues_[queue].behind;
   e.reason = model_.implicit() ? behind
                                : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
-  e.trace = {absl::StrCat(behind, "; tried for backfill"), "cannot backfill: " + block};
+  // Built in place: a braced list would copy each line once more.
+  e.trace.reserve(2);
+  e.trace.push_back(absl::StrCat(behind, "; tried for backfill"));
+  e.trace.push_back("cannot backfill: " + block);
 }
 
 void FairShareRound::Drain(int queue) {
@@ -347,8 +367,8 @@ void FairShareRound::Drain(int queue) {
     const QueuedJob& queued = qs.jobs[qs.next];
     PendingExplanation& e = Explain(queued.job->seq);
     e.position = ++qs.waiting;
-    e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand) + qs.behind;
-    e.trace = {trace};
+    e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand, qs.behind);
+    e.trace.push_back(trace);
   }
 }
 
@@ -365,10 +385,14 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
   return DescribeBlock(model_, now_, queue, demand, job.demand, attempt.block);
 }
 
-std::string FairShareRound::Lead(int queue, int position, const Amounts& demand) const {
-  if (model_.implicit()) return "";
+std::string FairShareRound::Lead(int queue, int position, const Amounts& demand,
+                                 absl::string_view then) const {
+  if (model_.implicit()) return std::string(then);
+  // Few distinct demands wait: describe each once a round.
+  auto [it, added] = demand_text_.try_emplace(demand);
+  if (added) it->second = model_.DescribeDemand(demand);
   return absl::StrCat(Ordinal(position), " in queue ", model_.queue(queue).config.name, "; needs ",
-                      model_.DescribeDemand(demand), "; ");
+                      it->second, "; ", then);
 }
 
 }  // namespace dlp::server::fair_share

@@ -18,12 +18,15 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/snapshot.h"
 
 namespace dlp::server::fair_share {
 
-using Amounts = std::vector<int64_t>;  // one value per dimension
+// One value per dimension; inline for cpu, memory, gpu and a flavour, so that
+// a round does not allocate one per pending job.
+using Amounts = absl::InlinedVector<int64_t, 4>;
 inline constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max();
 enum Dim { kCpu = 0, kMemory = 1, kGpu = 2 };  // flavours follow
 

@@ -50,14 +50,21 @@ void SimMetrics::Hold(const std::string& tenant, const ResourceVector& demand, i
   }
 }
 
-void SimMetrics::Waiting(const std::string& tenant, int delta) {
-  tenants_[tenant].waiting += delta;
+void SimMetrics::Waiting(const std::string& tenant, const ResourceVector& demand, int sign) {
+  Tenant& t = tenants_[tenant];
+  t.waiting += sign;
+  if (sign > 0) {
+    t.wanted += demand;
+  } else {
+    t.wanted -= demand;
+  }
 }
 
 void SimMetrics::FairShares(std::map<std::string, double>& share,
                             std::map<std::string, double>& fair) const {
   double total = 0, weights = 0;
-  std::vector<std::pair<double, const std::string*>> content;  // share/weight, tenant
+  std::map<std::string, double> demand;  // dominant share of what it holds and asks for
+  std::vector<std::pair<double, const std::string*>> by_demand;  // demand/weight, tenant
   for (const auto& [name, t] : tenants_) {
     const double s = DominantShare(t.used);
     share[name] = s;
@@ -65,17 +72,20 @@ void SimMetrics::FairShares(std::map<std::string, double>& share,
     if (s <= 0 && t.waiting == 0) continue;
     total += s;
     weights += t.weight;
-    if (t.waiting == 0) content.push_back({s / t.weight, &name});
+    ResourceVector wants = t.used;
+    wants += t.wanted;
+    demand[name] = DominantShare(wants);
+    by_demand.push_back({demand[name] / t.weight, &name});
   }
-  // Water-filling: the content tenants below the level keep what they hold;
-  // the others get the level times their weight.
-  std::sort(content.begin(), content.end());
+  // Water-filling: the tenants whose demand is below the level get their
+  // demand; the others get the level times their weight.
+  std::sort(by_demand.begin(), by_demand.end());
   std::set<std::string> kept;
-  for (const auto& [per_weight, name] : content) {
+  for (const auto& [per_weight, name] : by_demand) {
     if (per_weight > total / weights) break;
     kept.insert(*name);
-    fair[*name] = share[*name];
-    total -= share[*name];
+    fair[*name] = demand[*name];
+    total -= demand[*name];
     weights -= tenants_.at(*name).weight;
   }
   const double level = weights > 0 ? total / weights : 0;

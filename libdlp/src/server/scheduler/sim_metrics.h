@@ -4,13 +4,14 @@
 // Fairness, per window of virtual time: a tenant's dominant share is the
 // largest fraction of the machine's cpu, memory or gpu its running jobs hold.
 // Its fair share is what weighted DRF would give it of what all tenants hold
-// together: water-filling by weight, where a tenant with no job waiting wants
-// no more than it holds and a tenant with jobs waiting wants without bound.
-// (So a tenant that holds much while another waits is above its fair share;
-// with nobody waiting every share is fair.) Both are integrated over the
-// window; the deviation is |actual - fair| in percentage points of the
-// machine, and Jain's index is taken over actual/fair of the tenants with a
-// fair share (1: perfectly fair).
+// together: water-filling by weight (DRF's progressive filling), where each
+// tenant wants no more than its demand: what it holds plus what its waiting
+// jobs ask for. (So a tenant that holds much while another waits is above its
+// fair share, by as much as the other asks for; a tenant that asks for less
+// than its share cannot be under it; with nobody waiting every share is
+// fair.) Both are integrated over the window; the deviation is |actual -
+// fair| in percentage points of the machine, and Jain's index is taken over
+// actual/fair of the tenants with a fair share (1: perfectly fair).
 #pragma once
 
 #include <map>
@@ -33,8 +34,8 @@ class SimMetrics {
   void Advance(absl::Time from, absl::Time to);
   // A tenant's job took (+1) or released (-1) `demand`.
   void Hold(const std::string& tenant, const ResourceVector& demand, int sign);
-  // A tenant has `delta` more jobs waiting.
-  void Waiting(const std::string& tenant, int delta);
+  // A tenant's job asking for `demand` began (+1) or stopped (-1) waiting.
+  void Waiting(const std::string& tenant, const ResourceVector& demand, int sign);
   void Completed(absl::Duration completion_time) {
     jct_s_.push_back(absl::ToDoubleSeconds(completion_time));
   }
@@ -53,6 +54,7 @@ class SimMetrics {
   struct Tenant {
     ResourceVector used;
     int waiting = 0;
+    ResourceVector wanted;  // what its waiting jobs ask for
     int weight = 1;
     double actual = 0;  // share-seconds in the current window
     double fair = 0;

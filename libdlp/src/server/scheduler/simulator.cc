@@ -98,7 +98,7 @@ std::vector<PendingJob>::iterator Run::FindWaiting(int64_t seq) {
 }
 
 void Run::AddWaiting(PendingJob job) {
-  metrics_.Waiting(job.tenant, +1);
+  metrics_.Waiting(job.tenant, job.demand, +1);
   auto it = std::lower_bound(snapshot_.pending.begin(), snapshot_.pending.end(), job.seq,
                              [](const PendingJob& j, int64_t s) { return j.seq < s; });
   snapshot_.pending.insert(it, std::move(job));
@@ -153,7 +153,7 @@ void Run::Start(const StartDecision& start) {
   auto it = FindWaiting(start.seq);
   PendingJob job = std::move(*it);
   snapshot_.pending.erase(it);
-  metrics_.Waiting(job.tenant, -1);
+  metrics_.Waiting(job.tenant, job.demand, -1);
   metrics_.Hold(job.tenant, job.demand, +1);
   if (s.head_estimate) {
     if (now_ > *s.head_estimate + config_.cycle) {

@@ -206,5 +206,26 @@ TEST(FairSharePolicyTest, BackfillBehindTheHeadOfTheSameQueue) {
             "cannot backfill: waiting for resources reserved for job 1 (est. start in 10 min)");
 }
 
+TEST(FairSharePolicyTest, OnlyTheFirstHeadInTurnOrderReserves) {
+  Snapshot s = Reserved();
+  s.pending.push_back(Job(2, "b", 1, 8));  // another queue's head
+  s.pending.push_back(Job(3, "b", 1, 2, 0, absl::Minutes(5)));
+  Decision d = Decide(s);
+  EXPECT_EQ(Started(d), (std::vector<int64_t>{3}));
+  EXPECT_EQ(d.waiting[1].estimated_start, kNow + absl::Minutes(10));
+  EXPECT_FALSE(d.waiting[2].estimated_start.has_value());
+  EXPECT_EQ(d.waiting[2].trace.back(), "reservation: not reserved yet: job 1 ahead of it reserves");
+}
+
+TEST(FairSharePolicyTest, BackfillLooksFarBehindTheHead) {
+  Snapshot s = Reserved();
+  // 200 jobs without a time limit could delay job 1; the one behind them
+  // ends before job 1's reserved start, and the GPUs are idle till then.
+  for (int64_t seq = 2; seq <= 201; ++seq) s.pending.push_back(Job(seq, "a", 1, 2));
+  s.pending.push_back(Job(202, "a", 1, 2, 0, absl::Minutes(5)));
+  Decision d = Decide(s);
+  EXPECT_EQ(Started(d), (std::vector<int64_t>{202}));
+}
+
 }  // namespace
 }  // namespace dlp::server

@@ -1,7 +1,8 @@
 // The simulator's mechanics and measures on traces small enough to work out
 // by hand: preemption (stopping for the grace period, then waiting again with
 // its seq and one more preemption, resuming with what it had left), time
-// limits, utilisation, completion times and the fairness measures.
+// limits, utilisation, completion times and the fairness measures (weighted
+// DRF with each tenant's demand).
 #include "server/scheduler/simulator.h"
 
 #include <gtest/gtest.h>
@@ -133,6 +134,24 @@ TEST(SimulatorTest, FairnessCountsWhatATenantHoldsWhileAnotherWaits) {
                                     Job(2, "a", absl::ZeroDuration(), 2, absl::Hours(2))});
   EXPECT_NEAR(alone.max_share_deviation_pct, 0, 1e-9);
   EXPECT_NEAR(alone.jain, 1, 1e-9);
+}
+
+TEST(SimulatorTest, AWaitingTenantIsOwedNoMoreThanItAsksFor) {
+  PriorityFifoPolicy policy;
+  SimConfig config = Cpus(4);
+  config.window = absl::Hours(1);
+  config.cycle = absl::ZeroDuration();
+  // Tenant a holds all 4 CPUs for 2 h while b waits for a 1-CPU job: DRF
+  // owes b its demand, a quarter, not half the machine.
+  const SimResult r = Simulate(policy, config,
+                               {Job(1, "a", absl::ZeroDuration(), 4, absl::Hours(2)),
+                                Job(2, "b", absl::ZeroDuration(), 1, absl::Hours(1))});
+  EXPECT_TRUE(r.violations.empty()) << absl::StrJoin(r.violations, "\n");
+  EXPECT_NEAR(r.max_share_deviation_pct, 25, 1e-9);
+  ASSERT_TRUE(r.tenants.contains("b"));
+  // Over the 3 h: b is owed 1/4 for 2 h waiting, then holds its 1/4.
+  EXPECT_NEAR(r.tenants.at("b").fair, 0.25, 1e-9);
+  EXPECT_NEAR(r.tenants.at("a").fair, 1.5 / 3, 1e-9);
 }
 
 TEST(SimulatorTest, WeightsSetTheFairShare) {
