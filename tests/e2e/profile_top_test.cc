@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 
+#include <cerrno>
 #include <optional>
 
 #include "absl/strings/escaping.h"
@@ -83,8 +84,10 @@ class PtyProgram {
   // Reads what the program wrote until `text` appears or `timeout` passes.
   bool WaitForOutput(const std::string& text, absl::Duration timeout) {
     const absl::Time deadline = absl::Now() + timeout;
+    // A program that is silent for a while (slow to start) is waited for;
+    // one whose terminal closed has said all it will.
     while (output_.find(text) == std::string::npos) {
-      if (absl::Now() >= deadline || !Drain(absl::Milliseconds(100))) {
+      if (absl::Now() >= deadline || Drain(absl::Milliseconds(100)) == Read::kClosed) {
         return output_.find(text) != std::string::npos;
       }
     }
@@ -104,21 +107,24 @@ class PtyProgram {
       Drain(absl::Milliseconds(20));
     }
     if (!status_) return std::nullopt;
-    while (Drain(absl::ZeroDuration())) {
+    while (Drain(absl::ZeroDuration()) == Read::kData) {
     }
     return WIFEXITED(*status_) ? WEXITSTATUS(*status_) : 128 + WTERMSIG(*status_);
   }
 
  private:
-  // Appends what is readable within `wait`; false when nothing was.
-  bool Drain(absl::Duration wait) {
+  enum class Read { kData, kNothingYet, kClosed };
+  // Appends what is readable within `wait`.
+  Read Drain(absl::Duration wait) {
     pollfd p{master_, POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(absl::ToInt64Milliseconds(wait))) <= 0) return false;
+    if (poll(&p, 1, static_cast<int>(absl::ToInt64Milliseconds(wait))) <= 0) {
+      return Read::kNothingYet;
+    }
     char buf[4096];
     const ssize_t n = read(master_, buf, sizeof buf);
-    if (n <= 0) return false;
+    if (n <= 0) return errno == EAGAIN && n < 0 ? Read::kNothingYet : Read::kClosed;
     output_.append(buf, static_cast<size_t>(n));
-    return true;
+    return Read::kData;
   }
 
   int master_ = -1, slave_ = -1;

@@ -16,7 +16,8 @@ namespace {
 std::vector<std::string> CgroupFolders(const nlohmann::json& events) {
   for (const auto& e : events["events"]) {
     if (e.value("type", "") != "Limits") continue;
-    absl::string_view message = e.value("message", "");
+    const std::string text = e.value("message", "");  // kept: the view below reads it
+    absl::string_view message = text;
     const size_t at = message.find("(cgroup ");
     if (at == absl::string_view::npos) return {};
     message.remove_prefix(at + 8);
