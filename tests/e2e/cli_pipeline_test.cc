@@ -3,6 +3,7 @@
 // JSON, a failure cancelling what depends on it, a cycle refused at submit
 // with file:line, cancel cascading, and dependsOn shown by status/describe.
 #include "e2e/cli_harness.h"
+#include "e2e/pipeline_files.h"
 #include "gmock/gmock.h"
 
 namespace dlp::testing {
@@ -132,21 +133,7 @@ spec:
 
 TEST(CliPipeline, ACycleIsRefusedAtSubmitWithItsLine) {
   CliEnv env;
-  const std::string file = env.dir().WriteFile("cycle.yaml", R"(apiVersion: dlp/v1
-kind: Pipeline
-metadata: {name: cycle}
-spec:
-  jobs:
-    prep:
-      dependsOn: [{job: eval}]
-      replicas: {worker: {command: ['true']}}
-    train:
-      dependsOn: [{job: prep}]
-      replicas: {worker: {command: ['true']}}
-    eval:
-      dependsOn: [{job: train}]
-      replicas: {worker: {command: ['true']}}
-)");
+  const std::string file = env.dir().WriteFile("cycle.yaml", kCyclePipeline);
   RunResult r = env.Dlp({"submit", file});
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_THAT(r.err, HasSubstr(file + ":10:19: spec.jobs.train.dependsOn[0]: a cycle: "

@@ -3,6 +3,7 @@
 // rendered, Slurm's --dependency naming the upstream ids to come) and a sweep
 // (its template and parameters; its first trial rendered).
 #include "e2e/cli_harness.h"
+#include "e2e/pipeline_files.h"
 #include "gmock/gmock.h"
 
 namespace dlp::testing {
@@ -23,22 +24,6 @@ spec:
       replicas: {worker: {command: [cat, '${jobs.prep.outputDir}/d']}}
     eval:
       dependsOn: [{job: train, condition: finished}, {job: prep, condition: failed}]
-      replicas: {worker: {command: ['true']}}
-)";
-
-constexpr char kCycle[] = R"(apiVersion: dlp/v1
-kind: Pipeline
-metadata: {name: cycle}
-spec:
-  jobs:
-    prep:
-      dependsOn: [{job: eval}]
-      replicas: {worker: {command: ['true']}}
-    train:
-      dependsOn: [{job: prep}]
-      replicas: {worker: {command: ['true']}}
-    eval:
-      dependsOn: [{job: train}]
       replicas: {worker: {command: ['true']}}
 )";
 
@@ -64,7 +49,7 @@ TEST(CliSpecKinds, ValidateChecksAPipelinesGraphAndJobs) {
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.out, chain + ": valid (pipeline chain, 3 jobs)\n");
 
-  const std::string cycle = env.dir().WriteFile("cycle.yaml", kCycle);
+  const std::string cycle = env.dir().WriteFile("cycle.yaml", kCyclePipeline);
   for (const char* command : {"validate", "render"}) {
     RunResult r = env.Dlp({command, cycle});
     EXPECT_EQ(r.exit_code, 2) << command << ": " << r.out;

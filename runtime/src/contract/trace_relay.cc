@@ -16,7 +16,7 @@ std::string FormatTraceRelayLine(std::string_view file, std::string_view line) {
 }
 
 std::optional<TraceRelayLine> ParseTraceRelayLine(std::string_view text) {
-  if (text.substr(0, kTraceRelayPrefix.size()) != kTraceRelayPrefix) return std::nullopt;
+  if (!IsTraceRelayLine(text)) return std::nullopt;
   text.remove_prefix(kTraceRelayPrefix.size());
   const size_t space = text.find(' ');
   if (space == std::string_view::npos) return std::nullopt;

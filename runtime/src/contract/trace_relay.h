@@ -17,6 +17,12 @@ inline constexpr std::string_view kTraceRelayPrefix = "DLP_TRACE_LINE ";
 // The output line (without its newline) that carries `line` of trace file `file`.
 std::string FormatTraceRelayLine(std::string_view file, std::string_view line);
 
+// Whether an output line is a relay line (to hide it from the program's own
+// output), whatever it names.
+inline bool IsTraceRelayLine(std::string_view text) {
+  return text.substr(0, kTraceRelayPrefix.size()) == kTraceRelayPrefix;
+}
+
 struct TraceRelayLine {
   std::string file;  // "rank-3.trace.json"
   std::string line;  // as in the file, without its newline

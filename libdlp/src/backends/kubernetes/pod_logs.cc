@@ -43,8 +43,10 @@ LogLine ParseLine(std::string_view raw, const std::string& replica) {
   return line;
 }
 
-bool IsTraceRelay(const LogLine& line) {
-  return line.text.rfind(contract::kTraceRelayPrefix, 0) == 0;
+// Lines `dlp logs` does not show: relayed trace lines always, metric lines
+// unless asked for.
+bool Hidden(const LogLine& line, bool metrics) {
+  return contract::IsTraceRelayLine(line.text) || (!metrics && IsMetricLine(line));
 }
 
 ApiQuery BaseQuery(const nlohmann::json& pod, const LogOptions& options) {
@@ -89,7 +91,7 @@ class SharedSink {
   bool Emit(const LogLine& line) {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopped_) return false;
-    if (IsTraceRelay(line) || (!metrics_ && IsMetricLine(line))) return true;
+    if (Hidden(line, metrics_)) return true;
     if (!sink_(line)) stopped_ = true;
     return !stopped_;
   }
@@ -180,8 +182,7 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
       DLP_RETURN_IF_ERROR(read.status());
       std::vector<LogLine> own;
       for (LogLine& line : *read) {
-        if (IsTraceRelay(line) || (!options.metrics && IsMetricLine(line))) continue;
-        own.push_back(std::move(line));
+        if (!Hidden(line, options.metrics)) own.push_back(std::move(line));
       }
       if (options.tail >= 0 && own.size() > static_cast<size_t>(options.tail)) {
         own.erase(own.begin(), own.end() - options.tail);
