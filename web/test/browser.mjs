@@ -254,7 +254,8 @@ try {
     assert.ok(cookie?.value, "no session cookie");
     const old = { headers: { Cookie: `dlp_session=${cookie.value}` } };
     assert.equal((await fetch(`${base}/v1/jobs?limit=1`, old)).status, 200);
-    await p.goto(`${base}/usage`); // the button is on every page
+    await p.goto(`${base}/usage`); // the button is on every page, drawn once the session loads
+    await p.waitForSelector("[data-test=sign-out]");
     await Promise.all([p.waitForNavigation(), p.click("[data-test=sign-out]")]);
     assert.equal(pathOf(p), "/login");
     assert.deepEqual((await p.cookies()).filter((c) => c.name === "dlp_session"), []);
