@@ -75,12 +75,20 @@ int Spawn(const std::vector<std::string>& argv, const RunOptions& options,
   return pid;
 }
 
+// A deadline here only catches hangs; the sanitizers slow programs 2 to 15
+// times (a loaded machine more), so a sanitized build waits longer.
+#ifdef DLP_TEST_SANITIZED
+constexpr int kDeadlineScale = 4;
+#else
+constexpr int kDeadlineScale = 1;
+#endif
+
 RunResult WaitFor(int pid, absl::Duration timeout, const std::string& out_path,
                   const std::string& err_path) {
   RunResult result;
   int status = 0;
   const bool finished = Eventually(
-      [&] { return waitpid(pid, &status, WNOHANG) == pid; }, timeout);
+      [&] { return waitpid(pid, &status, WNOHANG) == pid; }, timeout * kDeadlineScale);
   if (!finished) {
     kill(-pid, SIGKILL);
     waitpid(pid, &status, 0);
