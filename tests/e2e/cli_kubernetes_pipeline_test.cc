@@ -86,7 +86,8 @@ class CliKubernetesPipelineTest : public ::testing::Test {
   // name -> job id, given at submit to every job (created or not).
   std::map<std::string, std::string> Jobs(const std::string& pipeline) {
     std::map<std::string, std::string> out;
-    for (const nlohmann::json& j : Status(pipeline)["jobs"]) out[j["name"]] = j["job"];
+    const nlohmann::json status = Status(pipeline);
+    for (const nlohmann::json& j : status["jobs"]) out[j["name"]] = j["job"];
     return out;
   }
   bool Created(const std::string& job) const { return fake_.FindJob(kJobSets, job).has_value(); }
@@ -149,6 +150,7 @@ TEST_F(CliKubernetesPipelineTest, AChainPassesAnOutputAlongCreatingEachJobWhenIt
   nlohmann::json status = Status(id);
   EXPECT_EQ(status["state"], "Succeeded");
   RunResult list = env_.Dlp({"pipeline", "list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
   EXPECT_THAT(list.out, HasSubstr(id));
   EXPECT_THAT(list.out, HasSubstr("3/3"));
   EXPECT_EQ(fake_.CountRequests(kCreateJobSet), 3);

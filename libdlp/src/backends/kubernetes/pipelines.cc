@@ -267,6 +267,7 @@ absl::StatusOr<std::vector<Pipeline>> KubernetesPipelines::List() {
   const nlohmann::json& items = At(maps, "items");
   if (!items.is_array()) return out;
   for (const nlohmann::json& map : items) {
+    if (!Label(map, kJobIdLabel).empty()) continue;  // a member job's, labelled as well
     DLP_ASSIGN_OR_RETURN(Record r, FromConfigMap(map));
     DLP_ASSIGN_OR_RETURN(Pipeline p, Advance(std::move(r), /*act=*/false));
     out.push_back(std::move(p));
