@@ -10,6 +10,7 @@ namespace {
 
 // The client's backend when it is one that needs a driver; null elsewhere.
 absl::StatusOr<std::unique_ptr<Backend>> Driven(const Client& client) {
+  if (client.context().backend != "kubernetes") return std::unique_ptr<Backend>();
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, CreateBackend(client.context()));
   if (dynamic_cast<internal::k8s::KubernetesBackend*>(backend.get()) == nullptr) {
     return std::unique_ptr<Backend>();
