@@ -187,7 +187,8 @@ void RegisterPipeline(CLI::App& parent, Invocation& invocation) {
   auto flags = std::make_shared<PipelineFlags>();
   Invocation* inv = &invocation;
   CLI::App* cmd = parent.add_subcommand(
-      "pipeline", "Show, list or cancel pipelines (submit one with dlp submit, kind: Pipeline)");
+      "pipeline",
+      "Show, list, cancel or resume pipelines (submit one with dlp submit, kind: Pipeline)");
   cmd->require_subcommand(1);
   CLI::App* status = cmd->add_subcommand("status", "Show a pipeline's jobs as a tree with states");
   status->add_option("ID", flags->id, "Pipeline id")->required();

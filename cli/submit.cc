@@ -156,7 +156,9 @@ void RegisterSubmit(CLI::App& parent, Invocation& invocation) {
       ->option_text("KEY=VALUE")
       ->allow_extra_args(false);
   cmd->add_option("--name", flags->name, "Job name (replaces metadata.name)")->option_text("NAME");
-  cmd->add_flag("--wait", flags->wait, "Wait for the job to end; exit with its outcome");
+  cmd->add_flag("--wait", flags->wait,
+                "Wait for the job to end; exit with its outcome (a pipeline: every job; on "
+                "Kubernetes this process creates its later jobs as their dependencies end)");
   cmd->add_flag("--follow", flags->follow,
                 "Stream the job's logs until it ends; exit with its outcome");
   cmd->add_flag("--metrics", flags->metrics,

@@ -30,7 +30,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
-complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list or cancel pipelines'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a queue -d 'Show the queues: quota, use, borrowing, pending jobs, share'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants, tokens and queues of a shared dlpd'
 
@@ -161,7 +161,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a ui -d 'Ope
 complete -c dlp -n '__fish_seen_subcommand_from ui' -l print-url -d 'Only print the one-time sign-in link'
 
 # pipeline status ID | list | cancel ID | resume ID
-complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list or cancel pipelines'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
 set -l dlp_pipeline_verbs status list cancel resume
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a status -d 'Show a pipeline as a tree of its jobs'
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a list -d 'List pipelines'
