@@ -1,6 +1,7 @@
-// dlp pipeline status ID | list | cancel ID [-o table|json]: pipelines
-// (kind: Pipeline, submitted with `dlp submit`), shown as a tree of their jobs.
-#include "dlp/pipeline.h"
+// dlp pipeline status ID | list | cancel ID [-o table|json] | resume ID [-q]:
+// pipelines (kind: Pipeline, submitted with `dlp submit`), shown as a tree of
+// their jobs.
+#include "pipeline.h"
 
 #include <unistd.h>
 
@@ -9,11 +10,15 @@
 #include <memory>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "admin.h"
 #include "common.h"
+#include "dlp/pipeline.h"
+#include "dlp/pipeline_driver.h"
+#include "interrupt.h"
 #include "job_output.h"
 #include "table.h"
 
@@ -23,6 +28,7 @@ namespace {
 struct PipelineFlags {
   std::string id;
   AdminFormat format = AdminFormat::kTable;
+  bool quiet = false;
 };
 
 // Each job under its first dependency (a DAG drawn as a tree); a job with
@@ -131,13 +137,58 @@ int RunCancel(const PipelineFlags& flags, const GlobalFlags& globals) {
   return Code(ExitCode::kSuccess);
 }
 
+int RunResume(const PipelineFlags& flags, const GlobalFlags& globals) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  return FollowPipeline(**client, flags.id, flags.quiet, globals);
+}
+
+// "3 jobs: 1 running, 1 succeeded, 1 waiting": the progress line.
+std::string Progress(const Pipeline& p) {
+  std::map<std::string, int> counts;
+  for (const PipelineJob& j : p.jobs) {
+    ++counts[j.state == JobState::kQueued
+                 ? "waiting"
+                 : absl::AsciiStrToLower(std::string(JobStateName(j.state)))];
+  }
+  std::vector<std::string> parts;
+  for (const auto& [state, n] : counts) parts.push_back(absl::StrCat(n, " ", state));
+  return absl::StrCat("pipeline ", p.id, ": ", std::string(JobStateName(p.state)), ", ",
+                      p.jobs.size(), " job(s): ", absl::StrJoin(parts, ", "));
+}
+
 }  // namespace
+
+int FollowPipeline(Client& client, const std::string& id, bool quiet, const GlobalFlags& globals) {
+  InstallInterruptHandler(InterruptMode::kFlag);
+  std::string last;
+  while (true) {
+    absl::StatusOr<Pipeline> p = StepPipeline(client, id);
+    if (!p.ok()) return ReportError(p.status());
+    const std::string line = Progress(*p);
+    if (!quiet && line != last) std::fprintf(stderr, "%s\n", line.c_str());
+    last = line;
+    if (IsTerminal(p->state)) {
+      if (!quiet) PrintPipeline(*p, globals);
+      Job outcome;  // the pipeline's outcome as a job's, for the exit code
+      outcome.state = p->state;
+      return Code(ExitCodeForJob(outcome));
+    }
+    if (Interrupted()) {
+      std::fprintf(stderr, "dlp: stopped following pipeline %s; `dlp pipeline resume %s` goes on\n",
+                   id.c_str(), id.c_str());
+      return Code(ExitCode::kInterrupted);
+    }
+    absl::SleepFor(absl::Seconds(1));
+  }
+}
 
 void RegisterPipeline(CLI::App& parent, Invocation& invocation) {
   auto flags = std::make_shared<PipelineFlags>();
   Invocation* inv = &invocation;
   CLI::App* cmd = parent.add_subcommand(
-      "pipeline", "Show, list or cancel pipelines (submit one with dlp submit, kind: Pipeline)");
+      "pipeline",
+      "Show, list, cancel or resume pipelines (submit one with dlp submit, kind: Pipeline)");
   cmd->require_subcommand(1);
   CLI::App* status = cmd->add_subcommand("status", "Show a pipeline's jobs as a tree with states");
   status->add_option("ID", flags->id, "Pipeline id")->required();
@@ -154,6 +205,14 @@ void RegisterPipeline(CLI::App& parent, Invocation& invocation) {
   AddAdminOutputFlag(*cancel, &flags->format);
   cancel->callback(
       [flags, inv] { inv->action = [flags, inv] { return RunCancel(*flags, inv->globals); }; });
+  CLI::App* resume = cmd->add_subcommand(
+      "resume",
+      "Drive a pipeline until it ends: on Kubernetes this process creates each job once its "
+      "dependencies are met (elsewhere it follows the pipeline)");
+  resume->add_option("ID", flags->id, "Pipeline id")->required();
+  resume->add_flag("-q,--quiet", flags->quiet, "Print nothing while following");
+  resume->callback(
+      [flags, inv] { inv->action = [flags, inv] { return RunResume(*flags, inv->globals); }; });
 }
 
 }  // namespace dlp::cli

@@ -10,8 +10,10 @@
 #include "command.h"
 #include "common.h"
 #include "dlp/pipeline.h"
+#include "dlp/pipeline_driver.h"
 #include "job_output.h"
 #include "log_stream.h"
+#include "pipeline.h"
 #include "sweep.h"
 #include "waiting.h"
 
@@ -51,6 +53,13 @@ int SubmitPipeline(const SubmitFlags& flags, const std::string& path, const std:
                 pipeline->name.c_str(), absl::StrJoin(jobs, ", ").c_str());
   }
   std::fflush(stdout);
+  if (ForegroundPipelines(**client)) {
+    if (flags.wait) return FollowPipeline(**client, pipeline->id, flags.quiet, globals);
+    PrintWarning(absl::StrCat("pipeline ", pipeline->id, " moves on in the foreground (no dlpd ",
+                              "runs it): `dlp pipeline resume ", pipeline->id,
+                              "` creates its later jobs (or submit with --wait)"));
+    return Code(ExitCode::kSuccess);
+  }
   if (!flags.wait) return Code(ExitCode::kSuccess);
   for (const PipelineJob& j : pipeline->jobs) {
     WaitFlags wait_flags;
@@ -147,7 +156,9 @@ void RegisterSubmit(CLI::App& parent, Invocation& invocation) {
       ->option_text("KEY=VALUE")
       ->allow_extra_args(false);
   cmd->add_option("--name", flags->name, "Job name (replaces metadata.name)")->option_text("NAME");
-  cmd->add_flag("--wait", flags->wait, "Wait for the job to end; exit with its outcome");
+  cmd->add_flag("--wait", flags->wait,
+                "Wait for the job to end; exit with its outcome (a pipeline: every job; on "
+                "Kubernetes this process creates its later jobs as their dependencies end)");
   cmd->add_flag("--follow", flags->follow,
                 "Stream the job's logs until it ends; exit with its outcome");
   cmd->add_flag("--metrics", flags->metrics,

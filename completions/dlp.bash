@@ -68,7 +68,7 @@ _dlp() {
         flavour=*) COMPREPLY=($(compgen -W "flavour=jobset flavour=job flavour=trainjob flavour=volcano" -- "$cur")) ;;
         kubeconfig=*) COMPREPLY=($(compgen -P kubeconfig= -f -- "${cur#kubeconfig=}")) ;;
         *) compopt -o nospace 2>/dev/null
-           COMPREPLY=($(compgen -W "server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= gpu-type-label= training-runtime=" -- "$cur")) ;;
+           COMPREPLY=($(compgen -W "server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= gpu-type-label= training-runtime= output-claim=" -- "$cur")) ;;
       esac
       return ;;
     -f|--file) if [[ $cmd != logs ]]; then _dlp_files; return; fi ;;
@@ -145,9 +145,12 @@ _dlp() {
       esac ;;
     pipeline)
       if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W "status list cancel --help" -- "$cur")); return
+        COMPREPLY=($(compgen -W "status list cancel resume --help" -- "$cur")); return
       fi
-      flags="-o --output" ;;
+      case $sub in
+        resume) flags="-q --quiet" ;;
+        *) flags="-o --output" ;;
+      esac ;;
     queue)
       if [[ -z $sub && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "show --help" -- "$cur")); return

@@ -30,7 +30,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
-complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list or cancel pipelines'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a queue -d 'Show the queues: quota, use, borrowing, pending jobs, share'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants, tokens and queues of a shared dlpd'
 
@@ -71,7 +71,7 @@ complete -c dlp -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'Give up 
 complete -c dlp -n '__fish_seen_subcommand_from validate render' -F -a '(__fish_complete_suffix .yaml)'
 complete -c dlp -n '__fish_seen_subcommand_from validate render' -l set -x -d 'Override a spec value'
 complete -c dlp -n '__fish_seen_subcommand_from render' -l backend -x -a 'local remote slurm kubernetes' -d 'Render for this backend'
-complete -c dlp -n '__fish_seen_subcommand_from render' -l field -x -a 'flavour= namespace= queue= image= gpu-resource= gpu-type-label= training-runtime= dlp-run=' -d 'A context field for this render'
+complete -c dlp -n '__fish_seen_subcommand_from render' -l field -x -a 'flavour= namespace= queue= image= gpu-resource= gpu-type-label= training-runtime= dlp-run= output-claim=' -d 'A context field for this render'
 complete -c dlp -n '__fish_seen_subcommand_from render' -s o -l output -x -a 'text json' -d 'Output format'
 
 # version
@@ -93,7 +93,7 @@ complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subc
 complete -c dlp -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from $config_actions" -a set-context -d 'Create or modify a context'
 complete -c dlp -n '__fish_seen_subcommand_from use-context set-context' -x -a '(__dlp_contexts)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l backend -x -a 'local remote slurm kubernetes' -d 'Backend'
-complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -a 'server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= gpu-type-label= training-runtime=' -d 'Set a field (KEY=VALUE)'
+complete -c dlp -n '__fish_seen_subcommand_from set-context' -l field -x -a 'server= token= token-file= ca-file= insecure-skip-tls-verify= state-dir= partition= account= qos= workdir= rest-url= kubeconfig= context= namespace= flavour= queue= image= gpu-resource= gpu-type-label= training-runtime= output-claim=' -d 'Set a field (KEY=VALUE)'
 complete -c dlp -n '__fish_seen_subcommand_from set-context' -l allow-insecure-http -d 'Let the token go over plain http to another machine'
 
 # profile, metrics
@@ -160,13 +160,15 @@ complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcomman
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a ui -d 'Open the web UI of the dlpd, signed in'
 complete -c dlp -n '__fish_seen_subcommand_from ui' -l print-url -d 'Only print the one-time sign-in link'
 
-# pipeline status ID | list | cancel ID
-complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list or cancel pipelines'
-set -l dlp_pipeline_verbs status list cancel
+# pipeline status ID | list | cancel ID | resume ID
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
+set -l dlp_pipeline_verbs status list cancel resume
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a status -d 'Show a pipeline as a tree of its jobs'
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a list -d 'List pipelines'
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a cancel -d 'Cancel every job of a pipeline'
-complete -c dlp -n '__fish_seen_subcommand_from pipeline' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a resume -d 'Drive a pipeline until it ends'
+complete -c dlp -n '__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from resume' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from pipeline; and __fish_seen_subcommand_from resume' -s q -l quiet -d 'Print nothing while following'
 
 # queue [show NAME]
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin show' -a show -d 'Show one queue'

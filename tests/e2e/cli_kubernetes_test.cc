@@ -15,9 +15,6 @@ using ::testing::Not;
 
 constexpr char kJobSets[] = "jobset.x-k8s.io/v1alpha2/jobsets";
 
-// : these steps do not pass yet against the fake as merged (it runs a
-// submitted job's pods on its own script before the test drives them); the
-// same flows pass through the backend in kubernetes_backend_test.cc.
 class CliKubernetesTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -53,8 +53,8 @@ absl::StatusOr<Json> TrainJobWorkload(const RenderInput& in) {
       {"resourcesPerNode", container["resources"]},
   };
   Json pod_spec = {
-      {"volumes", {GroupVolume(in)}},
-      {"containers", {{{"name", kNode}, {"volumeMounts", {GroupVolumeMount()}}}}},
+      {"volumes", PodVolumes(in)},
+      {"containers", {{{"name", kNode}, {"volumeMounts", PodVolumeMounts(in)}}}},
   };
   AddGpuTypeSelector(in, role, pod_spec);
   // The labels put the pods behind the headless Service BASE (which the

@@ -103,21 +103,42 @@ absl::StatusOr<JobObjects> KubernetesBackend::Read(const ApiClient& api, std::st
 }
 
 absl::StatusOr<Job> KubernetesBackend::Submit(const JobSpec& spec) {
+  return SubmitAs(spec, NewJobId(), {});
+}
+
+absl::StatusOr<Job> KubernetesBackend::SubmitAs(const JobSpec& spec, const std::string& id,
+                                                const std::map<std::string, std::string>& labels) {
   DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
   RenderOptions render = options_.render;
   render.name_space = Namespace();
-  render.job_id = NewJobId();
+  render.job_id = id;
   DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
   JobObjects created{render.job_id};
   std::vector<std::pair<ResourceType, std::string>> done;  // to roll back
   for (nlohmann::json& object : manifests) {
     DLP_ASSIGN_OR_RETURN(ResourceType type, ResourceTypeOf(object));
     const bool record = type.kind == kConfigMaps.kind && created.record.is_null();
+    for (const auto& [key, value] : labels) object["metadata"]["labels"][key] = value;
     if (record) {
       object["metadata"]["annotations"][kSpecAnnotation] = JobSpecToJson(spec);
       object["metadata"]["annotations"][kFlavourAnnotation] = render.flavour;
     }
     absl::StatusOr<nlohmann::json> made = api->Create(type, Namespace(), object);
+    if (absl::IsAlreadyExists(made.status()) && !labels.empty()) {
+      // A pipeline's step done before: the names follow from the id.
+      made = api->Get(type, Namespace(), Str(object, "metadata/name"));
+      if (made.ok() && record && !Annotation(*made, kCancelledAnnotation).empty()) {
+        return Get(id);  // cancelled since: its workload stays deleted
+      }
+      if (made.ok()) {
+        if (record) {
+          created.record = *made;
+        } else if (type.kind != kServices.kind) {
+          created.workload = *made;
+        }
+        continue;
+      }
+    }
     if (!made.ok()) {
       for (auto it = done.rbegin(); it != done.rend(); ++it) {
         (void)api->Delete(it->first, Namespace(), it->second);  // best effort
@@ -265,6 +286,22 @@ absl::StatusOr<std::string> KubernetesBackend::Render(const JobSpec& spec) {
   // No job id: objects named after the job, as `dlp render` shows them.
   DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
   return ManifestsToYaml(manifests);
+}
+
+absl::StatusOr<Pipeline> KubernetesBackend::SubmitPipeline(const PipelineSpec& spec) {
+  return pipelines_.Submit(spec);
+}
+absl::StatusOr<Pipeline> KubernetesBackend::GetPipeline(std::string_view id) {
+  return pipelines_.Get(id);
+}
+absl::StatusOr<std::vector<Pipeline>> KubernetesBackend::ListPipelines() {
+  return pipelines_.List();
+}
+absl::StatusOr<Pipeline> KubernetesBackend::CancelPipeline(std::string_view id) {
+  return pipelines_.Cancel(id);
+}
+absl::StatusOr<Pipeline> KubernetesBackend::StepPipeline(std::string_view id) {
+  return pipelines_.Step(id);
 }
 
 }  // namespace dlp::internal::k8s

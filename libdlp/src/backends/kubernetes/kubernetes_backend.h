@@ -6,6 +6,7 @@
 // nothing is kept on the client machine.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "backends/kubernetes/api_client.h"
 #include "backends/kubernetes/manifests.h"
+#include "backends/kubernetes/pipelines.h"
 #include "backends/kubernetes/status_mapping.h"
 #include "dlp/backend.h"
 
@@ -49,7 +51,22 @@ class KubernetesBackend final : public Backend {
   absl::StatusOr<std::string> Render(const JobSpec& spec) override;
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
 
+  // Pipelines (pipelines.h); StepPipeline moves one on (dlp/pipeline_driver.h).
+  absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec& spec) override;
+  absl::StatusOr<Pipeline> GetPipeline(std::string_view id) override;
+  absl::StatusOr<std::vector<Pipeline>> ListPipelines() override;
+  absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) override;
+  absl::StatusOr<Pipeline> StepPipeline(std::string_view id);
+
+  // Submit with a given job id and extra labels on every object. Again (a
+  // step repeated after an interrupted one): an object that already exists
+  // is taken as created, and a job already cancelled is left so.
+  absl::StatusOr<Job> SubmitAs(const JobSpec& spec, const std::string& id,
+                               const std::map<std::string, std::string>& labels);
+  const RenderOptions& render_options() const { return options_.render; }
+
  private:
+  friend class KubernetesPipelines;
   // The API client, from the kubeconfig on first use (so `dlp render` needs none).
   absl::StatusOr<const ApiClient*> Api();
   const std::string& Namespace() const { return name_space_; }
@@ -61,6 +78,7 @@ class KubernetesBackend final : public Backend {
   std::once_flag connect_once_;
   absl::StatusOr<std::unique_ptr<ApiClient>> api_ = absl::UnknownError("not connected");
   std::string name_space_;
+  KubernetesPipelines pipelines_{*this};
 };
 
 }  // namespace dlp::internal::k8s

@@ -54,6 +54,11 @@ absl::Status CheckOptions(const JobSpec& spec, const RenderOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat("namespace \"", options.name_space,
                                                    "\": must be a DNS label such as ml-team"));
   }
+  if (!options.output_claim.empty() && CheckJobName(options.output_claim)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "output-claim \"", options.output_claim,
+        "\": must name a PersistentVolumeClaim in the namespace, such as dlp-outputs"));
+  }
   if (spec.image.empty() && options.image.empty()) {
     return absl::InvalidArgumentError(
         "spec.image: no container image; set spec.image in the job spec or the context's image "

@@ -28,7 +28,15 @@ struct RenderOptions {
   // in the job's namespace.
   std::string training_runtime;
   std::string dlp_run = "dlp-run";  // the launcher's path inside the image
+  // A PersistentVolumeClaim (ReadWriteMany) every pod mounts at
+  // kOutputsMountDir: each job's DLP_OUTPUT_DIR is its folder there, which
+  // later jobs of a pipeline read as ${jobs.NAME.outputDir}. Empty: none.
+  std::string output_claim;
 };
+
+// Where a pod sees the output folder of job `job_id` (on output_claim).
+inline constexpr char kOutputsMountDir[] = "/dlp/outputs";
+std::string OutputDirOf(const std::string& job_id);
 
 // The objects to create, in creation order: the ConfigMap with the group file,
 // the headless Service, then the workload (JobSet, Job, TrainJob or Volcano Job).

@@ -72,6 +72,32 @@ Json GroupVolumeMount() {
   return {{"name", kGroupVolume}, {"mountPath", kGroupMountDir}, {"readOnly", true}};
 }
 
+Json PodVolumes(const RenderInput& in) {
+  Json volumes = Json::array();
+  volumes.push_back(GroupVolume(in));
+  if (!in.options.output_claim.empty()) {
+    volumes.push_back({{"name", kOutputVolume},
+                       {"persistentVolumeClaim", {{"claimName", in.options.output_claim}}}});
+  }
+  return volumes;
+}
+
+Json PodVolumeMounts(const RenderInput& in) {
+  Json mounts = Json::array();
+  mounts.push_back(GroupVolumeMount());
+  if (!in.options.output_claim.empty()) {
+    mounts.push_back({{"name", kOutputVolume}, {"mountPath", kOutputsMountDir}});
+    mounts.push_back({{"name", kOutputVolume},
+                      {"mountPath", kOwnOutputDir},
+                      {"subPath", CommonLabels(in)[kJobIdLabel]}});
+  }
+  return mounts;
+}
+
+std::string OutputDirOf(const std::string& job_id) {
+  return absl::StrCat(kOutputsMountDir, "/", job_id);
+}
+
 Json RoleContainer(const RenderInput& in, const ReplicaSpec& role, const std::string& host_pattern,
                    const std::string& container_name) {
   Json env = Json::array();
@@ -80,6 +106,7 @@ Json RoleContainer(const RenderInput& in, const ReplicaSpec& role, const std::st
   env.push_back(EnvVar(names::kPodHostPattern, host_pattern));
   env.push_back(EnvVar(names::kJobName, in.spec.name));
   if (!in.options.job_id.empty()) env.push_back(EnvVar(names::kJobId, in.options.job_id));
+  if (!in.options.output_claim.empty()) env.push_back(EnvVar(names::kOutputDir, kOwnOutputDir));
   if (in.options.flavour == "jobset") {
     // Each JobSet restart recreates the pods with this label raised: the
     // ranks' DLP_RESTART_COUNT.
@@ -97,7 +124,7 @@ Json RoleContainer(const RenderInput& in, const ReplicaSpec& role, const std::st
         "--rank-source", "kubernetes", "--relay-traces"}},
       {"env", env},
       {"resources", RoleResources(role.resources, in.options.gpu_resource)},
-      {"volumeMounts", {GroupVolumeMount()}},
+      {"volumeMounts", PodVolumeMounts(in)},
   };
   if (!in.spec.workdir.empty()) container["workingDir"] = in.spec.workdir;
   return container;
@@ -110,7 +137,7 @@ Json RolePodTemplate(const RenderInput& in, const ReplicaSpec& role,
   Json spec = {
       {"restartPolicy", "Never"},
       {"containers", {RoleContainer(in, role, host_pattern)}},
-      {"volumes", {GroupVolume(in)}},
+      {"volumes", PodVolumes(in)},
   };
   if (!subdomain.empty()) spec["subdomain"] = subdomain;
   AddGpuTypeSelector(in, role, spec);

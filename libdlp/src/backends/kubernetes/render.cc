@@ -15,6 +15,7 @@ absl::StatusOr<RenderOptions> RenderOptionsFromContext(const Context& context) {
   options.gpu_type_label = context.Field("gpu-type-label", options.gpu_type_label);
   options.training_runtime = context.Field("training-runtime");
   options.dlp_run = context.Field("dlp-run", options.dlp_run);
+  options.output_claim = context.Field("output-claim");
   if (absl::Status s = WorkloadResourceOf(options.flavour).status(); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("context '", context.name, "': ", s.message()));
   }

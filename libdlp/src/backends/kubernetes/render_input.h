@@ -28,6 +28,11 @@ inline constexpr char kGroupVolume[] = "dlp-group";
 inline constexpr char kGroupMountDir[] = "/etc/dlp";
 inline constexpr char kGroupKey[] = "group.json";
 inline constexpr char kContainerName[] = "dlp";
+// Where each pod mounts the context's output-claim: the whole volume (every
+// job's output folder, for ${jobs.NAME.outputDir}) and its own folder in it,
+// DLP_OUTPUT_DIR, which the kubelet creates as the mount's subPath.
+inline constexpr char kOutputVolume[] = "dlp-outputs";
+inline constexpr char kOwnOutputDir[] = "/dlp/output";
 // Room left in a 63-byte host name for "-evaluator-0-1023" after the base name.
 inline constexpr size_t kMaxBaseNameBytes = 40;
 
@@ -69,6 +74,10 @@ std::string GpuTypeLabelValue(const std::string& gpu_type);
 // The ConfigMap volume and its mount.
 Json GroupVolume(const RenderInput& in);
 Json GroupVolumeMount();
+// A pod's volumes and a container's mounts: the group file's, and the
+// output claim's when options.output_claim is set.
+Json PodVolumes(const RenderInput& in);
+Json PodVolumeMounts(const RenderInput& in);
 // A PodTemplateSpec for `role`: labels, restartPolicy Never, the container, the
 // group volume; `subdomain` non-empty sets spec.subdomain.
 Json RolePodTemplate(const RenderInput& in, const ReplicaSpec& role,

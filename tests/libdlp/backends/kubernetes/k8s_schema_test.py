@@ -99,15 +99,19 @@ REFUSED = {
 
 FLAVOURS = ["jobset", "job", "trainjob", "volcano"]
 QUEUES = ["", "team-a"]
+# Without and with the output volume (the context's output-claim).
+CLAIMS = ["", "dlp-outputs"]
 
 
-def render(dlp, spec_path, flavour, queue, output):
+def render(dlp, spec_path, flavour, queue, output, claim=""):
     argv = [dlp, "render", "--backend", "kubernetes", spec_path, "-o", output,
             "--field", "flavour=" + flavour, "--field", "namespace=ml",
             "--field", "image=registry.example.com/ml/default:2",
             "--field", "training-runtime=torch-distributed"]
     if queue:
         argv += ["--field", "queue=" + queue]
+    if claim:
+        argv += ["--field", "output-claim=" + claim]
     env = dict(os.environ, DLP_CONFIG=os.path.join(os.path.dirname(spec_path), "none.yaml"))
     return subprocess.run(argv, capture_output=True, text=True, env=env)
 
@@ -137,9 +141,9 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             for flavour in FLAVOURS:
-                for queue in QUEUES:
-                    case = "%s/%s/queue=%s" % (name, flavour, queue or "-")
-                    result = render(dlp, path, flavour, queue, "json")
+                for queue, claim in [(q, c) for q in QUEUES for c in CLAIMS]:
+                    case = "%s/%s/queue=%s/claim=%s" % (name, flavour, queue or "-", claim or "-")
+                    result = render(dlp, path, flavour, queue, "json", claim)
                     refused = REFUSED.get((flavour, name))
                     if refused:
                         if result.returncode != 2 or refused not in result.stderr:
@@ -158,7 +162,7 @@ def main():
                         failures += ["%s: %s" % (case, e)
                                      for e in k8s_schema_check.errors(schemas, obj)]
                     failures += ["%s: %s" % (case, e) for e in check_hosts(objects)]
-                    as_yaml = render(dlp, path, flavour, queue, "text")
+                    as_yaml = render(dlp, path, flavour, queue, "text", claim)
                     docs = [d for d in yaml.safe_load_all(as_yaml.stdout) if d is not None]
                     if docs != objects:
                         failures.append("%s: the YAML output does not read back as the JSON "

@@ -1,12 +1,14 @@
 // The Kubernetes backend in-process against the fake API server: the objects
 // Submit creates, status through a job's life, logs of pods that start late
-// and streams that drop, Wait across a dropped watch, Cancel, Events, List.
+// and streams that drop, Wait across a dropped watch, Cancel, Events, List,
+// and a pipeline step's submit repeated after it was killed half-way.
 // The test plays the cluster's controllers through the fake's script verbs.
 #include "backends/kubernetes/kubernetes_backend.h"
 
 #include <mutex>
 #include <thread>
 
+#include "dlp/codec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libdlp/backends/kubernetes/fake_apiserver.h"
@@ -55,6 +57,38 @@ class KubernetesBackendTest : public ::testing::Test {
   FakeApiServer fake_;
   std::unique_ptr<KubernetesBackend> backend_;
 };
+
+// A pipeline's step repeated after a killed one: what exists is taken as
+// created, what is missing is created, and a job cancelled since stays so.
+TEST_F(KubernetesBackendTest, SubmitAsAgainCompletesWhatAStepLeftAndKeepsACancel) {
+  const std::map<std::string, std::string> labels = {{"dlp.dev/pipeline-id", "p1"}};
+  // Killed before the workload: the record and the Service exist.
+  RenderOptions render;
+  render.name_space = "ml";
+  render.image = "dlp:test";
+  render.job_id = "k1";
+  absl::StatusOr<std::vector<json>> objects = RenderManifests(TwoWorkers(), render);
+  ASSERT_TRUE(objects.ok()) << objects.status();
+  (*objects)[0]["metadata"]["annotations"] = {{"dlp.dev/spec", JobSpecToJson(TwoWorkers())}};
+  fake_.Put("/v1/configmaps", "ml", (*objects)[0]);
+  fake_.Put("/v1/services", "ml", (*objects)[1]);
+  absl::StatusOr<Job> again = backend_->SubmitAs(TwoWorkers(), "k1", labels);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->id, "k1");
+  EXPECT_EQ(fake_.All("/v1/configmaps").size(), 1u);
+  EXPECT_EQ(fake_.All("/v1/services").size(), 1u);
+  ASSERT_TRUE(fake_.FindJob(kJobSets, "k1").has_value());
+  EXPECT_EQ((*fake_.FindJob(kJobSets, "k1"))["metadata"]["labels"]["dlp.dev/pipeline-id"], "p1");
+  // Whole: nothing more is created.
+  ASSERT_TRUE(backend_->SubmitAs(TwoWorkers(), "k1", labels).ok());
+  EXPECT_EQ(fake_.All(kJobSets).size(), 1u);
+  // Cancelled since: the workload is not made again.
+  ASSERT_TRUE(backend_->Cancel("k1").ok());
+  absl::StatusOr<Job> after_cancel = backend_->SubmitAs(TwoWorkers(), "k1", labels);
+  ASSERT_TRUE(after_cancel.ok()) << after_cancel.status();
+  EXPECT_EQ(after_cancel->state, JobState::kCancelled);
+  EXPECT_FALSE(fake_.FindJob(kJobSets, "k1").has_value());
+}
 
 TEST_F(KubernetesBackendTest, SubmitCreatesTheRecordServiceAndWorkloadInOrder) {
   absl::StatusOr<Job> job = backend_->Submit(TwoWorkers());

@@ -313,6 +313,38 @@ TEST(Manifests, AGpuTypeSelectsNodesByTheProductLabel) {
               HasSubstr("spec.replicas.worker.resources.gpuType \"H200 (141GB)\""));
 }
 
+// The output claim: every job's folder on one volume, its own as
+// DLP_OUTPUT_DIR (a subPath the kubelet creates), the others' under
+// /dlp/outputs for ${jobs.NAME.outputDir}.
+TEST(Manifests, AnOutputClaimMountsTheJobsOutputFolder) {
+  for (const std::string flavour : {"jobset", "job", "volcano", "trainjob"}) {
+    RenderOptions options = Options(flavour);
+    options.output_claim = "dlp-outputs";
+    const Json pod = PodSpecOf(Render(OneRole(2), options)[2], flavour);
+    EXPECT_EQ(pod["volumes"][1], Json({{"name", "dlp-outputs"},
+                                       {"persistentVolumeClaim", {{"claimName", "dlp-outputs"}}}}))
+        << flavour;
+    EXPECT_EQ(pod["containers"][0]["volumeMounts"][1],
+              Json({{"name", "dlp-outputs"}, {"mountPath", "/dlp/outputs"}}))
+        << flavour;
+    EXPECT_EQ(pod["containers"][0]["volumeMounts"][2],
+              Json({{"name", "dlp-outputs"}, {"mountPath", "/dlp/output"}, {"subPath", "k7f3"}}))
+        << flavour;
+  }
+  RenderOptions options = Options("jobset");
+  options.output_claim = "dlp-outputs";
+  const Json pod = PodSpecOf(Render(OneRole(2), options)[2], "jobset");
+  EXPECT_EQ(Env(pod["containers"][0])["DLP_OUTPUT_DIR"], "/dlp/output");
+  EXPECT_EQ(OutputDirOf("k7f3"), "/dlp/outputs/k7f3");
+  // Without a claim, no volume and no DLP_OUTPUT_DIR.
+  const Json plain = PodSpecOf(Render(OneRole(2), Options("jobset"))[2], "jobset");
+  EXPECT_EQ(plain["volumes"].size(), 1u);
+  EXPECT_EQ(Env(plain["containers"][0]).count("DLP_OUTPUT_DIR"), 0u);
+  options.output_claim = "Not A Claim";
+  EXPECT_THAT(RenderManifests(OneRole(2), options).status().message(),
+              HasSubstr("output-claim \"Not A Claim\""));
+}
+
 TEST(Manifests, ImageFromTheSpecElseTheOptionsElseAClearError) {
   JobSpec spec = OneRole();
   RenderOptions options = Options("job");
@@ -379,7 +411,8 @@ TEST(ManifestsText, OptionsComeFromTheContextsFields) {
                     {"queue", "team-a"},
                     {"image", "img:1"},
                     {"gpu-resource", "nvidia.com/mig-1g.10gb"},
-                    {"dlp-run", "/opt/dlp/bin/dlp-run"}};
+                    {"dlp-run", "/opt/dlp/bin/dlp-run"},
+                    {"output-claim", "dlp-outputs"}};
   auto options = RenderOptionsFromContext(context);
   ASSERT_TRUE(options.ok()) << options.status();
   EXPECT_EQ(options->flavour, "volcano");
@@ -388,6 +421,7 @@ TEST(ManifestsText, OptionsComeFromTheContextsFields) {
   EXPECT_EQ(options->image, "img:1");
   EXPECT_EQ(options->gpu_resource, "nvidia.com/mig-1g.10gb");
   EXPECT_EQ(options->dlp_run, "/opt/dlp/bin/dlp-run");
+  EXPECT_EQ(options->output_claim, "dlp-outputs");
   context.fields["flavour"] = "argo";
   EXPECT_THAT(RenderOptionsFromContext(context).status().message(),
               HasSubstr("context 'prod': flavour \"argo\""));
