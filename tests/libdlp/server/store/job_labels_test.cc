@@ -53,11 +53,11 @@ constexpr absl::string_view kUnreadableSpec =
 void Fill(JobStore& store) {
   ASSERT_TRUE(store.Insert(NewRecord("plain")).ok());
   ASSERT_TRUE(store.Insert(NewRecord("vision", {{"team", "vision"}, {"stage", "train"}})).ok());
-  ASSERT_TRUE(store
-                  .Insert(NewRecord("odd", {{"app.kubernetes.io/name", "trainer.v2"},
-                                            {"team", "vision"},
-                                            {"note", ""}}))
-                  .ok());
+  ASSERT_TRUE(
+      store
+          .Insert(NewRecord(
+              "odd", {{"app.kubernetes.io/name", "trainer.v2"}, {"team", "vision"}, {"note", ""}}))
+          .ok());
   auto done = store.Insert(NewRecord("done", {{"team", "nlp"}}));
   ASSERT_TRUE(done.ok());
   done->job.state = JobState::kSucceeded;
@@ -70,10 +70,9 @@ void Fill(JobStore& store) {
 void BreakSpec(const std::string& path, int64_t id) {
   auto db = Database::Open(path);
   ASSERT_TRUE(db.ok());
-  ASSERT_TRUE(
-      db->Exec(absl::StrCat("UPDATE jobs SET spec = ", kUnreadableSpec, ", labels = NULL WHERE id = ",
-                            id))
-          .ok());
+  ASSERT_TRUE(db->Exec(absl::StrCat("UPDATE jobs SET spec = ", kUnreadableSpec,
+                                    ", labels = NULL WHERE id = ", id))
+                  .ok());
 }
 
 TEST(JobLabelsTest, ColumnRoundTripsAndRefusesWhatIsNotAnObjectOfStrings) {
