@@ -3,6 +3,9 @@
 // by label read them without parsing every spec (the most of a long
 // listing's time). NULL where the spec does not read back (stored_spec.h):
 // readers then parse the spec and quarantine the row, as without the column.
+// dlpd never rewrites a spec; one edited in the database by hand afterwards
+// is quarantined by Get and full listings, while summaries keep the labels
+// it was stored with.
 #pragma once
 
 #include <map>
