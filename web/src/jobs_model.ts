@@ -56,11 +56,26 @@ export class JobSet {
     if (!this.sorted) this.sorted = [...this.byId.values()].sort((a, b) => compareIds(b.id, a.id));
     return this.sorted;
   }
+}
 
-  oldestId(): string | undefined {
-    const all = this.all();
-    return all.length ? all[all.length - 1].id : undefined;
+// The `before` of each older page to ask for next, below the oldest of
+// `jobs` (newest first). A page is the newest `size` jobs below its `before`.
+// Where the oldest `size` jobs held have ids without a gap (the list of one
+// user, unfiltered), the ids below likely have none either, and `parallel`
+// windows a page wide are asked for at once: a window holds at most `size`
+// ids, so each page reaches down at least to the next window's `before` and
+// together they leave no gap (a window with gaps answers jobs of the next
+// one too; they merge by id). Elsewhere one page, as a cursor.
+export function olderPages(jobs: Job[], size: number, parallel: number): string[] {
+  if (!jobs.length) return [];
+  const tail = jobs.slice(-size);
+  const oldest = Number(tail[tail.length - 1].id);
+  const dense = Number(tail[0].id) - oldest + 1 === tail.length;
+  const befores: string[] = [];
+  for (let k = 0; k < (dense ? parallel : 1) && oldest - k * size > 1; k++) {
+    befores.push(String(oldest - k * size));
   }
+  return befores;
 }
 
 export function matchesSearch(job: Job, search: string): boolean {

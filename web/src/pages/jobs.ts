@@ -1,19 +1,21 @@
 // The Jobs page: every job the session may see, newest first, updating live;
 // filters by state, label and queue (dlpd's own), search by name, cancel.
 // The newest page comes first; older pages follow in the background (GET
-// /v1/jobs?before=ID), so search and scrolling cover every job. Live updates
+// /v1/jobs?before=ID, several at once where ids run without gaps:
+// olderPages), so search and scrolling cover every job. Live updates
 // poll the newest page and the page under the viewport, and redraw only the
 // rows whose job changed; the others stay (moved down when new jobs arrive).
 import { listJobs, type ListQuery } from "../api";
 import { clear, h } from "../dom";
 import { duration, parseTime } from "../format";
-import {JobSet, compareIds, isActive, matchesSearch, replicaSummary} from '../jobs_model';
+import {JobSet, compareIds, isActive, matchesSearch, olderPages, replicaSummary} from '../jobs_model';
 import { JOB_STATES, type Job } from "../types";
 import { VirtualList } from "../virtual_list";
 import { confirmCancel, errorNote, poll, stateBadge } from "../widgets";
 
 const FIRST = 500; // the newest, polled every 2 s
 const OLDER = 1000; // each older page (dlpd's most)
+const PARALLEL = 4; // older pages asked for at once (the browser opens 6 connections)
 const ROW = 30;
 const MAX_JOBS = 100_000; // held in the page at most
 
@@ -148,10 +150,18 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
     loadingOlder = true;
     const g = generation;
     try {
-      const page = await listJobs({ ...filters(), limit: OLDER, before: jobs.oldestId() });
+      const q = filters();
+      const befores = olderPages(jobs.all(), OLDER, PARALLEL);
+      if (!befores.length) olderDone = true;
+      // Each page is drawn as it comes; the next ones start from the oldest
+      // job once every page came (only then the set has no gap above it).
+      await Promise.all(befores.map(async (before) => {
+        const page = await listJobs({...q, limit: OLDER, before});
+        if (g !== generation) return;
+        if (page.jobs.length < OLDER) olderDone = true;
+        show(jobs.merge(page.jobs));
+      }));
       if (g !== generation) return;
-      if (page.jobs.length < OLDER) olderDone = true;
-      show(jobs.merge(page.jobs));
       if (!olderDone && jobs.size < MAX_JOBS) setTimeout(loadOlder, 0);
     } catch (e) {
       olderDone = true;

@@ -104,7 +104,8 @@ void ServeJobList(const ApiContext& ctx, const httplib::Request& req, httplib::R
     return SendError(res, absl::InvalidArgumentError(absl::StrCat(
                               "fields: expected summary or all, got \"", fields, "\"")));
   }
-  absl::StatusOr<std::vector<Job>> jobs = ctx.controller->List(*filter, TenantOf(ctx, req));
+  absl::StatusOr<std::vector<Job>> jobs =
+      ctx.controller->List(*filter, TenantOf(ctx, req), fields == "summary");
   if (!jobs.ok()) return SendError(res, jobs.status());
   // Oldest first within a page, as without paging; the next page is older.
   if (filter->limit > 0 && jobs->size() == static_cast<size_t>(filter->limit)) {

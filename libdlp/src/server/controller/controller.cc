@@ -278,13 +278,15 @@ absl::StatusOr<Job> Controller::Get(const std::string& id, const std::string& te
 }
 
 absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
-                                                  const std::string& tenant) {
+                                                  const std::string& tenant, bool summary) {
   StoreFilter f;
   f.state = filter.state;
   f.queue = filter.queue;
   f.tenant = tenant;
   f.before = filter.before;
-  if (filter.labels.empty()) f.limit = filter.limit;
+  f.limit = filter.limit;
+  f.labels = filter.labels;
+  f.summary = summary;
   std::vector<JobRecord> records;
   {
     JobStore* store = nullptr;
@@ -292,17 +294,8 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
     DLP_ASSIGN_OR_RETURN(records, store->List(f));
   }
   std::vector<Job> jobs;
-  for (JobRecord& r : records) {
-    bool match = true;
-    for (const auto& [k, v] : filter.labels) {
-      auto it = r.job.spec.labels.find(k);
-      if (it == r.job.spec.labels.end() || it->second != v) match = false;
-    }
-    if (match) jobs.push_back(std::move(r.job));
-  }
-  if (filter.limit > 0 && jobs.size() > static_cast<size_t>(filter.limit)) {
-    jobs.erase(jobs.begin(), jobs.end() - filter.limit);
-  }
+  jobs.reserve(records.size());
+  for (JobRecord& r : records) jobs.push_back(std::move(r.job));
   return jobs;
 }
 

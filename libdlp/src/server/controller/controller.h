@@ -73,7 +73,10 @@ class Controller {
   // use the queue (queue_access.h).
   absl::StatusOr<Job> Submit(JobSpec spec, const std::string& tenant);
   absl::StatusOr<Job> Get(const std::string& id, const std::string& tenant);
-  absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant);
+  // `summary`: each job's spec holds only its name, queue and labels (what a
+  // listing's summary shows), which reads without parsing every spec.
+  absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant,
+                                        bool summary = false);
   // `reason`: why it ends (a sweep's stop); empty: cancelled by the user.
   absl::StatusOr<Job> Cancel(const std::string& id, const std::string& tenant,
                              const std::string& reason = "");

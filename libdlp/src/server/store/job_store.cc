@@ -8,6 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "dlp/status.h"
+#include "server/store/job_labels.h"
 #include "server/store/placement_codec.h"
 #include "server/store/stored_spec.h"
 
@@ -18,7 +19,7 @@ constexpr absl::string_view kJobColumns =
     "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
     "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
     "stop_requested_us, stop_state, stop_reason, start_attempt, placement, preemptions, "
-    "position, estimated_start_us";
+    "position, estimated_start_us, labels";
 
 constexpr absl::string_view kSelectReplicas =
     "SELECT name, role, role_index, state, exit_code, signal, host, pid, reason FROM replicas "
@@ -49,7 +50,19 @@ void Quarantine(JobRecord& r, const absl::Status& why) {
   r.job.spec.queue = r.job.queue;
 }
 
-absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
+// The spec of a summary: its name, queue and labels, from the labels column;
+// false when the row has none (the spec does not read back).
+bool ReadSummarySpec(const Statement& s, JobRecord& r) {
+  if (s.IsNull(24)) return false;
+  absl::StatusOr<Labels> labels = ReadLabelsColumn(s.Text(24));
+  if (!labels.ok()) return false;
+  r.job.spec.name = r.job.name;
+  r.job.spec.queue = r.job.queue;
+  r.job.spec.labels = *std::move(labels);
+  return true;
+}
+
+absl::StatusOr<JobRecord> ReadJobRow(const Statement& s, bool summary) {
   JobRecord r;
   r.seq = s.Int(0);
   r.job.id = std::to_string(r.seq);
@@ -58,7 +71,9 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s) {
   r.job.name = s.Text(4);
   r.job.state = StateOrQueued(s.Text(5));
   r.job.reason = s.Text(6);
-  if (absl::StatusOr<JobSpec> spec = ReadStoredSpec(s.Text(7)); spec.ok()) {
+  if (summary && ReadSummarySpec(s, r)) {
+    // The spec was read back when the column was written.
+  } else if (absl::StatusOr<JobSpec> spec = ReadStoredSpec(s.Text(7)); spec.ok()) {
     r.job.spec = *std::move(spec);
   } else {
     Quarantine(r, spec.status());
@@ -99,6 +114,7 @@ absl::StatusOr<JobStore> JobStore::Open(const std::string& path) {
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
   DLP_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
   DLP_ASSIGN_OR_RETURN(int version, MigrateSchema(db));
+  DLP_RETURN_IF_ERROR(BackfillLabels(db));
   JobStore store(std::move(db), path);
   store.schema_version_ = version;
   return store;
@@ -153,7 +169,7 @@ absl::Status JobStore::InsertRow(JobRecord& record, const std::string& spec_text
   DLP_ASSIGN_OR_RETURN(
       Statement s,
       db_.Prepare("INSERT INTO jobs (tenant, queue, priority, name, state, reason, spec, "
-                  "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+                  "created_us, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   if (!record.job.created) record.job.created = absl::Now();
   s.Bind(1, record.job.tenant)
       .Bind(2, record.job.queue)
@@ -162,7 +178,8 @@ absl::Status JobStore::InsertRow(JobRecord& record, const std::string& spec_text
       .Bind(5, std::string(JobStateName(record.job.state)))
       .Bind(6, record.job.reason)
       .Bind(7, spec_text)
-      .Bind(8, absl::ToUnixMicros(*record.job.created));
+      .Bind(8, absl::ToUnixMicros(*record.job.created))
+      .Bind(9, LabelsColumn(record.job.spec.labels));
   DLP_RETURN_IF_ERROR(s.Run());
   record.seq = db_.LastInsertRowId();
   record.job.id = std::to_string(record.seq);
@@ -315,7 +332,7 @@ absl::StatusOr<JobRecord> JobStore::Get(int64_t seq) {
   s.Bind(1, seq);
   DLP_ASSIGN_OR_RETURN(bool row, s.Step());
   if (!row) return absl::NotFoundError(absl::StrCat("job ", seq, " not found"));
-  DLP_ASSIGN_OR_RETURN(JobRecord r, ReadJobRow(s));
+  DLP_ASSIGN_OR_RETURN(JobRecord r, ReadJobRow(s, /*summary=*/false));
   DLP_RETURN_IF_ERROR(LoadReplicas(r));
   return r;
 }
@@ -335,6 +352,11 @@ absl::StatusOr<std::vector<JobRecord>> JobStore::List(const StoreFilter& f) {
     absl::StrAppend(&sql, " AND tenant=?");
     args.push_back(f.tenant);
   }
+  for (const auto& [key, value] : f.labels) {
+    absl::StrAppend(&sql, " AND ", kLabelCondition);
+    args.push_back(key);
+    args.push_back(value);
+  }
   if (f.active_only) absl::StrAppend(&sql, " AND state IN ('Queued','Running')");
   if (f.before > 0) absl::StrAppend(&sql, " AND id<", f.before);
   absl::StrAppend(&sql, " ORDER BY id DESC");
@@ -345,7 +367,7 @@ absl::StatusOr<std::vector<JobRecord>> JobStore::List(const StoreFilter& f) {
   while (true) {
     DLP_ASSIGN_OR_RETURN(bool row, s.Step());
     if (!row) break;
-    DLP_ASSIGN_OR_RETURN(JobRecord r, ReadJobRow(s));
+    DLP_ASSIGN_OR_RETURN(JobRecord r, ReadJobRow(s, f.summary));
     out.push_back(std::move(r));
   }
   std::reverse(out.begin(), out.end());

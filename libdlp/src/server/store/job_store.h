@@ -83,6 +83,10 @@ struct StoreFilter {
   int limit = 0;       // > 0: only the newest `limit` (still oldest first)
   int64_t before = 0;  // > 0: only ids below it
   bool active_only = false;  // Queued or Running only
+  std::map<std::string, std::string> labels;  // all must match the spec's
+  // Only what a listing's summary shows: each spec holds its name, queue and
+  // labels only (read from the labels column, not parsed from the spec).
+  bool summary = false;
 };
 
 // One resource sample of one replica of job `seq`.

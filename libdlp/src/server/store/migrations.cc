@@ -222,6 +222,12 @@ CREATE TABLE IF NOT EXISTS pipeline_jobs (
 CREATE INDEX IF NOT EXISTS pipeline_jobs_job ON pipeline_jobs(job_id);
 CREATE INDEX IF NOT EXISTS jobs_name ON jobs(tenant, name);
 )sql",
+      // 11 -> 12: each job's spec.labels as a JSON object (job_labels.h), so
+      // that summaries and label filters need not parse every spec. NULL until
+      // JobStore::Open fills it from the spec of rows stored before.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN labels TEXT;
+)sql",
   };
   return kMigrations;
 }

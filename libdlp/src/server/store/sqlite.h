@@ -49,6 +49,7 @@ class Statement {
   std::optional<int64_t> OptionalInt(int column) const;
   double Double(int column) const { return sqlite3_column_double(stmt_, column); }
   std::string Text(int column) const;
+  bool IsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
  private:
   sqlite3* db_;

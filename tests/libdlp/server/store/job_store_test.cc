@@ -185,6 +185,7 @@ TEST(StoreTest, PreemptionColumnsAreAddedToAnOlderStore) {
     ASSERT_TRUE(db->Exec("ALTER TABLE jobs DROP COLUMN preemptions; "
                          "ALTER TABLE jobs DROP COLUMN position; "
                          "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
+                         "ALTER TABLE jobs DROP COLUMN labels; "
                          "PRAGMA user_version = 7")
                     .ok());
   }

@@ -177,6 +177,7 @@ TEST(TenantMigrationTest, OwnerJobsMoveOffTheNameDefault) {
                          "ALTER TABLE jobs DROP COLUMN position; "
                          "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
                          "ALTER TABLE jobs DROP COLUMN placement; "
+                         "ALTER TABLE jobs DROP COLUMN labels; "
                          "DROP TABLE queue_tenants; DROP TABLE queues; PRAGMA user_version=3")
                     .ok());
   }
