@@ -115,7 +115,7 @@ void FairShareRound::Turn(int queue) {
     e.position = ++qs.waiting;
     e.reason =
         absl::StrCat("queue ", job.queue, " does not exist; queues: ", absl::StrJoin(names, ", "));
-    e.trace = {e.reason};
+    e.trace = DecisionTrace({e.reason});
     return;
   }
   if (qs.blocked && qs.backfill_tries >= kBackfillDepth) {
@@ -176,6 +176,7 @@ FairShareRound::Attempt FairShareRound::TryStart(const PendingJob& job, int queu
 void FairShareRound::Commit(const PendingJob& job, int queue, const Amounts& demand,
                             std::vector<ReplicaPlacement> placement,
                             const std::vector<char>& counts) {
+  behind_cache_.clear();  // what is in use changes: so do the blocks' words
   for (Ledger* ledger : {&now_, &claimed_, &soon_}) {
     model_.Take(*ledger, queue, demand);
     AddShares(ledger->devices, placement);
@@ -206,7 +207,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   PendingExplanation& e = Explain(job.seq);
   e.position = ++qs.waiting;
   const std::string block = BlockText(job, queue, demand, attempt);
-  std::vector<std::string>& trace = e.trace;
+  std::vector<std::string> trace;
   trace.push_back(absl::StrFormat(
       "queue %s: head of the queue, effective priority %d (priority %d, +%d for waiting)",
       model_.queue(queue).config.name, queued.effective_priority, job.priority,
@@ -273,6 +274,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
     absl::StrAppend(&reason, "; ", waiting);
   }
   e.reason = std::move(reason);
+  e.trace = DecisionTrace(std::move(trace));
 }
 
 bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& demand,
@@ -283,8 +285,23 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     return false;
   }
   const QueueQuota& quota = model_.queue(queue);
-  const bool reclaim =
-      model_.shared_cohort(quota.cohort) && model_.WithinNominal(soon_, queue, demand);
+  // Reclaim (rule 5b): a head whose queue uses less than its nominal quota
+  // takes back what others borrow. If the head fits in that quota, from any
+  // borrower; if it would borrow itself (a gang larger than what is left of
+  // the quota), only from queues whose weighted share of what they borrow
+  // is above what its queue's would be once it runs, so that the two can
+  // never take the same resources back from each other.
+  const bool within = model_.WithinNominal(soon_, queue, demand);
+  const bool reclaim = model_.shared_cohort(quota.cohort) &&
+                       (within || model_.BelowNominal(soon_, queue, demand));
+  const double share_after = within ? 0 : model_.BorrowedShare(soon_, queue, demand);
+  std::vector<double> share_of(model_.queue_count(), -1);  // each victim queue's, once
+  auto fair_victim = [&](const Holder& h) {
+    if (within) return true;
+    double& share = share_of[h.queue];
+    if (share < 0) share = model_.BorrowedShare(soon_, h.queue);
+    return share_after < share;
+  };
   std::vector<size_t> candidates;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
@@ -292,7 +309,8 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     if (h.queue == queue
             ? h.priority < job.priority &&
                   h.effective_priority < EffectivePriority(job, snapshot_.now)
-            : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort) {
+            : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort &&
+                  fair_victim(h)) {
       candidates.push_back(i);
     }
   }
@@ -348,27 +366,34 @@ void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amoun
                                    const Attempt& attempt) {
   PendingExplanation& e = Explain(job.seq);
   e.position = ++queues_[queue].waiting;
-  const std::string block = BlockText(job, queue, demand, attempt);
-  // With no queue configured the reason stays as before: who it waits behind.
+  // Jobs behind one head mostly fail alike: each distinct block is described
+  // once while the use stays the same, and its trace is shared.
+  BlockKey key{queue, attempt.reservation, attempt.block.kind, attempt.block.dim, demand};
+  auto [it, added] = behind_cache_.try_emplace(std::move(key));
   const std::string& behind = queues_[queue].behind;
-  e.reason = model_.implicit() ? behind
-                               : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
-  // Built in place: a braced list would copy each line once more.
-  e.trace.reserve(2);
-  e.trace.push_back(absl::StrCat(behind, "; tried for backfill"));
-  e.trace.push_back("cannot backfill: " + block);
+  if (added) {
+    it->second.block = BlockText(job, queue, demand, attempt);
+    it->second.trace = DecisionTrace({absl::StrCat(behind, "; tried for backfill"),
+                                      "cannot backfill: " + it->second.block});
+  }
+  // With no queue configured the reason stays as before: who it waits behind.
+  e.reason = model_.implicit()
+                 ? behind
+                 : absl::StrCat(Lead(queue, e.position, demand), it->second.block, "; ", behind);
+  e.trace = it->second.trace;
 }
 
 void FairShareRound::Drain(int queue) {
   QueueState& qs = queues_[queue];
-  const std::string trace = absl::StrCat(qs.behind, "; not tried for backfill this round (at most ",
-                                         kBackfillDepth, " behind a head are)");
+  const DecisionTrace trace({absl::StrCat(qs.behind,
+                                          "; not tried for backfill this round (at most ",
+                                          kBackfillDepth, " behind a head are)")});
   for (; qs.next < qs.jobs.size(); ++qs.next) {
     const QueuedJob& queued = qs.jobs[qs.next];
     PendingExplanation& e = Explain(queued.job->seq);
     e.position = ++qs.waiting;
     e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand, qs.behind);
-    e.trace.push_back(trace);
+    e.trace = trace;
   }
 }
 

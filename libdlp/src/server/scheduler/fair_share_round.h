@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -98,6 +99,25 @@ class FairShareRound {
   std::vector<Reservation> reservations_;
   std::vector<QueueState> queues_;
   mutable absl::flat_hash_map<Amounts, std::string> demand_text_;  // Lead's cache
+  // ExplainBehind's words for each way a job behind a head fails, while
+  // what is in use stays the same (Commit clears it).
+  struct BlockKey {
+    int queue;
+    int reservation;
+    Block::Kind kind;
+    int dim;
+    Amounts demand;
+    friend bool operator==(const BlockKey&, const BlockKey&) = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const BlockKey& k) {
+      return H::combine(std::move(h), k.queue, k.reservation, k.kind, k.dim, k.demand);
+    }
+  };
+  struct BlockWords {
+    std::string block;
+    DecisionTrace trace;
+  };
+  absl::flat_hash_map<BlockKey, BlockWords> behind_cache_;
   // Why jobs wait, by seq once the round ends (cheaper than a map insert each).
   std::vector<std::pair<int64_t, PendingExplanation>> waiting_;
   PendingExplanation& Explain(int64_t seq) {
