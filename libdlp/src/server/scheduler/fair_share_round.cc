@@ -292,8 +292,8 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   // is above what its queue's would be once it runs, so that the two can
   // never take the same resources back from each other.
   const bool within = model_.WithinNominal(soon_, queue, demand);
-  const bool reclaim = model_.shared_cohort(quota.cohort) &&
-                       (within || model_.BelowNominal(soon_, queue, demand));
+  const bool reclaim =
+      model_.shared_cohort(quota.cohort) && (within || model_.BelowNominal(soon_, queue, demand));
   const double share_after = within ? 0 : model_.BorrowedShare(soon_, queue, demand);
   std::vector<double> share_of(model_.queue_count(), -1);  // each victim queue's, once
   auto fair_victim = [&](const Holder& h) {
@@ -306,11 +306,10 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
     if (h.stopping || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) continue;
-    if (h.queue == queue
-            ? h.priority < job.priority &&
-                  h.effective_priority < EffectivePriority(job, snapshot_.now)
-            : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort &&
-                  fair_victim(h)) {
+    if (h.queue == queue ? h.priority < job.priority &&
+                               h.effective_priority < EffectivePriority(job, snapshot_.now)
+                         : reclaim && !within_nominal_[i] &&
+                               model_.queue(h.queue).cohort == quota.cohort && fair_victim(h)) {
       candidates.push_back(i);
     }
   }
@@ -373,8 +372,8 @@ void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amoun
   const std::string& behind = queues_[queue].behind;
   if (added) {
     it->second.block = BlockText(job, queue, demand, attempt);
-    it->second.trace = DecisionTrace({absl::StrCat(behind, "; tried for backfill"),
-                                      "cannot backfill: " + it->second.block});
+    it->second.trace = DecisionTrace(
+        {absl::StrCat(behind, "; tried for backfill"), "cannot backfill: " + it->second.block});
   }
   // With no queue configured the reason stays as before: who it waits behind.
   e.reason = model_.implicit()
@@ -385,9 +384,9 @@ void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amoun
 
 void FairShareRound::Drain(int queue) {
   QueueState& qs = queues_[queue];
-  const DecisionTrace trace({absl::StrCat(qs.behind,
-                                          "; not tried for backfill this round (at most ",
-                                          kBackfillDepth, " behind a head are)")});
+  const DecisionTrace trace(
+      {absl::StrCat(qs.behind, "; not tried for backfill this round (at most ", kBackfillDepth,
+                    " behind a head are)")});
   for (; qs.next < qs.jobs.size(); ++qs.next) {
     const QueuedJob& queued = qs.jobs[qs.next];
     PendingExplanation& e = Explain(queued.job->seq);

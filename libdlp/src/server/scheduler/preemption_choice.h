@@ -1,9 +1,10 @@
 // Which running jobs to preempt for a waiting one. Candidates come from two
 // rules: jobs of the preemptor's own queue at a lower priority, and (when the
 // preemptor's queue uses less than its nominal quota) jobs that other queues
-// of its cohort run on borrowed quota (FairShareRound::Preempt has which). A job that runs within its own queue's
-// nominal quota is never preempted for another queue, a job marked
-// non-preemptible or already stopping never at all.
+// of its cohort run on borrowed quota (FairShareRound::Preempt has which).
+// A job that runs within its own queue's nominal quota is never preempted
+// for another queue, a job marked non-preemptible or already stopping never
+// at all.
 //
 // Of the candidates, the fewest, lowest-priority, most recently started are
 // chosen: one candidate alone if one suffices (the first in that order);

@@ -214,7 +214,8 @@ TEST(FairSharePolicyTest, OnlyTheFirstHeadInTurnOrderReserves) {
   EXPECT_EQ(Started(d), (std::vector<int64_t>{3}));
   EXPECT_EQ(d.waiting[1].estimated_start, kNow + absl::Minutes(10));
   EXPECT_FALSE(d.waiting[2].estimated_start.has_value());
-  EXPECT_EQ(d.waiting[2].trace.lines().back(), "reservation: not reserved yet: job 1 ahead of it reserves");
+  EXPECT_EQ(d.waiting[2].trace.lines().back(),
+            "reservation: not reserved yet: job 1 ahead of it reserves");
 }
 
 TEST(FairSharePolicyTest, BackfillLooksFarBehindTheHead) {
@@ -237,7 +238,8 @@ TEST(FairSharePolicyTest, AJobBehindAHeadIsExplainedWithTheUseAfterBackfill) {
                Job(4, "q", 3)};
   Decision d = Decide(s);
   EXPECT_EQ(Started(d), (std::vector<int64_t>{3}));
-  const std::string tail = " cpu (nominal 4, no cohort to borrow from); waiting behind job 1 in queue q";
+  const std::string tail =
+      " cpu (nominal 4, no cohort to borrow from); waiting behind job 1 in queue q";
   EXPECT_EQ(d.waiting[2].reason, "2nd in queue q; needs 3 cpu; queue q uses 2/4" + tail);
   EXPECT_EQ(d.waiting[4].reason, "3rd in queue q; needs 3 cpu; queue q uses 3/4" + tail);
   EXPECT_EQ(d.waiting[4].trace.lines(),

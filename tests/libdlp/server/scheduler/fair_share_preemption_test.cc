@@ -167,7 +167,8 @@ Snapshot ThreeQueues() {
   return s;
 }
 
-TEST(FairSharePreemptionTest, AQueueBelowItsQuotaReclaimsForAGangThatWouldBorrowLessThanTheVictims) {
+TEST(FairSharePreemptionTest,
+     AQueueBelowItsQuotaReclaimsForAGangThatWouldBorrowLessThanTheVictims) {
   Snapshot s = ThreeQueues();
   // Queue a uses 1 of its 4: a gang of 4 would borrow 1 GPU, less than b
   // borrows (2 at the same weight), so it takes b's borrowed job back.
