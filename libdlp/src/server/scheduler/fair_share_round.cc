@@ -70,7 +70,8 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
-  waiting_.reserve(snapshot.pending.size());  // references to entries stay valid
+  waiting_.resize(snapshot.pending.size());
+  explained_.assign(snapshot.pending.size(), 0);
 }
 
 FairShareRound::Key FairShareRound::KeyOf(int queue) const {
@@ -91,14 +92,18 @@ Decision FairShareRound::Run() {
     Turn(q);
     if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
   }
-  // Sorted by reference: moving the explanations around costs more.
-  std::vector<std::pair<int64_t, PendingExplanation*>> by_seq;
-  by_seq.reserve(waiting_.size());
-  for (auto& [seq, e] : waiting_) by_seq.emplace_back(seq, &e);
-  std::sort(by_seq.begin(), by_seq.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [seq, e] : by_seq) {
-    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(*e));
+  const std::vector<PendingJob>& pending = snapshot_.pending;
+  std::vector<size_t> order;
+  order.reserve(pending.size());
+  for (size_t i = 0; i < pending.size(); ++i) {
+    if (explained_[i]) order.push_back(i);
+  }
+  auto by_seq = [&](size_t a, size_t b) { return pending[a].seq < pending[b].seq; };
+  if (!std::is_sorted(order.begin(), order.end(), by_seq)) {
+    std::sort(order.begin(), order.end(), by_seq);
+  }
+  for (size_t i : order) {
+    decision_.waiting.emplace_hint(decision_.waiting.end(), pending[i].seq, std::move(waiting_[i]));
   }
   return std::move(decision_);
 }
@@ -111,7 +116,7 @@ void FairShareRound::Turn(int queue) {
   if (!model_.queue(queue).known) {
     std::vector<std::string> names;
     for (const QueueConfig& c : snapshot_.queues) names.push_back(c.name);
-    PendingExplanation& e = Explain(job.seq);
+    PendingExplanation& e = Explain(job);
     e.position = ++qs.waiting;
     e.reason =
         absl::StrCat("queue ", job.queue, " does not exist; queues: ", absl::StrJoin(names, ", "));
@@ -204,7 +209,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   qs.head = job.seq;
   qs.blocked = true;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
-  PendingExplanation& e = Explain(job.seq);
+  PendingExplanation& e = Explain(job);
   e.position = ++qs.waiting;
   const std::string block = BlockText(job, queue, demand, attempt);
   std::vector<std::string> trace;
@@ -363,7 +368,7 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
 
 void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amounts& demand,
                                    const Attempt& attempt) {
-  PendingExplanation& e = Explain(job.seq);
+  PendingExplanation& e = Explain(job);
   e.position = ++queues_[queue].waiting;
   // Jobs behind one head mostly fail alike: each distinct block is described
   // once while the use stays the same, and its trace is shared.
@@ -389,7 +394,7 @@ void FairShareRound::Drain(int queue) {
                     " behind a head are)")});
   for (; qs.next < qs.jobs.size(); ++qs.next) {
     const QueuedJob& queued = qs.jobs[qs.next];
-    PendingExplanation& e = Explain(queued.job->seq);
+    PendingExplanation& e = Explain(*queued.job);
     e.position = ++qs.waiting;
     e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand, qs.behind);
     e.trace = trace;

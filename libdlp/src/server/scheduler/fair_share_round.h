@@ -118,10 +118,16 @@ class FairShareRound {
     DecisionTrace trace;
   };
   absl::flat_hash_map<BlockKey, BlockWords> behind_cache_;
-  // Why jobs wait, by seq once the round ends (cheaper than a map insert each).
-  std::vector<std::pair<int64_t, PendingExplanation>> waiting_;
-  PendingExplanation& Explain(int64_t seq) {
-    return waiting_.emplace_back(seq, PendingExplanation{}).second;
+  // Why jobs wait, into Decision::waiting once the round ends (cheaper than
+  // a map insert each).
+  // By the job's index in snapshot.pending, so that the round ends without
+  // sorting them when the snapshot lists its jobs by seq (dlpd's does).
+  std::vector<PendingExplanation> waiting_;
+  std::vector<char> explained_;
+  PendingExplanation& Explain(const PendingJob& job) {
+    const size_t i = static_cast<size_t>(&job - snapshot_.pending.data());
+    explained_[i] = 1;
+    return waiting_[i];
   }
 };
 

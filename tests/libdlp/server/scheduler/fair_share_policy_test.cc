@@ -248,5 +248,18 @@ TEST(FairSharePolicyTest, AJobBehindAHeadIsExplainedWithTheUseAfterBackfill) {
                 "cannot backfill: queue q uses 3/4 cpu (nominal 4, no cohort to borrow from)"}));
 }
 
+TEST(FairSharePolicyTest, ASnapshotInAnyOrderIsExplainedByQueueOrder) {
+  Snapshot s = Machine(4);
+  s.queues = {Queue("q", "", Res(4))};
+  s.running = {Running(101, "q", 4)};
+  s.pending = {Job(3, "q", 1), Job(1, "q", 2), Job(2, "q", 1, 0, 5)};
+  Decision d = Decide(s);
+  ASSERT_EQ(d.waiting.size(), 3u);
+  EXPECT_EQ(d.waiting[2].position, 1);  // the highest priority first
+  EXPECT_EQ(d.waiting[1].position, 2);
+  EXPECT_EQ(d.waiting[3].position, 3);
+  EXPECT_EQ(d.waiting[3].reason.substr(0, 33), "3rd in queue q; needs 1 cpu; queu");
+}
+
 }  // namespace
 }  // namespace dlp::server
