@@ -290,31 +290,14 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     return false;
   }
   const QueueQuota& quota = model_.queue(queue);
-  // Reclaim (rule 5b): a head whose queue uses less than its nominal quota
-  // takes back what others borrow. If the head fits in that quota, from any
-  // borrower; if it would borrow itself (a gang larger than what is left of
-  // the quota), only from queues whose weighted share of what they borrow
-  // is above what its queue's would be once it runs, so that the two can
-  // never take the same resources back from each other.
-  const bool within = model_.WithinNominal(soon_, queue, demand);
-  const bool reclaim =
-      model_.shared_cohort(quota.cohort) && (within || model_.BelowNominal(soon_, queue, demand));
-  const double share_after = within ? 0 : model_.BorrowedShare(soon_, queue, demand);
-  std::vector<double> share_of(model_.queue_count(), -1);  // each victim queue's, once
-  auto fair_victim = [&](const Holder& h) {
-    if (within) return true;
-    double& share = share_of[h.queue];
-    if (share < 0) share = model_.BorrowedShare(soon_, h.queue);
-    return share_after < share;
-  };
+  const Reclaim reclaim = ReclaimFrom(model_, soon_, queue, demand);
   std::vector<size_t> candidates;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
     if (h.stopping || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) continue;
     if (h.queue == queue ? h.priority < job.priority &&
                                h.effective_priority < EffectivePriority(job, snapshot_.now)
-                         : reclaim && !within_nominal_[i] &&
-                               model_.queue(h.queue).cohort == quota.cohort && fair_victim(h)) {
+                         : reclaim.from[h.queue] && !within_nominal_[i]) {
       candidates.push_back(i);
     }
   }
@@ -333,7 +316,7 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   if (!victims) {
     trace.push_back(
         absl::StrCat("preemption: ", candidates.size(), " candidates (lower priority in its queue",
-                     reclaim ? ", borrowed by its cohort" : "", "), not enough to fit"));
+                     reclaim.any ? ", borrowed by its cohort" : "", "), not enough to fit"));
     return false;
   }
   const std::string what = model_.dim_name(block.kind == Block::kPlacement ? kGpu : block.dim);

@@ -26,6 +26,18 @@ namespace dlp::server::fair_share {
 // prefix that fits in its nominal quota is within it.
 std::vector<bool> WithinNominalHolders(const QuotaModel& model, const std::vector<Holder>& holders);
 
+// Reclaim (rule 5b): a head whose queue uses less than its nominal quota
+// takes back what other queues of its cohort borrow. If the head fits in
+// that quota, from every one; if it would borrow itself (a gang larger than
+// what is left of the quota), only from queues whose weighted share of what
+// they borrow is above what its own would be once it runs (weighted DRF), so
+// that two queues can never take the same resources back from each other.
+struct Reclaim {
+  bool any = false;        // the head reclaims at all
+  std::vector<bool> from;  // by queue: its borrowed jobs are candidates
+};
+Reclaim ReclaimFrom(const QuotaModel& model, const Ledger& soon, int queue, const Amounts& demand);
+
 // Sorts `candidates` (indices into holders) into preference order: lowest
 // priority first, then most recently started, then highest seq.
 void SortCandidates(const std::vector<Holder>& holders, std::vector<size_t>& candidates);
