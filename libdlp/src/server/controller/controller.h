@@ -206,7 +206,7 @@ class Controller {
   // Jobs preempted whose processes ended this round: not started this round.
   std::set<int64_t> requeued_;
   // The policy's latest decision trace of each waiting job (for Why).
-  std::map<int64_t, std::vector<std::string>> traces_;
+  std::map<int64_t, DecisionTrace> traces_;
   // Ended jobs that Queued jobs depend on (their states never change again).
   std::map<int64_t, JobState> ended_;
   // The starts of the policy's last decision not yet spawned (Schedule).

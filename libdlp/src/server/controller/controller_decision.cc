@@ -45,7 +45,7 @@ std::set<int64_t> Controller::Preempt(const std::vector<PreemptDecision>& preemp
 
 void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting) {
   std::vector<QueuedExplanation> changed;
-  std::map<int64_t, std::vector<std::string>> traces;
+  std::map<int64_t, DecisionTrace> traces;
   for (const auto& [seq, why] : waiting) {
     auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
     if (it == active_.end() || it->second.job.state != JobState::kQueued) continue;
@@ -90,7 +90,7 @@ absl::StatusOr<JobExplanation> Controller::Why(const std::string& id, const std:
   why.estimated_start = record.job.estimated_start;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = traces_.find(record.seq);
-  if (it != traces_.end()) why.trace = it->second;
+  if (it != traces_.end()) why.trace = it->second.lines();
   return why;
 }
 

@@ -18,9 +18,12 @@
 //     needs at the earliest time they free up (reservation.h). The jobs
 //     behind a head may only backfill.
 //  5. Preemption (preemption_choice.h): lower-priority jobs of its own queue,
-//     or, when it stays within its nominal quota, jobs that other queues of
-//     its cohort run on borrowed quota. Jobs already stopping count as free:
-//     no new victims while they suffice.
+//     or, when its queue uses less than its nominal quota, jobs that other
+//     queues of its cohort run on borrowed quota: any such job if the head
+//     stays within its nominal quota, else only those of queues whose
+//     weighted borrowed share is above what its own would be once it runs.
+//     Jobs already stopping count as free: no new victims while they
+//     suffice.
 //
 // With no queue configured each queue a job names has the whole machine as
 // its quota, so the rules reduce to priority, FIFO, gangs, reservations and

@@ -70,7 +70,8 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
-  waiting_.reserve(snapshot.pending.size());  // references to entries stay valid
+  waiting_.resize(snapshot.pending.size());
+  explained_.assign(snapshot.pending.size(), 0);
 }
 
 FairShareRound::Key FairShareRound::KeyOf(int queue) const {
@@ -91,14 +92,18 @@ Decision FairShareRound::Run() {
     Turn(q);
     if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
   }
-  // Sorted by reference: moving the explanations around costs more.
-  std::vector<std::pair<int64_t, PendingExplanation*>> by_seq;
-  by_seq.reserve(waiting_.size());
-  for (auto& [seq, e] : waiting_) by_seq.emplace_back(seq, &e);
-  std::sort(by_seq.begin(), by_seq.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [seq, e] : by_seq) {
-    decision_.waiting.emplace_hint(decision_.waiting.end(), seq, std::move(*e));
+  const std::vector<PendingJob>& pending = snapshot_.pending;
+  std::vector<size_t> order;
+  order.reserve(pending.size());
+  for (size_t i = 0; i < pending.size(); ++i) {
+    if (explained_[i]) order.push_back(i);
+  }
+  auto by_seq = [&](size_t a, size_t b) { return pending[a].seq < pending[b].seq; };
+  if (!std::is_sorted(order.begin(), order.end(), by_seq)) {
+    std::sort(order.begin(), order.end(), by_seq);
+  }
+  for (size_t i : order) {
+    decision_.waiting.emplace_hint(decision_.waiting.end(), pending[i].seq, std::move(waiting_[i]));
   }
   return std::move(decision_);
 }
@@ -111,11 +116,11 @@ void FairShareRound::Turn(int queue) {
   if (!model_.queue(queue).known) {
     std::vector<std::string> names;
     for (const QueueConfig& c : snapshot_.queues) names.push_back(c.name);
-    PendingExplanation& e = Explain(job.seq);
+    PendingExplanation& e = Explain(job);
     e.position = ++qs.waiting;
     e.reason =
         absl::StrCat("queue ", job.queue, " does not exist; queues: ", absl::StrJoin(names, ", "));
-    e.trace = {e.reason};
+    e.trace = DecisionTrace({e.reason});
     return;
   }
   if (qs.blocked && qs.backfill_tries >= kBackfillDepth) {
@@ -176,6 +181,7 @@ FairShareRound::Attempt FairShareRound::TryStart(const PendingJob& job, int queu
 void FairShareRound::Commit(const PendingJob& job, int queue, const Amounts& demand,
                             std::vector<ReplicaPlacement> placement,
                             const std::vector<char>& counts) {
+  behind_cache_.clear();  // what is in use changes: so do the blocks' words
   for (Ledger* ledger : {&now_, &claimed_, &soon_}) {
     model_.Take(*ledger, queue, demand);
     AddShares(ledger->devices, placement);
@@ -203,10 +209,10 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   qs.head = job.seq;
   qs.blocked = true;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
-  PendingExplanation& e = Explain(job.seq);
+  PendingExplanation& e = Explain(job);
   e.position = ++qs.waiting;
   const std::string block = BlockText(job, queue, demand, attempt);
-  std::vector<std::string>& trace = e.trace;
+  std::vector<std::string> trace;
   trace.push_back(absl::StrFormat(
       "queue %s: head of the queue, effective priority %d (priority %d, +%d for waiting)",
       model_.queue(queue).config.name, queued.effective_priority, job.priority,
@@ -273,6 +279,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
     absl::StrAppend(&reason, "; ", waiting);
   }
   e.reason = std::move(reason);
+  e.trace = DecisionTrace(std::move(trace));
 }
 
 bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& demand,
@@ -283,16 +290,14 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     return false;
   }
   const QueueQuota& quota = model_.queue(queue);
-  const bool reclaim =
-      model_.shared_cohort(quota.cohort) && model_.WithinNominal(soon_, queue, demand);
+  const Reclaim reclaim = ReclaimFrom(model_, soon_, queue, demand);
   std::vector<size_t> candidates;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
     if (h.stopping || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) continue;
-    if (h.queue == queue
-            ? h.priority < job.priority &&
-                  h.effective_priority < EffectivePriority(job, snapshot_.now)
-            : reclaim && !within_nominal_[i] && model_.queue(h.queue).cohort == quota.cohort) {
+    if (h.queue == queue ? h.priority < job.priority &&
+                               h.effective_priority < EffectivePriority(job, snapshot_.now)
+                         : reclaim.from[h.queue] && !within_nominal_[i]) {
       candidates.push_back(i);
     }
   }
@@ -311,7 +316,7 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   if (!victims) {
     trace.push_back(
         absl::StrCat("preemption: ", candidates.size(), " candidates (lower priority in its queue",
-                     reclaim ? ", borrowed by its cohort" : "", "), not enough to fit"));
+                     reclaim.any ? ", borrowed by its cohort" : "", "), not enough to fit"));
     return false;
   }
   const std::string what = model_.dim_name(block.kind == Block::kPlacement ? kGpu : block.dim);
@@ -346,29 +351,36 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
 
 void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amounts& demand,
                                    const Attempt& attempt) {
-  PendingExplanation& e = Explain(job.seq);
+  PendingExplanation& e = Explain(job);
   e.position = ++queues_[queue].waiting;
-  const std::string block = BlockText(job, queue, demand, attempt);
-  // With no queue configured the reason stays as before: who it waits behind.
+  // Jobs behind one head mostly fail alike: each distinct block is described
+  // once while the use stays the same, and its trace is shared.
+  BlockKey key{queue, attempt.reservation, attempt.block.kind, attempt.block.dim, demand};
+  auto [it, added] = behind_cache_.try_emplace(std::move(key));
   const std::string& behind = queues_[queue].behind;
-  e.reason = model_.implicit() ? behind
-                               : absl::StrCat(Lead(queue, e.position, demand), block, "; ", behind);
-  // Built in place: a braced list would copy each line once more.
-  e.trace.reserve(2);
-  e.trace.push_back(absl::StrCat(behind, "; tried for backfill"));
-  e.trace.push_back("cannot backfill: " + block);
+  if (added) {
+    it->second.block = BlockText(job, queue, demand, attempt);
+    it->second.trace = DecisionTrace(
+        {absl::StrCat(behind, "; tried for backfill"), "cannot backfill: " + it->second.block});
+  }
+  // With no queue configured the reason stays as before: who it waits behind.
+  e.reason = model_.implicit()
+                 ? behind
+                 : absl::StrCat(Lead(queue, e.position, demand), it->second.block, "; ", behind);
+  e.trace = it->second.trace;
 }
 
 void FairShareRound::Drain(int queue) {
   QueueState& qs = queues_[queue];
-  const std::string trace = absl::StrCat(qs.behind, "; not tried for backfill this round (at most ",
-                                         kBackfillDepth, " behind a head are)");
+  const DecisionTrace trace(
+      {absl::StrCat(qs.behind, "; not tried for backfill this round (at most ", kBackfillDepth,
+                    " behind a head are)")});
   for (; qs.next < qs.jobs.size(); ++qs.next) {
     const QueuedJob& queued = qs.jobs[qs.next];
-    PendingExplanation& e = Explain(queued.job->seq);
+    PendingExplanation& e = Explain(*queued.job);
     e.position = ++qs.waiting;
     e.reason = model_.implicit() ? qs.behind : Lead(queue, e.position, queued.demand, qs.behind);
-    e.trace.push_back(trace);
+    e.trace = trace;
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -98,10 +99,35 @@ class FairShareRound {
   std::vector<Reservation> reservations_;
   std::vector<QueueState> queues_;
   mutable absl::flat_hash_map<Amounts, std::string> demand_text_;  // Lead's cache
-  // Why jobs wait, by seq once the round ends (cheaper than a map insert each).
-  std::vector<std::pair<int64_t, PendingExplanation>> waiting_;
-  PendingExplanation& Explain(int64_t seq) {
-    return waiting_.emplace_back(seq, PendingExplanation{}).second;
+  // ExplainBehind's words for each way a job behind a head fails, while
+  // what is in use stays the same (Commit clears it).
+  struct BlockKey {
+    int queue;
+    int reservation;
+    Block::Kind kind;
+    int dim;
+    Amounts demand;
+    friend bool operator==(const BlockKey&, const BlockKey&) = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const BlockKey& k) {
+      return H::combine(std::move(h), k.queue, k.reservation, k.kind, k.dim, k.demand);
+    }
+  };
+  struct BlockWords {
+    std::string block;
+    DecisionTrace trace;
+  };
+  absl::flat_hash_map<BlockKey, BlockWords> behind_cache_;
+  // Why jobs wait, into Decision::waiting once the round ends (cheaper than
+  // a map insert each).
+  // By the job's index in snapshot.pending, so that the round ends without
+  // sorting them when the snapshot lists its jobs by seq (dlpd's does).
+  std::vector<PendingExplanation> waiting_;
+  std::vector<char> explained_;
+  PendingExplanation& Explain(const PendingJob& job) {
+    const size_t i = static_cast<size_t>(&job - snapshot_.pending.data());
+    explained_[i] = 1;
+    return waiting_[i];
   }
 };
 

@@ -34,6 +34,21 @@ std::vector<bool> WithinNominalHolders(const QuotaModel& model,
   return within;
 }
 
+Reclaim ReclaimFrom(const QuotaModel& model, const Ledger& soon, int queue, const Amounts& demand) {
+  Reclaim out;
+  out.from.assign(model.queue_count(), false);
+  const int cohort = model.queue(queue).cohort;
+  const bool within = model.WithinNominal(soon, queue, demand);
+  out.any = model.shared_cohort(cohort) && (within || model.BelowNominal(soon, queue, demand));
+  if (!out.any) return out;
+  const double share_after = within ? 0 : model.BorrowedShare(soon, queue, demand);
+  for (int q = 0; q < model.queue_count(); ++q) {
+    out.from[q] = q != queue && model.queue(q).cohort == cohort &&
+                  (within || share_after < model.BorrowedShare(soon, q));
+  }
+  return out;
+}
+
 void SortCandidates(const std::vector<Holder>& holders, std::vector<size_t>& candidates) {
   std::sort(candidates.begin(), candidates.end(), [&](size_t a, size_t b) {
     const Holder &x = holders[a], &y = holders[b];

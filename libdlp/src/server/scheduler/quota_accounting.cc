@@ -184,10 +184,15 @@ int64_t QuotaModel::MostUsable(int queue, int d) const {
 }
 
 double QuotaModel::BorrowedShare(const Ledger& ledger, int queue) const {
+  return BorrowedShare(ledger, queue, Amounts(dims(), 0));
+}
+
+double QuotaModel::BorrowedShare(const Ledger& ledger, int queue, const Amounts& extra) const {
   const QueueQuota& q = queues_[queue];
   double dominant = 0;
   for (int d = 0; d < dims(); ++d) {
-    const int64_t borrowed = Positive(Used(ledger, queue, d) - q.nominal[d]);
+    const int64_t borrowed =
+        Positive(SaturatingSub(SaturatingAdd(Used(ledger, queue, d), extra[d]), q.nominal[d]));
     const int64_t pool = pools_[q.cohort][d];
     if (borrowed > 0 && pool > 0) {
       dominant = std::max(dominant, static_cast<double>(borrowed) / static_cast<double>(pool));
@@ -205,6 +210,17 @@ bool QuotaModel::WithinNominal(const Ledger& ledger, int queue, const Amounts& d
     }
   }
   return true;
+}
+
+bool QuotaModel::BelowNominal(const Ledger& ledger, int queue, const Amounts& demand) const {
+  const QueueQuota& q = queues_[queue];
+  bool asks = false;
+  for (int d = 0; d < dims(); ++d) {
+    if (demand[d] <= 0 || !q.limited[d]) continue;
+    if (Used(ledger, queue, d) >= q.nominal[d]) return false;
+    asks = true;
+  }
+  return asks;
 }
 
 std::string QuotaModel::Describe(int d, int64_t amount) const {

@@ -89,8 +89,13 @@ class QuotaModel {
   // Queue `queue`'s weighted dominant share of what it borrows: the largest
   // fraction of its cohort's pool it uses beyond nominal, over its weight.
   double BorrowedShare(const Ledger& ledger, int queue) const;
+  // The same once `extra` more is in use (the ledger is not changed).
+  double BorrowedShare(const Ledger& ledger, int queue, const Amounts& extra) const;
   // Whether `demand` keeps `queue` within its nominal quota.
   bool WithinNominal(const Ledger& ledger, int queue, const Amounts& demand) const;
+  // Whether `queue` uses less than its nominal quota of every resource
+  // `demand` asks for: it wants quota back, if not all of what it asks.
+  bool BelowNominal(const Ledger& ledger, int queue, const Amounts& demand) const;
   int64_t Used(const Ledger& ledger, int queue, int d) const {
     return ledger.used[static_cast<size_t>(queue) * dims() + d];
   }

@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -104,6 +106,24 @@ struct PreemptDecision {
   std::string reason;
 };
 
+// The steps of a decision, one a line (--why). Immutable and shared: the
+// jobs behind one head mostly have the same steps, so a round with thousands
+// waiting builds each distinct trace once, and the controller keeps them all
+// without copying.
+class DecisionTrace {
+ public:
+  DecisionTrace() = default;
+  explicit DecisionTrace(std::vector<std::string> lines)
+      : lines_(std::make_shared<const std::vector<std::string>>(std::move(lines))) {}
+  const std::vector<std::string>& lines() const {
+    static const std::vector<std::string> kNone;
+    return lines_ ? *lines_ : kNone;
+  }
+
+ private:
+  std::shared_ptr<const std::vector<std::string>> lines_;
+};
+
 // Why a job still waits, in words and as the steps that led there.
 struct PendingExplanation {
   // Current and precise, e.g. "3rd in queue vision; needs 2 gpu; queue vision
@@ -112,7 +132,7 @@ struct PendingExplanation {
   std::string reason;
   int position = 0;  // 1-based, in its queue's order
   std::optional<absl::Time> estimated_start;  // unset: unknown
-  std::vector<std::string> trace;  // the decision, one step a line (--why)
+  DecisionTrace trace;
 };
 
 struct Decision {

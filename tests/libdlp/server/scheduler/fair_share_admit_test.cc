@@ -66,7 +66,7 @@ TEST(FairShareAdmitTest, ExplainsPositionNeedsQuotaAndWhatItWaitsFor) {
                                       "; waiting for job 17 (est. start in 12 min)");
   EXPECT_EQ(d.waiting[21].position, 1);
   EXPECT_EQ(d.waiting[21].estimated_start, kNow + absl::Minutes(12));
-  EXPECT_EQ(d.waiting[21].trace,
+  EXPECT_EQ(d.waiting[21].trace.lines(),
             (std::vector<std::string>{
                 "queue vision: head of the queue, effective priority 0 (priority 0, +0 for "
                 "waiting)",

@@ -202,7 +202,7 @@ TEST(FairSharePolicyTest, BackfillBehindTheHeadOfTheSameQueue) {
   Decision d = Decide(s);
   EXPECT_EQ(Started(d), (std::vector<int64_t>{2}));
   EXPECT_EQ(d.waiting[3].reason, "waiting behind job 1 in queue a");
-  EXPECT_EQ(d.waiting[3].trace.back(),
+  EXPECT_EQ(d.waiting[3].trace.lines().back(),
             "cannot backfill: waiting for resources reserved for job 1 (est. start in 10 min)");
 }
 
@@ -214,7 +214,8 @@ TEST(FairSharePolicyTest, OnlyTheFirstHeadInTurnOrderReserves) {
   EXPECT_EQ(Started(d), (std::vector<int64_t>{3}));
   EXPECT_EQ(d.waiting[1].estimated_start, kNow + absl::Minutes(10));
   EXPECT_FALSE(d.waiting[2].estimated_start.has_value());
-  EXPECT_EQ(d.waiting[2].trace.back(), "reservation: not reserved yet: job 1 ahead of it reserves");
+  EXPECT_EQ(d.waiting[2].trace.lines().back(),
+            "reservation: not reserved yet: job 1 ahead of it reserves");
 }
 
 TEST(FairSharePolicyTest, BackfillLooksFarBehindTheHead) {
@@ -225,6 +226,39 @@ TEST(FairSharePolicyTest, BackfillLooksFarBehindTheHead) {
   s.pending.push_back(Job(202, "a", 1, 2, 0, absl::Minutes(5)));
   Decision d = Decide(s);
   EXPECT_EQ(Started(d), (std::vector<int64_t>{202}));
+}
+
+TEST(FairSharePolicyTest, AJobBehindAHeadIsExplainedWithTheUseAfterBackfill) {
+  Snapshot s = Machine(8);
+  s.queues = {Queue("q", "", Res(4))};
+  s.running = {Running(101, "q", 2, {}, 0, absl::Minutes(10), absl::Minutes(70))};
+  // Job 1 reserves for when job 101 ends; job 3 ends before that and
+  // backfills; jobs 2 and 4 ask alike, but job 4 is tried after job 3 started.
+  s.pending = {Job(1, "q", 4), Job(2, "q", 3), Job(3, "q", 1, 0, 0, absl::Minutes(10)),
+               Job(4, "q", 3)};
+  Decision d = Decide(s);
+  EXPECT_EQ(Started(d), (std::vector<int64_t>{3}));
+  const std::string tail =
+      " cpu (nominal 4, no cohort to borrow from); waiting behind job 1 in queue q";
+  EXPECT_EQ(d.waiting[2].reason, "2nd in queue q; needs 3 cpu; queue q uses 2/4" + tail);
+  EXPECT_EQ(d.waiting[4].reason, "3rd in queue q; needs 3 cpu; queue q uses 3/4" + tail);
+  EXPECT_EQ(d.waiting[4].trace.lines(),
+            (std::vector<std::string>{
+                "waiting behind job 1 in queue q; tried for backfill",
+                "cannot backfill: queue q uses 3/4 cpu (nominal 4, no cohort to borrow from)"}));
+}
+
+TEST(FairSharePolicyTest, ASnapshotInAnyOrderIsExplainedByQueueOrder) {
+  Snapshot s = Machine(4);
+  s.queues = {Queue("q", "", Res(4))};
+  s.running = {Running(101, "q", 4)};
+  s.pending = {Job(3, "q", 1), Job(1, "q", 2), Job(2, "q", 1, 0, 5)};
+  Decision d = Decide(s);
+  ASSERT_EQ(d.waiting.size(), 3u);
+  EXPECT_EQ(d.waiting[2].position, 1);  // the highest priority first
+  EXPECT_EQ(d.waiting[1].position, 2);
+  EXPECT_EQ(d.waiting[3].position, 3);
+  EXPECT_EQ(d.waiting[3].reason.substr(0, 33), "3rd in queue q; needs 1 cpu; queu");
 }
 
 }  // namespace

@@ -154,6 +154,46 @@ TEST(FairSharePreemptionTest, AQueueReclaimsItsNominalQuotaFromABorrower) {
   EXPECT_TRUE(Decide(s).preempt.empty());
 }
 
+// a, b and c lend each other their nominal 4 GPUs of 12; b borrows 2 (job
+// 203, started last), a runs 1 GPU, c 2, and 3 GPUs are free.
+Snapshot ThreeQueues() {
+  Snapshot s = Machine(64, 12);
+  s.queues = {Queue("a", "lab", Res(16, 4)), Queue("b", "lab", Res(16, 4)),
+              Queue("c", "lab", Res(16, 4))};
+  s.running = {Running(301, "a", 1, {"0"}), Running(201, "b", 1, {"1", "2"}, 0, absl::Minutes(20)),
+               Running(202, "b", 1, {"3", "4"}, 0, absl::Minutes(10)),
+               Running(203, "b", 1, {"5", "6"}, 0, absl::Minutes(1)),
+               Running(401, "c", 1, {"7", "8"})};
+  return s;
+}
+
+TEST(FairSharePreemptionTest,
+     AQueueBelowItsQuotaReclaimsForAGangThatWouldBorrowLessThanTheVictims) {
+  Snapshot s = ThreeQueues();
+  // Queue a uses 1 of its 4: a gang of 4 would borrow 1 GPU, less than b
+  // borrows (2 at the same weight), so it takes b's borrowed job back.
+  s.pending = {Job(1, "a", 1, 4)};
+  Decision d = Decide(s);
+  EXPECT_EQ(Victims(d), (std::vector<int64_t>{203}));
+  EXPECT_EQ(d.preempt[0].reason, "Preempted by job 1 (queue a reclaiming gpu)");
+  // Once it runs, b (back at its nominal quota) cannot take it back: b's
+  // gang would borrow as much as a does.
+  s.running.erase(s.running.begin() + 3);  // 203 has stopped
+  s.running.push_back(Running(1, "a", 1, {"9", "10", "11", "5"}));
+  s.pending = {Job(203, "b", 1, 2)};
+  EXPECT_TRUE(Decide(s).preempt.empty());
+}
+
+TEST(FairSharePreemptionTest, AGangThatWouldBorrowAsMuchAsTheVictimsQueueReclaimsNothing) {
+  Snapshot s = ThreeQueues();
+  s.running[0] = Running(301, "a", 1, {"0", "9"});
+  // a would borrow 2, as much as b does: no preemption, it waits.
+  s.pending = {Job(1, "a", 1, 4)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_NE(d.waiting[1].reason.find("waiting for job"), std::string::npos) << d.waiting[1].reason;
+}
+
 TEST(FairSharePreemptionTest, NeverAJobWithinItsQueuesNominalQuotaForAnotherQueue) {
   // Quotas promise more than the machine has: nlp runs within its own.
   Snapshot s = Machine(64, 4);
