@@ -6,27 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "codec/codec_internal.h"
+#include "libdlp/server/store/job_records.h"
 #include "server/controller/controller.h"
 #include "server/store/job_store.h"
 #include "support/temp_dir.h"
 
 namespace dlp::server {
 namespace {
-
-JobRecord NewRecord(const std::string& name, std::map<std::string, std::string> labels = {}) {
-  JobRecord r;
-  r.job.name = name;
-  r.job.queue = "default";
-  r.job.spec.name = name;
-  r.job.spec.labels = std::move(labels);
-  ReplicaSpec worker;
-  worker.role = "worker";
-  worker.count = 2;
-  worker.command = {"echo", "hi"};
-  r.job.spec.replicas.push_back(worker);
-  r.job.replicas = InitialReplicas(r.job.spec);
-  return r;
-}
 
 // What GET /v1/jobs?fields=summary answers for each record.
 std::vector<std::string> Summaries(const std::vector<JobRecord>& records) {
@@ -52,19 +38,20 @@ constexpr absl::string_view kUnreadableSpec =
 // longer reads back.
 void Fill(JobStore& store) {
   ASSERT_TRUE(store.Insert(NewRecord("plain")).ok());
-  ASSERT_TRUE(store.Insert(NewRecord("vision", {{"team", "vision"}, {"stage", "train"}})).ok());
   ASSERT_TRUE(
-      store
-          .Insert(NewRecord(
-              "odd", {{"app.kubernetes.io/name", "trainer.v2"}, {"team", "vision"}, {"note", ""}}))
-          .ok());
-  auto done = store.Insert(NewRecord("done", {{"team", "nlp"}}));
+      store.Insert(NewRecord("vision", "default", {{"team", "vision"}, {"stage", "train"}})).ok());
+  ASSERT_TRUE(store
+                  .Insert(NewRecord(
+                      "odd", "default",
+                      {{"app.kubernetes.io/name", "trainer.v2"}, {"team", "vision"}, {"note", ""}}))
+                  .ok());
+  auto done = store.Insert(NewRecord("done", "default", {{"team", "nlp"}}));
   ASSERT_TRUE(done.ok());
   done->job.state = JobState::kSucceeded;
   done->job.exit_code = 0;
   done->job.finished = absl::Now();
   ASSERT_TRUE(store.Update(*done).ok());
-  ASSERT_TRUE(store.Insert(NewRecord("broken", {{"team", "vision"}})).ok());
+  ASSERT_TRUE(store.Insert(NewRecord("broken", "default", {{"team", "vision"}})).ok());
 }
 
 void BreakSpec(const std::string& path, int64_t id) {

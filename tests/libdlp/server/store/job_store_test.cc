@@ -3,28 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "libdlp/server/store/job_records.h"
 #include "server/controller/controller.h"
 #include "support/temp_dir.h"
 
 namespace dlp::server {
 namespace {
-
-JobRecord NewRecord(const std::string& name, const std::string& queue = "default",
-                    std::map<std::string, std::string> labels = {}) {
-  JobRecord r;
-  r.job.name = name;
-  r.job.queue = queue;
-  r.job.spec.name = name;
-  r.job.spec.queue = queue;
-  r.job.spec.labels = std::move(labels);
-  ReplicaSpec worker;
-  worker.role = "worker";
-  worker.count = 2;
-  worker.command = {"echo", "hi"};
-  r.job.spec.replicas.push_back(worker);
-  r.job.replicas = InitialReplicas(r.job.spec);
-  return r;
-}
 
 TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
   testing::TempDir dir;
