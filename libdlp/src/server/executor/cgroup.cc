@@ -237,13 +237,29 @@ int64_t Cgroups::OomKills(const std::string& job) const {
                     "oom_kill");
 }
 
+namespace {
+
+// The pids listed in a cgroup folder's cgroup.procs.
+std::vector<pid_t> ProcessesIn(const std::string& dir) {
+  std::vector<pid_t> pids;
+  for (absl::string_view line : absl::StrSplit(ReadControl(dir + "/cgroup.procs"), '\n')) {
+    pid_t pid = 0;
+    if (absl::SimpleAtoi(line, &pid) && pid > 1) pids.push_back(pid);
+  }
+  return pids;
+}
+
+}  // namespace
+
+std::vector<pid_t> Cgroups::Processes(const std::string& job) const {
+  const std::vector<std::string> dirs = Paths(job);
+  return dirs.empty() ? std::vector<pid_t>{} : ProcessesIn(dirs.front());  // v1: all alike
+}
+
 bool Cgroups::Remove(const std::string& job) const {
   bool gone = true;
   for (const std::string& dir : Paths(job)) {
-    for (absl::string_view line : absl::StrSplit(ReadControl(dir + "/cgroup.procs"), '\n')) {
-      pid_t pid = 0;
-      if (absl::SimpleAtoi(line, &pid) && pid > 1) kill(pid, SIGKILL);
-    }
+    for (pid_t pid : ProcessesIn(dir)) kill(pid, SIGKILL);
     if (rmdir(dir.c_str()) != 0 && errno != ENOENT) gone = false;
   }
   return gone;

@@ -12,6 +12,8 @@
 // Thread-compatible; the methods other than Detect only read the object.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -46,6 +48,9 @@ class Cgroups {
   // How many of the job's processes the kernel's OOM killer killed (0 when the
   // job has no cgroup).
   int64_t OomKills(const std::string& job) const;
+
+  // The processes in the job's cgroup; none when it has no cgroup.
+  std::vector<pid_t> Processes(const std::string& job) const;
 
   // SIGKILLs whatever is left in the job's cgroup and removes it. False while
   // it still holds processes (call again later); true once it is gone.

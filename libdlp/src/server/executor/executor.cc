@@ -390,16 +390,24 @@ void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
 void Executor::ReconcileQueued(JobRecord& record, std::vector<Event>& events) {
   if (!runners_at_start_) runners_at_start_ = ProcessesByArgument("--status-file");
   const std::string& id = record.job.id;
+  std::optional<pid_t> runner;
   auto found = runners_at_start_->find(StatusPath(id));
-  if (found != runners_at_start_->end()) {
-    const pid_t runner = found->second;
-    record.runner_pid = runner;
-    record.runner_start_time = ProcessStartTime(runner).value_or(0);
+  if (found != runners_at_start_->end()) runner = found->second;
+  // A spawned process carries dlp-run's command line only once it executes
+  // it, but it joins the job's cgroup first: one the last daemon spawned just
+  // before it stopped is found there (removing the cgroup would kill it).
+  if (!runner && record.start_attempt > 0 && options_.cgroups &&
+      access(StatusPath(id).c_str(), F_OK) != 0) {
+    runner = RootOf(options_.cgroups->Processes(id));
+  }
+  if (runner) {
+    record.runner_pid = *runner;
+    record.runner_start_time = ProcessStartTime(*runner).value_or(0);
     record.job.state = JobState::kRunning;
     record.job.reason = "";
     record.job.started = absl::Now();
     events.push_back({*record.job.started, "Adopted",
-                      absl::StrCat("dlp-run (pid ", runner,
+                      absl::StrCat("dlp-run (pid ", *runner,
                                    ") was started before the daemon restarted; adopted")});
     return;
   }

@@ -8,7 +8,9 @@
 // Start, and the Running record with the runner's pid and start time after.
 // dlp-run's output file is created by the spawned process itself, before it
 // executes dlp-run. After a crash Reconcile finds a Starting job's runner by
-// its --status-file argument and adopts it; when none is alive, a status file
+// its --status-file argument, or in the job's cgroup (which the spawned
+// process joins first) when it has not executed dlp-run yet, and adopts it;
+// when none is alive, a status file
 // or output file means it ran (the job is settled from its status file, or
 // lost), and neither means it never ran: only then is it started again.
 // Thread-compatible: the controller calls it under its own lock, except Start,

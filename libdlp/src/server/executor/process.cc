@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -93,6 +94,17 @@ std::optional<int64_t> ProcessStartTime(pid_t pid) {
 bool SameProcessAlive(pid_t pid, int64_t start_time) {
   std::optional<int64_t> actual = ProcessStartTime(pid);
   return actual && *actual == start_time;
+}
+
+std::optional<pid_t> RootOf(const std::vector<pid_t>& pids) {
+  std::optional<pid_t> root;
+  for (pid_t pid : pids) {
+    std::optional<ProcStat> stat = ReadProcStat(pid);
+    if (!stat || std::find(pids.begin(), pids.end(), stat->parent) != pids.end()) continue;
+    if (root) return std::nullopt;
+    root = pid;
+  }
+  return root;
 }
 
 bool GroupAlive(pid_t pgid) { return pgid > 0 && (kill(-pgid, 0) == 0 || errno == EPERM); }

@@ -28,6 +28,10 @@ bool SameProcessAlive(pid_t pid, int64_t start_time);
 // executed its command), the one whose parent does not carry the value.
 std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag);
 
+// Of `pids`, the live one whose parent is not among them (the first of a
+// process tree, not what it forked); nullopt unless there is exactly one.
+std::optional<pid_t> RootOf(const std::vector<pid_t>& pids);
+
 // True when any process is in process group `pgid`.
 bool GroupAlive(pid_t pgid);
 

@@ -1,16 +1,21 @@
 // A daemon that dies after starting dlp-run but before it records the start
 // leaves a Queued job with a live runner. The next daemon must find that
 // runner by its status file and adopt it, never start the job a second time.
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
+#include "server/executor/cgroup.h"
 #include "server/executor/executor.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -112,6 +117,53 @@ TEST(ExecutorReconcileTest, QueuedJobWithoutARunnerStaysQueued) {
   EXPECT_EQ(record.job.state, JobState::kQueued);
   EXPECT_EQ(record.runner_pid, 0);
   EXPECT_TRUE(events.empty());
+}
+
+// A daemon killed while its spawned child had joined the job's cgroup and
+// created dlp-run's output file, but not yet executed dlp-run: the child
+// still carries the daemon's command line. It is the job's runner, about to
+// run it; settling the job as lost (and killing the cgroup) would lose a job
+// that never ran.
+TEST(ExecutorReconcileTest, ARunnerNotYetExecutedIsAdoptedFromTheJobCgroup) {
+  absl::StatusOr<Cgroups> cgroups = Cgroups::Detect(absl::StrCat("adopt-test-", getpid()));
+  if (!cgroups.ok()) GTEST_SKIP() << "no writable cgroup: " << cgroups.status();
+  dlp::testing::TempDir dir;
+  ExecutorOptions options{dir.Join("jobs")};
+  options.cgroups = *cgroups;
+  Executor executor(options);
+  absl::StatusOr<std::vector<std::string>> procs = cgroups->Create("45", {});
+  ASSERT_TRUE(procs.ok()) << procs.status();
+  int hold[2];
+  ASSERT_EQ(pipe(hold), 0);
+  const pid_t child = fork();
+  if (child == 0) {  // joins the cgroup and waits, as the spawned child before its exec
+    close(hold[1]);
+    const std::string pid = std::to_string(getpid());
+    for (const std::string& p : *procs) {
+      const int fd = open(p.c_str(), O_WRONLY);
+      if (fd < 0 || write(fd, pid.data(), pid.size()) < 0) _exit(1);
+      close(fd);
+    }
+    char c;
+    (void)!read(hold[0], &c, 1);
+    _exit(0);
+  }
+  close(hold[0]);
+  ASSERT_TRUE(dlp::testing::Eventually([&] { return cgroups->Processes("45").size() == 1; }));
+  std::filesystem::create_directories(executor.JobDir("45"));
+  std::ofstream(executor.RunnerOutput("45")).flush();  // created before the exec
+  ASSERT_EQ(access(executor.RunnerOutput("45").c_str(), F_OK), 0);
+  JobRecord record = QueuedRecord("45");
+  record.start_attempt = 1;
+  std::vector<Event> events;
+  executor.Reconcile(record, events);
+  EXPECT_EQ(record.job.state, JobState::kRunning) << record.job.reason;
+  EXPECT_EQ(record.runner_pid, child);
+  EXPECT_EQ(kill(child, 0), 0) << "the runner was killed";
+  close(hold[1]);
+  waitpid(child, nullptr, 0);
+  cgroups->Remove("45");
+  cgroups->RemoveIfUnused();
 }
 
 }  // namespace
