@@ -37,6 +37,11 @@ int main(int argc, char** argv) {
   app.add_option("--batch", o.batch, "Global batch size, split across the ranks")
       ->capture_default_str();
   app.add_option("--lr", o.lr, "Learning rate")->capture_default_str();
+  std::string lr_schedule = "constant";
+  app.add_option("--lr-schedule", lr_schedule,
+                 "constant, or cosine: anneal the rate from --lr to 0 over all --epochs")
+      ->check(CLI::IsMember({"constant", "cosine"}))
+      ->capture_default_str();
   app.add_option("--momentum", o.momentum, "SGD momentum")->capture_default_str();
   app.add_option("--weight-decay", o.weight_decay, "L2 weight decay added to the gradient")
       ->capture_default_str();
@@ -61,6 +66,8 @@ int main(int argc, char** argv) {
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  o.lr_schedule = lr_schedule == "cosine" ? dlp::fmnist::LrSchedule::kCosine
+                                          : dlp::fmnist::LrSchedule::kConstant;
   o.device = device == "cpu" ? DeviceKind::kCpu
              : device == "cuda" ? DeviceKind::kCuda
                                 : DeviceKind::kAuto;

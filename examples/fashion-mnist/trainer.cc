@@ -204,6 +204,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     buckets->Ready(first, n);
   };
   long step = 0;
+  const long steps_per_epoch = (train.count + o.batch - 1) / o.batch;
   for (int epoch = static_cast<int>(start.epoch) + 1; epoch <= o.epochs; ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
     const std::vector<int> order = rng.Permutation(train.count);
@@ -236,7 +237,10 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       }
       dlp_trace_begin_cat("optimizer", "phase");
       kernels->CopyToDevice(grads.get(), flat.data() + 1, count * sizeof(float));
-      kernels->MomentumStep(params.get(), velocity.get(), grads.get(), count, o.lr, o.momentum,
+      const float lr =
+          LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
+                       o.epochs * steps_per_epoch);
+      kernels->MomentumStep(params.get(), velocity.get(), grads.get(), count, lr, o.momentum,
                             1.0f / static_cast<float>(global), o.weight_decay);
       dlp_trace_end();
       dlp_trace_end_arg("samples", hi - lo);

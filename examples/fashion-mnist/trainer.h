@@ -15,6 +15,7 @@
 #include "dataset.h"
 #include "dlp/status.h"
 #include "kernels.h"
+#include "lr_schedule.h"
 
 namespace dlp::fmnist {
 
@@ -24,6 +25,7 @@ struct TrainOptions {
   int epochs = 5;
   int batch = 64;  // global, across all ranks
   float lr = 0.05f;
+  LrSchedule lr_schedule = LrSchedule::kConstant;
   float momentum = 0.9f;
   float weight_decay = 0;  // L2 penalty added to the gradient: wd * params
   int hidden = 256;        // mlp: the first hidden layer's width (the second has half)

@@ -81,6 +81,23 @@ TEST(FmnistTrainTest, CnnTrains) {
   EXPECT_GT(lines[1]["test_accuracy"].get<double>(), 0.5);
 }
 
+TEST(FmnistTrainTest, CosineScheduleTrainsOnItsOwnCurve) {
+  const RunResult cosine = testing::Run(With({"--epochs", "2", "--lr-schedule", "cosine"}));
+  const RunResult constant = testing::Run(With({"--epochs", "2"}));
+  ASSERT_EQ(cosine.exit_code, 0) << cosine.err;
+  ASSERT_EQ(constant.exit_code, 0) << constant.err;
+  const auto lines = EpochLines(cosine);
+  ASSERT_THAT(lines, SizeIs(2)) << cosine.out;
+  EXPECT_LT(lines[1]["loss"].get<double>(), lines[0]["loss"].get<double>());
+  EXPECT_GT(lines[1]["test_accuracy"].get<double>(), 0.7);
+  // The rate falls from the first step on, so the first epoch already differs.
+  EXPECT_NE(lines[0]["loss"], EpochLines(constant)[0]["loss"]);
+
+  const RunResult bad = testing::Run(Train({"--lr-schedule", "step"}));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_THAT(bad.err, HasSubstr("--lr-schedule"));
+}
+
 TEST(FmnistTrainTest, MissingDataNamesTheFileAndThePackage) {
   TempDir dir;
   const RunResult r = testing::Run(Train({"--data", dir.Join("nothing-here")}));
