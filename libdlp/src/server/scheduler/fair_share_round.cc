@@ -77,7 +77,7 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
 FairShareRound::Key FairShareRound::KeyOf(int queue) const {
   const QueuedJob& next = queues_[queue].jobs[queues_[queue].next];
   const bool borrows = !model_.WithinNominal(now_, queue, next.demand);
-  return {borrows, borrows ? model_.BorrowedShare(now_, queue) : 0.0, next.effective_priority,
+  return {borrows, borrows ? model_.Standing(now_, queue) : 0.0, next.effective_priority,
           next.job->seq, queue};
 }
 
@@ -219,11 +219,16 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       queued.effective_priority - job.priority));
   if (model_.WithinNominal(now_, queue, demand)) {
     trace.push_back("turn: within its queue's nominal quota");
-  } else {
+  } else if (!model_.history()) {
     trace.push_back(
         absl::StrFormat("turn: borrows; queue %s's weighted share of what it borrows is %.3f",
                         model_.queue(queue).config.name, model_.BorrowedShare(now_, queue)));
+  } else {
+    trace.push_back(
+        absl::StrFormat("turn: borrows; queue %s's fair-share standing is %.3f (lowest goes first)",
+                        model_.queue(queue).config.name, model_.Standing(now_, queue)));
   }
+  if (model_.history()) trace.push_back(HistoryText(queue));
   trace.push_back("cannot start now: " + block);
   std::string waiting;
   bool preempting = false;
@@ -395,6 +400,17 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
     return out;
   }
   return DescribeBlock(model_, now_, queue, demand, job.demand, attempt.block);
+}
+
+std::string FairShareRound::HistoryText(int queue) const {
+  const auto [percent, dim] = model_.HistoryPercent(queue);
+  return absl::StrCat("fair share: queue ", model_.queue(queue).config.name, " is ",
+                      percent < 100   ? "behind"
+                      : percent > 100 ? "ahead of"
+                                      : "at",
+                      " its share: used ", percent, "% of its nominal ", model_.dim_name(dim),
+                      " over the last ~", absl::FormatDuration(snapshot_.fair_share_half_life),
+                      " (half-life)");
 }
 
 std::string FairShareRound::Lead(int queue, int position, const Amounts& demand,

@@ -82,6 +82,9 @@ class FairShareRound {
   // What stops a job now, in words.
   std::string BlockText(const PendingJob& job, int queue, const Amounts& demand,
                         const Attempt& attempt) const;
+  // "fair share: queue vision is behind its share: used 47% of its nominal
+  // gpu over the last ~1h (half-life)", for --why.
+  std::string HistoryText(int queue) const;
   // "2nd in queue vision; needs 2 gpu; " with queues configured, else "";
   // then `then` (in one allocation: this runs for every waiting job).
   std::string Lead(int queue, int position, const Amounts& demand,
