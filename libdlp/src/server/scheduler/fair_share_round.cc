@@ -70,8 +70,28 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
+  if (model_.history()) reserver_ = LongestWaitingBlockedQueue();
   waiting_.resize(snapshot.pending.size());
   explained_.assign(snapshot.pending.size(), 0);
+}
+
+int FairShareRound::LongestWaitingBlockedQueue() const {
+  int found = -1;
+  const PendingJob* oldest = nullptr;
+  for (int q = 0; q < model_.queue_count(); ++q) {
+    if (queues_[q].jobs.empty() || !model_.queue(q).known) continue;
+    // Starts only take resources: a first job that does not fit now will
+    // not later in the round, and becomes its queue's head.
+    const QueuedJob& first = queues_[q].jobs.front();
+    if (!model_.Check(now_, q, first.demand, first.job->preemptible)) continue;
+    const PendingJob& job = *first.job;
+    if (oldest == nullptr || job.submitted < oldest->submitted ||
+        (job.submitted == oldest->submitted && job.seq < oldest->seq)) {
+      oldest = &job;
+      found = q;
+    }
+  }
+  return found;
 }
 
 FairShareRound::Key FairShareRound::KeyOf(int queue) const {
@@ -239,9 +259,12 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       preempting = Preempt(job, queue, demand, attempt.block, trace, waiting);
     }
   }
-  if (!preempting && reservations_.size() >= static_cast<size_t>(kMaxReservations)) {
+  const bool others_turn = reserver_ >= 0 && reserver_ != queue;
+  if (!preempting &&
+      (reservations_.size() >= static_cast<size_t>(kMaxReservations) || others_turn)) {
     std::vector<int64_t> ahead;
     for (const Reservation& r : reservations_) ahead.push_back(r.seq);
+    if (ahead.empty()) ahead.push_back(queues_[reserver_].jobs.front().job->seq);
     waiting = absl::StrCat("not reserved yet: ", JobList(ahead), " ahead of it ",
                            ahead.size() == 1 ? "reserves" : "reserve");
     trace.push_back("reservation: " + waiting);

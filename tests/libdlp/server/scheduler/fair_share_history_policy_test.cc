@@ -64,6 +64,39 @@ TEST(FairShareHistoryPolicyTest, WhyNamesTheQueuesStanding) {
       << ::testing::PrintToString(y);
 }
 
+// x and y lend each other their nominal 4 CPUs; each runs 4 (x for an hour
+// more, y for two) and waits with an 8-CPU job: x's of priority 10, y's
+// submitted 30 minutes earlier.
+Snapshot TwoGangs() {
+  Snapshot s = Machine(8);
+  s.queues = {Queue("x", "lab", Res(4)), Queue("y", "lab", Res(4))};
+  s.running = {Running(101, "x", 4, {}, 0, absl::Minutes(1), absl::Hours(1) + absl::Minutes(1)),
+               Running(201, "y", 4, {}, 0, absl::Minutes(1), absl::Hours(2) + absl::Minutes(1))};
+  s.pending = {Job(1, "x", 8, 0, 10), Job(2, "y", 8)};
+  s.pending[0].submitted = kNow - absl::Minutes(1);
+  s.pending[1].submitted = kNow - absl::Minutes(30);
+  return s;
+}
+
+TEST(FairShareHistoryPolicyTest, TheHeadThatWaitedLongestReserves) {
+  Snapshot s = TwoGangs();
+  // Now only: the first blocked head in turn order (x, by priority) reserves.
+  Decision d = Decide(s);
+  EXPECT_EQ(d.waiting[1].estimated_start, kNow + absl::Hours(2));
+  EXPECT_NE(d.waiting[2].reason.find("not reserved yet: job 1 ahead of it reserves"),
+            std::string::npos)
+      << d.waiting[2].reason;
+  // With a history the reservation stays with the head that has waited
+  // longest, whatever the turn order: y's.
+  s.fair_share_half_life = absl::Hours(1);
+  d = Decide(s);
+  EXPECT_EQ(d.waiting[2].estimated_start, kNow + absl::Hours(2));
+  EXPECT_FALSE(d.waiting[1].estimated_start);
+  EXPECT_NE(d.waiting[1].reason.find("not reserved yet: job 2 ahead of it reserves"),
+            std::string::npos)
+      << d.waiting[1].reason;
+}
+
 // a, b and c lend each other their nominal 4 GPUs of 12; a runs 2, b 6 (it
 // borrows 2, job 203 started last), c 2; a's 4-GPU gang would borrow 2.
 Snapshot ThreeQueues() {
