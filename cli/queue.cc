@@ -1,5 +1,5 @@
 // dlp queue [show NAME]: each queue's quota, use, borrowing, lending, waiting
-// jobs and fair-share value (any tenant's token: totals only).
+// jobs, fair-share value and recent use (any tenant's token: totals only).
 #include "dlp/queue.h"
 
 #include <unistd.h>
@@ -28,6 +28,18 @@ std::string Resources(const QueueResources& r) {
 
 std::string Share(double share) { return absl::StrFormat("%.3f", share); }
 
+// "47%": the queue's decayed average use of its nominal quota; "-": no history.
+std::string Recent(const QueueUsage& q) {
+  return q.recent ? absl::StrCat(q.recent_percent, "%") : "-";
+}
+
+// "1h", "30m", "90s".
+std::string HalfLife(int64_t seconds) {
+  if (seconds % 3600 == 0) return absl::StrCat(seconds / 3600, "h");
+  if (seconds % 60 == 0) return absl::StrCat(seconds / 60, "m");
+  return absl::StrCat(seconds, "s");
+}
+
 int RunList(const QueueFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
@@ -37,11 +49,12 @@ int RunList(const QueueFlags& flags, const GlobalFlags& globals) {
     std::printf("%s\n", QueueUsagesToJson(*queues, 2).c_str());
     return Code(ExitCode::kSuccess);
   }
-  Table table({"NAME", "COHORT", "NOMINAL", "USED", "BORROWED", "LENT", "PENDING", "SHARE"});
+  Table table(
+      {"NAME", "COHORT", "NOMINAL", "USED", "BORROWED", "LENT", "PENDING", "SHARE", "RECENT"});
   for (const QueueUsage& q : *queues) {
     table.AddRow({q.name, q.cohort.empty() ? "-" : q.cohort, Resources(q.nominal),
                   Resources(q.used), Resources(q.borrowed), Resources(q.lent),
-                  absl::StrCat(q.pending), Share(q.share)});
+                  absl::StrCat(q.pending), Share(q.share), Recent(q)});
   }
   table.Print(stdout, UseColor(globals, STDOUT_FILENO));
   return Code(ExitCode::kSuccess);
@@ -68,6 +81,12 @@ int RunShow(const QueueFlags& flags, const GlobalFlags& globals) {
   field("Running:", absl::StrCat(q->running));
   field("Pending:", absl::StrCat(q->pending));
   field("Share:", Share(q->share));
+  if (q->recent) {
+    field("Recent:", absl::StrCat(Resources(*q->recent), " (", q->recent_percent,
+                                  "% of nominal; half-life ", HalfLife(q->half_life_seconds), ")"));
+  } else {
+    field("Recent:", "- (no fair-share history)");
+  }
   return Code(ExitCode::kSuccess);
 }
 

@@ -8,6 +8,7 @@
 //   dlp-bench-policy-sim [--seed=N] [--jobs=N] [--load=X] [--window-hours=H]
 //                        [--policies=fifo,priority_fifo,default]
 //                        [--latency-pending=N] [--latency-calls=N]
+//                        [--half-life=DURATION]   (fair-share history; 0: off)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/policy.h"
 #include "server/scheduler/simulator.h"
@@ -37,6 +39,7 @@ struct Options {
   std::string policies = "fifo,priority_fifo,default";
   int latency_pending = 10000;
   int latency_calls = 200;
+  std::string half_life;  // empty: dlpd's default
 };
 
 bool Parse(int argc, char** argv, Options& o) {
@@ -58,7 +61,10 @@ bool Parse(int argc, char** argv, Options& o) {
       ok = absl::SimpleAtoi(v, &o.latency_pending);
     else if (kv.first == "--latency-calls")
       ok = absl::SimpleAtoi(v, &o.latency_calls);
-    else
+    else if (kv.first == "--half-life") {
+      o.half_life = v;
+      ok = server::ParseHalfLife(v).ok();
+    } else
       ok = false;
     if (!ok) {
       std::fprintf(stderr, "dlp-bench-policy-sim: bad argument %s\n", argv[i]);
@@ -76,8 +82,9 @@ std::unique_ptr<server::SchedulingPolicy> Make(const std::string& name) {
 }
 
 // `pending` jobs waiting on a machine filled by running jobs: the snapshot of
-// a busy moment, for the latency with that many jobs waiting.
-server::Snapshot BusySnapshot(uint64_t seed, int pending) {
+// a busy moment, for the latency with that many jobs waiting. With a
+// half-life, each queue's history is what it runs now (a steady state).
+server::Snapshot BusySnapshot(uint64_t seed, int pending, absl::Duration half_life) {
   server::Snapshot s;
   const server::SimConfig config = Cluster();
   s.capacity = config.capacity;
@@ -110,6 +117,10 @@ server::Snapshot BusySnapshot(uint64_t seed, int pending) {
     if (static_cast<int>(s.pending.size()) == pending) break;
     s.pending.push_back(std::move(job));
   }
+  if (half_life > absl::ZeroDuration()) {
+    s.fair_share_half_life = half_life;
+    for (const server::RunningJob& r : s.running) s.decayed_use[r.queue] += r.demand;
+  }
   return s;
 }
 
@@ -128,11 +139,17 @@ int Main(int argc, char** argv) {
   if (!Parse(argc, argv, o)) return 2;
   server::SimConfig config = Cluster();
   config.window = absl::Seconds(o.window_hours * 3600);
+  config.fair_share_half_life =
+      o.half_life.empty() ? server::kDefaultFairShareHalfLife : *server::ParseHalfLife(o.half_life);
   const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load);
   std::printf(
       "# dlp-bench-policy-sim: seed %llu, %d jobs, 256 GPUs, 4096 CPUs, 32Ti; "
-      "offered load %.2f; fairness windows of %gh; cycle 1 min, grace 30 s\n",
-      static_cast<unsigned long long>(o.seed), o.jobs, o.load, o.window_hours);
+      "offered load %.2f; fairness windows of %gh; cycle 1 min, grace 30 s; "
+      "fair-share half-life %s\n",
+      static_cast<unsigned long long>(o.seed), o.jobs, o.load, o.window_hours,
+      config.fair_share_half_life > absl::ZeroDuration()
+          ? absl::FormatDuration(config.fair_share_half_life).c_str()
+          : "0 (off)");
   std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
               "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "preempt",
               "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
@@ -171,7 +188,8 @@ int Main(int argc, char** argv) {
               "maxdev%");
   for (const std::string& line : tenant_lines) std::printf("%s\n", line.c_str());
 
-  const server::Snapshot busy = BusySnapshot(o.seed + 1, o.latency_pending);
+  const server::Snapshot busy =
+      BusySnapshot(o.seed + 1, o.latency_pending, config.fair_share_half_life);
   std::printf("\n# decision latency: %zu pending, %zu running, %d calls each\n",
               busy.pending.size(), busy.running.size(), o.latency_calls);
   std::printf("# %-14s %9s %9s %9s %9s %9s %7s\n", "policy", "p50_ms", "p99_ms", "max_ms",

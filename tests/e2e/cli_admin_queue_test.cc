@@ -154,7 +154,8 @@ TEST_F(CliAdminQueue, TenantsAreAllowedIntoQueuesAndSeeTheirStanding) {
   RunResult table = Dlp({"--context", "alice", "queue"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("NAME"));
-  for (const char* column : {"COHORT", "NOMINAL", "USED", "BORROWED", "LENT", "PENDING", "SHARE"}) {
+  for (const char* column :
+       {"COHORT", "NOMINAL", "USED", "BORROWED", "LENT", "PENDING", "SHARE", "RECENT"}) {
     EXPECT_THAT(table.out, HasSubstr(column));
   }
   nlohmann::json one = Json({"queue", "show", "vision", "-o", "json"});

@@ -52,6 +52,13 @@ struct QueueUsage {
   int pending = 0;
   int running = 0;
   double share = 0;  // weighted dominant share of what it borrows
+  // Fair-share history (docs/scheduling.md), unset when dlpd keeps none
+  // (--fair-share-half-life 0): its use averaged over the recent past, use
+  // one half-life old counting half; that average as a percentage of its
+  // nominal quota (in the resource where it is largest); and the half-life.
+  std::optional<QueueResources> recent;
+  int recent_percent = 0;
+  int64_t half_life_seconds = 0;
 };
 
 // "cpu=8,memory=64Gi,gpu=4,gpu.h100=2": each resource at most once, with the
@@ -73,7 +80,8 @@ std::string QueueToJson(const Queue& queue, int indent = -1);
 std::string QueuesToJson(const std::vector<Queue>& queues, int indent = -1);  // {"queues":[]}
 absl::StatusOr<Queue> QueueFromJson(std::string_view json);
 absl::StatusOr<std::vector<Queue>> QueuesFromJson(std::string_view json);
-// [{"name","cohort","nominal","used","borrowed","lent","pending","running","share"}]
+// [{"name","cohort","nominal","used","borrowed","lent","pending","running","share",
+//   "recent" (null: no history),"recentPercent","halfLifeSeconds"}]
 std::string QueueUsageToJson(const QueueUsage& usage, int indent = -1);
 std::string QueueUsagesToJson(const std::vector<QueueUsage>& usages, int indent = -1);
 absl::StatusOr<QueueUsage> QueueUsageFromJson(std::string_view json);

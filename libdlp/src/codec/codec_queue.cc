@@ -134,7 +134,10 @@ OrderedJson UsageValue(const QueueUsage& u) {
                      {"lent", ResourcesValue(u.lent)},
                      {"pending", u.pending},
                      {"running", u.running},
-                     {"share", u.share}};
+                     {"share", u.share},
+                     {"recent", OptionalResources(u.recent)},
+                     {"recentPercent", u.recent_percent},
+                     {"halfLifeSeconds", u.half_life_seconds}};
 }
 
 absl::StatusOr<QueueUsage> UsageFromValue(const Json& value, absl::string_view path) {
@@ -161,6 +164,9 @@ absl::StatusOr<QueueUsage> UsageFromValue(const Json& value, absl::string_view p
     }
     u.share = share->get<double>();
   }
+  DLP_RETURN_IF_ERROR(ReadOptionalResources(value, path, "recent", &u.recent));
+  DLP_RETURN_IF_ERROR(internal::ReadInt(value, path, "recentPercent", &u.recent_percent));
+  DLP_RETURN_IF_ERROR(internal::ReadInt(value, path, "halfLifeSeconds", &u.half_life_seconds));
   return u;
 }
 

@@ -1,13 +1,13 @@
 // dlpd: the dlp control-plane daemon, run in the foreground (see dlpd(8)).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "dlp/config.h"
 #include "dlp/spec.h"
 #include "dlp/version.h"
 #include "server/daemon/daemon.h"
+#include "server/scheduler/fair_share_history.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"dlpd: the dlp job daemon (local or shared control plane)", "dlpd"};
@@ -42,6 +42,13 @@ int main(int argc, char** argv) {
                  "seconds between SIGTERM and SIGKILL when stopping a job")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  std::string half_life = dlp::server::kDefaultFairShareHalfLife == absl::ZeroDuration()
+                              ? "0"
+                              : absl::FormatDuration(dlp::server::kDefaultFairShareHalfLife);
+  app.add_option("--fair-share-half-life", half_life,
+                 "how fast each queue's past use is forgotten by fair sharing (\"30m\", "
+                 "\"1h\", \"2d\"); 0: only what runs now counts")
+      ->capture_default_str();
   bool no_ui = false;
   app.add_flag("--no-ui", no_ui, "do not serve the web UI (only the API under /v1/)");
   app.add_option("--ui-dir", options.ui_dir,
@@ -69,6 +76,13 @@ int main(int argc, char** argv) {
     options.memory_bytes = *bytes;
   }
   if (gpus >= 0) options.gpus = gpus;
+  absl::StatusOr<absl::Duration> parsed_half_life = dlp::server::ParseHalfLife(half_life);
+  if (!parsed_half_life.ok()) {
+    std::fprintf(stderr, "dlpd: --fair-share-half-life: %s\n",
+                 std::string(parsed_half_life.status().message()).c_str());
+    return 2;
+  }
+  options.fair_share_half_life = *parsed_half_life;
   options.grace_period = absl::Seconds(grace_seconds);
   options.ui = !no_ui;
 

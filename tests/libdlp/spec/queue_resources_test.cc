@@ -130,6 +130,22 @@ TEST(QueueCodec, UsageListIsABareArray) {
   EXPECT_EQ((*back)[0].used.gpu_millis, 1500);
   EXPECT_EQ((*back)[0].pending, 3);
   EXPECT_DOUBLE_EQ((*back)[0].share, 0.25);
+  EXPECT_FALSE((*back)[0].recent);  // no fair-share history: "recent": null
+  EXPECT_NE(json.find("\"recent\":null"), std::string::npos) << json;
+}
+
+TEST(QueueCodec, UsageCarriesTheFairShareHistory) {
+  QueueUsage u;
+  u.name = "vision";
+  u.recent = QueueResources{.cpu_millis = 3500, .gpu_millis = 1500};
+  u.recent_percent = 75;
+  u.half_life_seconds = 3600;
+  absl::StatusOr<QueueUsage> back = QueueUsageFromJson(QueueUsageToJson(u));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_TRUE(back->recent);
+  EXPECT_EQ(*back->recent, *u.recent);
+  EXPECT_EQ(back->recent_percent, 75);
+  EXPECT_EQ(back->half_life_seconds, 3600);
 }
 
 }  // namespace

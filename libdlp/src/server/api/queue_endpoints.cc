@@ -22,6 +22,11 @@ QueueUsage UsageOf(const QueueStatus& s) {
   u.pending = s.pending;
   u.running = s.running;
   u.share = s.share;
+  if (s.recent) {
+    u.recent = ToQueueResources(*s.recent);
+    u.recent_percent = s.recent_percent;
+    u.half_life_seconds = absl::ToInt64Seconds(s.half_life);
+  }
   return u;
 }
 

@@ -36,7 +36,8 @@ Controller::Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy,
     : store_(std::move(store)),
       policy_(std::move(policy)),
       executor_(std::move(executor)),
-      options_(options) {}
+      options_(options),
+      history_(options.fair_share_half_life) {}
 
 Controller::~Controller() { Shutdown(); }
 
@@ -66,6 +67,16 @@ absl::Status Controller::Start() {
       }
     }
     Record(std::move(changes));
+    if (history_.enabled()) {
+      absl::StatusOr<std::optional<JobStore::QueueHistory>> saved = store_.LoadQueueHistory();
+      if (!saved.ok()) {
+        Log(absl::StrCat("fair-share history not read back, starting afresh: ",
+                         saved.status().message()));
+      } else if (*saved) {
+        // Over the time dlpd was down the jobs it adopts count as having run.
+        history_.Restore((*saved)->at, (*saved)->rows);
+      }
+    }
     work_ = true;
   }
   loop_ = GuardedThread("controller loop", [this] { Loop(); });
@@ -88,6 +99,10 @@ void Controller::Quarantine(JobRecord& record, std::vector<Event>& events) {
 void Controller::Shutdown() {
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (!stopping_ && history_.enabled() && history_.at() != absl::InfinitePast()) {
+      Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+      KeepHistory(snapshot, true);
+    }
     stopping_ = true;
   }
   wake_.notify_all();
@@ -217,6 +232,7 @@ std::vector<QueueStatus> Controller::QueueStatuses() {
   std::lock_guard<std::mutex> lock(mu_);
   Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
   snapshot.queues = ConfiguredQueues();
+  history_.Fill(snapshot);  // as of the last round
   return server::QueueStatuses(snapshot);
 }
 

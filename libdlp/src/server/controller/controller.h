@@ -34,6 +34,7 @@
 #include "dlp/job.h"
 #include "dlp/pipeline.h"
 #include "server/executor/executor.h"
+#include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/policy.h"
 #include "server/scheduler/queue_usage.h"
 #include "server/store/job_store.h"
@@ -52,6 +53,10 @@ struct ControllerOptions {
   // The configured queues (read each round from its in-memory catalog);
   // null: none, every queue a job names is implicit.
   const QueueStore* queues = nullptr;
+  // The half-life of the fair-share history the policy is given
+  // (fair_share_history.h); zero: none. Saved in the store every minute and
+  // at Shutdown, and taken back by Start.
+  absl::Duration fair_share_half_life = absl::ZeroDuration();
 };
 
 class Controller {
@@ -172,6 +177,10 @@ class Controller {
   // A dependency's state now (active_, else the store); nullopt when there is
   // no such job. mu_ held.
   std::optional<JobState> DependencyState(const std::string& id);
+  // Advances the fair-share history to `snapshot.now` with its running jobs,
+  // fills the snapshot's history, and saves it when a minute has passed
+  // since the last save (or `save_now`). mu_ held.
+  void KeepHistory(Snapshot& snapshot, bool save_now = false);
   // Saves the waiting jobs' reasons, positions and estimated starts that
   // changed, in one commit, and keeps their traces in memory. mu_ held.
   void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
@@ -209,6 +218,8 @@ class Controller {
   std::map<int64_t, DecisionTrace> traces_;
   // Ended jobs that Queued jobs depend on (their states never change again).
   std::map<int64_t, JobState> ended_;
+  FairShareHistory history_;
+  absl::Time history_saved_ = absl::InfinitePast();
   // The starts of the policy's last decision not yet spawned (Schedule).
   std::deque<StartDecision> decided_starts_;
   bool stopping_ = false;

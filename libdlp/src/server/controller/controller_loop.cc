@@ -104,6 +104,18 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
   Schedule(lock);
 }
 
+void Controller::KeepHistory(Snapshot& snapshot, bool save_now) {
+  if (!history_.enabled()) return;
+  // The jobs running now ran since the last round (100 ms at most apart).
+  history_.Advance(snapshot.now, snapshot.running);
+  history_.Fill(snapshot);
+  if (!save_now && snapshot.now - history_saved_ < absl::Minutes(1)) return;
+  history_saved_ = snapshot.now;
+  if (absl::Status saved = store_.SaveQueueHistory(history_.at(), history_.Rows()); !saved.ok()) {
+    Log(absl::StrCat("fair-share history not saved, kept in memory: ", saved.message()));
+  }
+}
+
 void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   // Runners are spawned with mu_ released and recorded Running only after
   // their batch: one long batch would hold back the reaping of jobs that
@@ -118,6 +130,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   if (decide) {
     held = HoldDependents();
     Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
+    KeepHistory(snapshot);
     snapshot.devices = options_.devices;
     snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
     // A job preempted this round waits for the next (no preemption loop).

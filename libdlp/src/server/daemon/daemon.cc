@@ -199,6 +199,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
     return tenants->UnixUser(tenant).value_or("");
   };
   controller_options.queues = queues.get();
+  controller_options.fair_share_half_life = options.fair_share_half_life;
   controller_options.capacity = DetectCapacity();
   DLP_ASSIGN_OR_RETURN(controller_options.devices,
                        LoadMachineGpus(options.gpu_inventory, options.gpus));

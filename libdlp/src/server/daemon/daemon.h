@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "server/scheduler/fair_share_history.h"
 
 namespace dlp::server {
 
@@ -25,6 +26,8 @@ struct DaemonOptions {
   // A declared GPU inventory (gpu_inventory.h) instead of NVML's devices.
   std::string gpu_inventory;
   absl::Duration grace_period = absl::Seconds(10);
+  // The half-life of the fair-share history (fair_share_history.h); zero: off.
+  absl::Duration fair_share_half_life = kDefaultFairShareHalfLife;
   std::string dlp_run;  // empty: $DLP_RUN, next to dlpd, PATH
   bool ui = true;       // serve the web UI (docs/ui.md)
   std::string ui_dir;   // non-empty: the UI's files from here, not the built-in ones

@@ -15,8 +15,10 @@
 //     pool (quota_accounting.h), and only if it delays no reservation.
 //  4. A queue's first job that cannot start is its head: it preempts (rule 5)
 //     or, if it is the first head in turn order, reserves the resources it
-//     needs at the earliest time they free up (reservation.h). The jobs
-//     behind a head may only backfill.
+//     needs at the earliest time they free up (reservation.h); with a
+//     fair-share history (fair_share_history.h), the head submitted first
+//     of those that cannot start reserves instead, whatever its turn. The
+//     jobs behind a head may only backfill.
 //  5. Preemption (preemption_choice.h): lower-priority jobs of its own queue,
 //     or, when its queue uses less than its nominal quota, jobs that other
 //     queues of its cohort run on borrowed quota: any such job if the head

@@ -70,14 +70,34 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
         {&job, EffectivePriority(job, snapshot.now), model_.AmountsOf(job.demand)});
   }
   for (QueueState& q : queues_) SortQueue(q.jobs);
+  if (model_.history()) reserver_ = LongestWaitingBlockedQueue();
   waiting_.resize(snapshot.pending.size());
   explained_.assign(snapshot.pending.size(), 0);
+}
+
+int FairShareRound::LongestWaitingBlockedQueue() const {
+  int found = -1;
+  const PendingJob* oldest = nullptr;
+  for (int q = 0; q < model_.queue_count(); ++q) {
+    if (queues_[q].jobs.empty() || !model_.queue(q).known) continue;
+    // Starts only take resources: a first job that does not fit now will
+    // not later in the round, and becomes its queue's head.
+    const QueuedJob& first = queues_[q].jobs.front();
+    if (!model_.Check(now_, q, first.demand, first.job->preemptible)) continue;
+    const PendingJob& job = *first.job;
+    if (oldest == nullptr || job.submitted < oldest->submitted ||
+        (job.submitted == oldest->submitted && job.seq < oldest->seq)) {
+      oldest = &job;
+      found = q;
+    }
+  }
+  return found;
 }
 
 FairShareRound::Key FairShareRound::KeyOf(int queue) const {
   const QueuedJob& next = queues_[queue].jobs[queues_[queue].next];
   const bool borrows = !model_.WithinNominal(now_, queue, next.demand);
-  return {borrows, borrows ? model_.BorrowedShare(now_, queue) : 0.0, next.effective_priority,
+  return {borrows, borrows ? model_.Standing(now_, queue) : 0.0, next.effective_priority,
           next.job->seq, queue};
 }
 
@@ -219,11 +239,16 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       queued.effective_priority - job.priority));
   if (model_.WithinNominal(now_, queue, demand)) {
     trace.push_back("turn: within its queue's nominal quota");
-  } else {
+  } else if (!model_.history()) {
     trace.push_back(
         absl::StrFormat("turn: borrows; queue %s's weighted share of what it borrows is %.3f",
                         model_.queue(queue).config.name, model_.BorrowedShare(now_, queue)));
+  } else {
+    trace.push_back(
+        absl::StrFormat("turn: borrows; queue %s's fair-share standing is %.3f (lowest goes first)",
+                        model_.queue(queue).config.name, model_.Standing(now_, queue)));
   }
+  if (model_.history()) trace.push_back(HistoryText(queue));
   trace.push_back("cannot start now: " + block);
   std::string waiting;
   bool preempting = false;
@@ -234,9 +259,12 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
       preempting = Preempt(job, queue, demand, attempt.block, trace, waiting);
     }
   }
-  if (!preempting && reservations_.size() >= static_cast<size_t>(kMaxReservations)) {
+  const bool others_turn = reserver_ >= 0 && reserver_ != queue;
+  if (!preempting &&
+      (reservations_.size() >= static_cast<size_t>(kMaxReservations) || others_turn)) {
     std::vector<int64_t> ahead;
     for (const Reservation& r : reservations_) ahead.push_back(r.seq);
+    if (ahead.empty()) ahead.push_back(queues_[reserver_].jobs.front().job->seq);
     waiting = absl::StrCat("not reserved yet: ", JobList(ahead), " ahead of it ",
                            ahead.size() == 1 ? "reserves" : "reserve");
     trace.push_back("reservation: " + waiting);
@@ -395,6 +423,17 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
     return out;
   }
   return DescribeBlock(model_, now_, queue, demand, job.demand, attempt.block);
+}
+
+std::string FairShareRound::HistoryText(int queue) const {
+  const auto [percent, dim] = model_.HistoryPercent(queue);
+  return absl::StrCat("fair share: queue ", model_.queue(queue).config.name, " is ",
+                      percent < 100   ? "behind"
+                      : percent > 100 ? "ahead of"
+                                      : "at",
+                      " its share: used ", percent, "% of its nominal ", model_.dim_name(dim),
+                      " over the last ~", absl::FormatDuration(snapshot_.fair_share_half_life),
+                      " (half-life)");
 }
 
 std::string FairShareRound::Lead(int queue, int position, const Amounts& demand,

@@ -26,7 +26,10 @@ inline constexpr int kBackfillDepth = 1024;
 // How many blocked heads reserve in one round, in turn order (Slurm's
 // bf_max_job_test), counting the preemptors waiting for their victims. One:
 // the first blocked head in turn order (the queue furthest below its share
-// goes first) reserves, and once it has started the next head does. Each
+// goes first) reserves, and once it has started the next head does; with a
+// fair-share history, the head that has waited longest, so that the
+// reservation stays with one head until it starts instead of passing between
+// queues as their use changes. Each
 // further reservation would keep more of the machine idle for a start hours
 // away and shut out backfill (in dlp-bench-policy-sim, a reservation for every
 // queue's head cost 3 points of GPU use and doubled the mean completion time).
@@ -67,6 +70,10 @@ class FairShareRound {
   };
 
   Key KeyOf(int queue) const;
+  // With a fair-share history, the queue whose head reserves: of the queues
+  // whose first job cannot start now, the one whose first job was submitted
+  // first. -1: none.
+  int LongestWaitingBlockedQueue() const;
   void Turn(int queue);
   Attempt TryStart(const PendingJob& job, int queue, const Amounts& demand);
   void Commit(const PendingJob& job, int queue, const Amounts& demand,
@@ -82,6 +89,9 @@ class FairShareRound {
   // What stops a job now, in words.
   std::string BlockText(const PendingJob& job, int queue, const Amounts& demand,
                         const Attempt& attempt) const;
+  // "fair share: queue vision is behind its share: used 47% of its nominal
+  // gpu over the last ~1h (half-life)", for --why.
+  std::string HistoryText(int queue) const;
   // "2nd in queue vision; needs 2 gpu; " with queues configured, else "";
   // then `then` (in one allocation: this runs for every waiting job).
   std::string Lead(int queue, int position, const Amounts& demand,
@@ -98,6 +108,9 @@ class FairShareRound {
   std::vector<bool> within_nominal_;
   std::vector<Reservation> reservations_;
   std::vector<QueueState> queues_;
+  // With a fair-share history, only this queue's head reserves (rule 4 of
+  // fair_share_policy.h); -1: the first blocked head in turn order does.
+  int reserver_ = -1;
   mutable absl::flat_hash_map<Amounts, std::string> demand_text_;  // Lead's cache
   // ExplainBehind's words for each way a job behind a head fails, while
   // what is in use stays the same (Commit clears it).

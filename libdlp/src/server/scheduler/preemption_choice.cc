@@ -41,10 +41,10 @@ Reclaim ReclaimFrom(const QuotaModel& model, const Ledger& soon, int queue, cons
   const bool within = model.WithinNominal(soon, queue, demand);
   out.any = model.shared_cohort(cohort) && (within || model.BelowNominal(soon, queue, demand));
   if (!out.any) return out;
-  const double share_after = within ? 0 : model.BorrowedShare(soon, queue, demand);
+  const double share_after = within ? 0 : model.Standing(soon, queue, demand);
   for (int q = 0; q < model.queue_count(); ++q) {
     out.from[q] = q != queue && model.queue(q).cohort == cohort &&
-                  (within || share_after < model.BorrowedShare(soon, q));
+                  (within || share_after < model.Standing(soon, q));
   }
   return out;
 }

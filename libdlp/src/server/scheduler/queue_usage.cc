@@ -69,6 +69,12 @@ std::vector<QueueStatus> QueueStatuses(const Snapshot& snapshot) {
     s.borrowed = VectorOf(model, borrowed[q]);
     s.lent = VectorOf(model, lent);
     s.share = model.BorrowedShare(ledger, q);
+    if (model.history()) {
+      s.recent = VectorOf(model, quota.history);
+      s.recent_percent =
+          static_cast<int>(std::min<int64_t>(model.HistoryPercent(q).first, 1000000));
+      s.half_life = snapshot.fair_share_half_life;
+    }
   }
   return out;
 }

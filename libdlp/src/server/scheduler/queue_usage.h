@@ -3,6 +3,7 @@
 // Served by `dlp queue` and used by the policy's explanations.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ struct QueueStatus {
   // Weighted dominant share of what it borrows (DRF): the largest fraction
   // of the cohort's lendable resources it borrows, over its weight. 0: none.
   double share = 0;
+  // Fair-share history (fair_share_history.h), when the snapshot has one:
+  // its decayed average use, that as a percentage of its nominal quota (the
+  // largest over gpu, cpu and memory), and the half-life. The policy orders
+  // queues by QuotaModel::Standing, which it is part of.
+  std::optional<ResourceVector> recent;
+  int recent_percent = 0;
+  absl::Duration half_life = absl::ZeroDuration();
 };
 
 // In the order of snapshot.queues, then implicit queues by name.

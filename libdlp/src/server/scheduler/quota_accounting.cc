@@ -1,6 +1,7 @@
 #include "server/scheduler/quota_accounting.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -54,6 +55,12 @@ QuotaModel::QuotaModel(const Snapshot& snapshot)
       unknown.name = name;
       AddQueue(unknown, false);
     }
+  }
+  history_ = !implicit_ && snapshot.fair_share_half_life > absl::ZeroDuration();
+  for (QueueQuota& q : queues_) {
+    auto used = snapshot.decayed_use.find(q.config.name);
+    q.history = history_ && used != snapshot.decayed_use.end() ? AmountsOf(used->second)
+                                                               : Amounts(dims(), 0);
   }
   for (QueueQuota& q : queues_) {
     const std::string& cohort = q.config.cohort;
@@ -199,6 +206,45 @@ double QuotaModel::BorrowedShare(const Ledger& ledger, int queue, const Amounts&
     }
   }
   return dominant / std::max(1, q.config.weight);
+}
+
+double QuotaModel::Standing(const Ledger& ledger, int queue) const {
+  return Standing(ledger, queue, Amounts(dims(), 0));
+}
+
+double QuotaModel::Standing(const Ledger& ledger, int queue, const Amounts& extra) const {
+  if (!history_) return BorrowedShare(ledger, queue, extra);
+  const QueueQuota& q = queues_[queue];
+  bool any = false;
+  double dominant = 0;
+  for (int d = 0; d < dims(); ++d) {
+    const int64_t pool = pools_[q.cohort][d];
+    if (!q.limited[d] || pool <= 0) continue;
+    // In double: the sum of three int64 amounts may pass int64.
+    const double use =
+        (static_cast<double>(q.history[d]) + static_cast<double>(Used(ledger, queue, d)) +
+         static_cast<double>(extra[d])) /
+        2;
+    const double share = (use - static_cast<double>(q.nominal[d])) / static_cast<double>(pool);
+    dominant = any ? std::max(dominant, share) : share;
+    any = true;
+  }
+  return dominant / std::max(1, q.config.weight);
+}
+
+std::pair<int64_t, int> QuotaModel::HistoryPercent(int queue) const {
+  const QueueQuota& q = queues_[queue];
+  std::pair<int64_t, int> out{0, kGpu};
+  double most = -1;
+  for (int d : {int{kGpu}, int{kCpu}, int{kMemory}}) {
+    if (!q.limited[d] || q.nominal[d] <= 0) continue;
+    const double fraction = static_cast<double>(q.history[d]) / static_cast<double>(q.nominal[d]);
+    if (fraction > most) {
+      most = fraction;
+      out = {std::llround(std::min(fraction, 1e6) * 100), d};
+    }
+  }
+  return out;
 }
 
 bool QuotaModel::WithinNominal(const Ledger& ledger, int queue, const Amounts& demand) const {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -37,6 +38,7 @@ struct QueueQuota {
   Amounts nominal, guaranteed, lendable;
   Amounts max_use;            // nominal + borrowing limit (kUnlimited: none)
   std::vector<bool> limited;  // dimensions this queue's quota applies to
+  Amounts history;            // its decayed average use (zeros: none)
 };
 
 // Which constraint a demand fails, if any.
@@ -91,6 +93,24 @@ class QuotaModel {
   double BorrowedShare(const Ledger& ledger, int queue) const;
   // The same once `extra` more is in use (the ledger is not changed).
   double BorrowedShare(const Ledger& ledger, int queue, const Amounts& extra) const;
+  // Whether the snapshot has a fair-share history (fair_share_history.h) that
+  // the policy uses: a half-life is set and queues are configured.
+  bool history() const { return history_; }
+  // The order of queues among borrowers, and what reclaim compares (rule 2
+  // and 5 of fair_share_policy.h), once `extra` more is in use. Without a
+  // history, BorrowedShare. With one, the weighted dominant share of what
+  // the queue uses beyond its nominal quota, signed (negative: below it),
+  // where its use is the mean of its decayed average and what it holds now:
+  //   max over d of ((history[d] + used[d] + extra[d]) / 2 - nominal[d]) / pool[d]
+  // over its weight, for the dimensions its quota limits and its cohort pools.
+  // So a queue that was below its share lately comes before one that was
+  // above it, even while it runs a gang beyond its nominal quota.
+  double Standing(const Ledger& ledger, int queue, const Amounts& extra) const;
+  double Standing(const Ledger& ledger, int queue) const;
+  // A queue's decayed average use of its nominal quota, in percent, in the
+  // dimension where it is largest (gpu first on ties), and that dimension:
+  // "47" and "gpu" for "used 47% of its nominal gpu".
+  std::pair<int64_t, int> HistoryPercent(int queue) const;
   // Whether `demand` keeps `queue` within its nominal quota.
   bool WithinNominal(const Ledger& ledger, int queue, const Amounts& demand) const;
   // Whether `queue` uses less than its nominal quota of every resource
@@ -108,6 +128,7 @@ class QuotaModel {
   int AddQueue(QueueConfig config, bool known);
 
   bool implicit_ = false;
+  bool history_ = false;
   std::vector<std::string> dim_names_;
   std::vector<QueueQuota> queues_;
   absl::flat_hash_map<std::string, int> index_;

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
+#include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/sim_invariants.h"
 #include "server/scheduler/sim_metrics.h"
 
@@ -49,7 +50,8 @@ class Run {
         config_(config),
         jobs_(std::move(jobs)),
         checker_(config.max_unanswered_preemptions),
-        metrics_(config, Earliest(), Latest()) {
+        metrics_(config, Earliest(), Latest()),
+        history_(config.fair_share_half_life) {
     snapshot_.capacity = config.capacity;
     snapshot_.devices = config.devices;
     snapshot_.queues = config.queues;
@@ -83,6 +85,7 @@ class Run {
   std::vector<SimJob> jobs_;
   InvariantChecker checker_;
   SimMetrics metrics_;
+  FairShareHistory history_;
   SimResult result_;
   Snapshot snapshot_;  // kept current: pending by seq, running in any order
   std::unordered_map<int64_t, size_t> running_index_;
@@ -202,6 +205,7 @@ void Run::Preempt(const PreemptDecision& p) {
 
 void Run::Decide() {
   snapshot_.now = now_;
+  history_.Fill(snapshot_);
   const absl::Duration cpu0 = ThreadCpuTime();
   const auto t0 = std::chrono::steady_clock::now();
   Decision decision = policy_.Schedule(snapshot_);
@@ -233,6 +237,8 @@ SimResult Run::Go() {
   size_t next_arrival = 0;
   int idle_decisions = 0;
   for (;;) {
+    // The running jobs held what they hold since the clock last moved.
+    history_.Advance(now_, snapshot_.running);
     bool changed = false;
     while (!events_.empty() && events_.top().at <= now_) {
       const Event e = events_.top();

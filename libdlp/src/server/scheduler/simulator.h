@@ -37,6 +37,9 @@ struct SimConfig {
   absl::Duration cycle = absl::Minutes(1);
   absl::Duration grace = absl::Seconds(30);  // a victim's stopping time
   absl::Duration window = absl::Hours(1);    // fair share is measured per window
+  // The policy's fair-share history (fair_share_history.h), kept as dlpd keeps
+  // it; zero: none.
+  absl::Duration fair_share_half_life = absl::ZeroDuration();
   // The most times a job may be preempted for preemptors that have not
   // started yet (a preemption loop past that is a violation).
   int max_unanswered_preemptions = 3;

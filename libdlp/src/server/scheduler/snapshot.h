@@ -92,6 +92,12 @@ struct Snapshot {
   std::vector<QueueConfig> queues;  // empty: ImplicitQueue for each named one
   std::vector<RunningJob> running;
   std::vector<PendingJob> pending;
+  // Fair-share history (fair_share_history.h): each queue's use averaged over the
+  // recent past, what is `fair_share_half_life` old counting half. Zero: none;
+  // the policy then sees only what runs now. A queue absent from
+  // `decayed_use` used nothing lately.
+  absl::Duration fair_share_half_life = absl::ZeroDuration();
+  std::map<std::string, ResourceVector> decayed_use;  // by queue name
 };
 
 struct StartDecision {

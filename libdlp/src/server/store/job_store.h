@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "dlp/backend.h"
 #include "dlp/job.h"
+#include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/snapshot.h"
 #include "server/store/sqlite.h"
 
@@ -138,6 +139,17 @@ class JobStore {
   absl::StatusOr<std::vector<ReplicaUsage>> LatestUsage(int64_t seq);
   // Every retained sample of one replica, oldest first.
   absl::StatusOr<std::vector<ReplicaUsage>> UsageHistory(int64_t seq, const std::string& replica);
+
+  // Fair-share history (queue_history_store.cc): each queue's decayed
+  // average use per resource as of `at` (fair_share_history.h). Save
+  // replaces what was stored, in one commit; Load returns nullopt when
+  // nothing was ever saved.
+  struct QueueHistory {
+    absl::Time at;
+    std::vector<QueueHistoryRow> rows;
+  };
+  absl::Status SaveQueueHistory(absl::Time at, const std::vector<QueueHistoryRow>& rows);
+  absl::StatusOr<std::optional<QueueHistory>> LoadQueueHistory();
 
   // Pipelines (pipeline_store.cc). InsertPipeline stores the pipeline and
   // its jobs in one commit, all or none. `members` are in an order where each

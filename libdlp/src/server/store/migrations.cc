@@ -228,6 +228,19 @@ CREATE INDEX IF NOT EXISTS jobs_name ON jobs(tenant, name);
       R"sql(
 ALTER TABLE jobs ADD COLUMN labels TEXT;
 )sql",
+      // 12 -> 13: the fair-share history (fair_share_history.h): each
+      // queue's decayed average use of each resource ("cpu", "memory",
+      // "gpu", "gpu.h100") as of at_us, saved every minute and at shutdown,
+      // so that a restarted dlpd goes on from it.
+      R"sql(
+CREATE TABLE IF NOT EXISTS queue_history (
+  queue TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  average REAL NOT NULL,
+  at_us INTEGER NOT NULL,
+  PRIMARY KEY (queue, resource)
+);
+)sql",
   };
   return kMigrations;
 }

@@ -188,6 +188,8 @@ struct PolicyCase {
   std::string name;
   std::function<std::unique_ptr<SchedulingPolicy>()> make;
   bool preempts = false;  // its traces must show preemptions
+  // The fair-share history the simulator keeps for it (zero: none).
+  absl::Duration half_life = absl::ZeroDuration();
 };
 
 void PrintTo(const PolicyCase& c, std::ostream* os) { *os << c.name; }
@@ -196,7 +198,8 @@ class PolicyInvariantsTest : public ::testing::TestWithParam<PolicyCase> {};
 
 TEST_P(PolicyInvariantsTest, LongRandomTracesKeepEveryInvariant) {
   const std::unique_ptr<SchedulingPolicy> policy = GetParam().make();
-  const SimConfig config = Cluster();
+  SimConfig config = Cluster();
+  config.fair_share_half_life = GetParam().half_life;
   int preemptions = 0;
   for (uint32_t seed : {1u, 7u, 20261201u}) {
     const SimResult r = Simulate(*policy, config, RandomTrace(seed, 400, config));
@@ -221,6 +224,7 @@ TEST_P(PolicyInvariantsTest, HeadsStartByTheirEstimateWhenNothingMayOvertake) {
   SimConfig config = Cluster();
   config.queues.clear();
   config.strict_head_estimates = true;
+  config.fair_share_half_life = GetParam().half_life;
   for (uint32_t seed : {3u, 11u}) {
     std::vector<SimJob> jobs = RandomTrace(seed, 300, Cluster());
     for (SimJob& j : jobs) {
@@ -241,6 +245,8 @@ INSTANTIATE_TEST_SUITE_P(
     Policies, PolicyInvariantsTest,
     ::testing::Values(
         PolicyCase{"default", [] { return CreateDefaultPolicy(); }},
+        PolicyCase{"default_with_history", [] { return CreateDefaultPolicy(); }, false,
+                   absl::Minutes(30)},
         PolicyCase{"priority_fifo", [] { return std::make_unique<PriorityFifoPolicy>(); }},
         PolicyCase{"preempting_toy", [] { return std::make_unique<PreemptingToyPolicy>(); }, true}),
     [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.name; });

@@ -66,6 +66,51 @@ class PreemptOnce : public SchedulingPolicy {
   mutable bool done_ = false;
 };
 
+// Records the fair-share history of every snapshot it is given.
+class HistorySeen : public SchedulingPolicy {
+ public:
+  Decision Schedule(const Snapshot& s) const override {
+    seen.push_back({s.now, s.fair_share_half_life, s.decayed_use});
+    return fifo_.Schedule(s);
+  }
+  struct Seen {
+    absl::Time now;
+    absl::Duration half_life;
+    std::map<std::string, ResourceVector> use;
+  };
+  mutable std::vector<Seen> seen;
+
+ private:
+  PriorityFifoPolicy fifo_;
+};
+
+// The history in virtual time is the one dlpd keeps (fair_share_history.h):
+// job 1 holds 2 CPUs of queue a for an hour, one half-life, so when job 2
+// arrives a's average is half of 2 CPUs.
+TEST(SimulatorTest, FeedsTheFairShareHistoryInVirtualTime) {
+  SimConfig config = Cpus(2);
+  config.fair_share_half_life = absl::Hours(1);
+  HistorySeen policy;
+  Simulate(policy, config,
+           {Job(1, "a", absl::ZeroDuration(), 2, absl::Hours(2)),
+            Job(2, "b", absl::Hours(1), 1, absl::Minutes(10))});
+  std::optional<HistorySeen::Seen> at_hour;
+  for (const HistorySeen::Seen& s : policy.seen) {
+    EXPECT_EQ(s.half_life, absl::Hours(1));
+    if (s.now == At(absl::Hours(1))) at_hour = s;
+  }
+  ASSERT_TRUE(at_hour);
+  EXPECT_EQ(at_hour->use.at("a").cpu_millis, 1000);
+  EXPECT_FALSE(at_hour->use.contains("b"));
+  // Without a half-life the policy is given none.
+  config.fair_share_half_life = absl::ZeroDuration();
+  HistorySeen off;
+  Simulate(off, config,
+           {Job(1, "a", absl::ZeroDuration(), 2, absl::Hours(2)),
+            Job(2, "b", absl::Hours(1), 1, absl::Minutes(10))});
+  for (const HistorySeen::Seen& s : off.seen) EXPECT_TRUE(s.use.empty());
+}
+
 TEST(SimulatorTest, AVictimStopsForItsGraceThenWaitsAgainAndResumes) {
   PreemptOnce policy;
   SimConfig config = Cpus(1);
