@@ -65,7 +65,12 @@ int main(int argc, char** argv) {
                "All-reduce gradients in buckets while backward runs (default), or once after it");
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; a bad flag or value is a usage error: 2, as documented.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   o.lr_schedule = lr_schedule == "cosine" ? dlp::fmnist::LrSchedule::kCosine
                                           : dlp::fmnist::LrSchedule::kConstant;
   o.device = device == "cpu" ? DeviceKind::kCpu

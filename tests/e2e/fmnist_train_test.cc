@@ -94,7 +94,7 @@ TEST(FmnistTrainTest, CosineScheduleTrainsOnItsOwnCurve) {
   EXPECT_NE(lines[0]["loss"], EpochLines(constant)[0]["loss"]);
 
   const RunResult bad = testing::Run(Train({"--lr-schedule", "step"}));
-  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--lr-schedule"));
 }
 
@@ -108,7 +108,8 @@ TEST(FmnistTrainTest, MissingDataNamesTheFileAndThePackage) {
 }
 
 TEST(FmnistTrainTest, BadFlagsAreUsageErrors) {
-  EXPECT_NE(testing::Run(Train({"--model", "transformer"})).exit_code, 0);
+  EXPECT_EQ(testing::Run(Train({"--model", "transformer"})).exit_code, 2);
+  EXPECT_EQ(testing::Run(Train({"--epochs", "many"})).exit_code, 2);
   const RunResult r = testing::Run(Train({"--batch", "0"}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--batch"));
