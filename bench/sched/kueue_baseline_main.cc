@@ -230,16 +230,21 @@ int main(int argc, char** argv) {
   for (std::thread& t : threads) t.join();
   const double submit_s = absl::ToDoubleSeconds(absl::Now() - start);
 
-  // Until nothing is queued or running.
+  // Until nothing is queued or running. Twice a second the newest job of each
+  // state is enough to tell; the whole lists (12,000 queued jobs, read and
+  // sent as JSON) only every 10 s for the progress line: the observer's
+  // polling is not part of Kueue's workload, and took half of dlpd's CPU.
   absl::Time last_report = absl::Now();
   while (true) {
+    const bool report = absl::Now() - last_report > absl::Seconds(10);
     dlp::ListFilter queued, running;
     queued.state = dlp::JobState::kQueued;
     running.state = dlp::JobState::kRunning;
+    queued.limit = running.limit = report ? 0 : 1;
     auto q = client.List(queued);
     auto r = client.List(running);
     if (q.ok() && r.ok() && q->empty() && r->empty()) break;
-    if (absl::Now() - last_report > absl::Seconds(10)) {
+    if (report) {
       last_report = absl::Now();
       std::fprintf(stderr, "%.0f s: %zu queued, %zu running\n",
                    absl::ToDoubleSeconds(last_report - start), q.ok() ? q->size() : 0,

@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -149,9 +151,19 @@ std::vector<int> DetectLocalGpus() {
     if (parsed.ok()) return *parsed;
     return ids;  // UUIDs or garbage: leave the variable alone
   }
-  for (int i = 0; i < 64; ++i) {
-    if (std::filesystem::exists(absl::StrCat("/dev/nvidia", i))) ids.push_back(i);
+  // One read of /dev rather than a lookup per possible device: dlp-run runs
+  // this once per job start.
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/dev", ec)) {
+    const std::string name = entry.path().filename().string();
+    int index = 0;
+    if (absl::StartsWith(name, "nvidia") && name.size() > 6 &&
+        absl::SimpleAtoi(absl::string_view(name).substr(6), &index) && index >= 0 &&
+        index < 64 && std::isdigit(static_cast<unsigned char>(name[6]))) {
+      ids.push_back(index);
+    }
   }
+  std::sort(ids.begin(), ids.end());
   return ids;
 }
 
