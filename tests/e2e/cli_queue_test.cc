@@ -123,5 +123,47 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
 }
 
+// Behind a backlog, one start moves every job behind it: hundreds of
+// positions change in one round. dlpd writes such a round's explanations
+// together, at most a second later; `dlp status` must still show each move.
+TEST(CliQueue, ABacklogSeesEveryPositionMove) {
+  constexpr int kBacklog = 300;  // more than dlpd writes at once (256)
+  CliEnv env;
+  RunOptions options = env.Options();
+  Background dlpd(
+      {BinPath("dlpd"), "--state-dir", env.StateDir(), "--listen", "127.0.0.1:0", "--cpus", "1"},
+      options);
+  ASSERT_TRUE(Eventually([&] {
+    return env.Dlp({"server", "status"}).exit_code == 0;
+  })) << dlpd.OutputSoFar();
+  const std::string go_first = env.Work("go-first"), go_rest = env.Work("go-rest");
+  const std::string first = env.Submit(
+      env.WriteJob("first", "while [ ! -f " + go_first + " ]; do sleep 0.05; done", 1, "1"));
+  ASSERT_TRUE(Eventually([&] { return env.State(first) == "Running"; }));
+  const std::string waiting =
+      env.WriteJob("waiting", "while [ ! -f " + go_rest + " ]; do sleep 0.05; done", 1, "1");
+  std::vector<std::string> backlog;
+  for (int i = 0; i < kBacklog; ++i) backlog.push_back(env.Submit(waiting));
+  ASSERT_TRUE(Eventually([&] { return env.Status(backlog.back()).value("position", 0) == kBacklog; }))
+      << env.Status(backlog.back()).dump();
+
+  Touch(go_first);  // the head starts: every other position moves by one
+  ASSERT_TRUE(Eventually([&] { return env.State(backlog.front()) == "Running"; }));
+  ASSERT_TRUE(Eventually([&] {
+    return env.Status(backlog.back()).value("position", 0) == kBacklog - 1;
+  })) << env.Status(backlog.back()).dump();
+  EXPECT_EQ(env.Status(backlog[1]).value("position", 0), 1);
+  EXPECT_THAT(env.Status(backlog[2]).value("reason", ""),
+              HasSubstr("waiting behind job " + backlog[1]));
+
+  std::vector<std::string> cancel = {"cancel", "--quiet"};
+  cancel.insert(cancel.end(), backlog.begin() + 1, backlog.end());
+  EXPECT_EQ(env.Dlp(cancel).exit_code, 0);
+  Touch(go_rest);
+  EXPECT_EQ(env.Dlp({"wait", first, backlog.front()}).exit_code, 0);
+  EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
+  EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace dlp::testing

@@ -42,6 +42,13 @@ Controller::Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy,
 Controller::~Controller() { Shutdown(); }
 
 absl::Status Controller::Start() {
+  // An exited runner is settled, and its resources given out, at once.
+  executor_.WatchRunnerExits([this] {
+    std::lock_guard<std::mutex> lock(mu_);
+    poll_now_ = true;
+    work_ = true;
+    wake_.notify_one();
+  });
   absl::StatusOr<JobStore> reader = store_.OpenReader();
   if (reader.ok()) {
     reader_.emplace(std::move(*reader));
@@ -103,6 +110,7 @@ void Controller::Shutdown() {
       Snapshot snapshot = BuildSnapshot(active_, options_.capacity, absl::Now());
       KeepHistory(snapshot, true);
     }
+    if (!stopping_) WriteExplanations(/*force=*/true);
     stopping_ = true;
   }
   wake_.notify_all();

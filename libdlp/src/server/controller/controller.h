@@ -184,6 +184,9 @@ class Controller {
   // Saves the waiting jobs' reasons, positions and estimated starts that
   // changed, in one commit, and keeps their traces in memory. mu_ held.
   void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
+  // Writes the explanations kept in unsaved_explanations_: at once when few
+  // changed, else at most once a second (`force`: now). mu_ held.
+  void WriteExplanations(bool force);
 
   // A submission waiting for its group commit (InsertGrouped).
   struct PendingInsert {
@@ -216,6 +219,11 @@ class Controller {
   std::set<int64_t> requeued_;
   // The policy's latest decision trace of each waiting job (for Why).
   std::map<int64_t, DecisionTrace> traces_;
+  // Explanations already in active_ and not yet in the store. Behind a
+  // backlog every start moves the position of every job behind it: writing
+  // thousands of rows each round was a fifth of dlpd's CPU.
+  std::map<int64_t, QueuedExplanation> unsaved_explanations_;
+  absl::Time explanations_written_ = absl::InfinitePast();
   // Ended jobs that Queued jobs depend on (their states never change again).
   std::map<int64_t, JobState> ended_;
   FairShareHistory history_;
@@ -226,6 +234,7 @@ class Controller {
   bool work_ = false;     // the loop has work now (a submit, a cancel)
   bool poll_now_ = true;  // poll runners this round, not at next_poll_
   absl::Time next_poll_;  // runners are polled every poll_interval, not every wake
+  absl::Time next_decision_ = absl::InfinitePast();  // the policy decides again from then
   std::thread loop_;
 };
 

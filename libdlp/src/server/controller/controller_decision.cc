@@ -44,7 +44,6 @@ std::set<int64_t> Controller::Preempt(const std::vector<PreemptDecision>& preemp
 }
 
 void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting) {
-  std::vector<QueuedExplanation> changed;
   std::map<int64_t, DecisionTrace> traces;
   for (const auto& [seq, why] : waiting) {
     auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
@@ -56,24 +55,45 @@ void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& w
     if (why.estimated_start) {
       e.estimated_start = absl::FromUnixSeconds(absl::ToUnixSeconds(*why.estimated_start));
     }
-    const Job& job = it->second.job;
+    Job& job = it->second.job;
     if (job.reason != e.reason || job.position != e.position ||
         job.estimated_start != e.estimated_start) {
-      changed.push_back(std::move(e));
+      job.reason = e.reason;
+      job.position = e.position;
+      job.estimated_start = e.estimated_start;
+      unsaved_explanations_[seq] = std::move(e);
     }
   }
   traces_ = std::move(traces);
-  if (changed.empty()) return;
-  absl::Status status = store_.UpdateExplanations(changed);
-  if (!status.ok()) {
-    Log(absl::StrCat("cannot save queue reasons: ", status.message()));
-    return;  // memory keeps the stored ones; tried again next round
+  WriteExplanations(/*force=*/false);
+}
+
+void Controller::WriteExplanations(bool force) {
+  // A few hundred rows are written at once (a small cluster sees every change
+  // as it happens); more wait for the next second, keeping only the latest.
+  constexpr size_t kWrittenAtOnce = 256;
+  if (unsaved_explanations_.empty()) return;
+  const absl::Time now = absl::Now();
+  if (!force && unsaved_explanations_.size() > kWrittenAtOnce &&
+      now - explanations_written_ < absl::Seconds(1)) {
+    return;
   }
-  for (const QueuedExplanation& e : changed) {
-    Job& job = active_.at(e.seq).job;
-    job.reason = e.reason;
-    job.position = e.position;
-    job.estimated_start = e.estimated_start;
+  std::vector<QueuedExplanation> changed;
+  for (auto& [seq, e] : unsaved_explanations_) {
+    auto it = active_.find(seq);  // started or ended since: its record says why
+    if (it != active_.end() && it->second.job.state == JobState::kQueued) {
+      changed.push_back(std::move(e));
+    }
+  }
+  unsaved_explanations_.clear();
+  explanations_written_ = now;
+  if (changed.empty()) return;
+  if (absl::Status status = store_.UpdateExplanations(changed); !status.ok()) {
+    Log(absl::StrCat("cannot save queue reasons: ", status.message()));
+    for (QueuedExplanation& e : changed) {  // tried again; a newer one wins
+      unsaved_explanations_.try_emplace(e.seq, std::move(e));
+    }
+    return;
   }
   ++generation_;
   changed_.notify_all();

@@ -19,6 +19,8 @@ namespace {
 // Spawns per round: enough for a hundred starts a second in rounds of tens
 // of ms, while ended runners are reaped between rounds.
 constexpr size_t kMaxStartsPerRound = 16;
+// The longest pause between decisions (see Schedule).
+constexpr absl::Duration kMaxDecisionPause = absl::Milliseconds(100);
 
 }  // namespace
 
@@ -67,8 +69,12 @@ void Controller::Loop() {
   while (!stopping_) {
     work_ = false;
     RunGuarded("controller loop: round", [&] { Tick(lock); });
-    wake_.wait_for(lock, absl::ToChronoMilliseconds(options_.poll_interval),
-                   [this] { return stopping_ || work_; });
+    absl::Duration wait = options_.poll_interval;
+    const absl::Time now = absl::Now();
+    if (decided_starts_.empty() && next_decision_ > now) {
+      wait = std::min(wait, next_decision_ - now);
+    }
+    wake_.wait_for(lock, absl::ToChronoMicroseconds(wait), [this] { return stopping_ || work_; });
   }
 }
 
@@ -76,6 +82,7 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
   // A wake (every submit) schedules; runners are polled on their own clock,
   // or a busy API would make the loop re-read every status file per request.
   const absl::Time now = absl::Now();
+  WriteExplanations(/*force=*/false);
   if (!poll_now_ && now < next_poll_) return Schedule(lock);
   poll_now_ = false;
   next_poll_ = now + options_.poll_interval;
@@ -125,7 +132,12 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   // resources, so the rest of a decision still fits; a job cancelled
   // meanwhile is skipped.
   Decision decision;
+  const absl::Time round_start = absl::Now();
   const bool decide = decided_starts_.empty();
+  // Behind a backlog of thousands a decision takes tens of ms, and runners
+  // end (each one a wake) hundreds of times a second: deciding at every wake
+  // would leave little time for starting. The loop comes back when it is due.
+  if (decide && round_start < next_decision_) return;
   std::map<int64_t, PendingExplanation> held;  // waiting for their dependencies
   if (decide) {
     held = HoldDependents();
@@ -154,6 +166,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
       decided_starts_.push_back(std::move(start));
     }
   }
+  const absl::Time decided = absl::Now();
   std::vector<StartDecision> starts;
   while (!decided_starts_.empty() && starts.size() < kMaxStartsPerRound) {
     auto job = active_.find(decided_starts_.front().seq);
@@ -210,7 +223,15 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     CrashPointForTests("after-spawn");
     Record(std::move(started));
   }
-  if (decide) SaveExplanations(decision.waiting);
+  if (decide) {
+    const absl::Time explaining = absl::Now();
+    SaveExplanations(decision.waiting);
+    // Deciding takes at most a quarter of the loop's time (spawns are not
+    // counted): the next decision waits three times this one's length.
+    const absl::Time now = absl::Now();
+    next_decision_ =
+        now + std::min(kMaxDecisionPause, 3 * ((decided - round_start) + (now - explaining)));
+  }
 }
 
 }  // namespace dlp::server

@@ -142,6 +142,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   }
   const pid_t pid = *spawned;
   children_[pid] = std::nullopt;
+  if (exits_) exits_->Watch(pid);
   record.runner_pid = pid;
   record.runner_start_time = ProcessStartTime(pid).value_or(0);
   record.job.state = JobState::kRunning;
@@ -375,6 +376,7 @@ void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
   const auto pid = static_cast<pid_t>(record.runner_pid);
   if (pid > 0 && SameProcessAlive(pid, record.runner_start_time)) {
     // A stop under way is signalled again by the first Poll.
+    if (exits_) exits_->Watch(pid);
     events.push_back(
         {absl::Now(), "Adopted", absl::StrCat("dlp-run (pid ", pid, ") still running; adopted")});
     return;
@@ -403,6 +405,7 @@ void Executor::ReconcileQueued(JobRecord& record, std::vector<Event>& events) {
   if (runner) {
     record.runner_pid = *runner;
     record.runner_start_time = ProcessStartTime(*runner).value_or(0);
+    if (exits_) exits_->Watch(*runner);
     record.job.state = JobState::kRunning;
     record.job.reason = "";
     record.job.started = absl::Now();

@@ -21,7 +21,9 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,6 +36,7 @@
 #include "dlp/job.h"
 #include "server/executor/cgroup.h"
 #include "server/executor/run_as.h"
+#include "server/executor/runner_exit_watch.h"
 #include "server/store/job_store.h"
 
 namespace dlp::server {
@@ -69,6 +72,12 @@ class Executor {
   // caller has committed the record's Starting state (start_attempt) first.
   absl::Status Start(JobRecord& record, const std::optional<UnixAccount>& run_as,
                      std::vector<Event>& events);
+
+  // From now on `on_exit` runs (on a thread of its own) whenever a runner
+  // started or adopted after this call exits: the caller polls then.
+  void WatchRunnerExits(std::function<void()> on_exit) {
+    exits_ = std::make_unique<RunnerExitWatch>(std::move(on_exit));
+  }
 
   // Retries removing the cgroups of finished jobs that still held processes.
   void Tidy();
@@ -143,6 +152,7 @@ class Executor {
   // Runners alive at daemon start, by status file: one /proc scan for every
   // Queued job that Reconcile looks at.
   std::optional<std::map<std::string, pid_t>> runners_at_start_;
+  std::unique_ptr<RunnerExitWatch> exits_;  // unset: exits are found by polling
 };
 
 // "worker-2 exited with code 3", "worker-0 killed by signal 9 (SIGKILL)".

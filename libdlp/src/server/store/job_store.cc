@@ -246,7 +246,8 @@ absl::Status JobStore::UpdateExplanations(const std::vector<QueuedExplanation>& 
     DLP_RETURN_IF_ERROR(tx.begin_status());
     DLP_ASSIGN_OR_RETURN(
         Statement s,
-        db_.Prepare("UPDATE jobs SET reason=?, position=?, estimated_start_us=? WHERE id=?"));
+        db_.Prepare("UPDATE jobs SET reason=?, position=?, estimated_start_us=? WHERE id=? "
+                    "AND state='Queued'"));
     for (const QueuedExplanation& e : explanations) {
       s.Reset()
           .Bind(1, e.reason)

@@ -123,7 +123,8 @@ class JobStore {
   absl::Status UpdateAll(const std::vector<JobChange>& changes);
   absl::Status AddEvent(int64_t seq, const Event& event);
   // Sets the reason, position and estimated start of many Queued jobs in one
-  // commit (they change together whenever the queue moves).
+  // commit (they change together whenever the queue moves); a job no longer
+  // Queued keeps its row as it is.
   absl::Status UpdateExplanations(const std::vector<QueuedExplanation>& explanations);
 
   // NotFound when there is no such job.
