@@ -1,5 +1,7 @@
 // Queueing when the machine is full: on a dlpd given 2 CPUs, a 2-CPU job makes
 // a second one wait in Queued until it ends (all replicas or none).
+#include <memory>
+
 #include "absl/time/time.h"
 #include "e2e/cli_harness.h"
 #include "gmock/gmock.h"
@@ -19,15 +21,24 @@ absl::Time ParseTimeField(const nlohmann::json& job, const char* field) {
   return time;
 }
 
+// dlpd in the foreground, as a service manager runs it, with `cpus` to give;
+// null (and the test failed) when it does not answer.
+std::unique_ptr<Background> ForegroundDlpd(const CliEnv& env, int cpus) {
+  auto dlpd = std::make_unique<Background>(
+      std::vector<std::string>{BinPath("dlpd"), "--state-dir", env.StateDir(), "--listen",
+                               "127.0.0.1:0", "--cpus", std::to_string(cpus)},
+      env.Options());
+  if (!Eventually([&] { return env.Dlp({"server", "status"}).exit_code == 0; })) {
+    ADD_FAILURE() << "dlpd does not answer: " << dlpd->OutputSoFar();
+    return nullptr;
+  }
+  return dlpd;
+}
+
 TEST(CliQueue, SecondJobWaitsUntilTheFirstEnds) {
   CliEnv env;
-  // dlpd in the foreground, as a service manager runs it, with 2 CPUs to give.
-  RunOptions options = env.Options();
-  Background dlpd({BinPath("dlpd"), "--state-dir", env.StateDir(), "--listen", "127.0.0.1:0",
-                   "--cpus", "2"},
-                  options);
-  ASSERT_TRUE(Eventually([&] { return env.Dlp({"server", "status"}).exit_code == 0; }))
-      << dlpd.OutputSoFar();
+  std::unique_ptr<Background> dlpd = ForegroundDlpd(env, 2);
+  ASSERT_TRUE(dlpd);
 
   const std::string go = env.Work("go");
   const std::string first = env.Submit(env.WriteJob(
@@ -53,20 +64,15 @@ TEST(CliQueue, SecondJobWaitsUntilTheFirstEnds) {
   EXPECT_THAT(huge.err, ::testing::HasSubstr("dlp: error: "));
 
   EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
-  EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
+  EXPECT_EQ(dlpd->Wait(absl::Seconds(30)).exit_code, 0);
 }
 
 // "Why is my job pending?": each waiting job's place in its queue, in the
 // job's JSON, `dlp list -o wide` (as `squeue --start`) and `dlp status --why`.
 TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   CliEnv env;
-  RunOptions options = env.Options();
-  Background dlpd(
-      {BinPath("dlpd"), "--state-dir", env.StateDir(), "--listen", "127.0.0.1:0", "--cpus", "1"},
-      options);
-  ASSERT_TRUE(Eventually([&] {
-    return env.Dlp({"server", "status"}).exit_code == 0;
-  })) << dlpd.OutputSoFar();
+  std::unique_ptr<Background> dlpd = ForegroundDlpd(env, 1);
+  ASSERT_TRUE(dlpd);
 
   const std::string go = env.Work("go");
   const std::string first =
@@ -120,7 +126,7 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   Touch(go);
   EXPECT_EQ(env.Dlp({"wait", first, second, third}).exit_code, 0);
   EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
-  EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
+  EXPECT_EQ(dlpd->Wait(absl::Seconds(30)).exit_code, 0);
 }
 
 // Behind a backlog, one start moves every job behind it: hundreds of
@@ -129,13 +135,8 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
 TEST(CliQueue, ABacklogSeesEveryPositionMove) {
   constexpr int kBacklog = 300;  // more than dlpd writes at once (256)
   CliEnv env;
-  RunOptions options = env.Options();
-  Background dlpd(
-      {BinPath("dlpd"), "--state-dir", env.StateDir(), "--listen", "127.0.0.1:0", "--cpus", "1"},
-      options);
-  ASSERT_TRUE(Eventually([&] {
-    return env.Dlp({"server", "status"}).exit_code == 0;
-  })) << dlpd.OutputSoFar();
+  std::unique_ptr<Background> dlpd = ForegroundDlpd(env, 1);
+  ASSERT_TRUE(dlpd);
   const std::string go_first = env.Work("go-first"), go_rest = env.Work("go-rest");
   const std::string first = env.Submit(
       env.WriteJob("first", "while [ ! -f " + go_first + " ]; do sleep 0.05; done", 1, "1"));
@@ -162,7 +163,7 @@ TEST(CliQueue, ABacklogSeesEveryPositionMove) {
   Touch(go_rest);
   EXPECT_EQ(env.Dlp({"wait", first, backlog.front()}).exit_code, 0);
   EXPECT_EQ(env.Dlp({"server", "stop"}).exit_code, 0);
-  EXPECT_EQ(dlpd.Wait(absl::Seconds(30)).exit_code, 0);
+  EXPECT_EQ(dlpd->Wait(absl::Seconds(30)).exit_code, 0);
 }
 
 }  // namespace
