@@ -30,7 +30,7 @@ RunnerExitWatch::~RunnerExitWatch() {
     (void)!write(stop_fd_, &one, sizeof one);
     thread_.join();
   }
-  // Pidfds still watched are closed with the process (dlpd is stopping).
+  for (int fd : watched_) close(fd);
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (stop_fd_ >= 0) close(stop_fd_);
 }
@@ -42,7 +42,12 @@ void RunnerExitWatch::Watch(pid_t pid) {
   epoll_event ev{};
   ev.events = EPOLLIN;  // readable once the process has exited
   ev.data.fd = fd;
-  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) close(fd);
+  std::lock_guard<std::mutex> lock(mu_);  // before the add: Run may see it exit at once
+  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) {
+    close(fd);
+    return;
+  }
+  watched_.insert(fd);
 }
 
 void RunnerExitWatch::Run() {
@@ -57,7 +62,9 @@ void RunnerExitWatch::Run() {
     for (int i = 0; i < n; ++i) {
       const int fd = events[i].data.fd;
       if (fd == stop_fd_) return;
+      std::lock_guard<std::mutex> lock(mu_);
       epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+      watched_.erase(fd);
       close(fd);
       exited = true;
     }

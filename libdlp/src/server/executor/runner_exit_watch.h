@@ -6,6 +6,8 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <mutex>
+#include <set>
 #include <thread>
 
 namespace dlp::server {
@@ -29,6 +31,8 @@ class RunnerExitWatch {
   std::function<void()> on_exit_;
   int epoll_fd_ = -1;
   int stop_fd_ = -1;  // an eventfd: the destructor's wake-up
+  std::mutex mu_;
+  std::set<int> watched_;  // pidfds of processes not yet exited; guarded by mu_
   std::thread thread_;
 };
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
@@ -78,13 +79,24 @@ TEST(RunnerExitWatch, APidAlreadyGoneLeavesTheWatchWorking) {
   ASSERT_TRUE(testing::Eventually([&] { return calls.load() >= 1; }));
 }
 
-TEST(RunnerExitWatch, StopsWithProcessesStillWatched) {
+int OpenDescriptors() {
+  int n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(RunnerExitWatch, StopsWithProcessesStillWatchedAndClosesTheirPidfds) {
   HeldProcess running;
   ASSERT_GT(running.pid, 0);
+  const int before = OpenDescriptors();
   {
     RunnerExitWatch watch([] {});
     watch.Watch(running.pid);
+    EXPECT_GT(OpenDescriptors(), before);
   }  // the destructor returns although the process still runs
+  EXPECT_EQ(OpenDescriptors(), before);
   EXPECT_EQ(waitpid(running.pid, nullptr, WNOHANG), 0);
 }
 
