@@ -31,3 +31,21 @@ if(NOT DLP_WITH_CUDA STREQUAL "OFF")
   endif()
 endif()
 message(STATUS "dlp: CUDA ${DLP_HAVE_CUDA}, NCCL ${DLP_HAVE_NCCL}")
+
+# An installed program that links CUDA's libraries finds them where it was
+# built against them (/usr/local/cuda/lib is rarely in ld.so.conf), and the
+# build tree's copy uses the same RUNPATH as is: CMake's padding of a build
+# RUNPATH for the install-time rewrite adds an empty entry, which the loader
+# takes as the working directory (a job's).
+function(dlp_cuda_runpath target)
+  if(NOT DLP_HAVE_CUDA)
+    return()
+  endif()
+  set(dirs ${CUDAToolkit_LIBRARY_DIR})
+  if(NCCL_LIBRARY)
+    get_filename_component(nccl_dir "${NCCL_LIBRARY}" DIRECTORY)
+    list(APPEND dirs "${nccl_dir}")
+  endif()
+  list(REMOVE_DUPLICATES dirs)
+  set_target_properties(${target} PROPERTIES INSTALL_RPATH "${dirs}" BUILD_WITH_INSTALL_RPATH ON)
+endfunction()
