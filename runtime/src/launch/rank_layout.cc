@@ -154,8 +154,9 @@ std::vector<int> DetectLocalGpus() {
   // One read of /dev rather than a lookup per possible device: dlp-run runs
   // this once per job start.
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/dev", ec)) {
-    const std::string name = entry.path().filename().string();
+  for (std::filesystem::directory_iterator it("/dev", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
     int index = 0;
     if (absl::StartsWith(name, "nvidia") && name.size() > 6 &&
         absl::SimpleAtoi(absl::string_view(name).substr(6), &index) && index >= 0 &&
