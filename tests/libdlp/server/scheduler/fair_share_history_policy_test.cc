@@ -1,6 +1,7 @@
 // The default policy with a fair-share history (Snapshot::decayed_use): the
 // order of borrowers and the reclaim rule weigh what queues used lately,
 // not only what they hold now. Without a half-life the history is ignored.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "policy_test_util.h"
@@ -46,22 +47,15 @@ TEST(FairShareHistoryPolicyTest, WhyNamesTheQueuesStanding) {
   s.fair_share_half_life = absl::Hours(1);
   Decision d = Decide(s);
   EXPECT_TRUE(d.start.empty());
-  const std::vector<std::string>& x = d.waiting[1].trace.lines();
-  EXPECT_NE(std::find(x.begin(), x.end(),
-                      "fair share: queue x is ahead of its share: used 300% of its nominal cpu "
-                      "over the last ~1h (half-life)"),
-            x.end())
-      << ::testing::PrintToString(x);
-  const std::vector<std::string>& y = d.waiting[2].trace.lines();
-  EXPECT_NE(std::find(y.begin(), y.end(),
-                      "fair share: queue y is behind its share: used 0% of its nominal cpu "
-                      "over the last ~1h (half-life)"),
-            y.end())
-      << ::testing::PrintToString(y);
-  EXPECT_NE(std::find(y.begin(), y.end(),
-                      "turn: borrows; queue y's fair-share standing is 0.000 (lowest goes first)"),
-            y.end())
-      << ::testing::PrintToString(y);
+  EXPECT_THAT(d.waiting[1].trace.lines(),
+              ::testing::Contains("fair share: queue x is ahead of its share: used 300% of its "
+                                  "nominal cpu over the last ~1h (half-life)"));
+  EXPECT_THAT(d.waiting[2].trace.lines(),
+              ::testing::Contains("fair share: queue y is behind its share: used 0% of its "
+                                  "nominal cpu over the last ~1h (half-life)"));
+  EXPECT_THAT(d.waiting[2].trace.lines(),
+              ::testing::Contains(
+                  "turn: borrows; queue y's fair-share standing is 0.000 (lowest goes first)"));
 }
 
 // x and y lend each other their nominal 4 CPUs; each runs 4 (x for an hour
