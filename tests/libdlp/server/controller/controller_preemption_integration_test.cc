@@ -112,6 +112,7 @@ class ControllerPreemptionTest : public ::testing::Test {
   void TearDown() override {
     if (!controller_) return;
     Touch(release_);
+    Touch(leave_);
     for (const char* id : {"1", "2"}) {
       (void)controller_->Cancel(id, "");
       (void)controller_->Wait(id, "", absl::Seconds(60));
@@ -136,6 +137,7 @@ class ControllerPreemptionTest : public ::testing::Test {
   dlp::testing::TempDir dir_;
   const std::string release_ = dir_.Join("release");
   const std::string termed_ = dir_.Join("termed");
+  const std::string leave_ = dir_.Join("leave");  // a TERMed victim waits for it
   PreemptOneForTwo* policy_ = nullptr;
   std::unique_ptr<Controller> controller_;
 };
@@ -147,11 +149,15 @@ TEST_F(ControllerPreemptionTest, VictimGetsTermReturnsToQueueAndResumesWithResta
                       "echo restart=$DLP_RESTART_COUNT\n"
                       "if [ \"$DLP_RESTART_COUNT\" -gt 0 ]; then exit 0; fi\n"
                       "trap 'touch " +
-                          termed_ +
-                          "; exit 0' TERM\n"
+                          termed_ + "; while [ ! -e " + leave_ +
+                          " ]; do sleep 0.05; done; exit 0' TERM\n"
                           "while :; do sleep 0.05; done"));
   ASSERT_TRUE(Eventually([&] { return Log(victim).find("restart=0") != std::string::npos; }));
   const std::string preemptor = Submit(Preemptor());
+  // The victim stays until the policy has seen it stopping: a victim that
+  // leaves at once may be reaped before the policy decides again.
+  ASSERT_TRUE(Eventually([&] { return policy_->saw_stopping(); })) << Get(victim).reason;
+  Touch(leave_);
 
   // Back in its queue while the preemptor runs.
   ASSERT_TRUE(Eventually([&] { return Get(preemptor).state == JobState::kRunning; }))
@@ -164,7 +170,6 @@ TEST_F(ControllerPreemptionTest, VictimGetsTermReturnsToQueueAndResumesWithResta
   EXPECT_EQ(queued.preemptions, 1);
   EXPECT_EQ(queued.restart_count, 1);
   EXPECT_FALSE(queued.started.has_value());
-  EXPECT_TRUE(policy_->saw_stopping());
   absl::StatusOr<std::vector<Event>> events = controller_->Events(victim, "");
   ASSERT_TRUE(events.ok());
   EXPECT_THAT(EventMessage(*events, "Preempting"), HasSubstr(kReason));
