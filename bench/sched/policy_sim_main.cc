@@ -6,7 +6,9 @@
 // latency with a fixed number of jobs waiting. Exits 1 on any violation.
 //
 //   dlp-bench-policy-sim [--seed=N] [--jobs=N] [--load=X] [--window-hours=H]
-//                        [--policies=fifo,priority_fifo,default]
+//                        [--max-gang-gpus=N]   (the largest gang in the mix, 64)
+//                        [--policies=fifo,priority_fifo,default]  (also drf_first,
+//                                 drf_first_any: drf_first_policy.h)
 //                        [--latency-pending=N] [--latency-calls=N]
 //                        [--half-life=DURATION]   (fair-share history; 0: off)
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "drf_first_policy.h"
 #include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/policy.h"
@@ -36,6 +39,7 @@ struct Options {
   int jobs = 10000;
   double load = 1.1;
   double window_hours = 6;
+  int max_gang_gpus = 64;
   std::string policies = "fifo,priority_fifo,default";
   int latency_pending = 10000;
   int latency_calls = 200;
@@ -55,6 +59,8 @@ bool Parse(int argc, char** argv, Options& o) {
       ok = absl::SimpleAtod(v, &o.load);
     else if (kv.first == "--window-hours")
       ok = absl::SimpleAtod(v, &o.window_hours);
+    else if (kv.first == "--max-gang-gpus")
+      ok = absl::SimpleAtoi(v, &o.max_gang_gpus) && o.max_gang_gpus >= 1;
     else if (kv.first == "--policies")
       o.policies = v;
     else if (kv.first == "--latency-pending")
@@ -78,6 +84,9 @@ std::unique_ptr<server::SchedulingPolicy> Make(const std::string& name) {
   if (name == "fifo") return std::make_unique<StrictFifoPolicy>();
   if (name == "priority_fifo") return std::make_unique<server::PriorityFifoPolicy>();
   if (name == "default") return server::CreateDefaultPolicy();
+  // Yardsticks for the fairness measure (drf_first_policy.h), not dlpd's.
+  if (name == "drf_first") return std::make_unique<DrfFirstPolicy>(/*keep_guarantees=*/true);
+  if (name == "drf_first_any") return std::make_unique<DrfFirstPolicy>(false);
   return nullptr;
 }
 
@@ -141,18 +150,18 @@ int Main(int argc, char** argv) {
   config.window = absl::Seconds(o.window_hours * 3600);
   config.fair_share_half_life =
       o.half_life.empty() ? server::kDefaultFairShareHalfLife : *server::ParseHalfLife(o.half_life);
-  const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load);
+  const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load, o.max_gang_gpus);
   std::printf(
       "# dlp-bench-policy-sim: seed %llu, %d jobs, 256 GPUs, 4096 CPUs, 32Ti; "
-      "offered load %.2f; fairness windows of %gh; cycle 1 min, grace 30 s; "
-      "fair-share half-life %s\n",
-      static_cast<unsigned long long>(o.seed), o.jobs, o.load, o.window_hours,
+      "gangs of up to %d GPUs; offered load %.2f; fairness windows of %gh; cycle 1 min, "
+      "grace 30 s; fair-share half-life %s\n",
+      static_cast<unsigned long long>(o.seed), o.jobs, o.max_gang_gpus, o.load, o.window_hours,
       config.fair_share_half_life > absl::ZeroDuration()
           ? absl::FormatDuration(config.fair_share_half_life).c_str()
           : "0 (off)");
-  std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
-              "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "preempt",
-              "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
+  std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
+              "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "steady%",
+              "preempt", "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
   bool wrong = false;
   std::vector<std::string> tenant_lines;
   std::vector<std::string> names = absl::StrSplit(o.policies, ',');
@@ -169,23 +178,24 @@ int Main(int argc, char** argv) {
     int violations = 0;
     for (const auto& [kind, n] : r.violation_counts) violations += n;
     std::printf(
-        "  %-14s %7d %6.1f %6.1f %8.2f %8.2f %6.3f %7.1f %7d %7.0f %8.0f %8d %8.0f %5d %6.1f\n",
+        "  %-14s %7d %6.1f %6.1f %8.2f %8.2f %6.3f %7.1f %7.1f %7d %7.0f %8.0f %8d %8.0f %5d "
+        "%6.1f\n",
         name.c_str(), r.rejected, 100 * r.utilisation.at("gpu"), 100 * r.utilisation.at("cpu"),
-        Hours(r.mean_jct_s), Hours(r.p95_jct_s), r.jain, r.max_share_deviation_pct, r.preemptions,
-        r.latency.p50_us, r.latency.p99_us, r.latency.pending_at_p99, r.latency.cpu_p99_us,
-        violations, wall);
+        Hours(r.mean_jct_s), Hours(r.p95_jct_s), r.jain, r.max_share_deviation_pct,
+        r.max_steady_share_deviation_pct, r.preemptions, r.latency.p50_us, r.latency.p99_us,
+        r.latency.pending_at_p99, r.latency.cpu_p99_us, violations, wall);
     for (const auto& [tenant, t] : r.tenants) {
-      tenant_lines.push_back(absl::StrFormat("  %-14s %-8s %6d %8.1f %8.1f %9.1f", name, tenant,
-                                             t.weight, 100 * t.share, 100 * t.fair,
-                                             t.max_deviation_pct));
+      tenant_lines.push_back(absl::StrFormat("  %-14s %-8s %6d %8.1f %8.1f %9.1f %9.1f", name,
+                                             tenant, t.weight, 100 * t.share, 100 * t.fair,
+                                             t.max_deviation_pct, t.max_steady_deviation_pct));
     }
     for (const std::string& v : r.violations) std::printf("#   %s: %s\n", name.c_str(), v.c_str());
     wrong = wrong || violations > 0;
   }
 
   std::printf("\n# dominant shares over the run, %% of the machine\n");
-  std::printf("# %-14s %-8s %6s %8s %8s %9s\n", "policy", "tenant", "weight", "share%", "fair%",
-              "maxdev%");
+  std::printf("# %-14s %-8s %6s %8s %8s %9s %9s\n", "policy", "tenant", "weight", "share%", "fair%",
+              "maxdev%", "steady%");
   for (const std::string& line : tenant_lines) std::printf("%s\n", line.c_str());
 
   const server::Snapshot busy =

@@ -59,11 +59,12 @@ server::SimConfig Cluster() {
   return config;
 }
 
-std::vector<SimJob> Workload(uint64_t seed, int jobs, double load) {
+std::vector<SimJob> Workload(uint64_t seed, int jobs, double load, int max_gang_gpus) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0, 1);
   std::lognormal_distribution<double> minutes(std::log(30.0), 1.6);
-  const std::vector<int> sizes = {1, 2, 4, 8, 16, 32, 64};
+  std::vector<int> sizes = {1, 2, 4, 8, 16, 32, 64};
+  std::erase_if(sizes, [&](int s) { return s > std::max(1, max_gang_gpus); });
   std::vector<double> size_weights;
   for (int s : sizes) size_weights.push_back(1.0 / s);
   std::discrete_distribution<size_t> size_of(size_weights.begin(), size_weights.end());

@@ -5,8 +5,9 @@
 // own queue in cohort "lab", nominal quotas (of everything) in proportion to
 // the weights 3:2:2:1 (96, 64, 64, 32 GPUs), no borrowing limit.
 //
-// Jobs, heavy-tailed: GPUs 1, 2, 4, 8, 16, 32 or 64 with weight 1/size (each
-// size class brings the same GPU-hours; Pareto with alpha 1), 10% fractional
+// Jobs, heavy-tailed: GPUs 1, 2, 4, 8, 16, 32 or 64 (or up to a smaller
+// largest gang) with weight 1/size (each size class brings the same
+// GPU-hours; Pareto with alpha 1), 10% fractional
 // (0.25 or 0.5 GPU); 8 GPUs per replica, so 16 GPUs is a gang of two. 8 CPUs
 // and 64 GiB per GPU. Runtimes lognormal (median 30 min, sigma 1.6, between
 // 1 min and 3 days); 75% have a time limit of 1.1-3 x their runtime.
@@ -24,6 +25,7 @@ namespace dlp::bench {
 
 server::SimConfig Cluster();
 
-std::vector<server::SimJob> Workload(uint64_t seed, int jobs, double load);
+// `max_gang_gpus` drops the gang sizes above it from the mix (1 to 64 GPUs).
+std::vector<server::SimJob> Workload(uint64_t seed, int jobs, double load, int max_gang_gpus = 64);
 
 }  // namespace dlp::bench

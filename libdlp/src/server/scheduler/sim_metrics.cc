@@ -116,14 +116,15 @@ void SimMetrics::Advance(absl::Time from, absl::Time to) {
       t.total_fair += fair[name] * dt;
     }
     if (end == boundary) {
-      CloseWindow(absl::ToDoubleSeconds(config_.window));
+      CloseWindow(boundary, absl::ToDoubleSeconds(config_.window));
       ++window_index_;
     }
     from = end;
   }
 }
 
-void SimMetrics::CloseWindow(double seconds) {
+void SimMetrics::CloseWindow(absl::Time end, double seconds) {
+  const bool steady = end <= last_arrival_;
   double sum = 0, squares = 0;
   int n = 0;
   for (auto& [name, t] : tenants_) {
@@ -132,9 +133,13 @@ void SimMetrics::CloseWindow(double seconds) {
       sum += x;
       squares += x * x;
       ++n;
-      t.max_deviation_pct =
-          std::max(t.max_deviation_pct, 100.0 * std::abs(t.actual - t.fair) / seconds);
-      max_deviation_pct_ = std::max(max_deviation_pct_, t.max_deviation_pct);
+      const double gap = 100.0 * std::abs(t.actual - t.fair) / seconds;
+      t.max_deviation_pct = std::max(t.max_deviation_pct, gap);
+      max_deviation_pct_ = std::max(max_deviation_pct_, gap);
+      if (steady) {
+        t.max_steady_deviation_pct = std::max(t.max_steady_deviation_pct, gap);
+        max_steady_deviation_pct_ = std::max(max_steady_deviation_pct_, gap);
+      }
     }
     t.actual = t.fair = 0;
   }
@@ -147,7 +152,7 @@ void SimMetrics::CloseWindow(double seconds) {
 void SimMetrics::Finish(absl::Time end, SimResult& result) {
   // The last, partial window counts when it is at least half a window.
   const absl::Duration tail = end - (origin_ + config_.window * window_index_);
-  if (tail >= config_.window / 2) CloseWindow(absl::ToDoubleSeconds(tail));
+  if (tail >= config_.window / 2) CloseWindow(end, absl::ToDoubleSeconds(tail));
   result.makespan = end - origin_;
   const bool steady = last_arrival_ > origin_;
   const ResourceIntegral& used = steady ? steady_ : whole_;
@@ -165,10 +170,11 @@ void SimMetrics::Finish(absl::Time end, SimResult& result) {
   }
   result.jain = windows_ > 0 ? jain_sum_ / windows_ : 1;
   result.max_share_deviation_pct = max_deviation_pct_;
+  result.max_steady_share_deviation_pct = max_steady_deviation_pct_;
   const double run = std::max(1e-9, absl::ToDoubleSeconds(result.makespan));
   for (const auto& [name, t] : tenants_) {
-    result.tenants[name] = {t.weight, t.total_actual / run, t.total_fair / run,
-                            t.max_deviation_pct};
+    result.tenants[name] = {t.weight, t.total_actual / run, t.total_fair / run, t.max_deviation_pct,
+                            t.max_steady_deviation_pct};
   }
   if (!latency_.empty()) {
     std::sort(latency_.begin(), latency_.end());

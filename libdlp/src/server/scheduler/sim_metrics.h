@@ -11,7 +11,9 @@
 // than its share cannot be under it; with nobody waiting every share is
 // fair.) Both are integrated over the window; the deviation is |actual -
 // fair| in percentage points of the machine, and Jain's index is taken over
-// actual/fair of the tenants with a fair share (1: perfectly fair).
+// actual/fair of the tenants with a fair share (1: perfectly fair). The
+// largest deviation is also kept over the windows that end by the last
+// arrival alone: the steady state, as utilisation is measured.
 #pragma once
 
 #include <map>
@@ -61,11 +63,13 @@ class SimMetrics {
     double total_actual = 0;  // share-seconds over the run
     double total_fair = 0;
     double max_deviation_pct = 0;
+    double max_steady_deviation_pct = 0;
   };
   double DominantShare(const ResourceVector& used) const;
   // Each tenant's dominant share now, and its weighted DRF share of the total.
   void FairShares(std::map<std::string, double>& share, std::map<std::string, double>& fair) const;
-  void CloseWindow(double seconds);
+  // Closes the window that ends at `end` and lasted `seconds`.
+  void CloseWindow(absl::Time end, double seconds);
 
   const SimConfig& config_;
   absl::Time origin_;
@@ -78,6 +82,7 @@ class SimMetrics {
   double jain_sum_ = 0;
   int windows_ = 0;
   double max_deviation_pct_ = 0;
+  double max_steady_deviation_pct_ = 0;
   std::vector<double> jct_s_;
   std::vector<std::pair<double, int>> latency_;  // wall microseconds, pending jobs
   std::vector<double> cpu_us_;

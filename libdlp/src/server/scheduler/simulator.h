@@ -72,6 +72,9 @@ struct TenantShare {
   double share = 0;              // time-average of its dominant share
   double fair = 0;               // time-average of its weighted DRF share
   double max_deviation_pct = 0;  // its largest gap from fair in a window
+  // The same over the windows that end by the last arrival (as utilisation,
+  // the steady state: in the drain after it few jobs are left to choose from).
+  double max_steady_deviation_pct = 0;
 };
 
 struct SimResult {
@@ -92,6 +95,7 @@ struct SimResult {
   // largest gap in percentage points of the machine.
   double jain = 1;
   double max_share_deviation_pct = 0;
+  double max_steady_share_deviation_pct = 0;  // in the windows that end by the last arrival
   std::map<std::string, TenantShare> tenants;
   LatencyStats latency;
   // What broke, first ones in full ("capacity: ..."), and counts by invariant.

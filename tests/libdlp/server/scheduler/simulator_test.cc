@@ -35,6 +35,14 @@ SimConfig Cpus(int64_t n) {
   return config;
 }
 
+// For the fairness measure: hour windows, decisions only at events.
+SimConfig HourWindows(int64_t cpus) {
+  SimConfig config = Cpus(cpus);
+  config.window = absl::Hours(1);
+  config.cycle = absl::ZeroDuration();
+  return config;
+}
+
 // PriorityFifo, and once: job 1 preempted for job 2 when both are there.
 // Remembers what it saw of job 1.
 class PreemptOnce : public SchedulingPolicy {
@@ -162,9 +170,7 @@ TEST(SimulatorTest, MeasuresCompletionTimesAndUtilisation) {
 
 TEST(SimulatorTest, FairnessCountsWhatATenantHoldsWhileAnotherWaits) {
   PriorityFifoPolicy policy;
-  SimConfig config = Cpus(2);
-  config.window = absl::Hours(1);
-  config.cycle = absl::ZeroDuration();
+  const SimConfig config = HourWindows(2);
   // Tenant a holds the machine for 2 h while b waits the whole time: of what
   // is held, weighted DRF would give each half.
   const SimResult r = Simulate(policy, config,
@@ -183,9 +189,7 @@ TEST(SimulatorTest, FairnessCountsWhatATenantHoldsWhileAnotherWaits) {
 
 TEST(SimulatorTest, AWaitingTenantIsOwedNoMoreThanItAsksFor) {
   PriorityFifoPolicy policy;
-  SimConfig config = Cpus(4);
-  config.window = absl::Hours(1);
-  config.cycle = absl::ZeroDuration();
+  const SimConfig config = HourWindows(4);
   // Tenant a holds all 4 CPUs for 2 h while b waits for a 1-CPU job: DRF
   // owes b its demand, a quarter, not half the machine.
   const SimResult r = Simulate(policy, config,
@@ -197,6 +201,24 @@ TEST(SimulatorTest, AWaitingTenantIsOwedNoMoreThanItAsksFor) {
   // Over the 3 h: b is owed 1/4 for 2 h waiting, then holds its 1/4.
   EXPECT_NEAR(r.tenants.at("b").fair, 0.25, 1e-9);
   EXPECT_NEAR(r.tenants.at("a").fair, 1.5 / 3, 1e-9);
+}
+
+TEST(SimulatorTest, TheSteadyStateEndsWithTheLastArrival) {
+  PriorityFifoPolicy policy;
+  const SimConfig config = HourWindows(4);
+  // a holds the machine for 2 h. In the first hour b waits for 1 CPU (owed
+  // a quarter); at 1 h, the last arrival, b asks for 4 more: in the second
+  // hour it is owed half. Then b alone.
+  const SimResult r = Simulate(policy, config,
+                               {Job(1, "a", absl::ZeroDuration(), 4, absl::Hours(2)),
+                                Job(2, "b", absl::ZeroDuration(), 1, absl::Hours(1)),
+                                Job(3, "b", absl::Hours(1), 4, absl::Hours(1))});
+  EXPECT_TRUE(r.violations.empty()) << absl::StrJoin(r.violations, "\n");
+  EXPECT_NEAR(r.max_share_deviation_pct, 50, 1e-9);
+  EXPECT_NEAR(r.max_steady_share_deviation_pct, 25, 1e-9);
+  ASSERT_TRUE(r.tenants.contains("b"));
+  EXPECT_NEAR(r.tenants.at("b").max_steady_deviation_pct, 25, 1e-9);
+  EXPECT_NEAR(r.tenants.at("b").max_deviation_pct, 50, 1e-9);
 }
 
 TEST(SimulatorTest, WeightsSetTheFairShare) {
