@@ -16,6 +16,8 @@
 #   TRIALS (16) EPOCHS (8) LIMIT_TRAIN (6000) PARALLEL_FMNIST (2) SEED (7: the
 #   sampler's, for both searches)
 #   RANDOM_TRIALS (1000) PARALLEL (50) SKIP_FMNIST=1 / SKIP_RATE=1
+#   CURVES=FILE: also write each random trial's test accuracy after every
+#   epoch there, for bench/sweep/replay.py (ASHA's rule replayed on them)
 set -euo pipefail
 
 build=${1:-build}
@@ -77,6 +79,18 @@ best = s["best"]["objective"] if s["best"] else float("nan")
 print("%.4f %d" % (best, sum(t["resource"] for t in s["trials"])))'
 }
 
+# curves ID: the trials of a finished sweep, each with its objective per epoch.
+curves() {
+  "$bin/dlp" sweep status "$1" -o json | python3 -c '
+import json, subprocess, sys
+out = []
+for t in json.load(sys.stdin)["trials"]:
+    m = json.loads(subprocess.check_output([sys.argv[1], "metrics", str(t["job"]), "-o", "json"]))
+    values = [p["value"] for p in m["metrics"] if p["name"] == "test_accuracy"]
+    out.append({"job": t["job"], "params": t.get("params"), "objective": values})
+json.dump(out, sys.stdout)' "$bin/dlp"
+}
+
 if [[ -z ${SKIP_FMNIST:-} ]]; then
   echo "# Fashion-MNIST: $trials trials of up to $epochs epochs, --limit-train $limit," \
     "parallelism $par_fmnist, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -93,6 +107,7 @@ if [[ -z ${SKIP_FMNIST:-} ]]; then
     id=$("$bin/dlp" sweep submit -q --follow "$tmp/$search.yaml" | head -1)
     end=$(date +%s.%N)
     read -r best spent < <(summary "$id")
+    if [[ $search == random && -n ${CURVES:-} ]]; then curves "$id" >"$CURVES"; fi
     printf '%-7s %10s %13s %9.0f\n' "$search" "$best" "$spent" "$(echo "$end - $start" | bc)"
   done
 fi
