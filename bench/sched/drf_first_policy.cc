@@ -136,6 +136,7 @@ Decision DrfFirstPolicy::Schedule(const Snapshot& snapshot) const {
     DeviceUse freed_use = use;
     std::map<std::string, ResourceVector> kept = held;
     std::vector<const RunningJob*> chosen;
+    bool fits = false;
     for (const RunningJob* r : candidates) {
       ResourceVector left = kept[r->queue];
       left -= r->demand;
@@ -146,13 +147,10 @@ Decision DrfFirstPolicy::Schedule(const Snapshot& snapshot) const {
       server::fair_share::RemoveShares(freed_use, r->placement);
       chosen.push_back(r);
       DeviceUse trial = freed_use;
-      if (Fits(head.demand, freed) && server::PlaceGpus(head.replicas, devices, trial)) break;
+      fits = Fits(head.demand, freed) && server::PlaceGpus(head.replicas, devices, trial);
+      if (fits) break;
     }
-    DeviceUse trial = freed_use;
-    if (chosen.empty() || !Fits(head.demand, freed) ||
-        !server::PlaceGpus(head.replicas, devices, trial)) {
-      continue;
-    }
+    if (!fits) continue;
     for (const RunningJob* r : chosen) {
       running[r->queue] -= r->demand;
       victims.insert(r->seq);
