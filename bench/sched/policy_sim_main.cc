@@ -7,6 +7,8 @@
 //
 //   dlp-bench-policy-sim [--seed=N] [--jobs=N] [--load=X] [--window-hours=H]
 //                        [--max-gang-gpus=N]   (the largest gang in the mix, 64)
+//                        [--checkpoint-minutes=M]   (a victim redoes the work since its
+//                                 last checkpoint; 0: it loses none)
 //                        [--policies=fifo,priority_fifo,default]  (also drf_first,
 //                                 drf_first_any: drf_first_policy.h)
 //                        [--latency-pending=N] [--latency-calls=N]
@@ -40,6 +42,7 @@ struct Options {
   double load = 1.1;
   double window_hours = 6;
   int max_gang_gpus = 64;
+  double checkpoint_minutes = 0;
   std::string policies = "fifo,priority_fifo,default";
   int latency_pending = 10000;
   int latency_calls = 200;
@@ -61,6 +64,9 @@ bool Parse(int argc, char** argv, Options& o) {
       ok = absl::SimpleAtod(v, &o.window_hours);
     else if (kv.first == "--max-gang-gpus")
       ok = absl::SimpleAtoi(v, &o.max_gang_gpus) && o.max_gang_gpus >= 1;
+    else if (kv.first == "--checkpoint-minutes")
+      ok = absl::SimpleAtod(v, &o.checkpoint_minutes) && o.checkpoint_minutes >= 0 &&
+           o.checkpoint_minutes <= 7 * 24 * 60;
     else if (kv.first == "--policies")
       o.policies = v;
     else if (kv.first == "--latency-pending")
@@ -148,20 +154,23 @@ int Main(int argc, char** argv) {
   if (!Parse(argc, argv, o)) return 2;
   server::SimConfig config = Cluster();
   config.window = absl::Seconds(o.window_hours * 3600);
+  config.checkpoint_interval = absl::Seconds(o.checkpoint_minutes * 60);
   config.fair_share_half_life =
       o.half_life.empty() ? server::kDefaultFairShareHalfLife : *server::ParseHalfLife(o.half_life);
   const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load, o.max_gang_gpus);
   std::printf(
       "# dlp-bench-policy-sim: seed %llu, %d jobs, 256 GPUs, 4096 CPUs, 32Ti; "
       "gangs of up to %d GPUs; offered load %.2f; fairness windows of %gh; cycle 1 min, "
-      "grace 30 s; fair-share half-life %s\n",
+      "grace 30 s; checkpoints %s; fair-share half-life %s\n",
       static_cast<unsigned long long>(o.seed), o.jobs, o.max_gang_gpus, o.load, o.window_hours,
+      o.checkpoint_minutes > 0 ? absl::StrFormat("every %g min", o.checkpoint_minutes).c_str()
+                               : "perfect",
       config.fair_share_half_life > absl::ZeroDuration()
           ? absl::FormatDuration(config.fair_share_half_life).c_str()
           : "0 (off)");
-  std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
+  std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
               "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "steady%",
-              "preempt", "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
+              "preempt", "lost_h", "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
   bool wrong = false;
   std::vector<std::string> tenant_lines;
   std::vector<std::string> names = absl::StrSplit(o.policies, ',');
@@ -178,12 +187,13 @@ int Main(int argc, char** argv) {
     int violations = 0;
     for (const auto& [kind, n] : r.violation_counts) violations += n;
     std::printf(
-        "  %-14s %7d %6.1f %6.1f %8.2f %8.2f %6.3f %7.1f %7.1f %7d %7.0f %8.0f %8d %8.0f %5d "
-        "%6.1f\n",
+        "  %-14s %7d %6.1f %6.1f %8.2f %8.2f %6.3f %7.1f %7.1f %7d %7.0f %7.0f %8.0f %8d %8.0f "
+        "%5d %6.1f\n",
         name.c_str(), r.rejected, 100 * r.utilisation.at("gpu"), 100 * r.utilisation.at("cpu"),
         Hours(r.mean_jct_s), Hours(r.p95_jct_s), r.jain, r.max_share_deviation_pct,
-        r.max_steady_share_deviation_pct, r.preemptions, r.latency.p50_us, r.latency.p99_us,
-        r.latency.pending_at_p99, r.latency.cpu_p99_us, violations, wall);
+        r.max_steady_share_deviation_pct, r.preemptions, absl::ToDoubleHours(r.lost_work),
+        r.latency.p50_us, r.latency.p99_us, r.latency.pending_at_p99, r.latency.cpu_p99_us,
+        violations, wall);
     for (const auto& [tenant, t] : r.tenants) {
       tenant_lines.push_back(absl::StrFormat("  %-14s %-8s %6d %8.1f %8.1f %9.1f %9.1f", name,
                                              tenant, t.weight, 100 * t.share, 100 * t.fair,

@@ -194,7 +194,12 @@ void Run::Preempt(const PreemptDecision& p) {
   JobState& s = found->second;
   if (s.run_started == now_) return;  // started by this very decision: checked
   s.phase = Phase::kStopping;
-  s.left -= now_ - s.run_started;
+  const absl::Duration ran = now_ - s.run_started;
+  const absl::Duration kept = config_.checkpoint_interval > absl::ZeroDuration()
+                                  ? absl::Floor(ran, config_.checkpoint_interval)
+                                  : ran;
+  s.left -= kept;
+  result_.lost_work += ran - kept;
   ++s.epoch;
   ++s.preemptions;
   ++result_.preemptions;

@@ -2,7 +2,8 @@
 // their submission times, run for their true runtimes, and the policy's
 // decisions are applied as the controller would apply them (starts with
 // their GPU placement; preemption: the victim is stopping for a grace
-// period, then waits again with preemptions + 1 and its original seq).
+// period, then waits again with preemptions + 1 and its original seq, and
+// resumes from its last checkpoint).
 // Schedule runs after every event and every `cycle` while jobs wait. Every
 // decision is checked against the invariants of sim_invariants.h and the
 // run is measured (sim_metrics.h). Used by the invariant tests and by
@@ -36,7 +37,10 @@ struct SimConfig {
   // Schedule also runs this often while jobs wait; zero: only on events.
   absl::Duration cycle = absl::Minutes(1);
   absl::Duration grace = absl::Seconds(30);  // a victim's stopping time
-  absl::Duration window = absl::Hours(1);    // fair share is measured per window
+  // How often a job checkpoints: a victim resumes from its last checkpoint
+  // and does the work since again. Zero: it keeps all its work.
+  absl::Duration checkpoint_interval = absl::ZeroDuration();
+  absl::Duration window = absl::Hours(1);  // fair share is measured per window
   // The policy's fair-share history (fair_share_history.h), kept as dlpd keeps
   // it; zero: none.
   absl::Duration fair_share_half_life = absl::ZeroDuration();
@@ -84,6 +88,7 @@ struct SimResult {
   int timed_out = 0;
   int preemptions = 0;
   int max_preemptions_of_a_job = 0;
+  absl::Duration lost_work;  // run time the victims must do again (checkpoint_interval)
   // Queue heads that started later than the first estimate they had as head.
   int late_heads = 0;
   absl::Duration makespan;                    // first arrival to last completion

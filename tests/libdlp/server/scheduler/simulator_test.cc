@@ -143,6 +143,23 @@ TEST(SimulatorTest, AVictimStopsForItsGraceThenWaitsAgainAndResumes) {
   EXPECT_DOUBLE_EQ(r.mean_jct_s, (70.5 * 60 + 10.5 * 60) / 2);
 }
 
+TEST(SimulatorTest, AVictimResumesFromItsLastCheckpoint) {
+  PreemptOnce policy;
+  SimConfig config = Cpus(1);
+  config.cycle = absl::Seconds(10);
+  config.checkpoint_interval = absl::Minutes(4);
+  const SimResult r =
+      Simulate(policy, config,
+               {Job(1, "a", absl::ZeroDuration(), 1, absl::Minutes(60)),
+                Job(2, "a", absl::Minutes(10), 1, absl::Minutes(10), /*priority=*/5)});
+  EXPECT_TRUE(r.violations.empty()) << absl::StrJoin(r.violations, "\n");
+  EXPECT_EQ(r.preemptions, 1);
+  // Preempted after 10 minutes of work, job 1 resumes from its checkpoint at
+  // 8 min: 52 minutes left once job 2 has run (10:30-20:30).
+  EXPECT_EQ(r.lost_work, absl::Minutes(2));
+  EXPECT_EQ(r.makespan, absl::Seconds(72 * 60 + 30));
+}
+
 TEST(SimulatorTest, AJobPastItsTimeLimitIsStoppedThere) {
   PriorityFifoPolicy policy;
   SimJob job = Job(1, "a", absl::ZeroDuration(), 1, absl::Hours(2));
