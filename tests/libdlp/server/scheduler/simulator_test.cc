@@ -119,15 +119,19 @@ TEST(SimulatorTest, FeedsTheFairShareHistoryInVirtualTime) {
   for (const HistorySeen::Seen& s : off.seen) EXPECT_TRUE(s.use.empty());
 }
 
+// One CPU: job 1 (60 min) runs until job 2 (10 min, priority 5) arrives at
+// 10 min and PreemptOnce preempts job 1 for it.
+std::vector<SimJob> HourJobPreemptedAtTen() {
+  return {Job(1, "a", absl::ZeroDuration(), 1, absl::Minutes(60)),
+          Job(2, "a", absl::Minutes(10), 1, absl::Minutes(10), /*priority=*/5)};
+}
+
 TEST(SimulatorTest, AVictimStopsForItsGraceThenWaitsAgainAndResumes) {
   PreemptOnce policy;
   SimConfig config = Cpus(1);
   config.grace = absl::Seconds(30);
   config.cycle = absl::Seconds(10);  // to see the victim while it stops
-  const SimResult r =
-      Simulate(policy, config,
-               {Job(1, "a", absl::ZeroDuration(), 1, absl::Minutes(60)),
-                Job(2, "a", absl::Minutes(10), 1, absl::Minutes(10), /*priority=*/5)});
+  const SimResult r = Simulate(policy, config, HourJobPreemptedAtTen());
   EXPECT_TRUE(r.violations.empty()) << absl::StrJoin(r.violations, "\n");
   EXPECT_EQ(r.preemptions, 1);
   EXPECT_EQ(r.completed, 2);
@@ -148,10 +152,7 @@ TEST(SimulatorTest, AVictimResumesFromItsLastCheckpoint) {
   SimConfig config = Cpus(1);
   config.cycle = absl::Seconds(10);
   config.checkpoint_interval = absl::Minutes(4);
-  const SimResult r =
-      Simulate(policy, config,
-               {Job(1, "a", absl::ZeroDuration(), 1, absl::Minutes(60)),
-                Job(2, "a", absl::Minutes(10), 1, absl::Minutes(10), /*priority=*/5)});
+  const SimResult r = Simulate(policy, config, HourJobPreemptedAtTen());
   EXPECT_TRUE(r.violations.empty()) << absl::StrJoin(r.violations, "\n");
   EXPECT_EQ(r.preemptions, 1);
   // Preempted after 10 minutes of work, job 1 resumes from its checkpoint at
