@@ -30,12 +30,11 @@ def replay(curves, eta, rmin, parallelism):
         rungs.append(r)
         r *= eta
     at_rung = {r: [] for r in rungs}
-    running, spent, final, events, queued = set(), {}, {}, [], iter(range(len(curves)))
+    spent, final, events, queued = {}, {}, [], iter(range(len(curves)))
 
     def start(now):
         i = next(queued, None)
         if i is not None:
-            running.add(i)
             heapq.heappush(events, (now + 1, i, 1))
 
     for _ in range(parallelism):
@@ -50,11 +49,9 @@ def replay(curves, eta, rmin, parallelism):
             if len(values) >= eta:
                 cutoff = sorted(values, reverse=True)[max(1, len(values) // eta) - 1]
                 if value < cutoff:
-                    running.discard(i)
                     start(now)
                     continue
         if epoch == last:
-            running.discard(i)
             start(now)
         else:
             heapq.heappush(events, (now + 1, i, epoch + 1))

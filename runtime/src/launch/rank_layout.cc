@@ -6,11 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 
-#include "absl/strings/match.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -90,14 +89,17 @@ absl::StatusOr<std::vector<HostSlots>> ReadHostFile(const std::string& path) {
     std::vector<std::string> words = absl::StrSplit(view, ' ', absl::SkipWhitespace());
     if (words.empty()) continue;
     auto h = ParseHostEntry(words[0]);
-    if (!h.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ":", number, ": ", h.status().message()));
+    if (!h.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", number, ": ", h.status().message()));
     for (size_t i = 1; i < words.size(); ++i) {
       absl::string_view w = words[i];
       if ((absl::ConsumePrefix(&w, "slots=") || absl::ConsumePrefix(&w, "max_slots=")) &&
           absl::SimpleAtoi(w, &h->slots) && h->slots >= 1) {
         continue;
       }
-      return absl::InvalidArgumentError(absl::StrCat(path, ":", number, ": bad word '", words[i], "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", number, ": bad word '", words[i], "'"));
     }
     hosts.push_back(*h);
   }
@@ -157,10 +159,12 @@ std::vector<int> DetectLocalGpus() {
   for (std::filesystem::directory_iterator it("/dev", ec), end; !ec && it != end;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
+    absl::string_view number = name;
     int index = 0;
-    if (absl::StartsWith(name, "nvidia") && name.size() > 6 &&
-        absl::SimpleAtoi(absl::string_view(name).substr(6), &index) && index >= 0 &&
-        index < 64 && std::isdigit(static_cast<unsigned char>(name[6]))) {
+    // nvidia0..nvidia63; not nvidiactl, nvidia-uvm or nvidia+1.
+    if (absl::ConsumePrefix(&number, "nvidia") && !number.empty() &&
+        absl::ascii_isdigit(static_cast<unsigned char>(number[0])) &&
+        absl::SimpleAtoi(number, &index) && index < 64) {
       ids.push_back(index);
     }
   }
@@ -179,8 +183,8 @@ contract::Group NpGroup(int np, const std::vector<std::string>& command) {
 }
 
 absl::StatusOr<RankLayout> LayOutRanks(const contract::Group& group,
-                                  const std::vector<HostSlots>& hosts_in,
-                                  const std::vector<int>& gpus_in, bool gpus_given) {
+                                       const std::vector<HostSlots>& hosts_in,
+                                       const std::vector<int>& gpus_in, bool gpus_given) {
   std::vector<const contract::Role*> roles;
   for (const contract::Role& r : group.roles) roles.push_back(&r);
   std::stable_sort(roles.begin(), roles.end(),
