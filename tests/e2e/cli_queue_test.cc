@@ -21,6 +21,12 @@ absl::Time ParseTimeField(const nlohmann::json& job, const char* field) {
   return time;
 }
 
+// A queued job's place in its queue; 0 until dlpd has placed it (null).
+int Position(const nlohmann::json& job) {
+  const auto it = job.find("position");
+  return it != job.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
 // dlpd in the foreground, as a service manager runs it, with `cpus` to give;
 // null (and the test failed) when it does not answer.
 std::unique_ptr<Background> ForegroundDlpd(const CliEnv& env, int cpus) {
@@ -41,8 +47,8 @@ TEST(CliQueue, SecondJobWaitsUntilTheFirstEnds) {
   ASSERT_TRUE(dlpd);
 
   const std::string go = env.Work("go");
-  const std::string first = env.Submit(env.WriteJob(
-      "big", "while [ ! -f " + go + " ]; do sleep 0.05; done", 2, "1"));
+  const std::string first =
+      env.Submit(env.WriteJob("big", "while [ ! -f " + go + " ]; do sleep 0.05; done", 2, "1"));
   ASSERT_TRUE(Eventually([&] { return env.State(first) == "Running"; }));
   const std::string second = env.Submit(env.WriteJob("small", "true", 1, "1"));
   // The machine is full while `first` runs: `second` cannot have started.
@@ -55,8 +61,8 @@ TEST(CliQueue, SecondJobWaitsUntilTheFirstEnds) {
   Touch(go);
   EXPECT_EQ(env.Dlp({"wait", first, second}).exit_code, 0);
   const nlohmann::json a = env.Status(first), b = env.Status(second);
-  EXPECT_GE(ParseTimeField(b, "started"), ParseTimeField(a, "finished"))
-      << a.dump() << "\n" << b.dump();
+  EXPECT_GE(ParseTimeField(b, "started"), ParseTimeField(a, "finished")) << a.dump() << "\n"
+                                                                         << b.dump();
 
   // A job that can never fit is refused at submit with the reason.
   RunResult huge = env.Dlp({"submit", env.WriteJob("huge", "true", 3, "1")});
@@ -80,10 +86,10 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   ASSERT_TRUE(Eventually([&] { return env.State(first) == "Running"; }));
   const std::string second = env.Submit(env.WriteJob("next", "true", 1, "1"));
   const std::string third = env.Submit(env.WriteJob("last", "true", 1, "1"));
-  ASSERT_TRUE(Eventually([&] { return env.Status(third).value("position", 0) == 2; }))
+  ASSERT_TRUE(Eventually([&] { return Position(env.Status(third)) == 2; }))
       << env.Status(third).dump();
   const nlohmann::json next = env.Status(second);
-  EXPECT_EQ(next.value("position", 0), 1) << next.dump();
+  EXPECT_EQ(Position(next), 1) << next.dump();
   EXPECT_TRUE(next.contains("estimatedStart")) << next.dump();
   EXPECT_EQ(next.value("preemptions", -1), 0);
   EXPECT_FALSE(env.Status(first).contains("position"));  // Running: not in a queue
@@ -102,7 +108,7 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   nlohmann::json jobs = nlohmann::json::parse(listed.out, nullptr, false);
   ASSERT_TRUE(jobs.is_object()) << listed.out;
   ASSERT_EQ(jobs["jobs"].size(), 2u) << listed.out;
-  EXPECT_EQ(jobs["jobs"][1].value("position", 0), 2) << listed.out;
+  EXPECT_EQ(Position(jobs["jobs"][1]), 2) << listed.out;
   EXPECT_TRUE(jobs["jobs"][1].contains("estimatedStart")) << listed.out;
 
   RunResult why = env.Dlp({"status", third, "--why"});
@@ -115,7 +121,7 @@ TEST(CliQueue, WaitingJobsShowTheirPlaceAndWhy) {
   RunResult why_json = env.Dlp({"status", second, "--why", "-o", "json"});
   nlohmann::json explained = nlohmann::json::parse(why_json.out, nullptr, false);
   ASSERT_TRUE(explained.is_object()) << why_json.out;
-  EXPECT_EQ(explained.value("position", 0), 1);
+  EXPECT_EQ(Position(explained), 1);
   EXPECT_THAT(explained.value("reason", ""), HasSubstr("waiting for resources"));
   EXPECT_TRUE(explained["trace"].is_array());
   RunResult running = env.Dlp({"status", first, "--why"});
@@ -145,15 +151,14 @@ TEST(CliQueue, ABacklogSeesEveryPositionMove) {
       env.WriteJob("waiting", "while [ ! -f " + go_rest + " ]; do sleep 0.05; done", 1, "1");
   std::vector<std::string> backlog;
   for (int i = 0; i < kBacklog; ++i) backlog.push_back(env.Submit(waiting));
-  ASSERT_TRUE(Eventually([&] { return env.Status(backlog.back()).value("position", 0) == kBacklog; }))
+  ASSERT_TRUE(Eventually([&] { return Position(env.Status(backlog.back())) == kBacklog; }))
       << env.Status(backlog.back()).dump();
 
   Touch(go_first);  // the head starts: every other position moves by one
   ASSERT_TRUE(Eventually([&] { return env.State(backlog.front()) == "Running"; }));
-  ASSERT_TRUE(Eventually([&] {
-    return env.Status(backlog.back()).value("position", 0) == kBacklog - 1;
-  })) << env.Status(backlog.back()).dump();
-  EXPECT_EQ(env.Status(backlog[1]).value("position", 0), 1);
+  ASSERT_TRUE(Eventually([&] { return Position(env.Status(backlog.back())) == kBacklog - 1; }))
+      << env.Status(backlog.back()).dump();
+  EXPECT_EQ(Position(env.Status(backlog[1])), 1);
   EXPECT_THAT(env.Status(backlog[2]).value("reason", ""),
               HasSubstr("waiting behind job " + backlog[1]));
 
