@@ -73,6 +73,12 @@ def main():
     pool = []
     for path in a.curves:
         pool += [t["objective"] for t in json.load(open(path))]
+    # A trial that failed has a shorter curve (or none): it has no place in a replay.
+    epochs = max(len(c) for c in pool)
+    complete = [c for c in pool if len(c) == epochs]
+    if len(complete) < len(pool):
+        print(f"left out {len(pool) - len(complete)} trial(s) with fewer than {epochs} epochs")
+    pool = complete
     if a.trials > len(pool):
         p.error(f"--trials {a.trials}: the files hold {len(pool)} trials")
     rng = random.Random(a.seed)
