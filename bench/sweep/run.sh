@@ -27,6 +27,7 @@ set -euo pipefail
 
 build=${1:-build}
 bin=$(cd "$build/bin" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 for tool in dlp dlpd dlp-run fmnist-train; do
   [[ -x $bin/$tool ]] || { echo "run.sh: $bin/$tool is missing; build it first" >&2; exit 2; }
 done
@@ -105,8 +106,10 @@ json.dump(out, sys.stdout)' "$bin/dlp"
 # target RESULTS: per reduction factor, the seeds where ASHA met the target
 # and the medians, from RESULTS' lines "seed search best trial_epochs".
 target() {
-  python3 - "$1" <<'PY'
+  python3 - "$1" "$here" <<'PY'
 import statistics, sys
+sys.path.insert(0, sys.argv[2])
+from replay import meets_target
 rows = [line.split() for line in open(sys.argv[1])]
 random = {seed: (float(best), int(spent)) for seed, search, best, spent in rows if search == "random"}
 for search in sorted({r[1] for r in rows if r[1] != "random"}):
@@ -118,7 +121,7 @@ for search in sorted({r[1] for r in rows if r[1] != "random"}):
         ratio = int(spent) / random[seed][1]
         gaps.append(gap)
         ratios.append(ratio)
-        met += gap >= -0.5 and ratio <= 1 / 3
+        met += meets_target(gap, ratio)
     print(f"{search}: target met in {met} of {len(gaps)} seeds; ASHA - random median "
           f"{statistics.median(gaps):+.2f} points (worst {min(gaps):+.2f}); trial-epochs "
           f"median {statistics.median(ratios):.2f} (most {max(ratios):.2f}) of random's")
