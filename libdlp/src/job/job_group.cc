@@ -77,6 +77,7 @@ std::vector<JobReplica> JobReplicas(const contract::GroupStatus& status) {
     rep.signal = r.signal;
     rep.host = r.host;
     rep.pid = r.pid;
+    rep.reason = r.reason;
     replicas.push_back(std::move(rep));
   }
   return replicas;

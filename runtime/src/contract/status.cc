@@ -62,6 +62,7 @@ absl::StatusOr<GroupStatus> ParseStatus(const Json& j, const std::string& source
     DLP_RETURN_IF_ERROR(Field(r, "state", source, path, &rank.state));
     DLP_RETURN_IF_ERROR(OptionalInt(r, "exitCode", source, path, &rank.exit_code));
     DLP_RETURN_IF_ERROR(OptionalInt(r, "signal", source, path, &rank.signal));
+    DLP_RETURN_IF_ERROR(Field(r, "reason", source, path, &rank.reason));
     s.replicas.push_back(std::move(rank));
   }
   return s;
@@ -88,6 +89,7 @@ std::string StatusToJson(const GroupStatus& status) {
     e["state"] = r.state;
     e["exitCode"] = OptionalJson(r.exit_code);
     e["signal"] = OptionalJson(r.signal);
+    if (!r.reason.empty()) e["reason"] = r.reason;
     j["replicas"].push_back(std::move(e));
   }
   return j.dump(2) + "\n";

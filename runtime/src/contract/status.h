@@ -26,6 +26,9 @@ struct RankStatus {
   int64_t pid = 0, pgid = 0;
   std::string state = std::string(kStarting);
   std::optional<int> exit_code, signal;
+  // Why it ended, where its exit code alone does not say: "could not start:
+  // cannot execute train.py: No such file or directory". Empty otherwise.
+  std::string reason;
 
   bool operator==(const RankStatus&) const = default;
 };

@@ -45,18 +45,19 @@ absl::Status RankProcess::Start(const SpawnRequest& request) {
   pid_ = -1;
   exited_ = false;
   ready_ = false;
-  start_error_.clear();
   status_.pid = status_.pgid = 0;
   status_.exit_code.reset();
   status_.signal.reset();
+  status_.reason.clear();
   status_.state = "Starting";
   auto child = Spawn(request);
   if (!child.ok()) {
-    start_error_ = std::string(child.status().message());
-    writer_->WriteLine(Stream::kErr, absl::StrCat("dlp-run: ", start_error_));
+    const std::string error(child.status().message());
+    writer_->WriteLine(Stream::kErr, absl::StrCat("dlp-run: ", error));
     exited_ = true;
     status_.state = "Failed";
     status_.exit_code = 127;
+    status_.reason = absl::StrCat("could not start: ", error);
     return child.status();
   }
   pid_ = child->pid;
@@ -141,7 +142,7 @@ void RankProcess::DrainAndClose() {
 
 std::string RankProcess::Describe() const {
   std::string who = absl::StrCat("rank ", plan_.rank, " (", plan_.name, ") on host ", plan_.host);
-  if (!start_error_.empty()) return absl::StrCat(who, " could not start: ", start_error_);
+  if (!status_.reason.empty()) return absl::StrCat(who, " ", status_.reason);
   if (status_.signal) {
     return absl::StrCat(who, " was killed by signal ", *status_.signal, " (",
                         strsignal(*status_.signal), ")");

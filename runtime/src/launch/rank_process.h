@@ -59,7 +59,6 @@ class RankProcess {
   pid_t pid_ = -1;
   int out_fd_ = -1, err_fd_ = -1, in_fd_ = -1;
   bool ready_ = false, exited_ = false;
-  std::string start_error_;
   contract::RankStatus status_;
 };
 

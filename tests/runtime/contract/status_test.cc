@@ -20,13 +20,22 @@ GroupStatus Sample() {
   s.reason = "rank 1 (worker-1) on host a exited with code 3";
   RankStatus a{"worker-0", "worker", 0, 0, "a", 4250, 4250, std::string(kFailed), {}, 15};
   RankStatus b{"worker-1", "worker", 1, 1, "b", 4251, 4251, std::string(kFailed), 3, {}};
-  s.replicas = {a, b};
+  RankStatus c{"worker-2", "worker", 2, 2, "b", 0, 0, std::string(kFailed), 127, {},
+               "could not start: cannot execute x: No such file or directory"};
+  s.replicas = {a, b, c};
   return s;
 }
 
 TEST(StatusCodec, RoundTrips) {
   const std::string text = StatusToJson(Sample());
   EXPECT_THAT(text, HasSubstr("\"exitCode\": null"));
+  // Only a replica with something to say beyond its exit has a reason.
+  size_t reasons = 0;
+  for (size_t at = text.find("\"reason\""); at != std::string::npos;
+       at = text.find("\"reason\"", at + 1)) {
+    ++reasons;
+  }
+  EXPECT_EQ(reasons, 2u) << text;  // the group's and worker-2's
   auto back = ParseStatusJson(text, "s.json");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, Sample());

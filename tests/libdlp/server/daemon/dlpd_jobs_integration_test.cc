@@ -100,6 +100,24 @@ TEST_F(DlpdJobsTest, FailedReplicaNamesItselfInTheReason) {
   EXPECT_EQ(done["replicas"][1]["exitCode"], 3);
 }
 
+TEST_F(DlpdJobsTest, ReplicaThatCannotStartSaysWhyInTheReason) {
+  REQUIRE_DLP_RUN();
+  Dlpd dlpd(dir_.Join("state"));
+  ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+  auto client = dlpd.Client();
+  JobSpec spec = ShellJob("missing", "", 1, "100");
+  spec.replicas[0].command = {"no-such-program-xyz", "--flag"};
+  auto done = WaitJob(*client, SubmitJson(*client, spec).value("id", ""));
+  ASSERT_EQ(done.value("state", ""), "Failed") << done.dump();
+  EXPECT_EQ(done.value("reason", ""),
+            "worker-0 could not start: cannot execute no-such-program-xyz: "
+            "No such file or directory");
+  EXPECT_EQ(done["exitCode"], 127);
+  EXPECT_EQ(done["replicas"][0]["exitCode"], 127);
+  EXPECT_EQ(done["replicas"][0].value("reason", ""),
+            "could not start: cannot execute no-such-program-xyz: No such file or directory");
+}
+
 TEST_F(DlpdJobsTest, RestartCountComesFromDlpRun) {
   REQUIRE_DLP_RUN();
   Dlpd dlpd(dir_.Join("state"));
