@@ -10,6 +10,7 @@
 #include "contract/status.h"
 #include "dlp/codec.h"
 #include "job/job_group.h"
+#include "job/replica_exit.h"
 
 namespace dlp::internal {
 namespace {
@@ -21,12 +22,12 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-// Slurm says only "NonZeroExitCode": name the replica.
+// Slurm says only "NonZeroExitCode": name the replica, and why it ended.
 Job WithFailedReplica(Job job) {
   if (job.state == JobState::kFailed && job.reason == "NonZeroExitCode") {
     for (const JobReplica& r : job.replicas) {
       if (r.exit_code && *r.exit_code != 0) {
-        job.reason = absl::StrCat("NonZeroExitCode: ", r.name, " exited with code ", *r.exit_code);
+        job.reason = absl::StrCat("NonZeroExitCode: ", DescribeReplicaExit(r));
         break;
       }
     }

@@ -14,12 +14,16 @@
 #include "dlp/spec.h"
 #include "dlp/status.h"
 #include "job/job_group.h"
+#include "job/replica_exit.h"
 #include "server/executor/gpu_assignment.h"
 #include "server/executor/process.h"
 #include "server/scheduler/resources.h"
 
 namespace dlp::server {
 namespace {
+
+using internal::DescribeReplicaExit;
+using internal::SignalName;
 
 // The replica whose failure failed the group: dlp-run stops the others with
 // SIGTERM/SIGKILL afterwards, so prefer a non-zero exit, then another signal.
@@ -42,16 +46,6 @@ std::optional<FileStamp> StampOf(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) return std::nullopt;
   return FileStamp{st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                    st.st_ctim.tv_nsec};
-}
-
-std::string DescribeReplicaExit(const JobReplica& r) {
-  if (r.signal) {
-    return absl::StrCat(r.name, " killed by signal ", *r.signal, " (", SignalName(*r.signal), ")");
-  }
-  // A replica that never started says why (dlp-run's "could not start: ...").
-  if (r.pid == 0 && !r.reason.empty()) return absl::StrCat(r.name, " ", r.reason);
-  if (r.exit_code) return absl::StrCat(r.name, " exited with code ", *r.exit_code);
-  return absl::StrCat(r.name, " failed");
 }
 
 absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>& run_as,

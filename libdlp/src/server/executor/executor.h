@@ -155,7 +155,4 @@ class Executor {
   std::unique_ptr<RunnerExitWatch> exits_;  // unset: exits are found by polling
 };
 
-// "worker-2 exited with code 3", "worker-0 killed by signal 9 (SIGKILL)".
-std::string DescribeReplicaExit(const JobReplica& replica);
-
 }  // namespace dlp::server

@@ -330,10 +330,4 @@ absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options) {
   return pid;
 }
 
-std::string SignalName(int signo) {
-  const char* abbrev = sigabbrev_np(signo);
-  if (abbrev == nullptr) return absl::StrCat("signal ", signo);
-  return absl::StrCat("SIG", abbrev);
-}
-
 }  // namespace dlp::server

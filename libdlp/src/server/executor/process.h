@@ -54,7 +54,4 @@ struct SpawnOptions {
 // step that failed in the child (joining a cgroup, switching user, exec).
 absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options);
 
-// "SIGKILL" for 9; "signal 99" for unknown numbers.
-std::string SignalName(int signo);
-
 }  // namespace dlp::server

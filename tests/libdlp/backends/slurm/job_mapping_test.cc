@@ -124,6 +124,19 @@ TEST_F(ToJobWithFolder, ReplicasAndRestartsComeFromTheStatusFile) {
   EXPECT_THAT(job.reason, HasSubstr("worker-1 exited with code 3"));
 }
 
+TEST_F(ToJobWithFolder, AReplicaThatCouldNotStartSaysWhy) {
+  contract::GroupStatus status;
+  status.state = "Failed";
+  status.replicas = {{"worker-0", "worker", 0, 0, "node1", 0, 0, "Failed", 127, std::nullopt,
+                      "could not start: cannot execute train: No such file or directory"}};
+  WriteStatus(status);
+  Job job = ToJob(Finished("FAILED", 127 << 8), dir_.path());
+  EXPECT_EQ(job.reason,
+            "NonZeroExitCode: worker-0 could not start: cannot execute train: No such file or "
+            "directory");
+  EXPECT_EQ(job.exit_code, 127);
+}
+
 TEST_F(ToJobWithFolder, SlurmsStateWinsOverAStatusFileItOutlived) {
   contract::GroupStatus status;
   status.state = "Running";
