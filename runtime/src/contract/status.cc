@@ -1,5 +1,10 @@
 #include "contract/status.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
 #include "absl/strings/str_cat.h"
 #include "contract/field_error.h"
 #include "contract/files.h"
@@ -106,9 +111,25 @@ absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::st
 }
 
 absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path) {
-  DLP_ASSIGN_OR_RETURN(std::optional<std::string> text, ReadFileIfExists(path));
-  if (!text) return std::optional<GroupStatus>();
-  DLP_ASSIGN_OR_RETURN(GroupStatus status, ParseStatusJson(*text, path));
+  const std::filesystem::path file(path);
+  absl::StatusOr<int> fd =
+      OpenRegularFileNoFollow(file.parent_path().string(), file.filename().string());
+  if (absl::IsNotFound(fd.status())) return std::optional<GroupStatus>();
+  if (!fd.ok()) return fd.status();
+  std::string text;
+  char buffer[65536];
+  while (text.size() <= kMaxStatusFileBytes) {
+    const ssize_t n = read(*fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  close(*fd);
+  if (text.size() > kMaxStatusFileBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": larger than ", kMaxStatusFileBytes >> 20, " MiB"));
+  }
+  DLP_ASSIGN_OR_RETURN(GroupStatus status, ParseStatusJson(text, path));
   return std::optional<GroupStatus>(std::move(status));
 }
 

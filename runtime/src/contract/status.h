@@ -47,7 +47,12 @@ struct GroupStatus {
 std::string StatusToJson(const GroupStatus& status);
 // InvalidArgument naming `source` and the field that is wrong.
 absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::string& source);
-// nullopt while the file does not exist yet.
+// Under dlpd the job's account owns the folder, so the file is whatever it put
+// there: only a regular file is read, not through a link, and at most this much
+// (a status of kMaxReplicas replicas is a few hundred KiB).
+inline constexpr size_t kMaxStatusFileBytes = 4 << 20;
+// nullopt while the file does not exist yet; an error for anything else that
+// is not a regular file of at most kMaxStatusFileBytes.
 absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path);
 
 // Rewrites a status file atomically, only when the document changed since the

@@ -3,7 +3,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
 
 #include "support/temp_dir.h"
 
@@ -80,6 +84,43 @@ TEST(StatusFile, AbsentIsNulloptAndWritesAreAtomicAndDeduplicated) {
   auto garbage = ReadStatusFile(dir.Join("garbage.json"));
   ASSERT_FALSE(garbage.ok());
   EXPECT_THAT(std::string(garbage.status().message()), HasSubstr("garbage.json: state:"));
+}
+
+// The job's account owns the folder the status file is in: dlpd reads only a
+// regular file, not through a link, and not without bound.
+TEST(StatusFile, ReadsOnlyABoundedRegularFileNotALink) {
+  testing::TempDir dir;
+  const std::string valid = StatusToJson(Sample());
+  dir.WriteFile("elsewhere.json", valid);
+  ASSERT_EQ(symlink(dir.Join("elsewhere.json").c_str(), dir.Join("link.json").c_str()), 0);
+  auto link = ReadStatusFile(dir.Join("link.json"));
+  EXPECT_FALSE(link.ok()) << "read through a link";
+
+  // A FIFO would block the reader until someone writes to it; it is refused
+  // without being opened for reading. (The writer below unblocks a reader that
+  // did open it, so that this test fails rather than hangs.)
+  const std::string fifo = dir.Join("fifo.json");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread unblock([&fifo] {
+    const int fd = open(fifo.c_str(), O_WRONLY);  // waits for a reader, if any ever comes
+    if (fd >= 0) close(fd);
+  });
+  auto from_fifo = ReadStatusFile(fifo);
+  ASSERT_FALSE(from_fifo.ok());
+  EXPECT_THAT(std::string(from_fifo.status().message()), HasSubstr("cannot read"));
+  // Release the helper thread: open the FIFO for reading once, without blocking.
+  const int release = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  unblock.join();
+  if (release >= 0) close(release);
+
+  // Valid JSON, but padded past the bound.
+  dir.WriteFile("huge.json", std::string(kMaxStatusFileBytes, ' ') + valid);
+  auto huge = ReadStatusFile(dir.Join("huge.json"));
+  ASSERT_FALSE(huge.ok());
+  EXPECT_THAT(std::string(huge.status().message()), HasSubstr("larger than 4 MiB"));
+  dir.WriteFile("padded.json", std::string(1 << 20, ' ') + valid);
+  auto padded = ReadStatusFile(dir.Join("padded.json"));
+  ASSERT_TRUE(padded.ok() && padded->has_value()) << padded.status();
 }
 
 TEST(StatusFile, PrivateWhateverTheUmask) {
