@@ -99,14 +99,14 @@ absl::StatusOr<int> OpenRegularFileNoFollow(const std::string& dir, const std::s
 }
 
 absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
-                                             uint64_t offset) {
+                                             uint64_t offset, size_t limit) {
   absl::StatusOr<int> opened = OpenRegularFileNoFollow(dir, name);
   if (!opened.ok()) return opened.status();
   const int fd = *opened;
   std::string data;
   char buffer[65536];
   off_t at = static_cast<off_t>(offset);
-  while (true) {
+  while (data.size() <= limit) {
     const ssize_t n = pread(fd, buffer, sizeof(buffer), at);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;

@@ -42,9 +42,10 @@ absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& p
 // files a job's user owns and a more privileged dlpd reads: neither `dir` nor
 // `name` may be a symlink (that could lead to dlpd's token) and FIFOs and
 // devices are refused without blocking. NotFound when it does not exist,
-// PermissionDenied otherwise, naming the path.
+// PermissionDenied otherwise, naming the path. Reading stops once more than
+// `limit` bytes are read, so a result longer than `limit` means "too long".
 absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::string& name,
-                                             uint64_t offset = 0);
+                                             uint64_t offset = 0, size_t limit = SIZE_MAX);
 
 // The descriptor (O_RDONLY, close-on-exec) of the regular file `dir`/`name`,
 // opened as ReadFileNoFollow does; errors as there. The caller closes it.

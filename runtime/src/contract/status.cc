@@ -1,8 +1,5 @@
 #include "contract/status.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -112,24 +109,15 @@ absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::st
 
 absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path) {
   const std::filesystem::path file(path);
-  absl::StatusOr<int> fd =
-      OpenRegularFileNoFollow(file.parent_path().string(), file.filename().string());
-  if (absl::IsNotFound(fd.status())) return std::optional<GroupStatus>();
-  if (!fd.ok()) return fd.status();
-  std::string text;
-  char buffer[65536];
-  while (text.size() <= kMaxStatusFileBytes) {
-    const ssize_t n = read(*fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-  }
-  close(*fd);
-  if (text.size() > kMaxStatusFileBytes) {
+  absl::StatusOr<std::string> text = ReadFileNoFollow(
+      file.parent_path().string(), file.filename().string(), 0, kMaxStatusFileBytes);
+  if (absl::IsNotFound(text.status())) return std::optional<GroupStatus>();
+  if (!text.ok()) return text.status();
+  if (text->size() > kMaxStatusFileBytes) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": larger than ", kMaxStatusFileBytes >> 20, " MiB"));
   }
-  DLP_ASSIGN_OR_RETURN(GroupStatus status, ParseStatusJson(text, path));
+  DLP_ASSIGN_OR_RETURN(GroupStatus status, ParseStatusJson(*text, path));
   return std::optional<GroupStatus>(std::move(status));
 }
 
