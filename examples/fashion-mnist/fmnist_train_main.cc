@@ -61,8 +61,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--limit-train", o.limit_train, "Use only the first N training samples");
   app.add_option("--limit-test", o.limit_test, "Use only the first N test samples");
-  app.add_flag("--overlap,!--no-overlap", o.overlap,
-               "All-reduce gradients in buckets while backward runs (default), or once after it");
+  bool overlap = true;
+  CLI::Option* overlap_flag = app.add_flag(
+      "--overlap,!--no-overlap", overlap,
+      "All-reduce gradients in buckets while backward runs, or once after it (default: buckets "
+      "on a GPU or where the host has two cores per local rank)");
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
   try {
@@ -73,6 +76,10 @@ int main(int argc, char** argv) {
   }
   o.lr_schedule = lr_schedule == "cosine" ? dlp::fmnist::LrSchedule::kCosine
                                           : dlp::fmnist::LrSchedule::kConstant;
+  if (overlap_flag->count() > 0) {
+    o.overlap = overlap ? dlp::fmnist::TrainOptions::Overlap::kOn
+                        : dlp::fmnist::TrainOptions::Overlap::kOff;
+  }
   o.device = device == "cpu" ? DeviceKind::kCpu
              : device == "cuda" ? DeviceKind::kCuda
                                 : DeviceKind::kAuto;

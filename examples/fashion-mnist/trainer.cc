@@ -6,10 +6,11 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "checkpoint.h"
-#include "dlp/trace.h"
 #include "collective.h"
+#include "dlp/trace.h"
 #include "gradient_buckets.h"
 #include "network.h"
 #include "rng.h"
@@ -162,6 +163,20 @@ absl::StatusOr<double> TestAccuracy(const Dataset& test, Network& net, Kernels& 
   return counts[1] > 0 ? static_cast<double>(counts[0]) / counts[1] : 0.0;
 }
 
+// Buckets beside backward pay off only where the bucket thread has a core of
+// its own (or the GPU computes); otherwise it takes turns with backward.
+bool ShouldOverlap(TrainOptions::Overlap overlap, const std::string& device) {
+  if (overlap != TrainOptions::Overlap::kAuto) return overlap == TrainOptions::Overlap::kOn;
+  if (device == "cuda") return true;
+  int local_ranks = 1;
+  if (const char* v = std::getenv("LOCAL_WORLD_SIZE");
+      v == nullptr || !absl::SimpleAtoi(v, &local_ranks)) {
+    local_ranks = 1;  // not under a launcher: this process alone
+  }
+  const long cores = static_cast<long>(std::thread::hardware_concurrency());
+  return cores >= 2L * std::max(local_ranks, 1);
+}
+
 }  // namespace
 
 absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
@@ -172,10 +187,14 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   DLP_ASSIGN_OR_RETURN(const Dataset test, LoadDataset(o.data_dir, "t10k", o.limit_test));
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, o.hidden, kernels.get()));
   const bool rank0 = group->rank() == 0;
+  const bool overlap = group->size() > 1 && ShouldOverlap(o.overlap, kernels->name());
   if (rank0 && observer.on_note) {
-    observer.on_note(absl::StrCat("training ", o.model, " (", net->parameter_count(),
-                                  " parameters) on ", kernels->name(), ", ", group->size(),
-                                  " rank(s), ", train.count, " samples"));
+    observer.on_note(
+        absl::StrCat("training ", o.model, " (", net->parameter_count(), " parameters) on ",
+                     kernels->name(), ", ", group->size(), " rank(s), ", train.count, " samples",
+                     group->size() > 1 ? (overlap ? ", gradients all-reduced beside backward"
+                                                  : ", gradients all-reduced after backward")
+                                       : ""));
   }
 
   DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *group, observer));
@@ -194,7 +213,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   std::vector<float> flat(count + 1);
   const int slow_ms = SlowDataMs(group->rank());
   std::unique_ptr<GradientBuckets> buckets;
-  if (o.overlap && group->size() > 1) {
+  if (overlap) {
     buckets = std::make_unique<GradientBuckets>(group.get(), flat.data(), count,
                                                 size_t{1024} * o.bucket_kb);
   }

@@ -35,8 +35,12 @@ struct TrainOptions {
   int limit_train = 0;  // > 0: only the first N training samples
   int limit_test = 0;   // > 0: only the first N test samples
   // All-reduce the gradient in buckets of at least bucket_kb KiB while backward
-  // runs (gradient_buckets.h); false: one allreduce after backward.
-  bool overlap = true;
+  // runs (gradient_buckets.h), or once after backward. kAuto overlaps where a
+  // GPU computes or the host has a spare core for each rank's bucket thread:
+  // where the ranks fill the cores, that thread only takes turns with backward
+  // (bench/RESULTS.md, "Trainer scaling").
+  enum class Overlap { kAuto, kOn, kOff };
+  Overlap overlap = Overlap::kAuto;
   int bucket_kb = 128;
 };
 

@@ -3,6 +3,7 @@
 // since only the order of the gradient sums changes).
 #include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -80,6 +81,21 @@ TEST(FmnistMultiRankTest, BucketsBesideBackwardGiveTheLossCurveOfOneAllreduce) {
     EXPECT_NEAR(a[e]["test_accuracy"].get<double>(), b[e]["test_accuracy"].get<double>(), 0.01)
         << "epoch " << e + 1;
   }
+}
+
+// By default the buckets go beside backward only where each rank has a core to
+// spare for its bucket thread; the flags choose either way.
+TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
+  const bool spare = std::thread::hardware_concurrency() >= 4;
+  const RunResult chosen = TrainWithRanks(2, {"--epochs", "1"});
+  const RunResult on = TrainWithRanks(2, {"--epochs", "1", "--overlap"});
+  const RunResult off = TrainWithRanks(2, {"--epochs", "1", "--no-overlap"});
+  for (const RunResult* r : {&chosen, &on, &off}) ASSERT_EQ(r->exit_code, 0) << r->out << r->err;
+  const std::string beside = "2 rank(s), 1024 samples, gradients all-reduced beside backward";
+  const std::string after = "2 rank(s), 1024 samples, gradients all-reduced after backward";
+  EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : after));
+  EXPECT_THAT(on.err + on.out, HasSubstr(beside));
+  EXPECT_THAT(off.err + off.out, HasSubstr(after));
 }
 
 TEST(FmnistMultiRankTest, FourRanksResumeFromRankZerosCheckpoint) {

@@ -94,7 +94,8 @@ absl::Status Communicator::Join() {
   shape_.oversubscribed = cores > 0 && std::max(o.local_size, layout.local_size) > cores;
   DLP_RETURN_IF_ERROR(CheckAlgo(o.algo, shape_));
   for (RingLinks& l : links_) {
-    rings_.push_back({o.rank, o.size, l.next.get(), l.prev.get(), o.timeout});
+    rings_.push_back(
+        {o.rank, o.size, l.next.get(), l.prev.get(), o.timeout, shape_.oversubscribed});
   }
   if (shape_.one_host && o.algo != "ring") {
     // Optional unless forced: without it the ring runs (AllreduceAlgo).

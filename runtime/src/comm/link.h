@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -53,6 +54,14 @@ bool SpinUntil(const Ready& ready, int spins) {
   }
 }
 
+// Where ranks share cores, a rank that waits yields its core until `ready`
+// or `budget` passes, and returns whether it became true: the rank with work on
+// that core runs at once, where a sleeper would need a futex wake-up and then
+// wait to be scheduled back (Open MPI's yield_when_idle does the same). A rank
+// whose peers are all descheduled or busy elsewhere sleeps after the budget.
+inline constexpr absl::Duration kYieldBudget = absl::Milliseconds(2);
+bool YieldUntil(const std::function<bool()>& ready, absl::Duration budget);
+
 // How to sleep until a link may progress: a socket to poll, or a doorbell.
 struct WaitSource {
   int fd = -1;
@@ -87,9 +96,10 @@ class RecvLink {
 };
 
 // Sleeps until one of the wanted links may progress, `max` passes, or (for
-// doorbells) the bell's sequence moves past `seen_bell`.
+// doorbells) the bell's sequence moves past `seen_bell`. With `share_cores`, a
+// doorbell wait yields the core first (YieldUntil).
 void WaitForLinks(SendLink* send, bool want_send, RecvLink* recv, bool want_recv,
-                  uint32_t seen_bell, absl::Duration max);
+                  uint32_t seen_bell, absl::Duration max, bool share_cores = false);
 
 // The doorbell this rank sleeps on, if either link uses one.
 Doorbell* BellOf(SendLink* send, RecvLink* recv);

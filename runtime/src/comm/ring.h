@@ -39,6 +39,7 @@ struct RingContext {
   SendLink* next = nullptr;  // null when size == 1
   RecvLink* prev = nullptr;
   absl::Duration timeout = absl::Seconds(60);  // longest time without progress
+  bool share_cores = false;                    // more local ranks than cores: waits yield first
 };
 
 // `send` may equal `recv` (in place).

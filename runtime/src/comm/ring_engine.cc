@@ -43,7 +43,8 @@ class Runner {
       }
       bool want_send = send_step_ < steps_.size() && SendReady() > send_offset_;
       bool want_recv = recv_step_ < steps_.size();
-      WaitForLinks(ring_.next, want_send, ring_.prev, want_recv, seen, kCheckInterval);
+      WaitForLinks(ring_.next, want_send, ring_.prev, want_recv, seen, kCheckInterval,
+                   ring_.share_cores);
       if (absl::Now() - now >= kCheckInterval / 2) {
         // A long sleep: make sure the neighbours are still there.
         if (want_send || send_step_ < steps_.size()) {

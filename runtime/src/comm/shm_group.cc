@@ -82,6 +82,7 @@ absl::Status ShmGroup::WaitFor(int peer, int lane, Seq which, uint64_t round, co
     if (ready()) return absl::OkStatus();
   }
   Flush(lane);
+  if (oversubscribed_ && YieldUntil(ready, kYieldBudget)) return absl::OkStatus();
   Doorbell* bell = segments_[static_cast<size_t>(rank_)]->bell();
   const absl::Time start = absl::Now();
   while (true) {

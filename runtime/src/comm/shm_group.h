@@ -13,7 +13,8 @@
 // publisher wakes only peers that sleep. With a core per rank the spin lasts
 // up to 30 us, long enough to catch a peer that is running (a futex wake-up
 // on a busy host costs more); when the host has fewer cores than local ranks
-// it is a few pauses only, so a waiting rank gives its core away, and a publisher
+// it is a few pauses, then the rank yields its core (link.h's YieldUntil) before
+// it sleeps, so a peer on the same core runs at once; and a publisher
 // defers its wake-ups until it has to wait itself (or the collective ends):
 // a woken peer would otherwise preempt it in the middle of its work, and the
 // critical path would wait for it to be scheduled back.
