@@ -94,7 +94,9 @@ std::string StatusToJson(const GroupStatus& status) {
     if (!r.reason.empty()) e["reason"] = r.reason;
     j["replicas"].push_back(std::move(e));
   }
-  return j.dump(2) + "\n";
+  // A reason quotes the rank's command, which may be any bytes (dlp-run's own
+  // argv): what is not UTF-8 becomes U+FFFD rather than failing the write.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::string& source) {

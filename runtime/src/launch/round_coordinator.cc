@@ -15,6 +15,7 @@ namespace {
 
 std::string DescribeEnd(const contract::RankStatus& r) {
   std::string who = absl::StrCat("rank ", r.rank, " (", r.name, ") on host ", r.host);
+  if (!r.reason.empty()) return absl::StrCat(who, " ", r.reason);  // as RankProcess::Describe
   if (r.signal) {
     return absl::StrCat(who, " was killed by signal ", *r.signal, " (", strsignal(*r.signal), ")");
   }
@@ -38,8 +39,12 @@ std::string StartEvent(int rank, int64_t pid, const std::string& host) {
 }
 
 std::string ExitEvent(int rank, const contract::RankStatus& status) {
-  return absl::StrCat("exit ", rank, " ", status.exit_code.value_or(0), " ",
-                      status.signal.value_or(0));
+  std::string event = absl::StrCat("exit ", rank, " ", status.exit_code.value_or(0), " ",
+                                   status.signal.value_or(0));
+  if (!status.reason.empty()) {
+    absl::StrAppend(&event, " ", status.reason.substr(0, kMaxEventReasonBytes));
+  }
+  return event;
 }
 
 int JobExitCode(const contract::RankStatus& r) {
@@ -91,8 +96,11 @@ std::optional<std::string> RoundCoordinator::OnEvent(const std::string& event) {
   }
   if (words[0] != "exit") return std::nullopt;
   int code = 0, sig = 0;
+  // "SIGNAL" or "SIGNAL REASON".
+  std::vector<std::string> rest = absl::StrSplit(words[3], absl::MaxSplits(' ', 1));
   (void)absl::SimpleAtoi(words[2], &code);
-  (void)absl::SimpleAtoi(words[3], &sig);
+  (void)absl::SimpleAtoi(rest[0], &sig);
+  r.reason = rest.size() > 1 ? rest[1].substr(0, kMaxEventReasonBytes) : "";
   r.exit_code.reset();
   r.signal.reset();
   if (sig != 0) {

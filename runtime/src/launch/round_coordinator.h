@@ -28,7 +28,11 @@ inline constexpr char kRestart[] = "restart";
 inline constexpr char kFail[] = "fail";
 inline constexpr char kNoRound[] = "none";
 
-// "start RANK PID HOST" and "exit RANK CODE SIGNAL".
+// "start RANK PID HOST" and "exit RANK CODE SIGNAL[ REASON]": the reason is the
+// rank's own (contract::RankStatus::reason, "could not start: ..."), cut to
+// kMaxEventReasonBytes, so that rank 0's status says why a rank on another
+// node ended.
+inline constexpr size_t kMaxEventReasonBytes = 1024;
 std::string StartEvent(int rank, int64_t pid, const std::string& host);
 std::string ExitEvent(int rank, const contract::RankStatus& status);
 

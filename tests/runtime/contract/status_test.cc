@@ -46,6 +46,17 @@ TEST(StatusCodec, RoundTrips) {
   EXPECT_TRUE(back->terminal());
 }
 
+TEST(StatusCodec, AReasonThatIsNotUtf8IsWrittenWithReplacementCharacters) {
+  GroupStatus s = Sample();
+  s.replicas[2].reason = "could not start: cannot execute /tmp/x\xff\xfe: No such file";
+  std::string text;
+  ASSERT_NO_THROW(text = StatusToJson(s));
+  auto back = ParseStatusJson(text, "s.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->replicas[2].reason,
+            "could not start: cannot execute /tmp/x\uFFFD\uFFFD: No such file");
+}
+
 TEST(StatusCodec, ErrorsNameTheFileAndTheField) {
   auto bad = ParseStatusJson(R"({"state": "Running", "replicas": [{"pid": "x"}]})", "s.json");
   ASSERT_FALSE(bad.ok());

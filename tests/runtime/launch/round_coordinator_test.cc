@@ -75,5 +75,29 @@ TEST_F(RoundCoordinatorTest, PlainFailureUnderExitCodeFailsAtOnce) {
                                   "attempt 0 exited with code 3; no restarts left"));
 }
 
+// A rank on another node that could not start says why in rank 0's status,
+// as a local one does; an event without a reason (an older task) still parses.
+TEST_F(RoundCoordinatorTest, ARankThatCouldNotStartSaysWhyThroughItsExitEvent) {
+  contract::RankStatus failed = Ended(127, {});
+  failed.reason = "could not start: cannot execute x y: No such file or directory";
+  EXPECT_EQ(ExitEvent(1, failed),
+            "exit 1 127 0 could not start: cannot execute x y: No such file or directory");
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(1, failed)), "fail 127");
+  EXPECT_EQ(coordinator_->status().replicas[1].reason, failed.reason);
+  EXPECT_EQ(coordinator_->status().replicas[1].exit_code, 127);
+  EXPECT_EQ(coordinator_->status().reason,
+            "rank 1 (worker-0) on host localhost could not start: cannot execute x y: No such "
+            "file or directory");
+
+  failed.reason = std::string(5000, 'r');
+  EXPECT_EQ(ExitEvent(2, failed).size(),
+            std::string("exit 2 127 0 ").size() + kMaxEventReasonBytes);
+  coordinator_->StartRound(1);
+  EXPECT_EQ(coordinator_->status().replicas[1].reason, "");
+  EXPECT_EQ(coordinator_->OnEvent("exit 2 127 0"), "fail 127");
+  EXPECT_EQ(coordinator_->status().replicas[2].reason, "");
+  EXPECT_EQ(coordinator_->status().replicas[2].exit_code, 127);
+}
+
 }  // namespace
 }  // namespace dlp::launch

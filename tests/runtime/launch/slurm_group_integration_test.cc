@@ -132,6 +132,23 @@ TEST_F(SlurmGroupTest, ExitCodePolicyDoesNotRestartAPlainFailure) {
   EXPECT_EQ(Status().replicas[1].signal, SIGTERM);
 }
 
+TEST_F(SlurmGroupTest, ARankThatCannotStartSaysWhyInTheGroupsStatus) {
+  contract::Group group;
+  group.roles = {{"worker", 2, {"no-such-program-xyz"}, {}, 0}};
+  group.restart_policy = contract::RestartPolicy::kNever;
+  auto results = RunTasks(group, 2);
+  for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 127) << r.out << r.err;
+  contract::GroupStatus status = Status();
+  EXPECT_EQ(status.state, "Failed");
+  EXPECT_THAT(status.reason, HasSubstr("could not start: cannot execute no-such-program-xyz"));
+  // Whichever exit event rank 0 read first carried the reason through the store.
+  int said = 0;
+  for (const contract::RankStatus& r : status.replicas) {
+    if (absl::StrContains(r.reason, "could not start: cannot execute no-such-program-xyz")) ++said;
+  }
+  EXPECT_GE(said, 1);
+}
+
 TEST_F(SlurmGroupTest, ARequeueContinuesTheCountAndStopsWhenNoneIsLeft) {
   contract::GroupStatus previous;
   previous.state = "Running";
