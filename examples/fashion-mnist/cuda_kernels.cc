@@ -1,24 +1,25 @@
 // The CUDA implementation of Kernels: cuBLAS for the GEMMs and row sums, the
 // kernels of cuda_launch.cu for the rest, all on the default stream. The first
 // CUDA or cuBLAS error is remembered and returned by Check().
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "cuda_blas.h"
 #include "cuda_kernels.h"
 #include "cuda_launch.h"
+#include "dlp/status.h"
 
 namespace dlp::fmnist {
 namespace {
 
 class CudaKernels final : public Kernels {
  public:
-  explicit CudaKernels(cublasHandle_t handle) : handle_(handle) {}
+  CudaKernels(const CublasApi* blas, cublasHandle_t handle) : blas_(blas), handle_(handle) {}
   ~CudaKernels() override {
     if (ones_ != nullptr) cudaFree(ones_);
-    cublasDestroy(handle_);
+    blas_->destroy(handle_);
   }
 
   std::string name() const override { return "cuda"; }
@@ -52,7 +53,7 @@ class CudaKernels final : public Kernels {
   void Gemm(bool ta, bool tb, int m, int n, int k, const float* a, const float* b, float beta,
             float* c) override {
     const float one = 1.0f;
-    RecordBlas(cublasSgemm(handle_, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+    RecordBlas(blas_->sgemm(handle_, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
                            n, m, k, &one, b, tb ? k : n, a, ta ? m : k, &beta, c, n),
                "cublasSgemm");
   }
@@ -70,7 +71,7 @@ class CudaKernels final : public Kernels {
       CopyToDevice(ones_, host.data(), rows * sizeof(float));
     }
     const float one = 1.0f;
-    RecordBlas(cublasSgemv(handle_, CUBLAS_OP_N, cols, rows, &one, x, cols, ones_, 1, &one, out, 1),
+    RecordBlas(blas_->sgemv(handle_, CUBLAS_OP_N, cols, rows, &one, x, cols, ones_, 1, &one, out, 1),
                "cublasSgemv");
   }
   void Relu(float* x, size_t n) override {
@@ -132,6 +133,7 @@ class CudaKernels final : public Kernels {
     }
   }
 
+  const CublasApi* blas_;
   cublasHandle_t handle_;
   absl::Status status_;
   float* ones_ = nullptr;
@@ -151,13 +153,14 @@ absl::StatusOr<std::unique_ptr<Kernels>> MakeCudaKernels() {
         "--device cuda: no usable GPU (",
         rc != cudaSuccess ? cudaGetErrorString(rc) : "no devices", ")"));
   }
+  DLP_ASSIGN_OR_RETURN(const CublasApi* blas, LoadCublas());
   cublasHandle_t handle = nullptr;
-  const cublasStatus_t blas = cublasCreate(&handle);
-  if (blas != CUBLAS_STATUS_SUCCESS) {
+  const cublasStatus_t created = blas->create(&handle);
+  if (created != CUBLAS_STATUS_SUCCESS) {
     return absl::FailedPreconditionError(
-        absl::StrCat("cublasCreate failed with status ", static_cast<int>(blas)));
+        absl::StrCat("cublasCreate failed with status ", static_cast<int>(created)));
   }
-  return std::unique_ptr<Kernels>(new CudaKernels(handle));
+  return std::unique_ptr<Kernels>(new CudaKernels(blas, handle));
 }
 
 }  // namespace dlp::fmnist

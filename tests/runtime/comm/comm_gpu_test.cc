@@ -2,8 +2,6 @@
 // ranks, never in the test process, so that forking stays safe. Without a
 // device every test is skipped.
 #include <cuda_runtime.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <vector>
 
@@ -11,23 +9,14 @@
 #include "gtest/gtest.h"
 #include "runtime/collective_check.h"
 #include "runtime/rank_harness.h"
+#include "support/cuda_device.h"
 
 namespace dlp::runtime {
 namespace {
 
+using ::dlp::testing::HasCudaDevice;
 using testing::RankGroup;
 using testing::RunRanks;
-
-bool HasCudaDevice() {
-  pid_t pid = fork();
-  if (pid == 0) {
-    int n = 0;
-    _exit(cudaGetDeviceCount(&n) == cudaSuccess && n > 0 ? 0 : 1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
 
 #define SKIP_WITHOUT_GPU() \
   if (!HasCudaDevice()) GTEST_SKIP() << "no CUDA device"
