@@ -56,6 +56,9 @@ pack() {  # build_dir pack_dir
     grep -vE '/(libcuda|libcudart|libnccl|libcublas|libcublasLt)\.so' |
     while read -r lib; do cp -L "$lib" "$out/lib/"; done
   cp "$data"/*.gz "$out/data/"
+  # fmnist-train opens cuBLAS itself (cuda_blas.h), so ldd does not list it.
+  sed -n 's/^#define CUBLAS_VER_MAJOR \([0-9]*\).*/libcublas.so.\1/p' \
+    "${CUDA_HOME:-/usr/local/cuda}/include/cublas_api.h" >"$out/opened-at-run-time"
   du -sh "$out"
 }
 
@@ -64,7 +67,8 @@ pack() {  # build_dir pack_dir
 find_cuda_libraries() {  # pack_dir
   local missing lib found
   export LD_LIBRARY_PATH="$1/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  missing=$(ldd "$1"/bin/* 2>/dev/null | awk '/not found/ { print $1 }' | sort -u)
+  missing=$({ ldd "$1"/bin/* 2>/dev/null | awk '/not found/ { print $1 }'
+    cat "$1/opened-at-run-time" 2>/dev/null; } | sort -u)
   for lib in $missing; do
     found=$(find /usr/local /opt /usr/lib -name "$lib" -not -path '*/stubs/*' 2>/dev/null | head -1)
     if [[ -n $found ]]; then
