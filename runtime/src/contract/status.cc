@@ -1,5 +1,7 @@
 #include "contract/status.h"
 
+#include <string.h>
+
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -71,6 +73,16 @@ absl::StatusOr<GroupStatus> ParseStatus(const Json& j, const std::string& source
 }
 
 }  // namespace
+
+std::string DescribeRankEnd(const RankStatus& r) {
+  const std::string who = absl::StrCat("rank ", r.rank, " (", r.name, ") on host ", r.host);
+  if (!r.reason.empty()) return absl::StrCat(who, " ", r.reason);
+  if (r.signal) {
+    return absl::StrCat(who, " was killed by signal ", *r.signal, " (", strsignal(*r.signal), ")");
+  }
+  if (!r.exit_code) return absl::StrCat(who, " is still running");
+  return absl::StrCat(who, " exited with code ", *r.exit_code);
+}
 
 std::string StatusToJson(const GroupStatus& status) {
   nlohmann::ordered_json j;

@@ -44,6 +44,11 @@ struct GroupStatus {
   bool operator==(const GroupStatus&) const = default;
 };
 
+// How a rank ended, for a group's reason: "rank 1 (worker-1) on host n2 exited
+// with code 3", "... was killed by signal 9 (Killed)", "... could not start:
+// ..." (its own reason), or "... is still running".
+std::string DescribeRankEnd(const RankStatus& r);
+
 std::string StatusToJson(const GroupStatus& status);
 // InvalidArgument naming `source` and the field that is wrong.
 absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::string& source);

@@ -141,23 +141,21 @@ void RankProcess::DrainAndClose() {
 }
 
 std::string RankProcess::Describe() const {
-  std::string who = absl::StrCat("rank ", plan_.rank, " (", plan_.name, ") on host ", plan_.host);
-  if (!status_.reason.empty()) return absl::StrCat(who, " ", status_.reason);
-  if (status_.signal) {
-    return absl::StrCat(who, " was killed by signal ", *status_.signal, " (",
-                        strsignal(*status_.signal), ")");
+  // A remote rank's exit code is ssh's, which says more than a number.
+  if (!plan_.local && status_.reason.empty() && !status_.signal && status_.exit_code) {
+    const std::string who =
+        absl::StrCat("rank ", plan_.rank, " (", plan_.name, ") on host ", plan_.host);
+    if (*status_.exit_code == 255) {
+      return absl::StrCat(who, " failed: host ", plan_.host,
+                          " stopped answering or refused ssh (ssh exited with 255)");
+    }
+    if (*status_.exit_code > 128 && *status_.exit_code < 160) {
+      const int sig = *status_.exit_code - 128;
+      return absl::StrCat(who, " exited with code ", *status_.exit_code, " (killed by signal ", sig,
+                          ", ", strsignal(sig), ")");
+    }
   }
-  if (!status_.exit_code) return absl::StrCat(who, " is still running");
-  if (!plan_.local && *status_.exit_code == 255) {
-    return absl::StrCat(who, " failed: host ", plan_.host,
-                        " stopped answering or refused ssh (ssh exited with 255)");
-  }
-  if (!plan_.local && *status_.exit_code > 128 && *status_.exit_code < 160) {
-    const int sig = *status_.exit_code - 128;
-    return absl::StrCat(who, " exited with code ", *status_.exit_code, " (killed by signal ", sig,
-                        ", ", strsignal(sig), ")");
-  }
-  return absl::StrCat(who, " exited with code ", *status_.exit_code);
+  return contract::DescribeRankEnd(status_);
 }
 
 }  // namespace dlp::launch

@@ -3,7 +3,6 @@
 #include <signal.h>
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -11,18 +10,6 @@
 #include "absl/strings/str_split.h"
 
 namespace dlp::launch {
-namespace {
-
-std::string DescribeEnd(const contract::RankStatus& r) {
-  std::string who = absl::StrCat("rank ", r.rank, " (", r.name, ") on host ", r.host);
-  if (!r.reason.empty()) return absl::StrCat(who, " ", r.reason);  // as RankProcess::Describe
-  if (r.signal) {
-    return absl::StrCat(who, " was killed by signal ", *r.signal, " (", strsignal(*r.signal), ")");
-  }
-  return absl::StrCat(who, " exited with code ", r.exit_code.value_or(-1));
-}
-
-}  // namespace
 
 std::string RoundKeys::Base() { return "dlp-run/base"; }
 std::string RoundKeys::Events(int round) { return absl::StrCat("dlp-run/r", round, "/events"); }
@@ -120,7 +107,7 @@ std::optional<std::string> RoundCoordinator::OnEvent(const std::string& event) {
 }
 
 std::string RoundCoordinator::Decide(const contract::RankStatus& failed) {
-  const std::string failure = DescribeEnd(failed);
+  const std::string failure = contract::DescribeRankEnd(failed);
   const int exit_code = JobExitCode(failed);
   if (notify_) notify_(absl::StrCat(failure, "; stopping the other ranks"));
   // The tasks stop what still runs with SIGTERM once they read the decision.
