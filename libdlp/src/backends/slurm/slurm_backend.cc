@@ -23,6 +23,7 @@
 #include "backends/slurm/job_mapping.h"
 #include "backends/slurm/logs.h"
 #include "backends/slurm/pipelines.h"
+#include "backends/slurm/retrying_transport.h"
 #include "backends/slurm/transport.h"
 #include "contract/dlp_run.h"
 #include "contract/group.h"
@@ -366,7 +367,8 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateSlurmBackend(const Context& conte
     }
     transport = NewRestTransport(rest_url, user, token_file);
   }
-  return std::make_unique<SlurmBackend>(std::move(transport), std::move(defaults), workdir, user);
+  return std::make_unique<SlurmBackend>(WithRetries(std::move(transport)), std::move(defaults),
+                                        workdir, user);
 }
 
 }  // namespace dlp::internal
