@@ -1,16 +1,22 @@
-// A packed, register-tiled GEMM that the compiler vectorises (no intrinsics).
+// A register-tiled GEMM that the compiler vectorises (no intrinsics).
 //
-// op(A) is packed into groups of kRows rows stored column by column, op(B)
-// into a zero-padded k x n' panel, so the inner kernel reads both contiguously
-// whatever the transposes. The k dimension is split into blocks whose slice of
-// the B panel (kBlock x kCols floats) stays in L1 while every row group of A
-// streams past it; each tile keeps a kRows x kCols accumulator in registers.
+// op(A) is packed into groups of kRows rows stored column by column; B is read
+// in place when its rows are whole tiles wide, else copied into a zero-padded
+// k x n' panel. The k dimension is split into blocks whose slice of B
+// (kBlock x kCols floats) stays in L1 while every row group of A streams past
+// it; each tile keeps a kRows x kCols accumulator in registers.
+//
+// A transposed B (the input gradient, dy W^T) is not packed: each entry of C is
+// a dot product of a row of A with a row of B, both contiguous, so tiles of
+// kDotRows x kDotCols dot products run along k in vectors of kLanes. With a
+// rank's batch of 16, packing the weights cost as much as multiplying them.
 // On x86-64 the function is cloned for AVX-512 and AVX2+FMA and picked at load
 // time, so the binary stays portable.
 #include "cpu_gemm.h"
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 namespace dlp::fmnist {
@@ -19,6 +25,10 @@ namespace {
 constexpr int kRows = 4;
 constexpr int kCols = 32;
 constexpr int kBlock = 256;
+constexpr int kDotRows = 4;
+constexpr int kDotCols = 2;
+constexpr int kLanes = 8;
+constexpr int kWide = 16;
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define FMNIST_CLONES \
@@ -26,26 +36,104 @@ constexpr int kBlock = 256;
 #else
 #define FMNIST_CLONES
 #endif
+// The kernels must be inlined into each clone to be compiled for its ISA: left
+// out of line, GCC compiled them once, for the baseline (SSE2, no FMA).
+#define FMNIST_KERNEL inline __attribute__((always_inline))
 
-// c[rows x cols] += pa (k x kRows, packed) * pb (k x kCols slice of a panel of width ldb).
-inline void Tile(int k, const float* __restrict pa, const float* __restrict pb, int ldb,
-                 float* __restrict c, int ldc, int rows, int cols) {
-  float acc[kRows][kCols] = {};
+// GCC's generic vectors: one register on the widest clone, split on the others.
+// The loop-vectoriser kept the accumulators in memory (or scalar, for the dot
+// products), which cost up to 4x.
+typedef float Wide __attribute__((vector_size(kWide * sizeof(float))));
+typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
+
+// Unaligned loads and stores (memcpy compiles to one move). Vectors pass by
+// pointer: by value, their ABI would differ between the clones.
+template <typename V>
+FMNIST_KERNEL void Load(V* v, const float* p) {
+  std::memcpy(v, p, sizeof(V));
+}
+
+// c[rows x cols] += pa (k x kRows, packed) * pb (k x kCols slice of B, row stride ldb).
+FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restrict pb, int ldb,
+                        float* __restrict c, int ldc, int rows, int cols) {
+  constexpr int kVecs = kCols / kWide;
+  Wide acc[kRows][kVecs] = {};
   for (int p = 0; p < k; ++p) {
     const float* bp = pb + static_cast<size_t>(p) * ldb;
+    Wide bv[kVecs];
+    for (int v = 0; v < kVecs; ++v) Load(&bv[v], bp + v * kWide);
     for (int r = 0; r < kRows; ++r) {
       const float av = pa[p * kRows + r];
-      for (int j = 0; j < kCols; ++j) acc[r][j] += av * bp[j];
+      for (int v = 0; v < kVecs; ++v) acc[r][v] += av * bv[v];
     }
   }
   if (rows == kRows && cols == kCols) {
     for (int r = 0; r < kRows; ++r) {
-      for (int j = 0; j < kCols; ++j) c[static_cast<size_t>(r) * ldc + j] += acc[r][j];
+      float* cr = c + static_cast<size_t>(r) * ldc;
+      for (int v = 0; v < kVecs; ++v) {
+        Wide sum;
+        Load(&sum, cr + v * kWide);
+        sum += acc[r][v];
+        std::memcpy(cr + v * kWide, &sum, sizeof(sum));
+      }
     }
     return;
   }
   for (int r = 0; r < rows; ++r) {
-    for (int j = 0; j < cols; ++j) c[static_cast<size_t>(r) * ldc + j] += acc[r][j];
+    for (int j = 0; j < cols; ++j)
+      c[static_cast<size_t>(r) * ldc + j] += acc[r][j / kWide][j % kWide];
+  }
+}
+
+// c[rows x cols] += a[rows x k] b[cols x k]^T. Edge tiles compute the missing
+// rows and columns from row 0 and drop them, so the loop has no branches. The
+// products run along k in vectors of kLanes.
+FMNIST_KERNEL void DotTile(int k, const float* __restrict a, int lda, const float* __restrict b,
+                           int ldb, float* __restrict c, int ldc, int rows, int cols) {
+  const float* ar[kDotRows];
+  const float* bc[kDotCols];
+  for (int r = 0; r < kDotRows; ++r) ar[r] = a + static_cast<size_t>(r < rows ? r : 0) * lda;
+  for (int j = 0; j < kDotCols; ++j) bc[j] = b + static_cast<size_t>(j < cols ? j : 0) * ldb;
+  Lanes acc[kDotRows][kDotCols] = {};
+  const int whole = k / kLanes * kLanes;
+  for (int p = 0; p < whole; p += kLanes) {
+    Lanes bv[kDotCols];
+    for (int j = 0; j < kDotCols; ++j) Load(&bv[j], bc[j] + p);
+    for (int r = 0; r < kDotRows; ++r) {
+      Lanes av;
+      Load(&av, ar[r] + p);
+      for (int j = 0; j < kDotCols; ++j) acc[r][j] += av * bv[j];
+    }
+  }
+  for (int r = 0; r < rows; ++r) {
+    for (int j = 0; j < cols; ++j) {
+      float sum = 0.0f;
+      for (int l = 0; l < kLanes; ++l) sum += acc[r][j][l];
+      for (int p = whole; p < k; ++p) sum += ar[r][p] * bc[j][p];
+      c[static_cast<size_t>(r) * ldc + j] += sum;
+    }
+  }
+}
+
+// C += op(A) B^T through DotTile; op(A) is transposed into rows first if need be.
+FMNIST_CLONES
+void DotGemm(bool trans_a, int m, int n, int k, const float* a, const float* b, float* c) {
+  thread_local std::vector<float> rows_a;
+  if (trans_a) {
+    rows_a.resize(static_cast<size_t>(m) * k);
+    for (int p = 0; p < k; ++p) {
+      for (int i = 0; i < m; ++i) {
+        rows_a[static_cast<size_t>(i) * k + p] = a[static_cast<size_t>(p) * m + i];
+      }
+    }
+    a = rows_a.data();
+  }
+  for (int j0 = 0; j0 < n; j0 += kDotCols) {
+    const int cols = std::min(kDotCols, n - j0);
+    for (int i0 = 0; i0 < m; i0 += kDotRows) {
+      DotTile(k, a + static_cast<size_t>(i0) * k, k, b + static_cast<size_t>(j0) * k, k,
+              c + static_cast<size_t>(i0) * n + j0, n, std::min(kDotRows, m - i0), cols);
+    }
   }
 }
 
@@ -61,6 +149,7 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
     for (size_t i = 0; i < mn; ++i) c[i] *= beta;
   }
   if (m == 0 || n == 0 || k == 0) return;
+  if (trans_b && k >= 2 * kLanes) return DotGemm(trans_a, m, n, k, a, b, c);
 
   thread_local std::vector<float> packed_a, packed_b;
   const int groups = (m + kRows - 1) / kRows;
@@ -73,15 +162,20 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
                                      : a[static_cast<size_t>(i) * k + p];
     }
   }
-  const int width = (n + kCols - 1) / kCols * kCols;
-  packed_b.assign(static_cast<size_t>(k) * width, 0.0f);
+  const float* panel = b;
+  int width = n;
+  if (trans_b || n % kCols != 0) {
+    width = (n + kCols - 1) / kCols * kCols;
+    packed_b.assign(static_cast<size_t>(k) * width, 0.0f);
+    panel = packed_b.data();
+  }
   if (trans_b) {
     for (int j = 0; j < n; ++j) {
       for (int p = 0; p < k; ++p) {
         packed_b[static_cast<size_t>(p) * width + j] = b[static_cast<size_t>(j) * k + p];
       }
     }
-  } else {
+  } else if (panel != b) {
     for (int p = 0; p < k; ++p) {
       std::copy(b + static_cast<size_t>(p) * n, b + static_cast<size_t>(p + 1) * n,
                 packed_b.data() + static_cast<size_t>(p) * width);
@@ -92,7 +186,7 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
     const int kc = std::min(kBlock, k - p0);
     for (int j0 = 0; j0 < n; j0 += kCols) {
       const int cols = std::min(kCols, n - j0);
-      const float* pb = packed_b.data() + static_cast<size_t>(p0) * width + j0;
+      const float* pb = panel + static_cast<size_t>(p0) * width + j0;
       for (int g = 0; g < groups; ++g) {
         const int rows = std::min(kRows, m - g * kRows);
         const float* pa = packed_a.data() + static_cast<size_t>(g) * kRows * k +

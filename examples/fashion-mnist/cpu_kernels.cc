@@ -15,6 +15,7 @@ namespace {
 class CpuKernels final : public Kernels {
  public:
   std::string name() const override { return "cpu"; }
+  bool host_memory() const override { return true; }
   absl::Status Check() override { return absl::OkStatus(); }
 
   void* Allocate(size_t bytes) override {

@@ -25,6 +25,9 @@ class Kernels {
  public:
   virtual ~Kernels() = default;
   virtual std::string name() const = 0;
+  // True when device memory is host memory (the CPU): the trainer then lets the
+  // network write its gradients straight into the buffer it all-reduces.
+  virtual bool host_memory() const { return false; }
   // The first device error since the last call, or OK.
   virtual absl::Status Check() = 0;
 
