@@ -52,6 +52,10 @@ template <typename V>
 FMNIST_KERNEL void Load(V* v, const float* p) {
   std::memcpy(v, p, sizeof(V));
 }
+template <typename V>
+FMNIST_KERNEL void Store(float* p, const V& v) {
+  std::memcpy(p, &v, sizeof(V));
+}
 
 // c[rows x cols] += pa (k x kRows, packed) * pb (k x kCols slice of B, row stride ldb).
 FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restrict pb, int ldb,
@@ -73,8 +77,7 @@ FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restri
       for (int v = 0; v < kVecs; ++v) {
         Wide sum;
         Load(&sum, cr + v * kWide);
-        sum += acc[r][v];
-        std::memcpy(cr + v * kWide, &sum, sizeof(sum));
+        Store(cr + v * kWide, sum + acc[r][v]);
       }
     }
     return;

@@ -221,7 +221,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     buckets = std::make_unique<GradientBuckets>(group.get(), flat.data(), count,
                                                 size_t{1024} * o.bucket_kb);
   }
-  // Backward's hook: a layer's final gradient goes to the host and its bucket.
+  // Backward's hook: a layer's final gradient goes to its bucket (through the host
+  // when the device has its own memory).
   const Network::GradientsReady gradients_ready = [&](size_t first, size_t n) {
     if (!in_place) kernels->CopyToHost(flat.data() + 1 + first, grads + first, n * sizeof(float));
     buckets->Ready(first, n);
