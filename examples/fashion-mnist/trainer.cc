@@ -11,6 +11,7 @@
 #include "checkpoint.h"
 #include "collective.h"
 #include "dlp/trace.h"
+#include "flush_denormals.h"
 #include "gradient_buckets.h"
 #include "network.h"
 #include "rng.h"
@@ -181,6 +182,8 @@ bool ShouldOverlap(TrainOptions::Overlap overlap, const std::string& device) {
 
 absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   DLP_RETURN_IF_ERROR(Validate(o));
+  // Before the communicator and the bucket thread start, so that they inherit it.
+  const ScopedFlushDenormals flush_denormals;
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Collective> group, Collective::FromEnvironment());
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Kernels> kernels, MakeKernels(o.device));
   DLP_ASSIGN_OR_RETURN(const Dataset train, LoadDataset(o.data_dir, "train", o.limit_train));
