@@ -27,6 +27,11 @@ int dlp_allreduce(dlp_comm* c, const void* send, void* recv, size_t count, dlp_d
 int dlp_broadcast(dlp_comm* c, void* buf, size_t count, dlp_dtype t, int root);
 int dlp_allgather(dlp_comm* c, const void* send, void* recv, size_t count_per_rank,
                   dlp_dtype t);
+/* send holds size * count_per_rank elements, rank r's block at r * count_per_rank;
+ * recv gets this rank's block reduced over all ranks (count_per_rank elements).
+ * recv == send + rank * count_per_rank: in place. */
+int dlp_reduce_scatter(dlp_comm* c, const void* send, void* recv, size_t count_per_rank,
+                       dlp_dtype t, dlp_op op);
 int dlp_barrier(dlp_comm* c);
 void dlp_comm_destroy(dlp_comm* c);
 /* Thread-local message after a non-zero return. */

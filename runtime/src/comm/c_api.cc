@@ -83,6 +83,13 @@ DLP_TAKES_C_ENUMS int dlp_allgather(dlp_comm* c, const void* send, void* recv,
   return Report(c->impl->Allgather(send, recv, count_per_rank, t));
 }
 
+DLP_TAKES_C_ENUMS int dlp_reduce_scatter(dlp_comm* c, const void* send, void* recv,
+                                         size_t count_per_rank, dlp_dtype t, dlp_op op) {
+  if (c == nullptr) return NullComm();
+  if (int bad = CheckEnums(t, op)) return bad;
+  return Report(c->impl->ReduceScatter(send, recv, count_per_rank, t, op));
+}
+
 int dlp_barrier(dlp_comm* c) {
   if (c == nullptr) return NullComm();
   return Report(c->impl->Barrier());

@@ -1,6 +1,7 @@
 #include "comm/communicator.h"
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <thread>
 
@@ -248,6 +249,38 @@ absl::Status Communicator::Allgather(const void* send, void* recv, size_t count_
     return Remember(d->Allgather(send, recv, count_per_rank, t));
   }
   return Remember(RingAllgather(rings_.front(), send, recv, count_per_rank, t));
+}
+
+absl::Status Communicator::ReduceScatter(const void* send, void* recv, size_t count_per_rank,
+                                         dlp_dtype t, dlp_op op) {
+  DLP_RETURN_IF_ERROR(Check(t, send, recv, count_per_rank));
+  if (!IsValidOp(op)) return absl::InvalidArgumentError(absl::StrCat("unknown op ", op));
+  if (count_per_rank == 0) return absl::OkStatus();
+  const size_t elem = DTypeSize(t), ranks = static_cast<size_t>(size());
+  if (count_per_rank > SIZE_MAX / elem / ranks) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "reduce-scatter of ", count_per_rank, " elements per rank overflows the address space"));
+  }
+  const size_t bytes = count_per_rank * elem * ranks;
+  DevicePath* d = DeviceFor(send, recv);
+  const Algo algo = AllreduceAlgo(bytes);
+  const bool direct = group_ != nullptr && (algo == Algo::kDirect || algo == Algo::kOneShot);
+  trace::CollectiveSpan span("reduce_scatter", bytes, DTypeName(t), OpName(op),
+                             d ? d->name() : (direct ? "direct" : "ring"), size());
+  if (d) return Remember(d->ReduceScatter(send, recv, count_per_rank, t, op));
+  if (direct) {
+    return Remember(LanedDirectReduceScatter(*group_, send, recv, count_per_rank, t, op,
+                                             DirectChunkBytes(shape_)));
+  }
+  if (partial_sums_.size() < bytes) partial_sums_.resize(bytes);
+  // An element of a block stands for the `ranks` elements a channel moves for it.
+  return Remember(SplitOverChannels(
+      count_per_rank, elem * ranks, channels(), [&](int k, size_t begin, size_t end) {
+        return RingReduceScatter(rings_[static_cast<size_t>(k)],
+                                 static_cast<const char*>(send) + begin * elem,
+                                 static_cast<char*>(recv) + begin * elem, end - begin,
+                                 count_per_rank, t, op, partial_sums_.data() + begin * elem);
+      }));
 }
 
 absl::Status Communicator::Barrier() {

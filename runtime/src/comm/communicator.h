@@ -1,5 +1,6 @@
 // The C++ communicator behind dlp/comm.h: a fixed group of ranks joined in a
-// ring, running allreduce, broadcast, allgather and barrier over it.
+// ring, running allreduce, reduce-scatter, broadcast, allgather and barrier
+// over it.
 //
 // Thread safety: one thread at a time per communicator (like MPI and NCCL
 // communicators); distinct communicators are independent. Every rank must
@@ -55,6 +56,10 @@ class Communicator {
   absl::Status Allreduce(const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op);
   absl::Status Broadcast(void* buf, size_t count, dlp_dtype t, int root);
   absl::Status Allgather(const void* send, void* recv, size_t count_per_rank, dlp_dtype t);
+  // send holds size() blocks of count_per_rank; recv gets this rank's block
+  // reduced over the ranks. recv may be send + rank() * count_per_rank.
+  absl::Status ReduceScatter(const void* send, void* recv, size_t count_per_rank, dlp_dtype t,
+                             dlp_op op);
   absl::Status Barrier();
 
  private:
@@ -84,6 +89,7 @@ class Communicator {
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
+  std::vector<char> partial_sums_;  // the ring reduce-scatter's, kept between calls
   absl::Status broken_;
 };
 

@@ -21,6 +21,8 @@ class DevicePath {
   virtual absl::Status Broadcast(void* buf, size_t count, dlp_dtype t, int root) = 0;
   virtual absl::Status Allgather(const void* send, void* recv, size_t count_per_rank,
                                  dlp_dtype t) = 0;
+  virtual absl::Status ReduceScatter(const void* send, void* recv, size_t count_per_rank,
+                                     dlp_dtype t, dlp_op op) = 0;
   virtual const char* name() const = 0;
 };
 

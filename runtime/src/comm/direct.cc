@@ -81,6 +81,53 @@ absl::Status LanedDirectAllreduce(ShmGroup& g, const void* send, void* recv, siz
   });
 }
 
+absl::Status DirectReduceScatter(ShmGroup& g, int lane, const void* send, void* recv, size_t count,
+                                 size_t stride, dlp_dtype t, dlp_op op, size_t chunk_bytes,
+                                 bool stage_own) {
+  const size_t elem = DTypeSize(t);
+  const int n = g.size(), r = g.rank();
+  // A round stages one piece of each of the N blocks: N pieces fill a slot.
+  const size_t piece = std::max<size_t>(
+      1, std::min(chunk_bytes, ShmGroup::kSlotBytes) / elem / static_cast<size_t>(n));
+  const char* in = static_cast<const char*>(send);
+  std::vector<const char*> sources(static_cast<size_t>(n));
+  for (size_t c0 = 0; c0 < count; c0 += piece) {
+    const size_t m = std::min(piece, count - c0);
+    const uint64_t k = g.NextRound(lane);
+    char* staged = g.in(r, lane, k);
+    auto input = [&](int j) { return in + (static_cast<size_t>(j) * stride + c0) * elem; };
+    auto slot_piece = [&](int j) { return static_cast<size_t>(j) * piece * elem; };
+    for (int j = 0; j < n; ++j) {
+      if (j != r || stage_own) std::memcpy(staged + slot_piece(j), input(j), m * elem);
+    }
+    g.Publish(lane, ShmGroup::kIn, k);
+    if (absl::Status s = g.WaitForAll(lane, ShmGroup::kIn, k, "reduce-scatter"); !s.ok()) return s;
+    for (int j = 0; j < n; ++j) {
+      sources[static_cast<size_t>(j)] =
+          j == r && !stage_own ? input(r) : g.in(j, lane, k) + slot_piece(r);
+    }
+    ReduceAll(static_cast<char*>(recv) + c0 * elem, sources, m, t, op);
+  }
+  g.Flush(lane);
+  return absl::OkStatus();
+}
+
+absl::Status LanedDirectReduceScatter(ShmGroup& g, const void* send, void* recv,
+                                      size_t count_per_rank, dlp_dtype t, dlp_op op,
+                                      size_t chunk_bytes) {
+  const size_t elem = DTypeSize(t);
+  const size_t n = static_cast<size_t>(g.size());
+  const auto* in = static_cast<const char*>(send);
+  auto* out = static_cast<char*>(recv);
+  const bool overlaps = out < in + n * count_per_rank * elem && in < out + count_per_rank * elem;
+  // An element of a block stands for the N elements a lane moves for it.
+  return SplitOverChannels(
+      count_per_rank, elem * n, g.lanes(), [&](int lane, size_t begin, size_t end) {
+        return DirectReduceScatter(g, lane, in + begin * elem, out + begin * elem, end - begin,
+                                   count_per_rank, t, op, chunk_bytes, overlaps);
+      });
+}
+
 absl::Status OneShotAllreduce(ShmGroup& g, const void* send, void* recv, size_t count, dlp_dtype t,
                               dlp_op op) {
   const size_t bytes = count * DTypeSize(t);

@@ -37,6 +37,23 @@ absl::Status DirectAllreduce(ShmGroup& group, int lane, const void* send, void* 
 absl::Status LanedDirectAllreduce(ShmGroup& group, const void* send, void* recv, size_t count,
                                   dlp_dtype t, dlp_op op, size_t chunk_bytes);
 
+// Reduce-scatter, per round: rank r stages one piece of every block but its
+// own in its in slot, publishes in=k, and once every rank has, reduces piece r
+// of the N slots in rank order into recv. No out slot: a rank writes the in
+// slot of round k+2 only after every rank published in=k+1, that is, after
+// every rank finished reading round k. recv (count elements) gets block r,
+// the `count` elements at send + r * stride; `stage_own` when recv overlaps
+// send (in place), so that writing recv never changes an input still read.
+absl::Status DirectReduceScatter(ShmGroup& group, int lane, const void* send, void* recv,
+                                 size_t count, size_t stride, dlp_dtype t, dlp_op op,
+                                 size_t chunk_bytes, bool stage_own);
+
+// Reduce-scatter of blocks of `count_per_rank` over every lane, one contiguous
+// part of each block per lane.
+absl::Status LanedDirectReduceScatter(ShmGroup& group, const void* send, void* recv,
+                                      size_t count_per_rank, dlp_dtype t, dlp_op op,
+                                      size_t chunk_bytes);
+
 // Requires count * size(t) ≤ ShmGroup::kSlotBytes. On lane 0.
 absl::Status OneShotAllreduce(ShmGroup& group, const void* send, void* recv, size_t count,
                               dlp_dtype t, dlp_op op);

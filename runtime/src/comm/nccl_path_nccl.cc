@@ -81,6 +81,12 @@ class NcclPath : public DevicePath {
     DLP_NCCL_CHECK(ncclAllGather(send, recv, count_per_rank, ToNccl(t), comm_, stream_));
     return Finish("allgather");
   }
+  absl::Status ReduceScatter(const void* send, void* recv, size_t count_per_rank, dlp_dtype t,
+                             dlp_op op) override {
+    DLP_NCCL_CHECK(
+        ncclReduceScatter(send, recv, count_per_rank, ToNccl(t), ToNccl(op), comm_, stream_));
+    return Finish("reduce-scatter");
+  }
 
  private:
   // Waits for the stream with a deadline, watching NCCL's asynchronous errors.

@@ -56,6 +56,34 @@ absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv
   return RunRingSteps(ring, steps, {t, op}, "allreduce");
 }
 
+absl::Status RingReduceScatter(const RingContext& ring, const void* send, void* recv, size_t count,
+                               size_t stride, dlp_dtype t, dlp_op op, void* scratch) {
+  const size_t elem = DTypeSize(t);
+  const int n = ring.size, r = ring.rank;
+  const char* in = static_cast<const char*>(send);
+  char* out = static_cast<char*>(recv);
+  char* partial = static_cast<char*>(scratch);
+  const size_t bytes = count * elem;
+  auto block = [&](int j) { return static_cast<size_t>(j) * stride * elem; };
+  if (n == 1 || count == 0) {
+    if (in != out && count > 0) std::memmove(out, in, bytes);
+    return absl::OkStatus();
+  }
+  // Step k passes on block r-k-1 (reduced here at step k-1, or this rank's own
+  // at k = 0) and reduces block r-k-2 arriving: the last step, k = n-2, brings
+  // block r. Block r is never sent, so recv may overwrite it.
+  std::vector<RingStep> steps;
+  steps.reserve(static_cast<size_t>(n - 1));
+  for (int k = 0; k < n - 1; ++k) {
+    const int give = Mod(r - k - 1, n), take = Mod(r - k - 2, n);
+    const bool last = k == n - 2;
+    steps.push_back({(k == 0 ? in : partial) + block(give), bytes, k - 1,
+                     last ? out : partial + block(take), bytes, /*reduce=*/true,
+                     /*own=*/in + block(take), op == DLP_AVG && last});
+  }
+  return RunRingSteps(ring, steps, {t, op}, "reduce-scatter");
+}
+
 absl::Status RingBroadcast(const RingContext& ring, void* buf, size_t count, dlp_dtype t,
                            int root) {
   const int n = ring.size;

@@ -47,6 +47,13 @@ absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv
                            dlp_dtype t, dlp_op op);
 // A pipelined chain from `root` along the ring.
 absl::Status RingBroadcast(const RingContext& ring, void* buf, size_t count, dlp_dtype t, int root);
+// The reduce-scatter half of the allreduce, shifted by one rank so that rank r
+// finishes block r: recv (count elements) = op over the ranks of the `count`
+// elements at send + r * stride. `scratch` holds the partial sums, at the same
+// offsets as send; it may be send itself when the caller lets it be overwritten.
+// recv may lie inside send's block r (in place).
+absl::Status RingReduceScatter(const RingContext& ring, const void* send, void* recv, size_t count,
+                               size_t stride, dlp_dtype t, dlp_op op, void* scratch);
 // recv holds size * count_per_rank elements, rank r's block at r * count_per_rank.
 absl::Status RingAllgather(const RingContext& ring, const void* send, void* recv,
                            size_t count_per_rank, dlp_dtype t);

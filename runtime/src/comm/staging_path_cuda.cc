@@ -55,6 +55,21 @@ class StagingPath : public DevicePath {
     return absl::OkStatus();
   }
 
+  absl::Status ReduceScatter(const void* send, void* recv, size_t count_per_rank, dlp_dtype t,
+                             dlp_op op) override {
+    size_t block = count_per_rank * DTypeSize(t);
+    size_t bytes = block * static_cast<size_t>(ring_->size);
+    if (absl::Status r = Reserve(bytes); !r.ok()) return r;
+    DLP_CUDA_CHECK(cudaMemcpy(host_, send, bytes, cudaMemcpyDefault));
+    // The staged copy is this path's own: the partial sums may overwrite it.
+    char* mine = static_cast<char*>(host_) + block * static_cast<size_t>(ring_->rank);
+    absl::Status s =
+        RingReduceScatter(*ring_, host_, mine, count_per_rank, count_per_rank, t, op, host_);
+    if (!s.ok()) return s;
+    DLP_CUDA_CHECK(cudaMemcpy(recv, mine, block, cudaMemcpyDefault));
+    return absl::OkStatus();
+  }
+
  private:
   static bool IsDevicePointer(const void* p) {
     cudaPointerAttributes attr{};

@@ -44,12 +44,25 @@ TEST(CommCApiTest, InitFromEnvAndEveryCollective) {
       int32_t mine = rank * 10, all[3];
       if (dlp_allgather(c, &mine, all, 1, DLP_INT32) != 0) return Fail("allgather");
       if (all[0] != 0 || all[1] != 10 || all[2] != 20) return absl::InternalError("wrong allgather");
+      // Block j of every rank's input holds j + rank: rank r gets 3r + 0 + 1 + 2.
+      float blocks[6];
+      for (int j = 0; j < 6; ++j) blocks[j] = static_cast<float>(j / 2 + rank);
+      float* own = blocks + 2 * rank;  // in place
+      if (dlp_reduce_scatter(c, blocks, own, 2, DLP_FLOAT32, DLP_SUM) != 0) {
+        return Fail("reduce-scatter");
+      }
+      if (own[0] != 3.0f * rank + 3 || own[1] != own[0]) {
+        return absl::InternalError("wrong reduce-scatter");
+      }
       if (dlp_barrier(c) != 0) return Fail("barrier");
       // Argument errors are reported, and leave the communicator usable.
       if (dlp_allreduce(c, v, v, 1, static_cast<dlp_dtype>(99), DLP_SUM) == 0) {
         return absl::InternalError("bad dtype accepted");
       }
       if (std::string(dlp_last_error()).find("dtype") == std::string::npos) return Fail("message");
+      if (dlp_reduce_scatter(c, blocks, own, 2, DLP_FLOAT32, static_cast<dlp_op>(7)) == 0) {
+        return absl::InternalError("bad op accepted");
+      }
       if (dlp_barrier(c) != 0) return Fail("barrier after argument error");
       dlp_comm_destroy(c);
       return absl::OkStatus();

@@ -1,10 +1,12 @@
 // Collectives across real processes: ranks × transports, every dtype and op,
 // counts 0, 1, odd, prime and beyond one pipeline chunk; results checked
 // against a float64 reference and compared byte for byte across ranks.
+#include <cmath>
 #include <ostream>
 #include <vector>
 
 #include "comm/communicator.h"
+#include "dlp/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/collective_check.h"
@@ -100,6 +102,53 @@ TEST_P(CommTest, AllreduceEveryDTypeOpAndCount) {
       }
     }
   }
+}
+
+// A reduce-scatter of `per` elements a rank; this rank's block is checked
+// against the float64 reference of the same elements of the whole buffer.
+absl::Status ReduceScatterAndCheck(Communicator& comm, int rank, int n, dlp_dtype t, dlp_op op,
+                                   size_t per, uint64_t seed, bool in_place) {
+  const size_t elem = DTypeSize(t), all = per * static_cast<size_t>(n);
+  std::vector<char> send(all * elem + 1), recv(per * elem + 1);
+  testing::FillInput(send.data(), all, seed, rank, t);
+  char* out = in_place ? send.data() + static_cast<size_t>(rank) * per * elem : recv.data();
+  DLP_RETURN_IF_ERROR(comm.ReduceScatter(send.data(), out, per, t, op));
+  const double tolerance = testing::Tolerance(t, n);
+  for (size_t i = 0; i < per; ++i) {
+    const size_t at = static_cast<size_t>(rank) * per + i;
+    const double want = testing::Reference(seed, n, at, t, op);
+    const double got = testing::Load(out, i, t);
+    if (!(std::fabs(got - want) <= tolerance)) {
+      return absl::InternalError(absl::StrFormat(
+          "%s %s %d per rank%s: rank %d element %d: got %.9g, want %.9g", DTypeName(t), OpName(op),
+          per, in_place ? " in place" : "", rank, at, got, want));
+    }
+  }
+  return absl::OkStatus();
+}
+
+TEST_P(CommTest, ReduceScatterEveryDTypeOpAndCount) {
+  const int n = GetParam().ranks;
+  RankGroup group = RunRanks(n, [&](int rank, int port) -> absl::Status {
+    auto comm =
+        Join(rank, n, port, GetParam().transport, HostOf(GetParam(), rank), GetParam().algo);
+    if (!comm.ok()) return comm.status();
+    uint64_t seed = 1;
+    for (dlp_dtype t : kDTypes) {
+      for (dlp_op op : kOps) {
+        for (size_t per : kCounts) {
+          ++seed;
+          if (absl::Status s =
+                  ReduceScatterAndCheck(**comm, rank, n, t, op, per, seed, seed % 2 == 0);
+              !s.ok()) {
+            return s;
+          }
+        }
+      }
+    }
+    return absl::OkStatus();
+  });
+  ASSERT_TRUE(group.AllOk()) << group.Describe();
 }
 
 TEST_P(CommTest, BroadcastAllgatherBarrier) {
@@ -203,7 +252,8 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
 // allreduce split over the channels is still exact and identical everywhere,
 // over shared memory and over TCP.
 // Shared memory splits the direct algorithm over the channels' lanes (in
-// rounds of several slots), or the ring when forced; TCP the ring.
+// rounds of several slots), or the ring when forced; TCP the ring. The same
+// for a large reduce-scatter.
 class CommChannelsTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
@@ -234,6 +284,14 @@ TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
           if (absl::Status c = CheckResult(buf.data(), kCount, seed, rank, 3, t, op); !c.ok()) return c;
           testing::WriteFile(absl::StrFormat("%s-%d.bin", CaseName(dir.path(), t, op, kCount), rank),
                              buf.data(), buf.size());
+        }
+      }
+      // Each block split over the channels too, in place and not.
+      for (bool in_place : {true, false}) {
+        if (absl::Status s = ReduceScatterAndCheck(**comm, rank, 3, DLP_FLOAT32, DLP_SUM, kCount,
+                                                   ++seed, in_place);
+            !s.ok()) {
+          return s;
         }
       }
       return absl::OkStatus();
