@@ -48,6 +48,19 @@ absl::Status Collective::AllreduceSum(float* data, size_t count) {
   return CommError("dlp_allreduce", dlp_allreduce(comm_, data, data, count, DLP_FLOAT32, DLP_SUM));
 }
 
+absl::Status Collective::ReduceScatterSum(float* data, size_t block) {
+  if (comm_ == nullptr) return absl::OkStatus();
+  return CommError("dlp_reduce_scatter",
+                   dlp_reduce_scatter(comm_, data, data + static_cast<size_t>(rank_) * block, block,
+                                      DLP_FLOAT32, DLP_SUM));
+}
+
+absl::Status Collective::Allgather(float* data, size_t block) {
+  if (comm_ == nullptr) return absl::OkStatus();
+  return CommError("dlp_allgather", dlp_allgather(comm_, data + static_cast<size_t>(rank_) * block,
+                                                  data, block, DLP_FLOAT32));
+}
+
 absl::Status Collective::Broadcast(float* data, size_t count) {
   if (comm_ == nullptr) return absl::OkStatus();
   return CommError("dlp_broadcast", dlp_broadcast(comm_, data, count, DLP_FLOAT32, 0));

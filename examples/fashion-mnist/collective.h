@@ -24,6 +24,11 @@ class Collective {
 
   // In place; every rank gets the element-wise sum.
   absl::Status AllreduceSum(float* data, size_t count);
+  // `data` holds size() blocks of `block` floats: this rank's block, in place,
+  // becomes the element-wise sum of every rank's.
+  absl::Status ReduceScatterSum(float* data, size_t block);
+  // The reverse: every rank's block of `data` reaches every rank.
+  absl::Status Allgather(float* data, size_t block);
   // Rank 0's values reach every rank.
   absl::Status Broadcast(float* data, size_t count);
   absl::Status Broadcast(int64_t* data, size_t count);

@@ -57,9 +57,10 @@ FMNIST_KERNEL void Store(float* p, const V& v) {
   std::memcpy(p, &v, sizeof(V));
 }
 
-// c[rows x cols] += pa (k x kRows, packed) * pb (k x kCols slice of B, row stride ldb).
+// c[rows x cols] (+)= pa (k x kRows, packed) * pb (k x kCols slice of B, row
+// stride ldb): added to c, or stored without reading it.
 FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restrict pb, int ldb,
-                        float* __restrict c, int ldc, int rows, int cols) {
+                        float* __restrict c, int ldc, int rows, int cols, bool add) {
   constexpr int kVecs = kCols / kWide;
   Wide acc[kRows][kVecs] = {};
   for (int p = 0; p < k; ++p) {
@@ -75,24 +76,30 @@ FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restri
     for (int r = 0; r < kRows; ++r) {
       float* cr = c + static_cast<size_t>(r) * ldc;
       for (int v = 0; v < kVecs; ++v) {
-        Wide sum;
-        Load(&sum, cr + v * kWide);
-        Store(cr + v * kWide, sum + acc[r][v]);
+        Wide sum = acc[r][v];
+        if (add) {
+          Wide old;
+          Load(&old, cr + v * kWide);
+          sum += old;
+        }
+        Store(cr + v * kWide, sum);
       }
     }
     return;
   }
   for (int r = 0; r < rows; ++r) {
-    for (int j = 0; j < cols; ++j)
-      c[static_cast<size_t>(r) * ldc + j] += acc[r][j / kWide][j % kWide];
+    for (int j = 0; j < cols; ++j) {
+      float& out = c[static_cast<size_t>(r) * ldc + j];
+      out = (add ? out : 0.0f) + acc[r][j / kWide][j % kWide];
+    }
   }
 }
 
-// c[rows x cols] += a[rows x k] b[cols x k]^T. Edge tiles compute the missing
+// c[rows x cols] (+)= a[rows x k] b[cols x k]^T. Edge tiles compute the missing
 // rows and columns from row 0 and drop them, so the loop has no branches. The
 // products run along k in vectors of kLanes.
 FMNIST_KERNEL void DotTile(int k, const float* __restrict a, int lda, const float* __restrict b,
-                           int ldb, float* __restrict c, int ldc, int rows, int cols) {
+                           int ldb, float* __restrict c, int ldc, int rows, int cols, bool add) {
   const float* ar[kDotRows];
   const float* bc[kDotCols];
   for (int r = 0; r < kDotRows; ++r) ar[r] = a + static_cast<size_t>(r < rows ? r : 0) * lda;
@@ -113,14 +120,16 @@ FMNIST_KERNEL void DotTile(int k, const float* __restrict a, int lda, const floa
       float sum = 0.0f;
       for (int l = 0; l < kLanes; ++l) sum += acc[r][j][l];
       for (int p = whole; p < k; ++p) sum += ar[r][p] * bc[j][p];
-      c[static_cast<size_t>(r) * ldc + j] += sum;
+      float& out = c[static_cast<size_t>(r) * ldc + j];
+      out = (add ? out : 0.0f) + sum;
     }
   }
 }
 
-// C += op(A) B^T through DotTile; op(A) is transposed into rows first if need be.
+// C (+)= op(A) B^T through DotTile; op(A) is transposed into rows first if need be.
 FMNIST_CLONES
-void DotGemm(bool trans_a, int m, int n, int k, const float* a, const float* b, float* c) {
+void DotGemm(bool trans_a, int m, int n, int k, const float* a, const float* b, float* c,
+             bool add) {
   thread_local std::vector<float> rows_a;
   if (trans_a) {
     rows_a.resize(static_cast<size_t>(m) * k);
@@ -135,7 +144,7 @@ void DotGemm(bool trans_a, int m, int n, int k, const float* a, const float* b, 
     const int cols = std::min(kDotCols, n - j0);
     for (int i0 = 0; i0 < m; i0 += kDotRows) {
       DotTile(k, a + static_cast<size_t>(i0) * k, k, b + static_cast<size_t>(j0) * k, k,
-              c + static_cast<size_t>(i0) * n + j0, n, std::min(kDotRows, m - i0), cols);
+              c + static_cast<size_t>(i0) * n + j0, n, std::min(kDotRows, m - i0), cols, add);
     }
   }
 }
@@ -146,13 +155,16 @@ FMNIST_CLONES
 void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, const float* b,
              float beta, float* c) {
   const size_t mn = static_cast<size_t>(m) * n;
-  if (beta == 0.0f) {
+  // With beta 0 the first pass over k stores its products: C is never read
+  // (as in BLAS), and needs no zeroing first.
+  const bool store_first = beta == 0.0f && k > 0;
+  if (beta == 0.0f && !store_first) {
     std::fill(c, c + mn, 0.0f);
-  } else if (beta != 1.0f) {
+  } else if (beta != 0.0f && beta != 1.0f) {
     for (size_t i = 0; i < mn; ++i) c[i] *= beta;
   }
   if (m == 0 || n == 0 || k == 0) return;
-  if (trans_b && k >= 2 * kLanes) return DotGemm(trans_a, m, n, k, a, b, c);
+  if (trans_b && k >= 2 * kLanes) return DotGemm(trans_a, m, n, k, a, b, c, !store_first);
 
   thread_local std::vector<float> packed_a, packed_b;
   const int groups = (m + kRows - 1) / kRows;
@@ -194,7 +206,8 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
         const int rows = std::min(kRows, m - g * kRows);
         const float* pa = packed_a.data() + static_cast<size_t>(g) * kRows * k +
                           static_cast<size_t>(p0) * kRows;
-        Tile(kc, pa, pb, width, c + static_cast<size_t>(g) * kRows * n + j0, n, rows, cols);
+        Tile(kc, pa, pb, width, c + static_cast<size_t>(g) * kRows * n + j0, n, rows, cols,
+             !(store_first && p0 == 0));
       }
     }
   }

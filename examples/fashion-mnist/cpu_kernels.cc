@@ -47,6 +47,7 @@ class CpuKernels final : public Kernels {
   }
 
   void SumRows(const float* x, int rows, int cols, float* out) override {
+    std::fill(out, out + cols, 0.0f);
     for (int r = 0; r < rows; ++r) {
       const float* row = x + static_cast<size_t>(r) * cols;
       for (int c = 0; c < cols; ++c) out[c] += row[c];

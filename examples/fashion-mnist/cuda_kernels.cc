@@ -60,9 +60,9 @@ class CudaKernels final : public Kernels {
   void AddRowVector(float* y, const float* v, int rows, int cols) override {
     cuda::AddRowVector(y, v, rows, cols);
   }
-  // out += x^T ones, as a cuBLAS matrix-vector product.
+  // out = x^T ones, as a cuBLAS matrix-vector product.
   void SumRows(const float* x, int rows, int cols, float* out) override {
-    if (rows == 0) return;
+    if (rows == 0) return Zero(out, static_cast<size_t>(cols));
     if (rows > ones_count_) {
       if (ones_ != nullptr) cudaFree(ones_);
       ones_ = static_cast<float*>(Allocate(rows * sizeof(float)));
@@ -70,9 +70,10 @@ class CudaKernels final : public Kernels {
       const std::vector<float> host(rows, 1.0f);
       CopyToDevice(ones_, host.data(), rows * sizeof(float));
     }
-    const float one = 1.0f;
-    RecordBlas(blas_->sgemv(handle_, CUBLAS_OP_N, cols, rows, &one, x, cols, ones_, 1, &one, out, 1),
-               "cublasSgemv");
+    const float one = 1.0f, zero = 0.0f;
+    RecordBlas(
+        blas_->sgemv(handle_, CUBLAS_OP_N, cols, rows, &one, x, cols, ones_, 1, &zero, out, 1),
+        "cublasSgemv");
   }
   void Relu(float* x, size_t n) override {
     cuda::Relu(x, n);

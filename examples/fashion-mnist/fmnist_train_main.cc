@@ -68,6 +68,13 @@ int main(int argc, char** argv) {
       "on a GPU or where the host has two cores per local rank)");
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
+  std::string shard = "auto";
+  app.add_option("--shard-optimizer", shard,
+                 "Reduce-scatter the gradient and let each rank update its share of the model, "
+                 "then allgather it (ZeRO stage 1): on, off, or auto (on the CPU, when the "
+                 "gradient is reduced after backward)")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -80,6 +87,9 @@ int main(int argc, char** argv) {
     o.overlap = overlap ? dlp::fmnist::TrainOptions::Overlap::kOn
                         : dlp::fmnist::TrainOptions::Overlap::kOff;
   }
+  o.shard_optimizer = shard == "on"    ? dlp::fmnist::TrainOptions::Shard::kOn
+                      : shard == "off" ? dlp::fmnist::TrainOptions::Shard::kOff
+                                       : dlp::fmnist::TrainOptions::Shard::kAuto;
   o.device = device == "cpu" ? DeviceKind::kCpu
              : device == "cuda" ? DeviceKind::kCuda
                                 : DeviceKind::kAuto;

@@ -38,12 +38,13 @@ class Kernels {
   virtual void CopyToHost(void* host_dst, const void* src, size_t bytes) = 0;
   virtual void Zero(float* x, size_t n) = 0;
 
-  // C[m x n] = op(A) op(B) + beta C, with op(A) m x k and op(B) k x n.
+  // C[m x n] = op(A) op(B) + beta C, with op(A) m x k and op(B) k x n. With
+  // beta 0, C is only written (as in BLAS).
   virtual void Gemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a,
                     const float* b, float beta, float* c) = 0;
   // y[r][c] += v[c].
   virtual void AddRowVector(float* y, const float* v, int rows, int cols) = 0;
-  // out[c] += sum over r of x[r][c].
+  // out[c] = sum over r of x[r][c].
   virtual void SumRows(const float* x, int rows, int cols, float* out) = 0;
   virtual void Relu(float* x, size_t n) = 0;
   // dy *= (y > 0), where y is the ReLU's output.

@@ -28,7 +28,7 @@ class Dense final : public Layer {
   void Backward(Kernels& k, const float* params, const float* x, const float* y, float* dy,
                 int rows, float* grads, float* dx) override {
     if (relu_) k.ReluBackward(y, dy, static_cast<size_t>(rows) * out_);
-    k.Gemm(true, false, in_, out_, rows, x, dy, 1.0f, grads);
+    k.Gemm(true, false, in_, out_, rows, x, dy, 0.0f, grads);
     k.SumRows(dy, rows, out_, grads + weights());
     if (dx != nullptr) k.Gemm(false, true, rows, in_, out_, dy, params, 0.0f, dx);
   }
@@ -66,7 +66,7 @@ class Conv final : public Layer {
                 int rows, float* grads, float* dx) override {
     const int pixels = rows * h_ * w_;
     k.ReluBackward(y, dy, static_cast<size_t>(pixels) * cout_);
-    k.Gemm(true, false, window(), cout_, pixels, cols_.get(), dy, 1.0f, grads);
+    k.Gemm(true, false, window(), cout_, pixels, cols_.get(), dy, 0.0f, grads);
     k.SumRows(dy, pixels, cout_, grads + weights());
     if (dx == nullptr) return;
     k.Gemm(false, true, pixels, window(), cout_, dy, params, 0.0f, dcols_.get());

@@ -23,7 +23,7 @@ class Layer {
   virtual void Reserve(Kernels& /*k*/, int /*rows*/) {}
   virtual void Forward(Kernels& k, const float* params, const float* x, int rows, float* y) = 0;
   // Given the forward input x, output y and output gradient dy (which may be
-  // modified), adds parameter gradients to grads and writes dx unless null.
+  // modified), writes the parameter gradients to grads and dx unless null.
   virtual void Backward(Kernels& k, const float* params, const float* x, const float* y,
                         float* dy, int rows, float* grads, float* dx) = 0;
 };

@@ -31,8 +31,9 @@ class Network {
   // first: grads[first, first + n).
   using GradientsReady = std::function<void(size_t first, size_t n)>;
 
-  // Forward and backward over `rows` samples (device memory): adds the gradient
-  // of the summed loss to grads and returns the summed loss.
+  // Forward and backward over `rows` samples (device memory): writes the
+  // gradient of the summed loss to grads (every element: no zeroing needed)
+  // and returns the summed loss.
   LossSum TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
                     float* grads, const GradientsReady& ready = nullptr);
   // Calls `ready` for every layer's gradient range in the order TrainStep

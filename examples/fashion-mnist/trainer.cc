@@ -15,6 +15,7 @@
 #include "gradient_buckets.h"
 #include "network.h"
 #include "rng.h"
+#include "step_layout.h"
 
 namespace dlp::fmnist {
 namespace {
@@ -53,6 +54,11 @@ absl::Status Validate(const TrainOptions& o) {
   }
   if (o.bucket_kb < 1 || o.bucket_kb > (1 << 20)) {
     return absl::InvalidArgumentError("--bucket-kb must be between 1 and 1048576");
+  }
+  if (o.shard_optimizer == TrainOptions::Shard::kOn && o.overlap == TrainOptions::Overlap::kOn) {
+    return absl::InvalidArgumentError(
+        "--shard-optimizer on and --overlap exclude each other: a sharded step reduce-scatters "
+        "the whole gradient after backward");
   }
   return absl::OkStatus();
 }
@@ -178,6 +184,22 @@ bool ShouldOverlap(TrainOptions::Overlap overlap, const std::string& device) {
   return cores >= 2L * std::max(local_ranks, 1);
 }
 
+absl::StatusOr<bool> ShouldShard(TrainOptions::Shard shard, int ranks, bool overlap,
+                                 const Kernels& k) {
+  if (ranks == 1 || shard == TrainOptions::Shard::kOff) return false;
+  if (shard == TrainOptions::Shard::kOn && !k.host_memory()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--shard-optimizer on needs --device cpu; this run trains on ", k.name()));
+  }
+  return k.host_memory() && !overlap;
+}
+
+const char* StepNote(bool overlap, bool shard) {
+  if (shard) return ", gradients reduce-scattered after backward, each rank updating its share";
+  return overlap ? ", gradients all-reduced beside backward"
+                 : ", gradients all-reduced after backward";
+}
+
 }  // namespace
 
 absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
@@ -190,34 +212,40 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   DLP_ASSIGN_OR_RETURN(const Dataset test, LoadDataset(o.data_dir, "t10k", o.limit_test));
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, o.hidden, kernels.get()));
   const bool rank0 = group->rank() == 0;
-  const bool overlap = group->size() > 1 && ShouldOverlap(o.overlap, kernels->name());
+  const bool overlap = group->size() > 1 && o.shard_optimizer != TrainOptions::Shard::kOn &&
+                       ShouldOverlap(o.overlap, kernels->name());
+  DLP_ASSIGN_OR_RETURN(const bool shard,
+                       ShouldShard(o.shard_optimizer, group->size(), overlap, *kernels));
   if (rank0 && observer.on_note) {
-    observer.on_note(
-        absl::StrCat("training ", o.model, " (", net->parameter_count(), " parameters) on ",
-                     kernels->name(), ", ", group->size(), " rank(s), ", train.count, " samples",
-                     group->size() > 1 ? (overlap ? ", gradients all-reduced beside backward"
-                                                  : ", gradients all-reduced after backward")
-                                       : ""));
+    observer.on_note(absl::StrCat("training ", o.model, " (", net->parameter_count(),
+                                  " parameters) on ", kernels->name(), ", ", group->size(),
+                                  " rank(s), ", train.count, " samples",
+                                  group->size() > 1 ? StepNote(overlap, shard) : ""));
   }
 
   DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *group, observer));
   const size_t count = net->parameter_count();
-  DeviceBuffer<float> params(kernels.get(), count), velocity(kernels.get(), count);
-  kernels->CopyToDevice(params.get(), start.params_and_velocity.data(), count * sizeof(float));
-  kernels->CopyToDevice(velocity.get(), start.params_and_velocity.data() + count,
-                        count * sizeof(float));
+  const StepLayout layout(count, group->size(), shard);
+  DeviceBuffer<float> param_buffer(kernels.get(), layout.param_size),
+      velocity_buffer(kernels.get(), layout.param_size);
+  kernels->Zero(param_buffer.get(), layout.param_size);
+  kernels->Zero(velocity_buffer.get(), layout.param_size);
+  float* const params = param_buffer.get() + layout.param_lead;
+  float* const velocity = velocity_buffer.get() + layout.param_lead;
+  kernels->CopyToDevice(params, start.params_and_velocity.data(), count * sizeof(float));
+  kernels->CopyToDevice(velocity, start.params_and_velocity.data() + count, count * sizeof(float));
   start.params_and_velocity = {};
 
   Rng rng(start.rng_state);
   const int per_rank = (o.batch + group->size() - 1) / group->size();
   BatchLoader loader(kernels.get(), per_rank);
-  // The summed loss, then the flat gradient: what each step all-reduces. On the
+  // The summed loss, then the flat gradient: what each step reduces. On the
   // CPU the network writes its gradient there, saving two copies a step.
-  std::vector<float> flat(count + 1);
+  std::vector<float> flat(layout.flat_size);
   const bool in_place = kernels->host_memory();
   DeviceBuffer<float> device_grads;
   if (!in_place) device_grads = DeviceBuffer<float>(kernels.get(), count);
-  float* const grads = in_place ? flat.data() + 1 : device_grads.get();
+  float* const grads = in_place ? flat.data() + layout.lead : device_grads.get();
   const int slow_ms = SlowDataMs(group->rank());
   std::unique_ptr<GradientBuckets> buckets;
   if (overlap) {
@@ -240,7 +268,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       const int global = std::min(o.batch, train.count - begin);
       const auto [lo, hi] = Slice(global, group->rank(), group->size());
       dlp_trace_begin_cat("step", "step");
-      kernels->Zero(grads, count);
+      // TrainStep writes every gradient element; a rank without samples sends zeros.
+      if (hi <= lo) kernels->Zero(grads, count);
       if (buckets != nullptr) buckets->BeginStep();
       LossSum local;
       if (hi > lo) {
@@ -248,7 +277,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
         loader.Load(train, order.data() + begin + lo, hi - lo);
         if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
         dlp_trace_end();
-        local = net->TrainStep(params.get(), loader.x(), loader.labels(), hi - lo, grads,
+        local = net->TrainStep(params, loader.x(), loader.labels(), hi - lo, grads,
                                buckets != nullptr ? gradients_ready : nullptr);
       }
       if (buckets != nullptr) {
@@ -256,6 +285,10 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
         DLP_RETURN_IF_ERROR(kernels->Check());
         flat[0] = static_cast<float>(local.loss);
         DLP_RETURN_IF_ERROR(buckets->EndStep());
+      } else if (layout.sharded) {
+        DLP_RETURN_IF_ERROR(kernels->Check());
+        flat[0] = static_cast<float>(local.loss);
+        DLP_RETURN_IF_ERROR(group->ReduceScatterSum(flat.data(), layout.block));
       } else {
         if (!in_place) kernels->CopyToHost(flat.data() + 1, grads, count * sizeof(float));
         DLP_RETURN_IF_ERROR(kernels->Check());
@@ -267,8 +300,17 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       const float lr =
           LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
                        o.epochs * steps_per_epoch);
-      kernels->MomentumStep(params.get(), velocity.get(), grads, count, lr, o.momentum,
-                            1.0f / static_cast<float>(global), o.weight_decay);
+      const float grad_scale = 1.0f / static_cast<float>(global);
+      if (layout.sharded) {
+        const size_t begin = layout.OwnedBegin(group->rank()), end = layout.OwnedEnd(group->rank());
+        kernels->MomentumStep(param_buffer.get() + begin, velocity_buffer.get() + begin,
+                              flat.data() + begin, end - begin, lr, o.momentum, grad_scale,
+                              o.weight_decay);
+        DLP_RETURN_IF_ERROR(group->Allgather(param_buffer.get(), layout.block));
+      } else {
+        kernels->MomentumStep(params, velocity, grads, count, lr, o.momentum, grad_scale,
+                              o.weight_decay);
+      }
       dlp_trace_end();
       dlp_trace_end_arg("samples", hi - lo);
       loss += flat[0];
@@ -276,8 +318,9 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       if (step % kMetricEvery == 0 && hi > lo) dlp_metric("loss", local.loss / (hi - lo), step);
     }
     const double train_seconds = Since(epoch_start);
-    DLP_ASSIGN_OR_RETURN(const double accuracy,
-                         TestAccuracy(test, *net, *kernels, params.get(), *group));
+    DLP_ASSIGN_OR_RETURN(const double accuracy, TestAccuracy(test, *net, *kernels, params, *group));
+    // Sharded, each rank holds the momentum of its share only: gathered for the checkpoint.
+    if (layout.sharded) DLP_RETURN_IF_ERROR(group->Allgather(velocity_buffer.get(), layout.block));
     EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
                        Since(epoch_start), train.count / std::max(train_seconds, 1e-9)};
     dlp_metric("samples_per_s", report.samples_per_second, step);
@@ -295,8 +338,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     if (!o.checkpoint_dir.empty() || keep) {
       Checkpoint c{o.model, epoch, rng.state(), std::vector<float>(count),
                    std::vector<float>(count)};
-      kernels->CopyToHost(c.params.data(), params.get(), count * sizeof(float));
-      kernels->CopyToHost(c.velocity.data(), velocity.get(), count * sizeof(float));
+      kernels->CopyToHost(c.params.data(), params, count * sizeof(float));
+      kernels->CopyToHost(c.velocity.data(), velocity, count * sizeof(float));
       DLP_RETURN_IF_ERROR(kernels->Check());
       if (!o.checkpoint_dir.empty()) DLP_RETURN_IF_ERROR(SaveCheckpoint(o.checkpoint_dir, c));
       if (keep) DLP_RETURN_IF_ERROR(SaveCheckpointAs(output, "model.ckpt", c));

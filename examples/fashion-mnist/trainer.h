@@ -42,6 +42,11 @@ struct TrainOptions {
   enum class Overlap { kAuto, kOn, kOff };
   Overlap overlap = Overlap::kAuto;
   int bucket_kb = 128;
+  // Reduce-scatter the gradient and update 1/N of the model per rank
+  // (step_layout.h), on the CPU, when the gradient goes in one piece after
+  // backward. kAuto: wherever that holds; kOn where it cannot is an error.
+  enum class Shard { kAuto, kOn, kOff };
+  Shard shard_optimizer = Shard::kAuto;
 };
 
 struct EpochReport {

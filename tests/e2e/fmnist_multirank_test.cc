@@ -36,6 +36,23 @@ std::vector<nlohmann::json> Rank0Epochs(const RunResult& r) {
   return lines;
 }
 
+// Both runs trained their two epochs, and their losses and accuracies agree up
+// to float rounding (the order of the gradient sums).
+void ExpectTheSameCurve(const RunResult& x, const RunResult& y) {
+  ASSERT_EQ(x.exit_code, 0) << x.out << x.err;
+  ASSERT_EQ(y.exit_code, 0) << y.out << y.err;
+  const auto a = Rank0Epochs(x);
+  const auto b = Rank0Epochs(y);
+  ASSERT_THAT(a, SizeIs(2)) << x.out;
+  ASSERT_THAT(b, SizeIs(2)) << y.out;
+  for (size_t e = 0; e < a.size(); ++e) {
+    const double la = a[e]["loss"].get<double>(), lb = b[e]["loss"].get<double>();
+    EXPECT_NEAR(la, lb, 1e-3 * la) << "epoch " << e + 1;
+    EXPECT_NEAR(a[e]["test_accuracy"].get<double>(), b[e]["test_accuracy"].get<double>(), 0.01)
+        << "epoch " << e + 1;
+  }
+}
+
 RunResult TrainWithRanks(int ranks, const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv = {testing::BinPath("dlp-run"), "-np", std::to_string(ranks),
                                    "--", testing::BinPath("fmnist-train"), "--epochs", "2",
@@ -48,18 +65,7 @@ RunResult TrainWithRanks(int ranks, const std::vector<std::string>& extra = {}) 
 TEST(FmnistMultiRankTest, OneAndFourRanksGiveTheSameLossCurve) {
   const RunResult one = TrainWithRanks(1);
   const RunResult four = TrainWithRanks(4);
-  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
-  ASSERT_EQ(four.exit_code, 0) << four.out << four.err;
-  const auto a = Rank0Epochs(one);
-  const auto b = Rank0Epochs(four);
-  ASSERT_THAT(a, SizeIs(2)) << one.out;
-  ASSERT_THAT(b, SizeIs(2)) << four.out;
-  for (int e = 0; e < 2; ++e) {
-    const double la = a[e]["loss"].get<double>(), lb = b[e]["loss"].get<double>();
-    EXPECT_NEAR(la, lb, 1e-3 * la) << "epoch " << e + 1;
-    EXPECT_NEAR(a[e]["test_accuracy"].get<double>(), b[e]["test_accuracy"].get<double>(), 0.01)
-        << "epoch " << e + 1;
-  }
+  ExpectTheSameCurve(one, four);
   // Only rank 0 reports.
   EXPECT_THAT(four.out, Not(HasSubstr("[1] {")));
 }
@@ -67,35 +73,55 @@ TEST(FmnistMultiRankTest, OneAndFourRanksGiveTheSameLossCurve) {
 // Buckets as small as 4 KiB split the MLP's gradient into dozens of
 // allreduces on the trainer's bucket thread: the same sums as one allreduce.
 TEST(FmnistMultiRankTest, BucketsBesideBackwardGiveTheLossCurveOfOneAllreduce) {
-  const RunResult once = TrainWithRanks(3, {"--no-overlap"});
-  const RunResult buckets = TrainWithRanks(3, {"--overlap", "--bucket-kb", "4"});
-  ASSERT_EQ(once.exit_code, 0) << once.out << once.err;
-  ASSERT_EQ(buckets.exit_code, 0) << buckets.out << buckets.err;
-  const auto a = Rank0Epochs(once);
-  const auto b = Rank0Epochs(buckets);
-  ASSERT_THAT(a, SizeIs(2)) << once.out;
-  ASSERT_THAT(b, SizeIs(2)) << buckets.out;
-  for (int e = 0; e < 2; ++e) {
-    const double la = a[e]["loss"].get<double>(), lb = b[e]["loss"].get<double>();
-    EXPECT_NEAR(la, lb, 1e-3 * la) << "epoch " << e + 1;
-    EXPECT_NEAR(a[e]["test_accuracy"].get<double>(), b[e]["test_accuracy"].get<double>(), 0.01)
-        << "epoch " << e + 1;
-  }
+  ExpectTheSameCurve(TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off"}),
+                     TrainWithRanks(3, {"--overlap", "--bucket-kb", "4"}));
 }
 
 // By default the buckets go beside backward only where each rank has a core to
-// spare for its bucket thread; the flags choose either way.
+// spare for its bucket thread, and otherwise the gradient is reduce-scattered
+// after backward with the optimizer sharded; the flags choose each way.
 TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   const bool spare = std::thread::hardware_concurrency() >= 4;
   const RunResult chosen = TrainWithRanks(2, {"--epochs", "1"});
   const RunResult on = TrainWithRanks(2, {"--epochs", "1", "--overlap"});
   const RunResult off = TrainWithRanks(2, {"--epochs", "1", "--no-overlap"});
-  for (const RunResult* r : {&chosen, &on, &off}) ASSERT_EQ(r->exit_code, 0) << r->out << r->err;
+  const RunResult whole =
+      TrainWithRanks(2, {"--epochs", "1", "--no-overlap", "--shard-optimizer", "off"});
+  for (const RunResult* r : {&chosen, &on, &off, &whole}) {
+    ASSERT_EQ(r->exit_code, 0) << r->out << r->err;
+  }
   const std::string beside = "2 rank(s), 1024 samples, gradients all-reduced beside backward";
+  const std::string sharded =
+      "2 rank(s), 1024 samples, gradients reduce-scattered after backward, each rank updating "
+      "its share";
   const std::string after = "2 rank(s), 1024 samples, gradients all-reduced after backward";
-  EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : after));
+  EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : sharded));
   EXPECT_THAT(on.err + on.out, HasSubstr(beside));
-  EXPECT_THAT(off.err + off.out, HasSubstr(after));
+  EXPECT_THAT(off.err + off.out, HasSubstr(sharded));
+  EXPECT_THAT(whole.err + whole.out, HasSubstr(after));
+}
+
+// Sharded, each rank updates a third of the model from its reduce-scattered
+// share of the gradient and gathers the rest: the loss curve of the
+// all-reduced step, and a checkpoint (its velocity gathered from every rank)
+// from which both kinds of run resume alike.
+TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
+  testing::TempDir dir;
+  const std::string ckpt = dir.Join("ckpt");
+  const RunResult sharded = TrainWithRanks(3, {"--shard-optimizer", "on"});
+  ExpectTheSameCurve(TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off"}), sharded);
+  const RunResult first =
+      TrainWithRanks(3, {"--shard-optimizer", "on", "--epochs", "1", "--checkpoint", ckpt});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const RunResult resumed =
+      TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off", "--checkpoint", ckpt});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  const auto b = Rank0Epochs(sharded);
+  ASSERT_THAT(b, SizeIs(2)) << sharded.out;
+  const auto c = Rank0Epochs(resumed);
+  ASSERT_THAT(c, SizeIs(1)) << resumed.out;
+  EXPECT_NEAR(c[0]["loss"].get<double>(), b[1]["loss"].get<double>(),
+              1e-3 * b[1]["loss"].get<double>());
 }
 
 TEST(FmnistMultiRankTest, FourRanksResumeFromRankZerosCheckpoint) {

@@ -113,6 +113,10 @@ TEST(FmnistTrainTest, BadFlagsAreUsageErrors) {
   const RunResult r = testing::Run(Train({"--batch", "0"}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--batch"));
+  EXPECT_EQ(testing::Run(Train({"--shard-optimizer", "maybe"})).exit_code, 2);
+  const RunResult both = testing::Run(Train({"--shard-optimizer", "on", "--overlap"}));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.err, HasSubstr("--shard-optimizer on and --overlap exclude each other"));
   const RunResult help = testing::Run(Train({"--help"}));
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--checkpoint"));

@@ -74,6 +74,11 @@ Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& f
   return shape.oversubscribed && bytes > kSharedDirectBytes ? Algo::kRing : Algo::kDirect;
 }
 
+Algo ChooseBlockCollective(const GroupShape& shape, const std::string& forced) {
+  const bool shm = forced == "auto" || forced == "direct" || forced == "oneshot";
+  return shape.ranks > 1 && shape.one_host && shm ? Algo::kDirect : Algo::kRing;
+}
+
 size_t DirectChunkBytes(const GroupShape& shape) {
   return shape.oversubscribed ? ShmGroup::kSlotBytes : size_t{256} << 10;
 }

@@ -64,6 +64,15 @@ bool NeedsHierarchy(const GroupShape& shape, const std::string& forced);
 
 Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& forced = "auto");
 
+// Reduce-scatter and allgather: direct wherever the shared-memory group is
+// (one host, not forced to the ring), whatever the size or the core count.
+// Unlike the direct allreduce they synchronise once per round, not twice, and
+// where ranks share cores a round is a whole slot: a sharded trainer step
+// (reduce-scatter, update, allgather) waits twice, where the ring hands the
+// core over at every chunk (bench/RESULTS.md, "A sharded optimizer"). The
+// ring everywhere else.
+Algo ChooseBlockCollective(const GroupShape& shape, const std::string& forced = "auto");
+
 // Bytes per round of the direct algorithm: a few hundred KiB stay in the
 // shared cache; when ranks share cores, a round is a slot, so that fewer
 // rounds wait on a rank the scheduler has put aside.

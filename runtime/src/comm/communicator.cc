@@ -193,6 +193,19 @@ absl::Status Communicator::Remember(absl::Status s) {
   return s;
 }
 
+absl::StatusOr<size_t> Communicator::AllBlocksBytes(size_t count_per_rank, dlp_dtype t) const {
+  const size_t elem = DTypeSize(t), ranks = static_cast<size_t>(size());
+  if (count_per_rank > SIZE_MAX / elem / ranks) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        count_per_rank, " elements per rank overflow the address space with ", ranks, " ranks"));
+  }
+  return count_per_rank * elem * ranks;
+}
+
+bool Communicator::BlocksDirect() const {
+  return group_ != nullptr && ChooseBlockCollective(shape_, options_.algo) == Algo::kDirect;
+}
+
 DevicePath* Communicator::DeviceFor(const void* a, const void* b) const {
   if (device_ == nullptr) return nullptr;
   return device_->IsDevice(a) || device_->IsDevice(b) ? device_.get() : nullptr;
@@ -242,11 +255,15 @@ absl::Status Communicator::Allgather(const void* send, void* recv, size_t count_
                                      dlp_dtype t) {
   DLP_RETURN_IF_ERROR(Check(t, send, recv, count_per_rank));
   if (count_per_rank == 0) return absl::OkStatus();
+  DLP_ASSIGN_OR_RETURN(const size_t bytes, AllBlocksBytes(count_per_rank, t));
   DevicePath* d = DeviceFor(send, recv);
-  trace::CollectiveSpan span("allgather", count_per_rank * size() * DTypeSize(t), DTypeName(t),
-                             "", d ? d->name() : "ring", size());
-  if (d) {
-    return Remember(d->Allgather(send, recv, count_per_rank, t));
+  const bool direct = BlocksDirect();
+  trace::CollectiveSpan span("allgather", bytes, DTypeName(t), "",
+                             d ? d->name() : (direct ? "direct" : "ring"), size());
+  if (d) return Remember(d->Allgather(send, recv, count_per_rank, t));
+  if (direct) {
+    return Remember(
+        LanedDirectAllgather(*group_, send, recv, count_per_rank, t, DirectChunkBytes(shape_)));
   }
   return Remember(RingAllgather(rings_.front(), send, recv, count_per_rank, t));
 }
@@ -256,15 +273,10 @@ absl::Status Communicator::ReduceScatter(const void* send, void* recv, size_t co
   DLP_RETURN_IF_ERROR(Check(t, send, recv, count_per_rank));
   if (!IsValidOp(op)) return absl::InvalidArgumentError(absl::StrCat("unknown op ", op));
   if (count_per_rank == 0) return absl::OkStatus();
+  DLP_ASSIGN_OR_RETURN(const size_t bytes, AllBlocksBytes(count_per_rank, t));
   const size_t elem = DTypeSize(t), ranks = static_cast<size_t>(size());
-  if (count_per_rank > SIZE_MAX / elem / ranks) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "reduce-scatter of ", count_per_rank, " elements per rank overflows the address space"));
-  }
-  const size_t bytes = count_per_rank * elem * ranks;
   DevicePath* d = DeviceFor(send, recv);
-  const Algo algo = AllreduceAlgo(bytes);
-  const bool direct = group_ != nullptr && (algo == Algo::kDirect || algo == Algo::kOneShot);
+  const bool direct = BlocksDirect();
   trace::CollectiveSpan span("reduce_scatter", bytes, DTypeName(t), OpName(op),
                              d ? d->name() : (direct ? "direct" : "ring"), size());
   if (d) return Remember(d->ReduceScatter(send, recv, count_per_rank, t, op));

@@ -70,6 +70,11 @@ class Communicator {
   absl::Status Remember(absl::Status s);
   std::string FailureKey(int rank) const;
   DevicePath* DeviceFor(const void* a, const void* b) const;
+  // The bytes of size() blocks (InvalidArgument when they overflow).
+  absl::StatusOr<size_t> AllBlocksBytes(size_t count_per_rank, dlp_dtype t) const;
+  // Whether reduce-scatter and allgather go straight through the
+  // shared-memory group (algo_select.h).
+  bool BlocksDirect() const;
 
   // Leaves every channel's ring, so that the neighbours fail fast.
   void AbandonLinks();

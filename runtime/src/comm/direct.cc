@@ -128,6 +128,42 @@ absl::Status LanedDirectReduceScatter(ShmGroup& g, const void* send, void* recv,
       });
 }
 
+absl::Status DirectAllgather(ShmGroup& g, int lane, const void* send, void* recv, size_t count,
+                             size_t stride, dlp_dtype t, size_t chunk_bytes) {
+  const size_t elem = DTypeSize(t);
+  const int n = g.size(), r = g.rank();
+  const size_t piece = std::max<size_t>(1, std::min(chunk_bytes, ShmGroup::kSlotBytes) / elem);
+  const char* mine = static_cast<const char*>(send);
+  char* out = static_cast<char*>(recv);
+  auto block = [&](int j) { return out + static_cast<size_t>(j) * stride * elem; };
+  if (block(r) != mine) std::memmove(block(r), mine, count * elem);
+  for (size_t c0 = 0; c0 < count; c0 += piece) {
+    const size_t m = std::min(piece, count - c0);
+    const uint64_t k = g.NextRound(lane);
+    std::memcpy(g.in(r, lane, k), mine + c0 * elem, m * elem);
+    g.Publish(lane, ShmGroup::kIn, k);
+    for (int i = 1; i < n; ++i) {
+      const int j = (r + i) % n;
+      if (absl::Status s = g.WaitFor(j, lane, ShmGroup::kIn, k, "allgather"); !s.ok()) return s;
+      std::memcpy(block(j) + c0 * elem, g.in(j, lane, k), m * elem);
+    }
+  }
+  g.Flush(lane);
+  return absl::OkStatus();
+}
+
+absl::Status LanedDirectAllgather(ShmGroup& g, const void* send, void* recv, size_t count_per_rank,
+                                  dlp_dtype t, size_t chunk_bytes) {
+  const size_t elem = DTypeSize(t);
+  return SplitOverChannels(count_per_rank, elem * static_cast<size_t>(g.size()), g.lanes(),
+                           [&](int lane, size_t begin, size_t end) {
+                             return DirectAllgather(g, lane,
+                                                    static_cast<const char*>(send) + begin * elem,
+                                                    static_cast<char*>(recv) + begin * elem,
+                                                    end - begin, count_per_rank, t, chunk_bytes);
+                           });
+}
+
 absl::Status OneShotAllreduce(ShmGroup& g, const void* send, void* recv, size_t count, dlp_dtype t,
                               dlp_op op) {
   const size_t bytes = count * DTypeSize(t);

@@ -54,6 +54,18 @@ absl::Status LanedDirectReduceScatter(ShmGroup& group, const void* send, void* r
                                       size_t count_per_rank, dlp_dtype t, dlp_op op,
                                       size_t chunk_bytes);
 
+// Allgather, per round: rank r stages a piece of its block in its in slot,
+// publishes in=k, and copies each peer's piece as soon as that peer published
+// in=k. The in slots alternate by parity as above: a rank reaches round k+2
+// only after seeing every peer's in=k+1, which each published after copying
+// round k. recv holds N blocks of `count`; rank j's block is at j * stride.
+absl::Status DirectAllgather(ShmGroup& group, int lane, const void* send, void* recv, size_t count,
+                             size_t stride, dlp_dtype t, size_t chunk_bytes);
+
+// Allgather of blocks of `count_per_rank` over every lane.
+absl::Status LanedDirectAllgather(ShmGroup& group, const void* send, void* recv,
+                                  size_t count_per_rank, dlp_dtype t, size_t chunk_bytes);
+
 // Requires count * size(t) ≤ ShmGroup::kSlotBytes. On lane 0.
 absl::Status OneShotAllreduce(ShmGroup& group, const void* send, void* recv, size_t count,
                               dlp_dtype t, dlp_op op);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -26,7 +27,7 @@ std::vector<float> Reference(const Shape& s, const std::vector<float>& a,
         const double y = s.trans_b ? b[j * s.k + p] : b[p * s.n + j];
         sum += x * y;
       }
-      c[i * s.n + j] = static_cast<float>(beta * c[i * s.n + j] + sum);
+      c[i * s.n + j] = static_cast<float>(beta == 0 ? sum : beta * c[i * s.n + j] + sum);
     }
   }
   return c;
@@ -56,7 +57,8 @@ TEST(CpuGemm, MatchesAFloat64ReferenceForEveryTransposeAndEdge) {
       std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
       for (float& x : a) x = uniform(rng);
       for (float& x : b) x = uniform(rng);
-      for (float& x : c) x = uniform(rng);
+      // With beta 0, C is not read (as in BLAS): NaN there must not show.
+      for (float& x : c) x = beta == 0 ? std::numeric_limits<float>::quiet_NaN() : uniform(rng);
       const std::vector<float> want = Reference(s, a, b, beta, c);
       CpuGemm(s.trans_a, s.trans_b, s.m, s.n, s.k, a.data(), b.data(), beta, c.data());
       for (size_t i = 0; i < c.size(); ++i) {

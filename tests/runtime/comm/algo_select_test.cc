@@ -101,5 +101,22 @@ TEST(AlgoSelectTest, DirectRoundsAreLargerWhenRanksShareCores) {
   EXPECT_LT(DirectChunkBytes(quiet), DirectChunkBytes(shared));
 }
 
+// Reduce-scatter and allgather go direct on one host, cores shared or not,
+// unless the ring is forced; across hosts they take the ring.
+TEST(AlgoSelectTest, BlockCollectivesGoDirectOnOneHost) {
+  GroupShape quiet{.ranks = 4, .hosts = 1, .one_host = true};
+  GroupShape shared{.ranks = 4, .hosts = 1, .one_host = true, .oversubscribed = true};
+  GroupShape two_hosts{.ranks = 4, .hosts = 2};
+  GroupShape alone{.ranks = 1, .hosts = 1, .one_host = true};
+  for (const char* forced : {"auto", "direct", "oneshot"}) {
+    EXPECT_EQ(ChooseBlockCollective(quiet, forced), Algo::kDirect) << forced;
+    EXPECT_EQ(ChooseBlockCollective(shared, forced), Algo::kDirect) << forced;
+  }
+  EXPECT_EQ(ChooseBlockCollective(shared, "ring"), Algo::kRing);
+  EXPECT_EQ(ChooseBlockCollective(two_hosts), Algo::kRing);
+  EXPECT_EQ(ChooseBlockCollective(two_hosts, "hierarchical"), Algo::kRing);
+  EXPECT_EQ(ChooseBlockCollective(alone), Algo::kRing);
+}
+
 }  // namespace
 }  // namespace dlp::runtime

@@ -253,7 +253,7 @@ TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
 // over shared memory and over TCP.
 // Shared memory splits the direct algorithm over the channels' lanes (in
 // rounds of several slots), or the ring when forced; TCP the ring. The same
-// for a large reduce-scatter.
+// for a large reduce-scatter and allgather.
 class CommChannelsTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
@@ -292,6 +292,17 @@ TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
                                                    ++seed, in_place);
             !s.ok()) {
           return s;
+        }
+      }
+      // And a large allgather, in place.
+      std::vector<int32_t> all(3 * kCount, -1);
+      for (size_t i = 0; i < kCount; ++i) all[rank * kCount + i] = static_cast<int32_t>(i) + rank;
+      DLP_RETURN_IF_ERROR(
+          (*comm)->Allgather(all.data() + rank * kCount, all.data(), kCount, DLP_INT32));
+      for (size_t i = 0; i < all.size(); ++i) {
+        if (all[i] != static_cast<int32_t>(i % kCount + i / kCount)) {
+          return absl::InternalError(
+              absl::StrFormat("allgather: rank %d index %d: %d", rank, i, all[i]));
         }
       }
       return absl::OkStatus();

@@ -1,0 +1,34 @@
+#include "step_layout.h"
+
+#include <algorithm>
+
+namespace dlp::fmnist {
+namespace {
+
+constexpr size_t kLineFloats = 64 / sizeof(float);
+
+size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+}  // namespace
+
+StepLayout::StepLayout(size_t parameter_count, int ranks, bool sharded_step)
+    : parameters(parameter_count), sharded(sharded_step && ranks > 1) {
+  const size_t n = static_cast<size_t>(std::max(ranks, 1));
+  if (!sharded) {
+    lead = 1;
+    param_lead = 0;
+    block = 0;
+    flat_size = parameter_count + 1;
+    param_size = parameter_count;
+    return;
+  }
+  lead = param_lead = kLineFloats;
+  block = RoundUp((lead + parameter_count + n - 1) / n, kLineFloats);
+  flat_size = param_size = block * n;
+}
+
+size_t StepLayout::Clamp(size_t i) const {
+  return std::clamp(i, param_lead, param_lead + parameters);
+}
+
+}  // namespace dlp::fmnist
