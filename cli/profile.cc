@@ -44,6 +44,14 @@ absl::StatusOr<absl::Duration> ParseWindow(const std::string& text) {
 
 std::string Ms(double ms) { return absl::StrFormat("%.2f", ms); }
 
+// "reduce_scatter" as the summary's line title: "Reduce-scatter".
+std::string CollectiveLabel(const std::string& op) {
+  std::string label = op;
+  std::replace(label.begin(), label.end(), '_', '-');
+  if (!label.empty()) label[0] = absl::ascii_toupper(label[0]);
+  return label;
+}
+
 void PrintTable(const Profile& p, const std::string& title, const GlobalFlags& globals) {
   const bool color = UseColor(globals, STDOUT_FILENO);
   std::printf("%s\n\n", Colorize(title, kBold, color).c_str());
@@ -84,11 +92,11 @@ void PrintTable(const Profile& p, const std::string& title, const GlobalFlags& g
     std::printf("Overlapped:    %.1f%% of step time in collectives beside backward\n",
                 p.overlapped_comm_share * 100);
   }
-  if (p.allreduce_count > 0) {
-    std::printf("Allreduce:     %d calls, %s each (median), bus bandwidth %.3f GB/s (median)\n",
-                p.allreduce_count,
-                absl::StrFormat("%.1f KiB", p.allreduce_bytes / 1024.0).c_str(),
-                p.allreduce_busbw_GBps);
+  for (const CollectiveStats& c : p.collectives) {
+    const std::string label = absl::StrCat(CollectiveLabel(c.op), ":");
+    std::printf("%-15s%d calls, %s each (median), bus bandwidth %.3f GB/s (median)\n",
+                label.c_str(), c.count, absl::StrFormat("%.1f KiB", c.bytes / 1024.0).c_str(),
+                c.busbw_GBps);
   }
   if (p.straggler) {
     std::printf("Straggler:     %s (+%.2f ms per step)\n",

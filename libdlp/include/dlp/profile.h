@@ -62,6 +62,13 @@ struct RestartSegment {
   double samples_per_s = 0;  // from the step spans' "samples" argument, all ranks
 };
 
+struct CollectiveStats {
+  std::string op;
+  int count = 0;
+  int64_t bytes = 0;      // median size (the whole buffer for allgather and reduce-scatter)
+  double busbw_GBps = 0;  // median bus bandwidth
+};
+
 struct Profile {
   int ranks = 0;
   std::vector<RankProfile> per_rank;  // by rank
@@ -75,6 +82,9 @@ struct Profile {
   int allreduce_count = 0;
   int64_t allreduce_bytes = 0;      // median size
   double allreduce_busbw_GBps = 0;  // median over allreduce spans
+  // Every collective seen, by name ("allreduce", "reduce_scatter", "allgather",
+  // "broadcast"): a sharded optimizer's gradient goes through the middle two.
+  std::vector<CollectiveStats> collectives;
   std::optional<Straggler> straggler;  // when one rank is ≥ threshold × the median
   std::vector<RestartSegment> restarts;
 };

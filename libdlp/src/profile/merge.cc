@@ -110,6 +110,10 @@ std::string ProfileToJson(const Profile& p) {
                         {"stepsPerSecond", s.steps_per_s},
                         {"samplesPerSecond", s.samples_per_s}});
   }
+  json collectives = json::object();
+  for (const CollectiveStats& c : p.collectives) {
+    collectives[c.op] = {{"count", c.count}, {"bytes", c.bytes}, {"busbwGBps", c.busbw_GBps}};
+  }
   json j = {{"ranks", p.ranks},
             {"perRank", ranks},
             {"commShare", p.comm_share},
@@ -119,6 +123,7 @@ std::string ProfileToJson(const Profile& p) {
              {{"count", p.allreduce_count},
               {"bytes", p.allreduce_bytes},
               {"busbwGBps", p.allreduce_busbw_GBps}}},
+            {"collectives", collectives},
             {"restarts", restarts},
             {"straggler", nullptr}};
   if (p.straggler) {

@@ -107,7 +107,8 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
   std::map<int, RankAccum> ranks;
   std::map<int, RestartSegment> restarts;  // per restart: the lowest rank's segment
   std::map<int, double> restart_samples;
-  std::vector<double> busbw, bytes;
+  // Per collective: the bus bandwidths and sizes of its spans.
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> collectives;
   size_t events = 0;
   for (const RankTrace& t : traces) {
     events += t.events.size();
@@ -119,9 +120,11 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
     restart_samples[t.restart] += seg.samples_per_s;
     if (!restarts.count(t.restart)) restarts[t.restart] = seg;
     for (const TraceEvent& e : t.events) {
-      if (e.ph != "X" || !window.Contains(e.ts) || e.name != "allreduce" || !e.args.is_object()) {
+      if (e.ph != "X" || e.cat != "comm" || !window.Contains(e.ts) || !e.args.is_object() ||
+          !e.args.contains("busbw_GBps")) {
         continue;
       }
+      auto& [busbw, bytes] = collectives[e.name];
       busbw.push_back(e.args.value("busbw_GBps", 0.0));
       bytes.push_back(e.args.value("bytes", 0.0));
     }
@@ -160,9 +163,16 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
     p.compute_share = 1 - p.comm_share;
     p.overlapped_comm_share = overlapped_total / step_total;
   }
-  p.allreduce_count = static_cast<int>(busbw.size());
-  p.allreduce_busbw_GBps = Median(busbw);
-  p.allreduce_bytes = static_cast<int64_t>(Median(bytes));
+  for (auto& [op, spans] : collectives) {
+    auto& [busbw, bytes] = spans;
+    p.collectives.push_back(
+        {op, static_cast<int>(busbw.size()), static_cast<int64_t>(Median(bytes)), Median(busbw)});
+    if (op == "allreduce") {
+      p.allreduce_count = p.collectives.back().count;
+      p.allreduce_bytes = p.collectives.back().bytes;
+      p.allreduce_busbw_GBps = p.collectives.back().busbw_GBps;
+    }
+  }
   for (auto& [restart, seg] : restarts) {
     seg.samples_per_s = restart_samples[restart];
     p.restarts.push_back(seg);

@@ -90,6 +90,9 @@ TEST(ProfileSummary, NamesTheSlowRankAndItsPhase) {
   EXPECT_EQ(p->allreduce_count, 80);
   EXPECT_EQ(p->allreduce_bytes, 4194304);
   EXPECT_NEAR(p->allreduce_busbw_GBps, 3.5, 1e-9);
+  ASSERT_EQ(p->collectives.size(), 1u);
+  EXPECT_EQ(p->collectives[0].op, "allreduce");
+  EXPECT_EQ(p->collectives[0].count, 80);
   ASSERT_EQ(p->restarts.size(), 1u);
   EXPECT_EQ(p->restarts[0].steps, 20);
   EXPECT_GT(p->restarts[0].samples_per_s, 0);
@@ -102,6 +105,46 @@ TEST(ProfileSummary, NoStragglerWhenRanksAreEven) {
   json j = json::parse(ProfileToJson(*p));
   EXPECT_TRUE(j["straggler"].is_null());
   EXPECT_EQ(j["perRank"].size(), 4u);
+}
+
+// A sharded optimizer's step: the gradient reduce-scattered, the parameters
+// gathered. Each collective is summarised under its own name, with its size
+// and bandwidth; the rendezvous (a "comm" span without bandwidth) is not one.
+TEST(ProfileSummary, EveryCollectiveIsSummarisedByName) {
+  std::string s = "[\n";
+  for (int i = 0; i < 3; ++i) {
+    const double t = 1000 + i * 10000;
+    absl::StrAppend(
+        &s,
+        absl::StrFormat(
+            R"({"name":"step","cat":"step","ph":"X","ts":%.0f,"dur":9000,"pid":0,"tid":0,"args":{"samples":16}},)",
+            t),
+        "\n",
+        absl::StrFormat(
+            R"({"name":"reduce_scatter","cat":"comm","ph":"X","ts":%.0f,"dur":2000,"pid":0,"tid":0,"args":{"bytes":%d,"busbw_GBps":%d}},)",
+            t + 5000, 1000 + i, 2 + i),
+        "\n",
+        absl::StrFormat(
+            R"({"name":"allgather","cat":"comm","ph":"X","ts":%.0f,"dur":1000,"pid":0,"tid":0,"args":{"bytes":1000,"busbw_GBps":4}},)",
+            t + 7500),
+        "\n");
+  }
+  s += R"({"name":"rendezvous","cat":"comm","ph":"X","ts":0,"dur":500,"pid":0,"tid":0}])";
+  auto p = SummarizeTraces({{"rank-0.trace.json", s}});
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->allreduce_count, 0);
+  ASSERT_EQ(p->collectives.size(), 2u);
+  EXPECT_EQ(p->collectives[0].op, "allgather");
+  EXPECT_EQ(p->collectives[0].count, 3);
+  EXPECT_NEAR(p->collectives[0].busbw_GBps, 4, 1e-9);
+  EXPECT_EQ(p->collectives[1].op, "reduce_scatter");
+  EXPECT_EQ(p->collectives[1].count, 3);
+  EXPECT_EQ(p->collectives[1].bytes, 1001);
+  EXPECT_NEAR(p->collectives[1].busbw_GBps, 3, 1e-9);
+  const json j = json::parse(ProfileToJson(*p));
+  EXPECT_EQ(j["collectives"]["reduce_scatter"]["count"], 3);
+  EXPECT_EQ(j["collectives"]["allgather"]["bytes"], 1000);
+  EXPECT_FALSE(j["collectives"].contains("rendezvous"));
 }
 
 // A step of 10 ms whose gradient buckets were all-reduced on thread 1 for 6 ms
