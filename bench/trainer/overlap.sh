@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Gradient overlap in fmnist-train: the same run with one allreduce after
-# backward (--no-overlap) and with buckets all-reduced beside backward
-# (--overlap), interleaved REPEAT times (default 3), for each rank count in
-# RANKS (default "2 4"). Each run is traced; `dlp profile --dir` gives the
-# share of step time the step waited for communication and the share that ran
-# beside backward. Medians.
+# How fmnist-train reduces its gradient: the same run with one allreduce after
+# backward, with the optimizer sharded (a reduce-scatter after backward, an
+# allgather after the update), and with buckets all-reduced beside backward,
+# interleaved REPEAT times (default 3), for each rank count in RANKS (default
+# "2 4"). MODES lists the step kinds as comma-joined fmnist-train flags.
+# Each run is traced; `dlp profile --dir` gives the share of step time the step
+# waited for communication and the share that ran beside backward. Medians.
 #
 #   bench/trainer/overlap.sh [BUILD_DIR] [extra fmnist-train flags...]
 set -euo pipefail
@@ -19,13 +20,16 @@ flags=(--epochs "${EPOCHS:-1}" --device cpu --limit-test 1000 "$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+modes=${MODES:-"--no-overlap,--shard-optimizer=off --no-overlap,--shard-optimizer=on --overlap"}
+
 # Prints "samples/s commShare overlappedCommShare" of one traced run.
 run() {
-  local ranks=$1 mode=$2 dir
+  local ranks=$1 mode_flags dir
+  IFS=, read -r -a mode_flags <<<"$2"
   dir=$(mktemp -d -p "$work")
   local sps
-  "$bin/dlp-run" -np "$ranks" --log-dir "$dir" -- "$bin/fmnist-train" "${flags[@]}" "$mode" \
-    >/dev/null
+  "$bin/dlp-run" -np "$ranks" --log-dir "$dir" -- "$bin/fmnist-train" "${flags[@]}" \
+    "${mode_flags[@]}" >/dev/null
   # Rank 0's log lines are "TIME STREAM TEXT"; its epoch reports are JSON.
   sps=$(grep -o '{"epoch".*' "$dir/rank-0.log" | tail -1 |
     python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["samples_per_second"])')
@@ -40,7 +44,7 @@ echo "# fmnist-train ${flags[*]} on $(nproc) cores, load average" \
   "$(cut -d' ' -f1-3 /proc/loadavg) before the run; medians of $repeat interleaved runs"
 for ((i = 0; i < repeat; i++)); do
   for ranks in ${RANKS:-2 4}; do
-    for mode in --no-overlap --overlap; do echo "$ranks $mode $(run "$ranks" "$mode")" >>"$results"; done
+    for mode in $modes; do echo "$ranks $mode $(run "$ranks" "$mode")" >>"$results"; done
   done
 done
 python3 - "$results" <<'PY'
@@ -49,10 +53,12 @@ rows = {}
 for line in open(sys.argv[1]):
     ranks, mode, sps, comm, over = line.split()
     rows.setdefault((int(ranks), mode), []).append((float(sps), float(comm), float(over)))
-print("| ranks | gradient allreduce | samples/s | waited for communication | beside backward |")
+names = {"--no-overlap,--shard-optimizer=off": "allreduce after backward",
+         "--no-overlap,--shard-optimizer=on": "sharded: reduce-scatter, update 1/N, allgather",
+         "--overlap": "buckets beside backward"}
+print("| ranks | gradient | samples/s | waited for communication | beside backward |")
 print("| ---: | --- | ---: | ---: | ---: |")
 for (ranks, mode), runs in sorted(rows.items()):
     med = [statistics.median(r[i] for r in runs) for i in range(3)]
-    name = "after backward" if mode == "--no-overlap" else "buckets beside backward"
-    print(f"| {ranks} | {name} | {med[0]:,.0f} | {med[1]*100:.1f} % | {med[2]*100:.1f} % |")
+    print(f"| {ranks} | {names.get(mode, mode)} | {med[0]:,.0f} | {med[1]*100:.1f} % | {med[2]*100:.1f} % |")
 PY
