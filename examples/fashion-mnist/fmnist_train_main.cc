@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   app.add_option("--shard-optimizer", shard,
                  "Reduce-scatter the gradient and let each rank update its share of the model, "
                  "then allgather it (ZeRO stage 1): on, off, or auto (on the CPU, when the "
-                 "gradient is reduced after backward)")
+                 "gradient is reduced after backward and the ranks share one host or have "
+                 "one each)")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
   try {

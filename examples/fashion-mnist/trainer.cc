@@ -170,20 +170,29 @@ absl::StatusOr<double> TestAccuracy(const Dataset& test, Network& net, Kernels& 
   return counts[1] > 0 ? static_cast<double>(counts[0]) / counts[1] : 0.0;
 }
 
+// The ranks on this host (LOCAL_WORLD_SIZE); 1 when not under a launcher.
+int LocalRanks() {
+  int local_ranks = 1;
+  if (const char* v = std::getenv("LOCAL_WORLD_SIZE");
+      v == nullptr || !absl::SimpleAtoi(v, &local_ranks)) {
+    return 1;
+  }
+  return std::max(local_ranks, 1);
+}
+
 // Buckets beside backward pay off only where the bucket thread has a core of
 // its own (or the GPU computes); otherwise it takes turns with backward.
 bool ShouldOverlap(TrainOptions::Overlap overlap, const std::string& device) {
   if (overlap != TrainOptions::Overlap::kAuto) return overlap == TrainOptions::Overlap::kOn;
   if (device == "cuda") return true;
-  int local_ranks = 1;
-  if (const char* v = std::getenv("LOCAL_WORLD_SIZE");
-      v == nullptr || !absl::SimpleAtoi(v, &local_ranks)) {
-    local_ranks = 1;  // not under a launcher: this process alone
-  }
   const long cores = static_cast<long>(std::thread::hardware_concurrency());
-  return cores >= 2L * std::max(local_ranks, 1);
+  return cores >= 2L * LocalRanks();
 }
 
+// Automatically only where the reduce-scatter and allgather move no more
+// bytes between hosts than the allreduce: one host, or one rank a host. With
+// several hosts of several ranks the allreduce is hierarchical (one leader a
+// host on the slow links) and the block collectives are not.
 absl::StatusOr<bool> ShouldShard(TrainOptions::Shard shard, int ranks, bool overlap,
                                  const Kernels& k) {
   if (ranks == 1 || shard == TrainOptions::Shard::kOff) return false;
@@ -191,7 +200,9 @@ absl::StatusOr<bool> ShouldShard(TrainOptions::Shard shard, int ranks, bool over
     return absl::FailedPreconditionError(
         absl::StrCat("--shard-optimizer on needs --device cpu; this run trains on ", k.name()));
   }
-  return k.host_memory() && !overlap;
+  if (shard == TrainOptions::Shard::kOn) return true;
+  const int local = LocalRanks();
+  return k.host_memory() && !overlap && (local == ranks || local == 1);
 }
 
 const char* StepNote(bool overlap, bool shard) {

@@ -44,7 +44,8 @@ struct TrainOptions {
   int bucket_kb = 128;
   // Reduce-scatter the gradient and update 1/N of the model per rank
   // (step_layout.h), on the CPU, when the gradient goes in one piece after
-  // backward. kAuto: wherever that holds; kOn where it cannot is an error.
+  // backward. kAuto: wherever that holds and the ranks are on one host (or
+  // one a host); kOn where it cannot be is an error.
   enum class Shard { kAuto, kOn, kOff };
   Shard shard_optimizer = Shard::kAuto;
 };

@@ -124,6 +124,23 @@ TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
               1e-3 * b[1]["loss"].get<double>());
 }
 
+// Two "hosts" on loopback addresses: with two ranks on each, the allreduce is
+// hierarchical and moves fewer bytes between hosts than a sharded step's flat
+// ring, so the trainer keeps it; with one rank on each it shards.
+TEST(FmnistMultiRankTest, SeveralRanksOnEachOfSeveralHostsKeepTheAllreduce) {
+  auto note = [](const std::string& hosts) {
+    const RunResult r =
+        testing::Run({testing::BinPath("dlp-run"), "-H", hosts, "--",
+                      testing::BinPath("fmnist-train"), "--epochs", "1", "--limit-train", "256",
+                      "--limit-test", "100", "--device", "cpu", "--no-overlap"},
+                     {.timeout = absl::Seconds(60)});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return r.out + r.err;
+  };
+  EXPECT_THAT(note("127.0.0.1:2,127.0.0.2:2"), HasSubstr("gradients all-reduced after backward"));
+  EXPECT_THAT(note("127.0.0.1:1,127.0.0.2:1"), HasSubstr("gradients reduce-scattered"));
+}
+
 TEST(FmnistMultiRankTest, FourRanksResumeFromRankZerosCheckpoint) {
   testing::TempDir dir;
   const std::string ckpt = dir.Join("ckpt");
