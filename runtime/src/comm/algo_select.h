@@ -69,8 +69,8 @@ Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& f
 // Unlike the direct allreduce they synchronise once per round, not twice, and
 // where ranks share cores a round is a whole slot: a sharded trainer step
 // (reduce-scatter, update, allgather) waits twice, where the ring hands the
-// core over at every chunk (bench/RESULTS.md, "A sharded optimizer"). The
-// ring everywhere else.
+// core over at every chunk (bench/RESULTS.md, "Subnormals flushed, and a
+// sharded optimizer"). The ring everywhere else.
 Algo ChooseBlockCollective(const GroupShape& shape, const std::string& forced = "auto");
 
 // Bytes per round of the direct algorithm: a few hundred KiB stay in the
