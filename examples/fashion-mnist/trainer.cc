@@ -296,15 +296,12 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
         DLP_RETURN_IF_ERROR(kernels->Check());
         flat[0] = static_cast<float>(local.loss);
         DLP_RETURN_IF_ERROR(buckets->EndStep());
-      } else if (layout.sharded) {
-        DLP_RETURN_IF_ERROR(kernels->Check());
-        flat[0] = static_cast<float>(local.loss);
-        DLP_RETURN_IF_ERROR(group->ReduceScatterSum(flat.data(), layout.block));
       } else {
         if (!in_place) kernels->CopyToHost(flat.data() + 1, grads, count * sizeof(float));
         DLP_RETURN_IF_ERROR(kernels->Check());
         flat[0] = static_cast<float>(local.loss);
-        DLP_RETURN_IF_ERROR(group->AllreduceSum(flat.data(), flat.size()));
+        DLP_RETURN_IF_ERROR(layout.sharded ? group->ReduceScatterSum(flat.data(), layout.block)
+                                           : group->AllreduceSum(flat.data(), flat.size()));
       }
       dlp_trace_begin_cat("optimizer", "phase");
       if (!in_place) kernels->CopyToDevice(grads, flat.data() + 1, count * sizeof(float));
