@@ -25,7 +25,11 @@ absl::StatusOr<int> WorldSizeFromEnv() {
 
 absl::Status CommError(const char* call, int rc) {
   if (rc == 0) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(call, ": ", dlp_last_error()));
+  // The C API returns absl's status codes: a caller can tell "not here" from a failure.
+  const auto code = rc > 0 && rc <= static_cast<int>(absl::StatusCode::kUnauthenticated)
+                        ? static_cast<absl::StatusCode>(rc)
+                        : absl::StatusCode::kInternal;
+  return absl::Status(code, absl::StrCat(call, ": ", dlp_last_error()));
 }
 
 }  // namespace
@@ -69,6 +73,24 @@ absl::Status Collective::Broadcast(float* data, size_t count) {
 absl::Status Collective::Broadcast(int64_t* data, size_t count) {
   if (comm_ == nullptr) return absl::OkStatus();
   return CommError("dlp_broadcast", dlp_broadcast(comm_, data, count, DLP_INT64, 0));
+}
+
+absl::Status Collective::Barrier() {
+  if (comm_ == nullptr) return absl::OkStatus();
+  return CommError("dlp_barrier", dlp_barrier(comm_));
+}
+
+absl::StatusOr<std::unique_ptr<SharedBlocks>> Collective::AllocateShared(size_t bytes) {
+  if (comm_ == nullptr) return absl::FailedPreconditionError("one process shares no memory");
+  dlp_shared* shared = nullptr;
+  DLP_RETURN_IF_ERROR(CommError("dlp_shared_alloc", dlp_shared_alloc(comm_, bytes, &shared)));
+  return std::make_unique<SharedBlocks>(shared);
+}
+
+SharedBlocks::~SharedBlocks() { dlp_shared_free(shared_); }
+
+float* SharedBlocks::block(int rank) const {
+  return static_cast<float*>(dlp_shared_block(shared_, rank, nullptr));
 }
 
 }  // namespace dlp::fmnist

@@ -9,8 +9,23 @@
 #include "dlp/status.h"
 
 struct dlp_comm;
+struct dlp_shared;
 
 namespace dlp::fmnist {
+
+// Memory the ranks on one host read and write in place (dlp_shared_alloc):
+// each rank's block, freed with this object.
+class SharedBlocks {
+ public:
+  explicit SharedBlocks(dlp_shared* shared) : shared_(shared) {}
+  ~SharedBlocks();
+  SharedBlocks(const SharedBlocks&) = delete;
+  SharedBlocks& operator=(const SharedBlocks&) = delete;
+  float* block(int rank) const;
+
+ private:
+  dlp_shared* shared_;
+};
 
 class Collective {
  public:
@@ -32,6 +47,13 @@ class Collective {
   // Rank 0's values reach every rank.
   absl::Status Broadcast(float* data, size_t count);
   absl::Status Broadcast(int64_t* data, size_t count);
+  // Returns once every rank called it; what a rank wrote to shared blocks
+  // before, every rank sees after.
+  absl::Status Barrier();
+  // This rank's block of `bytes` and every other rank's, shared in place.
+  // FailedPrecondition when the ranks are not all on this host (or there is
+  // one process, with nothing to share).
+  absl::StatusOr<std::unique_ptr<SharedBlocks>> AllocateShared(size_t bytes);
 
  private:
   Collective(dlp_comm* comm, int rank, int size) : comm_(comm), rank_(rank), size_(size) {}

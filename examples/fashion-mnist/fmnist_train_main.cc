@@ -2,6 +2,7 @@
 // JSON object per epoch on stdout; notes and errors go to stderr.
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -68,14 +69,23 @@ int main(int argc, char** argv) {
       "on a GPU or where the host has two cores per local rank)");
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
-  std::string shard = "auto";
-  app.add_option("--shard-optimizer", shard,
+  using Toggle = dlp::fmnist::TrainOptions::Toggle;
+  const std::map<std::string, Toggle> toggles = {
+      {"auto", Toggle::kAuto}, {"on", Toggle::kOn}, {"off", Toggle::kOff}};
+  app.add_option("--shard-optimizer", o.shard_optimizer,
                  "Reduce-scatter the gradient and let each rank update its share of the model, "
                  "then allgather it (ZeRO stage 1): on, off, or auto (on the CPU, when the "
                  "gradient is reduced after backward and the ranks share one host or have "
                  "one each)")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
+      ->transform(CLI::CheckedTransformer(toggles))
+      ->default_str("auto");
+  app.add_option("--shared-model", o.shared_model,
+                 "With the sharded optimizer, keep one copy of the model in shared memory that "
+                 "the ranks update in place, each summing its share of the gradient from the "
+                 "others', instead of a copy each and two collectives a step: on, off, or auto "
+                 "(when every rank is on this host)")
+      ->transform(CLI::CheckedTransformer(toggles))
+      ->default_str("auto");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -88,9 +98,6 @@ int main(int argc, char** argv) {
     o.overlap = overlap ? dlp::fmnist::TrainOptions::Overlap::kOn
                         : dlp::fmnist::TrainOptions::Overlap::kOff;
   }
-  o.shard_optimizer = shard == "on"    ? dlp::fmnist::TrainOptions::Shard::kOn
-                      : shard == "off" ? dlp::fmnist::TrainOptions::Shard::kOff
-                                       : dlp::fmnist::TrainOptions::Shard::kAuto;
   o.device = device == "cpu" ? DeviceKind::kCpu
              : device == "cuda" ? DeviceKind::kCuda
                                 : DeviceKind::kAuto;

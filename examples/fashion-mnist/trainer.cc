@@ -15,6 +15,7 @@
 #include "gradient_buckets.h"
 #include "network.h"
 #include "rng.h"
+#include "shard_exchange.h"
 #include "step_layout.h"
 
 namespace dlp::fmnist {
@@ -59,6 +60,12 @@ absl::Status Validate(const TrainOptions& o) {
     return absl::InvalidArgumentError(
         "--shard-optimizer on and --overlap exclude each other: a sharded step reduce-scatters "
         "the whole gradient after backward");
+  }
+  if (o.shared_model == TrainOptions::Toggle::kOn &&
+      (o.shard_optimizer == TrainOptions::Shard::kOff || o.overlap == TrainOptions::Overlap::kOn)) {
+    return absl::InvalidArgumentError(
+        "--shared-model on needs the sharded optimizer, which --shard-optimizer off and "
+        "--overlap exclude");
   }
   return absl::OkStatus();
 }
@@ -205,8 +212,32 @@ absl::StatusOr<bool> ShouldShard(TrainOptions::Shard shard, int ranks, bool over
   return k.host_memory() && !overlap && (local == ranks || local == 1);
 }
 
-const char* StepNote(bool overlap, bool shard) {
-  if (shard) return ", gradients reduce-scattered after backward, each rank updating its share";
+// Through shared memory where it may and can (every rank on this host),
+// otherwise through collectives.
+absl::StatusOr<std::unique_ptr<ShardExchange>> MakeExchange(TrainOptions::Toggle shared,
+                                                            Collective* group,
+                                                            const StepLayout& layout) {
+  const bool one_host = LocalRanks() == group->size();
+  if (shared == TrainOptions::Toggle::kOff ||
+      (shared == TrainOptions::Toggle::kAuto && !one_host)) {
+    return ShardExchange::ThroughCollectives(group, layout);
+  }
+  absl::StatusOr<std::unique_ptr<ShardExchange>> exchange =
+      ShardExchange::ThroughSharedMemory(group, layout);
+  // Every rank sees the same host layout, so every rank falls back alike.
+  if (shared == TrainOptions::Toggle::kAuto && absl::IsFailedPrecondition(exchange.status())) {
+    return ShardExchange::ThroughCollectives(group, layout);
+  }
+  return exchange;
+}
+
+std::string StepNote(bool overlap, const ShardExchange* exchange) {
+  if (exchange != nullptr) {
+    return absl::StrCat(", gradients ",
+                        exchange->shared() ? "summed in shared memory" : "reduce-scattered",
+                        " after backward, each rank updating its share of ",
+                        exchange->shared() ? "one shared model" : "the model");
+  }
   return overlap ? ", gradients all-reduced beside backward"
                  : ", gradients all-reduced after backward";
 }
@@ -227,46 +258,66 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
                        ShouldOverlap(o.overlap, kernels->name());
   DLP_ASSIGN_OR_RETURN(const bool shard,
                        ShouldShard(o.shard_optimizer, group->size(), overlap, *kernels));
+  if (!shard && group->size() > 1 && o.shared_model == TrainOptions::Toggle::kOn) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--shared-model on needs the sharded optimizer, which runs on the CPU; this run trains "
+        "on ",
+        kernels->name()));
+  }
+  const size_t count = net->parameter_count();
+  const StepLayout layout(count, group->size(), shard);
+  std::unique_ptr<ShardExchange> exchange;
+  if (layout.sharded) {
+    DLP_ASSIGN_OR_RETURN(exchange, MakeExchange(o.shared_model, group.get(), layout));
+  }
   if (rank0 && observer.on_note) {
-    observer.on_note(absl::StrCat("training ", o.model, " (", net->parameter_count(),
-                                  " parameters) on ", kernels->name(), ", ", group->size(),
-                                  " rank(s), ", train.count, " samples",
-                                  group->size() > 1 ? StepNote(overlap, shard) : ""));
+    observer.on_note(absl::StrCat("training ", o.model, " (", count, " parameters) on ",
+                                  kernels->name(), ", ", group->size(), " rank(s), ", train.count,
+                                  " samples",
+                                  group->size() > 1 ? StepNote(overlap, exchange.get()) : ""));
   }
 
   DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *group, observer));
-  const size_t count = net->parameter_count();
-  const StepLayout layout(count, group->size(), shard);
-  DeviceBuffer<float> param_buffer(kernels.get(), layout.param_size),
-      velocity_buffer(kernels.get(), layout.param_size);
-  kernels->Zero(param_buffer.get(), layout.param_size);
-  kernels->Zero(velocity_buffer.get(), layout.param_size);
-  float* const params = param_buffer.get() + layout.param_lead;
-  float* const velocity = velocity_buffer.get() + layout.param_lead;
-  kernels->CopyToDevice(params, start.params_and_velocity.data(), count * sizeof(float));
-  kernels->CopyToDevice(velocity, start.params_and_velocity.data() + count, count * sizeof(float));
+  // Sharded, the exchange holds the model and the gradient; otherwise the device.
+  DeviceBuffer<float> param_buffer, velocity_buffer;
+  if (exchange != nullptr) {
+    DLP_RETURN_IF_ERROR(exchange->Load(start.params_and_velocity.data(),
+                                       start.params_and_velocity.data() + count, count));
+  } else {
+    param_buffer = DeviceBuffer<float>(kernels.get(), count);
+    velocity_buffer = DeviceBuffer<float>(kernels.get(), count);
+    kernels->CopyToDevice(param_buffer.get(), start.params_and_velocity.data(),
+                          count * sizeof(float));
+    kernels->CopyToDevice(velocity_buffer.get(), start.params_and_velocity.data() + count,
+                          count * sizeof(float));
+  }
   start.params_and_velocity = {};
+  float* const params =
+      exchange != nullptr ? exchange->params() + layout.param_lead : param_buffer.get();
+  float* const velocity =
+      exchange != nullptr ? exchange->velocity() + layout.param_lead : velocity_buffer.get();
 
   Rng rng(start.rng_state);
   const int per_rank = (o.batch + group->size() - 1) / group->size();
   BatchLoader loader(kernels.get(), per_rank);
   // The summed loss, then the flat gradient: what each step reduces. On the
   // CPU the network writes its gradient there, saving two copies a step.
-  std::vector<float> flat(layout.flat_size);
+  std::vector<float> own_flat(exchange != nullptr ? 0 : layout.flat_size);
+  float* const flat = exchange != nullptr ? exchange->flat() : own_flat.data();
   const bool in_place = kernels->host_memory();
   DeviceBuffer<float> device_grads;
   if (!in_place) device_grads = DeviceBuffer<float>(kernels.get(), count);
-  float* const grads = in_place ? flat.data() + layout.lead : device_grads.get();
+  float* const grads = in_place ? flat + layout.lead : device_grads.get();
   const int slow_ms = SlowDataMs(group->rank());
   std::unique_ptr<GradientBuckets> buckets;
   if (overlap) {
-    buckets = std::make_unique<GradientBuckets>(group.get(), flat.data(), count,
-                                                size_t{1024} * o.bucket_kb);
+    buckets =
+        std::make_unique<GradientBuckets>(group.get(), flat, count, size_t{1024} * o.bucket_kb);
   }
   // Backward's hook: a layer's final gradient goes to its bucket (through the host
   // when the device has its own memory).
   const Network::GradientsReady gradients_ready = [&](size_t first, size_t n) {
-    if (!in_place) kernels->CopyToHost(flat.data() + 1 + first, grads + first, n * sizeof(float));
+    if (!in_place) kernels->CopyToHost(flat + 1 + first, grads + first, n * sizeof(float));
     buckets->Ready(first, n);
   };
   long step = 0;
@@ -297,24 +348,24 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
         flat[0] = static_cast<float>(local.loss);
         DLP_RETURN_IF_ERROR(buckets->EndStep());
       } else {
-        if (!in_place) kernels->CopyToHost(flat.data() + 1, grads, count * sizeof(float));
+        if (!in_place) kernels->CopyToHost(flat + 1, grads, count * sizeof(float));
         DLP_RETURN_IF_ERROR(kernels->Check());
         flat[0] = static_cast<float>(local.loss);
-        DLP_RETURN_IF_ERROR(layout.sharded ? group->ReduceScatterSum(flat.data(), layout.block)
-                                           : group->AllreduceSum(flat.data(), flat.size()));
+        DLP_RETURN_IF_ERROR(exchange != nullptr ? exchange->SumGradients()
+                                                : group->AllreduceSum(flat, layout.flat_size));
       }
       dlp_trace_begin_cat("optimizer", "phase");
-      if (!in_place) kernels->CopyToDevice(grads, flat.data() + 1, count * sizeof(float));
+      if (!in_place) kernels->CopyToDevice(grads, flat + 1, count * sizeof(float));
       const float lr =
           LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
                        o.epochs * steps_per_epoch);
       const float grad_scale = 1.0f / static_cast<float>(global);
-      if (layout.sharded) {
+      if (exchange != nullptr) {
         const size_t begin = layout.OwnedBegin(group->rank()), end = layout.OwnedEnd(group->rank());
-        kernels->MomentumStep(param_buffer.get() + begin, velocity_buffer.get() + begin,
-                              flat.data() + begin, end - begin, lr, o.momentum, grad_scale,
+        kernels->MomentumStep(exchange->params() + begin, exchange->velocity() + begin,
+                              flat + begin, end - begin, lr, o.momentum, grad_scale,
                               o.weight_decay);
-        DLP_RETURN_IF_ERROR(group->Allgather(param_buffer.get(), layout.block));
+        DLP_RETURN_IF_ERROR(exchange->ShareParameters());
       } else {
         kernels->MomentumStep(params, velocity, grads, count, lr, o.momentum, grad_scale,
                               o.weight_decay);
@@ -328,7 +379,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     const double train_seconds = Since(epoch_start);
     DLP_ASSIGN_OR_RETURN(const double accuracy, TestAccuracy(test, *net, *kernels, params, *group));
     // Sharded, each rank holds the momentum of its share only: gathered for the checkpoint.
-    if (layout.sharded) DLP_RETURN_IF_ERROR(group->Allgather(velocity_buffer.get(), layout.block));
+    if (exchange != nullptr) DLP_RETURN_IF_ERROR(exchange->ShareVelocity());
     EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
                        Since(epoch_start), train.count / std::max(train_seconds, 1e-9)};
     dlp_metric("samples_per_s", report.samples_per_second, step);

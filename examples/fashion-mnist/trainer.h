@@ -39,15 +39,20 @@ struct TrainOptions {
   // GPU computes or the host has a spare core for each rank's bucket thread:
   // where the ranks fill the cores, that thread only takes turns with backward
   // (bench/RESULTS.md, "Trainer scaling").
-  enum class Overlap { kAuto, kOn, kOff };
+  enum class Toggle { kAuto, kOn, kOff };
+  using Overlap = Toggle;
   Overlap overlap = Overlap::kAuto;
   int bucket_kb = 128;
   // Reduce-scatter the gradient and update 1/N of the model per rank
   // (step_layout.h), on the CPU, when the gradient goes in one piece after
   // backward. kAuto: wherever that holds and the ranks are on one host (or
   // one a host); kOn where it cannot be is an error.
-  enum class Shard { kAuto, kOn, kOff };
+  using Shard = Toggle;
   Shard shard_optimizer = Shard::kAuto;
+  // Sharded, keep one copy of the model in shared memory that the ranks of
+  // one host update in place, instead of one a rank (shard_exchange.h).
+  // kAuto: when every rank is on this host; kOn where they are not is an error.
+  Toggle shared_model = Toggle::kAuto;
 };
 
 struct EpochReport {

@@ -2,6 +2,7 @@
 // and seed give the same loss curve for 1 and 4 ranks (up to float rounding,
 // since only the order of the gradient sums changes).
 #include <cmath>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,13 +54,14 @@ void ExpectTheSameCurve(const RunResult& x, const RunResult& y) {
   }
 }
 
-RunResult TrainWithRanks(int ranks, const std::vector<std::string>& extra = {}) {
+RunResult TrainWithRanks(int ranks, const std::vector<std::string>& extra = {},
+                         const std::map<std::string, std::string>& env = {}) {
   std::vector<std::string> argv = {testing::BinPath("dlp-run"), "-np", std::to_string(ranks),
                                    "--", testing::BinPath("fmnist-train"), "--epochs", "2",
                                    "--batch", "64", "--seed", "3", "--limit-train", "1024",
                                    "--limit-test", "400", "--device", "cpu"};
   argv.insert(argv.end(), extra.begin(), extra.end());
-  return testing::Run(argv, {.timeout = absl::Seconds(60)});
+  return testing::Run(argv, {.env = env, .timeout = absl::Seconds(60)});
 }
 
 TEST(FmnistMultiRankTest, OneAndFourRanksGiveTheSameLossCurve) {
@@ -78,8 +80,9 @@ TEST(FmnistMultiRankTest, BucketsBesideBackwardGiveTheLossCurveOfOneAllreduce) {
 }
 
 // By default the buckets go beside backward only where each rank has a core to
-// spare for its bucket thread, and otherwise the gradient is reduce-scattered
-// after backward with the optimizer sharded; the flags choose each way.
+// spare for its bucket thread, and otherwise the gradient is summed after
+// backward with the optimizer sharded over one model in shared memory; the
+// flags choose each way.
 TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   const bool spare = std::thread::hardware_concurrency() >= 4;
   const RunResult chosen = TrainWithRanks(2, {"--epochs", "1"});
@@ -92,8 +95,8 @@ TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   }
   const std::string beside = "2 rank(s), 1024 samples, gradients all-reduced beside backward";
   const std::string sharded =
-      "2 rank(s), 1024 samples, gradients reduce-scattered after backward, each rank updating "
-      "its share";
+      "2 rank(s), 1024 samples, gradients summed in shared memory after backward, each rank "
+      "updating its share of one shared model";
   const std::string after = "2 rank(s), 1024 samples, gradients all-reduced after backward";
   EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : sharded));
   EXPECT_THAT(on.err + on.out, HasSubstr(beside));
@@ -101,27 +104,52 @@ TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   EXPECT_THAT(whole.err + whole.out, HasSubstr(after));
 }
 
-// Sharded, each rank updates a third of the model from its reduce-scattered
-// share of the gradient and gathers the rest: the loss curve of the
-// all-reduced step, and a checkpoint (its velocity gathered from every rank)
-// from which both kinds of run resume alike.
+// Sharded, each rank updates a third of the model from its share of the
+// summed gradient, through collectives (a copy of the model each) or in one
+// model in shared memory: the loss curve of the all-reduced step either way,
+// and a checkpoint (every rank's share of the velocity) from which the
+// all-reduced run resumes alike.
 TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
-  testing::TempDir dir;
-  const std::string ckpt = dir.Join("ckpt");
-  const RunResult sharded = TrainWithRanks(3, {"--shard-optimizer", "on"});
-  ExpectTheSameCurve(TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off"}), sharded);
-  const RunResult first =
-      TrainWithRanks(3, {"--shard-optimizer", "on", "--epochs", "1", "--checkpoint", ckpt});
-  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
-  const RunResult resumed =
-      TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off", "--checkpoint", ckpt});
-  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
-  const auto b = Rank0Epochs(sharded);
-  ASSERT_THAT(b, SizeIs(2)) << sharded.out;
-  const auto c = Rank0Epochs(resumed);
-  ASSERT_THAT(c, SizeIs(1)) << resumed.out;
-  EXPECT_NEAR(c[0]["loss"].get<double>(), b[1]["loss"].get<double>(),
-              1e-3 * b[1]["loss"].get<double>());
+  const RunResult all_reduced = TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off"});
+  for (const char* shared : {"off", "on"}) {
+    SCOPED_TRACE(absl::StrCat("--shared-model ", shared));
+    testing::TempDir dir;
+    const std::string ckpt = dir.Join("ckpt");
+    const RunResult sharded =
+        TrainWithRanks(3, {"--shard-optimizer", "on", "--shared-model", shared});
+    ExpectTheSameCurve(all_reduced, sharded);
+    EXPECT_THAT(
+        sharded.out + sharded.err,
+        HasSubstr(std::string(shared) == "on" ? "summed in shared memory" : "reduce-scattered"));
+    const RunResult first = TrainWithRanks(3, {"--shard-optimizer", "on", "--shared-model", shared,
+                                               "--epochs", "1", "--checkpoint", ckpt});
+    ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+    const RunResult resumed =
+        TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off", "--checkpoint", ckpt});
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+    const auto b = Rank0Epochs(sharded);
+    ASSERT_THAT(b, SizeIs(2)) << sharded.out;
+    const auto c = Rank0Epochs(resumed);
+    ASSERT_THAT(c, SizeIs(1)) << resumed.out;
+    EXPECT_NEAR(c[0]["loss"].get<double>(), b[1]["loss"].get<double>(),
+                1e-3 * b[1]["loss"].get<double>());
+  }
+}
+
+// Ranks that the communicator finds on separate hosts (each its own host over
+// TCP) cannot share memory: by default the sharded step goes through
+// collectives instead, and asked for, the shared model is a clear error.
+TEST(FmnistMultiRankTest, ASharedModelNeedsEveryRankOnOneHost) {
+  const std::map<std::string, std::string> apart = {{"DLP_COMM_TRANSPORT", "tcp"}};
+  const RunResult chosen = TrainWithRanks(2, {"--epochs", "1", "--no-overlap"}, apart);
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.out << chosen.err;
+  EXPECT_THAT(chosen.out + chosen.err, HasSubstr("gradients reduce-scattered after backward"));
+  const RunResult forced =
+      TrainWithRanks(2, {"--epochs", "1", "--no-overlap", "--shared-model", "on"}, apart);
+  EXPECT_NE(forced.exit_code, 0);
+  EXPECT_THAT(forced.out + forced.err,
+              HasSubstr("shared memory needs every rank on one host; these 2 ranks are on 2 "
+                        "hosts"));
 }
 
 // Two "hosts" on loopback addresses: with two ranks on each, the allreduce is

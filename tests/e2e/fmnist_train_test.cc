@@ -117,6 +117,11 @@ TEST(FmnistTrainTest, BadFlagsAreUsageErrors) {
   const RunResult both = testing::Run(Train({"--shard-optimizer", "on", "--overlap"}));
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_THAT(both.err, HasSubstr("--shard-optimizer on and --overlap exclude each other"));
+  EXPECT_EQ(testing::Run(Train({"--shared-model", "maybe"})).exit_code, 2);
+  const RunResult unsharded =
+      testing::Run(Train({"--shared-model", "on", "--shard-optimizer", "off"}));
+  EXPECT_EQ(unsharded.exit_code, 2);
+  EXPECT_THAT(unsharded.err, HasSubstr("--shared-model on needs the sharded optimizer"));
   const RunResult help = testing::Run(Train({"--help"}));
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--checkpoint"));

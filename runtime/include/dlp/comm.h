@@ -1,8 +1,11 @@
 /* dlp collectives: the C interface (C99 and C++), installed with libdlp.
  *
  * Ranks started by dlp-run join with dlp_comm_init_from_env(). Every function
- * returns 0 on success and non-zero on error; dlp_last_error() then holds a
- * thread-local message. A communicator is used by one thread at a time. */
+ * returns 0 on success and otherwise a status code numbered as gRPC's and
+ * absl's are (3 invalid argument, 4 deadline exceeded, 8 resource exhausted,
+ * 9 failed precondition, 13 internal, 14 unavailable: a peer left);
+ * dlp_last_error() then holds a thread-local message. A communicator is used
+ * by one thread at a time. */
 #ifndef DLP_COMM_H_
 #define DLP_COMM_H_
 
@@ -33,6 +36,20 @@ int dlp_allgather(dlp_comm* c, const void* send, void* recv, size_t count_per_ra
 int dlp_reduce_scatter(dlp_comm* c, const void* send, void* recv, size_t count_per_rank,
                        dlp_dtype t, dlp_op op);
 int dlp_barrier(dlp_comm* c);
+
+/* Shared memory of the ranks on one host, as MPI_Win_allocate_shared: every
+ * rank calls it (in the same order as the collectives), giving the bytes of
+ * its own block (they may differ, and be 0); each rank can then read and write
+ * every rank's block in place, at the address dlp_shared_block gives (64-byte
+ * aligned). Nothing is copied. Order the accesses with dlp_barrier(): what a
+ * rank wrote before it, every rank sees after it. Fails unless every rank is
+ * on this host. The blocks outlive the communicator until dlp_shared_free. */
+typedef struct dlp_shared dlp_shared;
+int dlp_shared_alloc(dlp_comm* c, size_t bytes, dlp_shared** out);
+/* Rank `rank`'s block, its bytes in *bytes when not null; null for a rank
+ * outside the group. */
+void* dlp_shared_block(const dlp_shared* s, int rank, size_t* bytes);
+void dlp_shared_free(dlp_shared* s);
 void dlp_comm_destroy(dlp_comm* c);
 /* Thread-local message after a non-zero return. */
 const char* dlp_last_error(void);

@@ -11,6 +11,10 @@ struct dlp_comm {
   std::unique_ptr<dlp::runtime::Communicator> impl;
 };
 
+struct dlp_shared {
+  std::unique_ptr<dlp::runtime::SharedWindow> impl;
+};
+
 namespace {
 
 thread_local std::string g_last_error;
@@ -96,6 +100,27 @@ int dlp_barrier(dlp_comm* c) {
 }
 
 void dlp_comm_destroy(dlp_comm* c) { delete c; }
+
+int dlp_shared_alloc(dlp_comm* c, size_t bytes, dlp_shared** out) {
+  if (c == nullptr) return NullComm();
+  if (out == nullptr) return Report(absl::InvalidArgumentError("null dlp_shared** out"));
+  *out = nullptr;
+  auto window = c->impl->AllocateShared(bytes);
+  if (!window.ok()) return Report(window.status());
+  *out = new dlp_shared{std::move(*window)};
+  return 0;
+}
+
+void* dlp_shared_block(const dlp_shared* s, int rank, size_t* bytes) {
+  if (s == nullptr || rank < 0 || rank >= s->impl->size()) {
+    if (bytes != nullptr) *bytes = 0;
+    return nullptr;
+  }
+  if (bytes != nullptr) *bytes = s->impl->bytes(rank);
+  return s->impl->block(rank);
+}
+
+void dlp_shared_free(dlp_shared* s) { delete s; }
 
 const char* dlp_last_error(void) { return g_last_error.c_str(); }
 

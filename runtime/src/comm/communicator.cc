@@ -304,4 +304,14 @@ absl::Status Communicator::Barrier() {
   return Remember(RingAllreduce(rings_.front(), &token, &token, 1, DLP_INT32, DLP_SUM));
 }
 
+absl::StatusOr<std::unique_ptr<SharedWindow>> Communicator::AllocateShared(size_t bytes) {
+  DLP_RETURN_IF_ERROR(Check(DLP_INT32, nullptr, nullptr, 0));
+  if (size() > 1 && !shape_.one_host) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("shared memory needs every rank on one host; these ", size(), " ranks are on ",
+                     shape_.hosts, " hosts (DLP_HOST_ID, DLP_COMM_TRANSPORT)"));
+  }
+  return SharedWindow::Create(options_, store_.get(), absl::StrCat(windows_++), bytes);
+}
+
 }  // namespace dlp::runtime

@@ -18,6 +18,7 @@
 #include "comm/device_path.h"
 #include "comm/hierarchical.h"
 #include "comm/ring.h"
+#include "comm/shared_window.h"
 #include "comm/shm_group.h"
 #include "comm/transport_select.h"
 #include "dlp/comm.h"
@@ -61,6 +62,10 @@ class Communicator {
   absl::Status ReduceScatter(const void* send, void* recv, size_t count_per_rank, dlp_dtype t,
                              dlp_op op);
   absl::Status Barrier();
+  // Shared memory of `bytes` for this rank, mapped by every rank
+  // (shared_window.h). Every rank must call it, in the same order as the
+  // collectives. FailedPrecondition unless every rank is on this host.
+  absl::StatusOr<std::unique_ptr<SharedWindow>> AllocateShared(size_t bytes);
 
  private:
   Communicator() = default;
@@ -94,7 +99,9 @@ class Communicator {
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
-  std::vector<char> partial_sums_;  // the ring reduce-scatter's, kept between calls
+  std::vector<char> partial_sums_;
+  int windows_ = 0;  // shared windows made, for their rendezvous keys  // the ring
+                     // reduce-scatter's, kept between calls
   absl::Status broken_;
 };
 

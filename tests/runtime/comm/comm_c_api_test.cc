@@ -4,30 +4,17 @@
 #include "dlp/comm.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/comm/c_api_rank_env.h"
 #include "runtime/rank_harness.h"
 
 namespace dlp::runtime {
 namespace {
 
+using testing::Fail;
 using ::testing::HasSubstr;
 using testing::RankGroup;
 using testing::RunRanks;
-
-void SetRankEnv(int rank, int size, int port, const char* transport) {
-  setenv("RANK", std::to_string(rank).c_str(), 1);
-  setenv("WORLD_SIZE", std::to_string(size).c_str(), 1);
-  setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
-  setenv("LOCAL_WORLD_SIZE", std::to_string(size).c_str(), 1);
-  setenv("DLP_STORE_ADDR", ("127.0.0.1:" + std::to_string(port)).c_str(), 1);
-  setenv("DLP_RDZV_ROUND", "2", 1);
-  setenv("DLP_HOST_ID", "test-host", 1);
-  setenv("DLP_COMM_TRANSPORT", transport, 1);
-  setenv("DLP_COMM_TIMEOUT", "5", 1);
-}
-
-absl::Status Fail(const char* what) {
-  return absl::InternalError(std::string(what) + ": " + dlp_last_error());
-}
+using testing::SetRankEnv;
 
 TEST(CommCApiTest, InitFromEnvAndEveryCollective) {
   for (const char* transport : {"tcp", "shm", "auto"}) {
@@ -43,7 +30,8 @@ TEST(CommCApiTest, InitFromEnvAndEveryCollective) {
       if (dlp_broadcast(c, &b, 1, DLP_INT64, 2) != 0 || b != 42) return Fail("broadcast");
       int32_t mine = rank * 10, all[3];
       if (dlp_allgather(c, &mine, all, 1, DLP_INT32) != 0) return Fail("allgather");
-      if (all[0] != 0 || all[1] != 10 || all[2] != 20) return absl::InternalError("wrong allgather");
+      if (all[0] != 0 || all[1] != 10 || all[2] != 20)
+        return absl::InternalError("wrong allgather");
       // Block j of every rank's input holds j + rank: rank r gets 3r + 0 + 1 + 2.
       float blocks[6];
       for (int j = 0; j < 6; ++j) blocks[j] = static_cast<float>(j / 2 + rank);
@@ -87,13 +75,12 @@ TEST(CommCApiTest, MissingEnvironmentIsAClearError) {
 
 TEST(CommCApiTest, SingleRankNeedsNoStore) {
   RankGroup group = RunRanks(1, [&](int, int) -> absl::Status {
-    setenv("RANK", "0", 1);
-    setenv("WORLD_SIZE", "1", 1);
-    unsetenv("DLP_STORE_ADDR");
+    testing::SetSingleRankEnv();
     dlp_comm* c = nullptr;
     if (dlp_comm_init_from_env(&c) != 0) return Fail("init");
     float v[3] = {1, 2, 3}, out[3];
-    if (dlp_allreduce(c, v, out, 3, DLP_FLOAT32, DLP_SUM) != 0 || out[2] != 3) return Fail("allreduce");
+    if (dlp_allreduce(c, v, out, 3, DLP_FLOAT32, DLP_SUM) != 0 || out[2] != 3)
+      return Fail("allreduce");
     dlp_comm_destroy(c);
     return absl::OkStatus();
   });
