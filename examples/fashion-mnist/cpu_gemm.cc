@@ -87,10 +87,16 @@ FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restri
     }
     return;
   }
+  // Through memory only here: indexing `acc` by element would keep it there
+  // (zeroed by a rep stos on every call) instead of in registers.
+  float edge[kRows][kCols];
+  for (int r = 0; r < kRows; ++r) {
+    for (int v = 0; v < kVecs; ++v) Store(&edge[r][v * kWide], acc[r][v]);
+  }
   for (int r = 0; r < rows; ++r) {
     for (int j = 0; j < cols; ++j) {
       float& out = c[static_cast<size_t>(r) * ldc + j];
-      out = (add ? out : 0.0f) + acc[r][j / kWide][j % kWide];
+      out = (add ? out : 0.0f) + edge[r][j];
     }
   }
 }
