@@ -1,6 +1,8 @@
 // dlp's allreduce on float32, out of place. Under dlp-run (RANK is set) each
 // process is one rank; otherwise the program starts --ranks ranks itself
-// around a TcpStoreServer, with the same environment dlp-run gives.
+// around a TcpStoreServer, with the same environment dlp-run gives. The
+// algorithm "shared" is the automatic choice with both buffers in shared
+// memory (dlp_shared_alloc), where large allreduces go zero-copy.
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,7 +21,7 @@ namespace {
 
 using dlp::runtime::Communicator;
 
-// The algorithms to compare: DLP_BENCH_ALGOS ("auto ring"), else DLP_COMM_ALGO
+// The algorithms to compare: DLP_BENCH_ALGOS ("auto ring shared"), else DLP_COMM_ALGO
 // or auto. Each gets its own communicator; their calls alternate, so that a
 // machine whose load changes during the run affects them alike.
 std::vector<std::string> Algorithms() {
@@ -38,15 +40,33 @@ std::vector<std::string> Algorithms() {
 // "dlp" for the automatic choice, "dlp_ring" and so on for a forced one.
 std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dlp_" + algo; }
 
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "dlp bench: %s\n", std::string(s.message()).c_str());
+  return 1;
+}
+
 int RunRank(const bench::Args& args) {
   std::vector<std::unique_ptr<Communicator>> comms;
   const std::vector<std::string> algos = Algorithms();
+  // Each algorithm's send and receive buffers (of the largest size).
+  std::vector<float*> sends, recvs;
+  std::vector<std::vector<float>> own;
+  std::vector<std::shared_ptr<dlp::runtime::SharedWindow>> windows;
+  const size_t most = args.max_bytes / sizeof(float);
   for (const std::string& algo : algos) {
-    setenv("DLP_COMM_ALGO", algo.c_str(), 1);
+    setenv("DLP_COMM_ALGO", algo == "shared" ? "auto" : algo.c_str(), 1);
     auto comm = Communicator::FromEnv();
-    if (!comm.ok()) {
-      std::fprintf(stderr, "dlp bench: %s\n", std::string(comm.status().message()).c_str());
-      return 1;
+    if (!comm.ok()) return Fail(comm.status());
+    if (algo == "shared") {
+      auto window = (*comm)->AllocateShared(2 * most * sizeof(float));
+      if (!window.ok()) return Fail(window.status());
+      sends.push_back(reinterpret_cast<float*>((*window)->block((*comm)->rank())));
+      recvs.push_back(sends.back() + most);
+      windows.push_back(*window);
+    } else {
+      own.emplace_back(2 * most);
+      sends.push_back(own.back().data());
+      recvs.push_back(own.back().data() + most);
     }
     comms.push_back(std::move(*comm));
   }
@@ -54,28 +74,25 @@ int RunRank(const bench::Args& args) {
   size_t total_wrong = 0;
   for (size_t bytes : bench::Sizes(args)) {
     size_t count = bytes / sizeof(float);
-    std::vector<float> send(count), recv(count);
-    for (size_t i = 0; i < count; ++i) send[i] = bench::Input(rank, i);
+    for (float* send : sends) {
+      for (size_t i = 0; i < count; ++i) send[i] = bench::Input(rank, i);
+    }
     std::vector<std::vector<double>> times(comms.size());
     std::vector<int64_t> wrong(comms.size(), 0);
     int iters = bench::Iterations(args, bytes);
     for (int it = 0; it < iters + 1; ++it) {  // the first is a warm-up
       for (size_t a = 0; a < comms.size(); ++a) {
         Communicator& c = *comms[a];
-        std::fill(recv.begin(), recv.end(), 0.0f);
+        std::fill(recvs[a], recvs[a] + count, 0.0f);
         if (!c.Barrier().ok()) return 1;
         auto start = std::chrono::steady_clock::now();
-        absl::Status s = c.Allreduce(send.data(), recv.data(), count, DLP_FLOAT32, DLP_SUM);
+        absl::Status s = c.Allreduce(sends[a], recvs[a], count, DLP_FLOAT32, DLP_SUM);
         std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
-        if (!s.ok()) {
-          std::fprintf(stderr, "dlp bench: %s\n", std::string(s.message()).c_str());
-          return 1;
-        }
+        if (!s.ok()) return Fail(s);
         double slowest = d.count();
         if (!c.Allreduce(&slowest, &slowest, 1, DLP_FLOAT64, DLP_MAX).ok()) return 1;
         if (it > 0) times[a].push_back(slowest);
-        if (it == iters)
-          wrong[a] = static_cast<int64_t>(bench::CountWrong(recv.data(), count, size));
+        if (it == iters) wrong[a] = static_cast<int64_t>(bench::CountWrong(recvs[a], count, size));
       }
     }
     for (size_t a = 0; a < comms.size(); ++a) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Allreduce side by side: dlp (automatic choice) vs dlp's ring (DLP_COMM_ALGO=ring,
-# the algorithm before the direct one) vs Open MPI vs Gloo (ring chunked), float32,
+# the algorithm before the direct one) vs dlp with both buffers in shared memory
+# (dlp_shared_alloc: zero-copy from 1 MiB) vs Open MPI vs Gloo (ring chunked), float32,
 # 4 KiB .. 256 MiB, 2 and 4 ranks on this host, with memcpy as the ceiling.
 # Builds what it needs, prints an nccl-tests-style table of medians and the
 # ratios the targets are stated in; exits non-zero on any wrong element or failure.
@@ -48,8 +49,8 @@ run() {  # run LABEL CMD...: keep the ROW lines, note a failure
 }
 run memcpy "$bin/memcpy_bench"
 for n in $ranks; do
-  # The automatic choice and the ring, their calls alternating in one run.
-  run "dlp $n" env DLP_BENCH_ALGOS="auto ring" "$bin/dlp_allreduce_bench" --ranks "$n"
+  # The automatic choice, the ring and shared buffers, their calls alternating in one run.
+  run "dlp $n" env DLP_BENCH_ALGOS="auto ring shared" "$bin/dlp_allreduce_bench" --ranks "$n"
   if [[ -x $bin/mpi_allreduce_bench ]] && command -v mpirun >/dev/null; then
     # shellcheck disable=SC2086
     run "mpi $n" mpirun --allow-run-as-root --oversubscribe $mpi_flags -np "$n" \
@@ -68,16 +69,16 @@ awk -v ranks="$ranks" -v min_bytes="$min_bytes" -v max_bytes="$max_bytes" '
                 if ($2 == "memcpy") mem[$4] = $7
                 if ($8 != 0) bad = 1 }
   END {
-    printf "%-5s %5s | %10s %7s %6s | %10s %7s | %10s %7s %6s | %10s %7s %6s | %7s\n", "ranks",
-      "size", "dlp us", "busbw", "#wrong", "ring us", "busbw", "mpi us", "busbw", "#wrong",
-      "gloo us", "busbw", "#wrong", "memcpy"
+    printf "%-5s %5s | %10s %7s %6s | %10s %7s | %10s %7s | %10s %7s %6s | %10s %7s %6s | %7s\n",
+      "ranks", "size", "dlp us", "busbw", "#wrong", "ring us", "busbw", "shared us", "busbw",
+      "mpi us", "busbw", "#wrong", "gloo us", "busbw", "#wrong", "memcpy"
     n = split(ranks, rs, " ")
     for (i = 1; i <= n; i++) for (s = min_bytes; s <= max_bytes; s *= 4) {
       r = rs[i]; line = sprintf("%-5s %5s", r, human(s))
-      split("dlp dlp_ring mpi gloo", impls, " ")
-      for (k = 1; k <= 4; k++) {
+      split("dlp dlp_ring dlp_shared mpi gloo", impls, " ")
+      for (k = 1; k <= 5; k++) {
         key = impls[k] " " r " " s
-        if (k == 2) {
+        if (k == 2 || k == 3) {
           if (key in time) line = line sprintf(" | %10.1f %7.3f", time[key], bus[key])
           else line = line sprintf(" | %10s %7s", "-", "-")
         } else if (key in time) line = line sprintf(" | %10.1f %7.3f %6d", time[key], bus[key], wrong[key])
@@ -85,14 +86,20 @@ awk -v ranks="$ranks" -v min_bytes="$min_bytes" -v max_bytes="$max_bytes" '
       }
       printf "%s | %7.3f\n", line, mem[s]
     }
-    print "(medians in microseconds; busbw = S*2(N-1)/N/t in GB/s; ring = dlp with DLP_COMM_ALGO=ring; memcpy GB/s)"
+    print "(medians in microseconds; busbw = S*2(N-1)/N/t in GB/s; ring = dlp with DLP_COMM_ALGO=ring;"
+    print " shared = dlp with both buffers from dlp_shared_alloc; memcpy GB/s)"
     for (i = 1; i <= n; i++) {
-      r = rs[i]; s = 67108864; d = bus["dlp " r " " s]
-      if (d > 0 && mem[s] > 0) printf "64 MiB, %d ranks: dlp busbw = %.0f%% of memcpy (target >= 50%%)\n", r, 100 * d / mem[s]
-      if (d > 0 && bus["gloo " r " " s] > 0) printf "64 MiB, %d ranks: dlp/gloo = %.2fx (target >= 5)\n", r, d / bus["gloo " r " " s]
+      r = rs[i]
+      for (v = 1; v <= 2; v++) {
+        impl = v == 1 ? "dlp" : "dlp_shared"
+        s = 67108864; d = bus[impl " " r " " s]
+        if (d > 0 && mem[s] > 0) printf "64 MiB, %d ranks: %s busbw = %.0f%% of memcpy (target >= 50%%)\n", r, impl, 100 * d / mem[s]
+        if (d > 0 && bus["gloo " r " " s] > 0) printf "64 MiB, %d ranks: %s/gloo = %.2fx (target >= 5)\n", r, impl, d / bus["gloo " r " " s]
+        s = 16777216; d = bus[impl " " r " " s]
+        if (d > 0 && bus["mpi " r " " s] > 0) printf "16 MiB, %d ranks: %s/mpi  = %.2fx (target >= 2.5)\n", r, impl, d / bus["mpi " r " " s]
+      }
+      s = 67108864; d = bus["dlp " r " " s]
       if (d > 0 && bus["dlp_ring " r " " s] > 0) printf "64 MiB, %d ranks: dlp/ring = %.2fx\n", r, d / bus["dlp_ring " r " " s]
-      s = 16777216; d = bus["dlp " r " " s]
-      if (d > 0 && bus["mpi " r " " s] > 0) printf "16 MiB, %d ranks: dlp/mpi  = %.2fx (target >= 2.5)\n", r, d / bus["mpi " r " " s]
       line = ""
       for (s = min_bytes; s <= 262144 && s <= max_bytes; s *= 4) {
         t = time["dlp " r " " s]; m = time["mpi " r " " s]

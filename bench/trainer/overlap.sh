@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How fmnist-train reduces its gradient: the same run with one allreduce after
 # backward, with the optimizer sharded (a reduce-scatter after backward, an
-# allgather after the update), and with buckets all-reduced beside backward,
+# allgather after the update), sharded over one model in shared memory (two
+# barriers), and with buckets all-reduced beside backward,
 # interleaved REPEAT times (default 3), for each rank count in RANKS (default
 # "2 4"). MODES lists the step kinds as comma-joined fmnist-train flags.
 # Each run is traced; `dlp profile --dir` gives the share of step time the step
@@ -20,7 +21,7 @@ flags=(--epochs "${EPOCHS:-1}" --device cpu --limit-test 1000 "$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-modes=${MODES:-"--no-overlap,--shard-optimizer=off --no-overlap,--shard-optimizer=on --overlap"}
+modes=${MODES:-"--no-overlap,--shard-optimizer=off --no-overlap,--shard-optimizer=on,--shared-model=off --no-overlap,--shard-optimizer=on,--shared-model=on --overlap"}
 
 # Prints "samples/s commShare overlappedCommShare" of one traced run.
 run() {
@@ -54,7 +55,8 @@ for line in open(sys.argv[1]):
     ranks, mode, sps, comm, over = line.split()
     rows.setdefault((int(ranks), mode), []).append((float(sps), float(comm), float(over)))
 names = {"--no-overlap,--shard-optimizer=off": "allreduce after backward",
-         "--no-overlap,--shard-optimizer=on": "sharded: reduce-scatter, update 1/N, allgather",
+         "--no-overlap,--shard-optimizer=on,--shared-model=off": "sharded: reduce-scatter, update 1/N, allgather",
+         "--no-overlap,--shard-optimizer=on,--shared-model=on": "sharded, one shared model: barrier, sum and update 1/N in place, barrier",
          "--overlap": "buckets beside backward"}
 print("| ranks | gradient | samples/s | waited for communication | beside backward |")
 print("| ---: | --- | ---: | ---: | ---: |")

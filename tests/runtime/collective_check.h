@@ -16,6 +16,11 @@
 
 namespace dlp::runtime::testing {
 
+// What the collectives are checked over.
+inline constexpr dlp_dtype kAllDTypes[] = {DLP_FLOAT32,  DLP_FLOAT64, DLP_FLOAT16,
+                                           DLP_BFLOAT16, DLP_INT32,   DLP_INT64};
+inline constexpr dlp_op kAllOps[] = {DLP_SUM, DLP_AVG, DLP_MIN, DLP_MAX};
+
 inline uint64_t Mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;

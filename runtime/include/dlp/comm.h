@@ -43,7 +43,10 @@ int dlp_barrier(dlp_comm* c);
  * every rank's block in place, at the address dlp_shared_block gives (64-byte
  * aligned). Nothing is copied. Order the accesses with dlp_barrier(): what a
  * rank wrote before it, every rank sees after it. Fails unless every rank is
- * on this host. The blocks outlive the communicator until dlp_shared_free. */
+ * on this host. An allreduce of 1 MiB or more whose send and receive buffers
+ * lie in shared blocks on every rank reduces straight from and into them,
+ * staging nothing. The memory is released once both dlp_shared_free and
+ * dlp_comm_destroy were called (the communicator keeps it mapped for that). */
 typedef struct dlp_shared dlp_shared;
 int dlp_shared_alloc(dlp_comm* c, size_t bytes, dlp_shared** out);
 /* Rank `rank`'s block, its bytes in *bytes when not null; null for a rank

@@ -12,7 +12,7 @@ struct dlp_comm {
 };
 
 struct dlp_shared {
-  std::unique_ptr<dlp::runtime::SharedWindow> impl;
+  std::shared_ptr<dlp::runtime::SharedWindow> impl;
 };
 
 namespace {

@@ -12,6 +12,7 @@
 #include "comm/direct.h"
 #include "comm/dtype.h"
 #include "comm/hierarchical.h"
+#include "comm/zero_copy.h"
 #include "dlp/status.h"
 #include "trace/clock_sync.h"
 #include "trace/collective_span.h"
@@ -231,6 +232,14 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   if (group_ != nullptr && algo == Algo::kOneShot) {
     return Remember(OneShotAllreduce(*group_, send, recv, count, t, op));
   }
+  // Every rank decides alike: the windows, the size and the algorithm are the same everywhere.
+  if (group_ != nullptr && shared_.size() > 0 && bytes >= kZeroCopyMinBytes &&
+      (algo == Algo::kDirect || algo == Algo::kRing)) {
+    bool ran = false;
+    absl::Status s = ZeroCopyAllreduce(*group_, shared_, send, recv, count, t, op, &ran);
+    zero_copy_allreduces_ += ran;
+    if (!s.ok() || ran) return Remember(s);
+  }
   if (group_ != nullptr && algo == Algo::kDirect) {
     return Remember(
         LanedDirectAllreduce(*group_, send, recv, count, t, op, DirectChunkBytes(shape_)));
@@ -304,14 +313,18 @@ absl::Status Communicator::Barrier() {
   return Remember(RingAllreduce(rings_.front(), &token, &token, 1, DLP_INT32, DLP_SUM));
 }
 
-absl::StatusOr<std::unique_ptr<SharedWindow>> Communicator::AllocateShared(size_t bytes) {
+absl::StatusOr<std::shared_ptr<SharedWindow>> Communicator::AllocateShared(size_t bytes) {
   DLP_RETURN_IF_ERROR(Check(DLP_INT32, nullptr, nullptr, 0));
   if (size() > 1 && !shape_.one_host) {
     return absl::FailedPreconditionError(
         absl::StrCat("shared memory needs every rank on one host; these ", size(), " ranks are on ",
                      shape_.hosts, " hosts (DLP_HOST_ID, DLP_COMM_TRANSPORT)"));
   }
-  return SharedWindow::Create(options_, store_.get(), absl::StrCat(windows_++), bytes);
+  DLP_ASSIGN_OR_RETURN(
+      std::shared_ptr<SharedWindow> window,
+      SharedWindow::Create(options_, store_.get(), absl::StrCat(windows_++), bytes));
+  shared_.Add(window);
+  return window;
 }
 
 }  // namespace dlp::runtime

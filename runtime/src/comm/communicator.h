@@ -65,7 +65,11 @@ class Communicator {
   // Shared memory of `bytes` for this rank, mapped by every rank
   // (shared_window.h). Every rank must call it, in the same order as the
   // collectives. FailedPrecondition unless every rank is on this host.
-  absl::StatusOr<std::unique_ptr<SharedWindow>> AllocateShared(size_t bytes);
+  // An allreduce whose buffers lie in such windows on every rank copies
+  // nothing (zero_copy.h); the windows stay mapped until the communicator goes.
+  absl::StatusOr<std::shared_ptr<SharedWindow>> AllocateShared(size_t bytes);
+  // How many allreduces went zero-copy so far.
+  int64_t zero_copy_allreduces() const { return zero_copy_allreduces_; }
 
  private:
   Communicator() = default;
@@ -100,8 +104,10 @@ class Communicator {
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
   std::vector<char> partial_sums_;
-  int windows_ = 0;  // shared windows made, for their rendezvous keys  // the ring
-                     // reduce-scatter's, kept between calls
+  int windows_ = 0;                   // shared windows asked for, for their rendezvous keys
+  WindowRegistry shared_;             // the ones made
+  int64_t zero_copy_allreduces_ = 0;  // the ring
+                                      // reduce-scatter's, kept between calls
   absl::Status broken_;
 };
 

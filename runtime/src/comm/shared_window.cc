@@ -29,7 +29,7 @@ absl::StatusOr<std::shared_ptr<ShmSegment>> MakeOwnBlock(int rank, size_t bytes)
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<SharedWindow>> SharedWindow::Create(const CommOptions& o,
+absl::StatusOr<std::shared_ptr<SharedWindow>> SharedWindow::Create(const CommOptions& o,
                                                                    RendezvousStore* store,
                                                                    const std::string& key,
                                                                    size_t bytes) {
@@ -39,7 +39,7 @@ absl::StatusOr<std::unique_ptr<SharedWindow>> SharedWindow::Create(const CommOpt
     if (!own.ok()) return own.status();
     (*own)->Unlink();
     blocks[0] = *own;
-    return std::unique_ptr<SharedWindow>(new SharedWindow(std::move(blocks)));
+    return std::shared_ptr<SharedWindow>(new SharedWindow(std::move(blocks)));
   }
   const std::string prefix = absl::StrCat(o.key_prefix, "/window/", key, "/");
   const std::string mapped_prefix = absl::StrCat(o.key_prefix, "/window-mapped/", key, "/");
@@ -71,13 +71,41 @@ absl::StatusOr<std::unique_ptr<SharedWindow>> SharedWindow::Create(const CommOpt
   // Once everyone mapped it, the name can go (as for the ring's segments).
   DLP_RETURN_IF_ERROR(store->Wait(mapped, o.timeout));
   (*own)->Unlink();
-  return std::unique_ptr<SharedWindow>(new SharedWindow(std::move(blocks)));
+  return std::shared_ptr<SharedWindow>(new SharedWindow(std::move(blocks)));
 }
 
 char* SharedWindow::block(int rank) const { return blocks_[static_cast<size_t>(rank)]->ring(); }
 
 size_t SharedWindow::bytes(int rank) const {
   return blocks_[static_cast<size_t>(rank)]->capacity();
+}
+
+bool SharedWindow::Holds(int rank, const void* p, size_t n) const {
+  const auto at = reinterpret_cast<uintptr_t>(p), begin = reinterpret_cast<uintptr_t>(block(rank));
+  return at >= begin && at - begin <= bytes(rank) && n <= bytes(rank) - (at - begin);
+}
+
+int WindowRegistry::Add(std::shared_ptr<const SharedWindow> window) {
+  windows_.push_back(std::move(window));
+  return size() - 1;
+}
+
+WindowRegistry::Place WindowRegistry::Find(int rank, const void* p, size_t bytes) const {
+  for (int w = 0; w < size(); ++w) {
+    const SharedWindow& window = *windows_[static_cast<size_t>(w)];
+    if (window.Holds(rank, p, bytes)) {
+      return {w, static_cast<uint64_t>(static_cast<const char*>(p) - window.block(rank))};
+    }
+  }
+  return {};
+}
+
+char* WindowRegistry::Resolve(int rank, Place place, size_t bytes) const {
+  if (place.window < 0 || place.window >= size()) return nullptr;
+  const SharedWindow& window = *windows_[static_cast<size_t>(place.window)];
+  if (place.offset > window.bytes(rank)) return nullptr;
+  char* p = window.block(rank) + place.offset;
+  return window.Holds(rank, p, bytes) ? p : nullptr;
 }
 
 }  // namespace dlp::runtime

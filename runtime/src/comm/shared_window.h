@@ -7,6 +7,7 @@
 // /dev/shm. The mappings outlive the communicator that made them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@ class SharedWindow {
   // communicator). A rank that cannot make its block (a full /dev/shm, too
   // many bytes) fails with its reason and the others with one that names it.
   // `store` may be null for a single rank.
-  static absl::StatusOr<std::unique_ptr<SharedWindow>> Create(const CommOptions& o,
+  static absl::StatusOr<std::shared_ptr<SharedWindow>> Create(const CommOptions& o,
                                                               RendezvousStore* store,
                                                               const std::string& key, size_t bytes);
 
@@ -32,11 +33,35 @@ class SharedWindow {
   // Rank `rank`'s block (64-byte aligned) and its bytes.
   char* block(int rank) const;
   size_t bytes(int rank) const;
+  // Whether `bytes` from `p` lie in rank `rank`'s block.
+  bool Holds(int rank, const void* p, size_t bytes) const;
 
  private:
   explicit SharedWindow(std::vector<std::shared_ptr<ShmSegment>> blocks)
       : blocks_(std::move(blocks)) {}
   std::vector<std::shared_ptr<ShmSegment>> blocks_;
+};
+
+// The windows of one communicator, by the order they were made in (the same
+// on every rank), so that a collective can find a peer's buffer in shared
+// memory from where it lies in the peer's block. It keeps the windows mapped
+// until the communicator goes.
+class WindowRegistry {
+ public:
+  int Add(std::shared_ptr<const SharedWindow> window);
+  int size() const { return static_cast<int>(windows_.size()); }
+
+  struct Place {
+    int window = -1;
+    uint64_t offset = 0;
+  };
+  // Where `bytes` from `p` lie in this rank's block of a window; window -1 if none.
+  Place Find(int rank, const void* p, size_t bytes) const;
+  // Rank `rank`'s address of `place`, or null unless `bytes` from it lie in its block.
+  char* Resolve(int rank, Place place, size_t bytes) const;
+
+ private:
+  std::vector<std::shared_ptr<const SharedWindow>> windows_;
 };
 
 }  // namespace dlp::runtime

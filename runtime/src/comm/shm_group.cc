@@ -16,7 +16,9 @@ constexpr size_t kSlotsPerLane = 3;   // in[0], in[1], out
 // How long a sleeping rank waits before it looks at the peer's liveness.
 constexpr absl::Duration kCheckInterval = absl::Milliseconds(100);
 
-static_assert(kLaneControl * kMaxChannels <= kControlBytes);
+constexpr size_t kNoteOffset = kLaneControl * kMaxChannels;  // after the lanes' controls
+
+static_assert(kNoteOffset + ShmGroup::kNoteBytes <= kControlBytes);
 
 }  // namespace
 
@@ -43,6 +45,10 @@ std::atomic<uint64_t>& ShmGroup::seq(int rank, int lane, Seq which) const {
 char* ShmGroup::in(int rank, int lane, uint64_t round) const {
   return segments_[static_cast<size_t>(rank)]->ring() + kControlBytes +
          (static_cast<size_t>(lane) * kSlotsPerLane + round % 2) * kSlotBytes;
+}
+
+char* ShmGroup::note(int rank) const {
+  return segments_[static_cast<size_t>(rank)]->ring() + kNoteOffset;
 }
 
 char* ShmGroup::out(int rank, int lane) const {

@@ -54,6 +54,10 @@ class ShmGroup {
   uint64_t NextRound(int lane) { return ++rounds_[static_cast<size_t>(lane)]; }
   char* in(int rank, int lane, uint64_t round) const;
   char* out(int rank, int lane) const;
+  // kNoteBytes of `rank`'s segment (64-byte aligned) that only its owner
+  // writes, for a collective's arguments that the peers read (zero_copy.h).
+  static constexpr size_t kNoteBytes = 64;
+  char* note(int rank) const;
 
   // Makes this rank's sequence `which` of `lane` equal `round` and wakes the
   // peers that sleep (at once, or when oversubscribed at the next wait or

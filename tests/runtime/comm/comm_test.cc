@@ -22,9 +22,8 @@ using testing::RankGroup;
 using testing::RunRanks;
 using testing::TestOptions;
 
-constexpr dlp_dtype kDTypes[] = {DLP_FLOAT32, DLP_FLOAT64, DLP_FLOAT16,
-                                 DLP_BFLOAT16, DLP_INT32,  DLP_INT64};
-constexpr dlp_op kOps[] = {DLP_SUM, DLP_AVG, DLP_MIN, DLP_MAX};
+constexpr auto& kDTypes = testing::kAllDTypes;
+constexpr auto& kOps = testing::kAllOps;
 constexpr size_t kCounts[] = {0, 1, 7, 1009, 70001};
 
 absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int size, int port,
