@@ -25,11 +25,7 @@ absl::StatusOr<int> WorldSizeFromEnv() {
 
 absl::Status CommError(const char* call, int rc) {
   if (rc == 0) return absl::OkStatus();
-  // The C API returns absl's status codes: a caller can tell "not here" from a failure.
-  const auto code = rc > 0 && rc <= static_cast<int>(absl::StatusCode::kUnauthenticated)
-                        ? static_cast<absl::StatusCode>(rc)
-                        : absl::StatusCode::kInternal;
-  return absl::Status(code, absl::StrCat(call, ": ", dlp_last_error()));
+  return absl::InternalError(absl::StrCat(call, ": ", dlp_last_error()));
 }
 
 }  // namespace

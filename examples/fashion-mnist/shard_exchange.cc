@@ -6,6 +6,13 @@
 namespace dlp::fmnist {
 namespace {
 
+// Separate, with restrict: inlined into SumInOrder, GCC fused two sources into
+// one scalar loop.
+__attribute__((noinline)) void AddInto(float* __restrict sum, const float* __restrict src,
+                                       size_t n) {
+  for (size_t i = 0; i < n; ++i) sum[i] += src[i];
+}
+
 class CollectiveExchange : public ShardExchange {
  public:
   CollectiveExchange(Collective* group, const StepLayout& layout)
@@ -35,10 +42,12 @@ class SharedMemoryExchange : public ShardExchange {
       : ShardExchange(group, layout), blocks_(std::move(blocks)) {
     params_ = blocks_->block(0);
     velocity_ = params_ + layout.param_size;
-    const int rank = group->rank();
-    flat_ = blocks_->block(rank) + (rank == 0 ? 2 * layout.param_size : 0);
+    const auto flat_of = [&](int r) {
+      return blocks_->block(r) + (r == 0 ? 2 * layout.param_size : 0);
+    };
+    flat_ = flat_of(group->rank());
     for (int r = 0; r < group->size(); ++r) {
-      flats_.push_back(blocks_->block(r) + (r == 0 ? 2 * layout.param_size : 0));
+      shares_.push_back(flat_of(r) + layout.OwnedBlock(group->rank()));
     }
   }
   bool shared() const override { return true; }
@@ -51,10 +60,7 @@ class SharedMemoryExchange : public ShardExchange {
   }
   absl::Status SumGradients() override {
     DLP_RETURN_IF_ERROR(group_->Barrier());
-    const size_t begin = static_cast<size_t>(group_->rank()) * layout_.block;
-    std::vector<const float*> sources;
-    for (const float* f : flats_) sources.push_back(f + begin);
-    SumInOrder(sources, flat_ + begin, layout_.block);
+    SumInOrder(shares_, flat_ + layout_.OwnedBlock(group_->rank()), layout_.block);
     return absl::OkStatus();
   }
   // The update wrote the one shared copy: the barrier is all that is left
@@ -65,7 +71,7 @@ class SharedMemoryExchange : public ShardExchange {
 
  private:
   std::unique_ptr<SharedBlocks> blocks_;
-  std::vector<float*> flats_;  // every rank's
+  std::vector<const float*> shares_;  // this rank's block of every rank's gradient
 };
 
 }  // namespace
@@ -83,17 +89,6 @@ absl::StatusOr<std::unique_ptr<ShardExchange>> ShardExchange::ThroughSharedMemor
                        group->AllocateShared(floats * sizeof(float)));
   return std::make_unique<SharedMemoryExchange>(group, layout, std::move(blocks));
 }
-
-namespace {
-
-// Separate, with restrict: inlined into SumInOrder, GCC fused two sources into
-// one scalar loop.
-__attribute__((noinline)) void AddInto(float* __restrict sum, const float* __restrict src,
-                                       size_t n) {
-  for (size_t i = 0; i < n; ++i) sum[i] += src[i];
-}
-
-}  // namespace
 
 void SumInOrder(const std::vector<const float*>& sources, float* out, size_t n) {
   // A chunk at a time, so that `out` may alias a source and the sums stay in L1.

@@ -34,6 +34,8 @@ struct StepLayout {
   // into the buffers (empty for a rank whose block is all padding).
   size_t OwnedBegin(int rank) const { return Clamp(static_cast<size_t>(rank) * block); }
   size_t OwnedEnd(int rank) const { return Clamp((static_cast<size_t>(rank) + 1) * block); }
+  // Sharded: where rank `rank`'s block starts (padding and the loss included).
+  size_t OwnedBlock(int rank) const { return static_cast<size_t>(rank) * block; }
 
  private:
   size_t Clamp(size_t i) const;

@@ -224,8 +224,9 @@ absl::StatusOr<std::unique_ptr<ShardExchange>> MakeExchange(TrainOptions::Toggle
   }
   absl::StatusOr<std::unique_ptr<ShardExchange>> exchange =
       ShardExchange::ThroughSharedMemory(group, layout);
-  // Every rank sees the same host layout, so every rank falls back alike.
-  if (shared == TrainOptions::Toggle::kAuto && absl::IsFailedPrecondition(exchange.status())) {
+  // A rank that cannot share (another host, a full /dev/shm) fails the
+  // allocation on every rank, so every rank falls back alike.
+  if (shared == TrainOptions::Toggle::kAuto && !exchange.ok()) {
     return ShardExchange::ThroughCollectives(group, layout);
   }
   return exchange;

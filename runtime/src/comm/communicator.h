@@ -103,11 +103,10 @@ class Communicator {
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<DevicePath> device_;
   std::shared_ptr<RendezvousStore> store_;
-  std::vector<char> partial_sums_;
-  int windows_ = 0;                   // shared windows asked for, for their rendezvous keys
-  WindowRegistry shared_;             // the ones made
-  int64_t zero_copy_allreduces_ = 0;  // the ring
-                                      // reduce-scatter's, kept between calls
+  std::vector<char> partial_sums_;  // the ring reduce-scatter's, kept between calls
+  int windows_ = 0;                 // shared windows asked for, for their rendezvous keys
+  WindowRegistry shared_;           // the ones made
+  int64_t zero_copy_allreduces_ = 0;
   absl::Status broken_;
 };
 

@@ -4,7 +4,8 @@
 // copied and nothing is synchronised here: ranks order their accesses with a
 // barrier. The blocks are POSIX shm segments (shm_link.h's ShmSegment), their
 // names unlinked once every rank mapped them, so a crash leaves nothing in
-// /dev/shm. The mappings outlive the communicator that made them.
+// /dev/shm. The mappings last as long as the window object, which the
+// communicator that made it holds too (WindowRegistry).
 #pragma once
 
 #include <cstdint>
