@@ -238,6 +238,7 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
     bool ran = false;
     absl::Status s = ZeroCopyAllreduce(*group_, shared_, send, recv, count, t, op, &ran);
     zero_copy_allreduces_ += ran;
+    if (ran) span.set_algorithm("zero-copy");
     if (!s.ok() || ran) return Remember(s);
   }
   if (group_ != nullptr && algo == Algo::kDirect) {

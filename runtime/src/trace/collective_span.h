@@ -20,6 +20,9 @@ class CollectiveSpan {
   CollectiveSpan(const CollectiveSpan&) = delete;
   CollectiveSpan& operator=(const CollectiveSpan&) = delete;
 
+  // When the algorithm is known only once the collective ran (a static string).
+  void set_algorithm(const char* algorithm) { algorithm_ = algorithm; }
+
   // Bus factor of `op` for `ranks` ranks.
   static double BusFactor(const std::string& op, int ranks);
 

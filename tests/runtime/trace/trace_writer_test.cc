@@ -180,6 +180,22 @@ TEST(TraceWriter, CollectiveSpanCarriesBytesAndBandwidth) {
   EXPECT_NEAR((*ar)["args"]["busbw_GBps"].get<double>(), algbw * 1.5, algbw * 0.01);
 }
 
+// A zero-copy allreduce is known as such only once it ran.
+TEST(TraceWriter, ACollectiveSpanNamesTheAlgorithmThatRan) {
+  dlp::testing::TempDir dir;
+  ASSERT_EQ(InChild({{"DLP_TRACE_DIR", dir.path()}, {"RANK", "0"}},
+                    [] {
+                      dlp::runtime::trace::CollectiveSpan span("allreduce", 1 << 20, "float32",
+                                                               "sum", "direct", 2);
+                      span.set_algorithm("zero-copy");
+                    }),
+            0);
+  const auto events = ReadEvents(dir.Join("rank-0.trace.json"));
+  const json* ar = Find(events, "allreduce");
+  ASSERT_NE(ar, nullptr);
+  EXPECT_EQ((*ar)["args"]["algorithm"], "zero-copy");
+}
+
 TEST(TraceWriter, MetricPrintsTheLineAndAddsACounter) {
   dlp::testing::TempDir dir;
   const std::string out = dir.Join("stdout.txt");
