@@ -2,6 +2,7 @@
 // error that names a peer, well before their own timeout, and never hang.
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "comm/communicator.h"
@@ -19,7 +20,7 @@ using testing::RankGroup;
 using testing::RunRanks;
 
 // "transport/algorithm": shared memory runs the direct algorithm unless the
-// ring is forced.
+// ring is forced; "zero-copy" is the automatic choice between shared blocks.
 class CommFaultTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
@@ -35,13 +36,27 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
         if (!store.ok()) return store.status();
         auto options = testing::TestOptions(rank, kRanks, transport);
         options.timeout = absl::Seconds(120);  // longer than the test's deadline
-        options.algo = algo;
+        const bool zero_copy = algo == "zero-copy";
+        options.algo = zero_copy ? "auto" : algo;
         auto comm = Communicator::Create(options, std::move(*store));
         if (!comm.ok()) return comm.status();
-        std::vector<float> buf(1 << 20, 1.0f);
+        const size_t count = 1 << 20;
+        std::vector<float> own(count, 1.0f);
+        float* buf = own.data();
+        std::shared_ptr<SharedWindow> window;
+        if (zero_copy) {
+          auto made = (*comm)->AllocateShared(count * sizeof(float));
+          if (!made.ok()) return made.status();
+          window = *made;
+          buf = reinterpret_cast<float*>(window->block(rank));
+          std::fill(buf, buf + count, 1.0f);
+        }
         for (int i = 0; i < 100000; ++i) {
-          absl::Status s = (*comm)->Allreduce(buf.data(), buf.data(), buf.size(), DLP_FLOAT32, DLP_AVG);
+          absl::Status s = (*comm)->Allreduce(buf, buf, count, DLP_FLOAT32, DLP_AVG);
           if (!s.ok()) return s;
+          if (zero_copy && (*comm)->zero_copy_allreduces() == 0) {
+            return absl::InternalError("staged instead of zero-copy");
+          }
           std::ofstream(progress(rank)) << i;
         }
         return absl::InternalError("the victim was never killed");
@@ -69,10 +84,12 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, CommFaultTest,
-                         ::testing::Values("tcp/ring", "tcp/doubling", "shm/ring", "shm/direct"),
+                         ::testing::Values("tcp/ring", "tcp/doubling", "shm/ring", "shm/direct",
+                                           "shm/zero-copy"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            name[name.find('/')] = '_';
+                           std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
 
