@@ -74,6 +74,34 @@ TEST(CommZeroCopyTest, EveryDTypeAndOpBetweenSharedBuffers) {
   }
 }
 
+// From 8 MiB the results go out with streaming stores.
+TEST(CommZeroCopyTest, ResultsLargerThanTheCachesAreStreamedAlike) {
+  dlp::testing::TempDir dir;
+  RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
+    auto comm = Join(rank, port);
+    if (!comm.ok()) return comm.status();
+    const size_t count = (size_t{8} << 20) / sizeof(float) + 7, bytes = count * sizeof(float);
+    auto window = (*comm)->AllocateShared(2 * bytes);
+    if (!window.ok()) return window.status();
+    char* const send = (*window)->block(rank);
+    for (bool in_place : {false, true}) {
+      char* out = in_place ? send : send + bytes;
+      testing::FillInput(send, count, 5, rank, DLP_FLOAT32);
+      DLP_RETURN_IF_ERROR((*comm)->Allreduce(send, out, count, DLP_FLOAT32, DLP_SUM));
+      DLP_RETURN_IF_ERROR(CheckResult(out, count, 5, rank, kRanks, DLP_FLOAT32, DLP_SUM));
+      testing::WriteFile(absl::StrFormat("%s/%d-%d.bin", dir.path(), in_place, rank), out, bytes);
+    }
+    if ((*comm)->zero_copy_allreduces() != 2) return absl::InternalError("staged");
+    return absl::OkStatus();
+  });
+  ASSERT_TRUE(group.AllOk()) << group.Describe();
+  for (int in_place : {0, 1}) {
+    EXPECT_EQ(testing::CompareAcrossRanks(absl::StrFormat("%s/%d", dir.path(), in_place), kRanks,
+                                          sizeof(float)),
+              "");
+  }
+}
+
 TEST(CommZeroCopyTest, OneRankOutsideSharedMemoryMakesEveryRankStage) {
   RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
     auto comm = Join(rank, port);
