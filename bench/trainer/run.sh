@@ -23,7 +23,9 @@ flags=(--epochs "${EPOCHS:-2}" --device cpu --limit-test 1000 "$@")
 # Prints the samples/s of the last epoch that rank 0 reported.
 run() {
   local ranks=$1 algo=$2
-  DLP_COMM_ALGO=$algo "$bin/dlp-run" -np "$ranks" -- "$bin/fmnist-train" "${flags[@]}" |
+  # The trainer's first line (on stderr) would interleave with the table; errors still show.
+  DLP_COMM_ALGO=$algo "$bin/dlp-run" -np "$ranks" -- "$bin/fmnist-train" "${flags[@]}" \
+    2> >(grep -v '^\[0\] fmnist-train: training ' >&2) |
     sed -n 's/^\[0\] //p' | grep '^{' | tail -1 |
     python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["samples_per_second"])'
 }
