@@ -2,7 +2,6 @@
 // JSON object per epoch on stdout; notes and errors go to stderr.
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -69,23 +68,29 @@ int main(int argc, char** argv) {
       "on a GPU or where the host has two cores per local rank)");
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
-  using Toggle = dlp::fmnist::TrainOptions::Toggle;
-  const std::map<std::string, Toggle> toggles = {
-      {"auto", Toggle::kAuto}, {"on", Toggle::kOn}, {"off", Toggle::kOff}};
-  app.add_option("--shard-optimizer", o.shard_optimizer,
-                 "Reduce-scatter the gradient and let each rank update its share of the model, "
-                 "then allgather it (ZeRO stage 1): on, off, or auto (on the CPU, when the "
-                 "gradient is reduced after backward and the ranks share one host or have "
-                 "one each)")
-      ->transform(CLI::CheckedTransformer(toggles))
-      ->default_str("auto");
-  app.add_option("--shared-model", o.shared_model,
-                 "With the sharded optimizer, keep one copy of the model in shared memory that "
-                 "the ranks update in place, each summing its share of the gradient from the "
-                 "others', instead of a copy each and two collectives a step: on, off, or auto "
-                 "(when every rank is on this host)")
-      ->transform(CLI::CheckedTransformer(toggles))
-      ->default_str("auto");
+  // on, off or auto, each of them defaulting to auto.
+  const auto add_toggle = [&app](const char* name, dlp::fmnist::TrainOptions::Toggle& value,
+                                 const std::string& help) {
+    using Toggle = dlp::fmnist::TrainOptions::Toggle;
+    app.add_option_function<std::string>(
+           name,
+           [&value](const std::string& v) {
+             value = v == "on" ? Toggle::kOn : v == "off" ? Toggle::kOff : Toggle::kAuto;
+           },
+           help)
+        ->check(CLI::IsMember({"auto", "on", "off"}))
+        ->default_str("auto");
+  };
+  add_toggle("--shard-optimizer", o.shard_optimizer,
+             "Reduce-scatter the gradient and let each rank update its share of the model, "
+             "then allgather it (ZeRO stage 1): on, off, or auto (on the CPU, when the "
+             "gradient is reduced after backward and the ranks share one host or have "
+             "one each)");
+  add_toggle("--shared-model", o.shared_model,
+             "With the sharded optimizer, keep one copy of the model in shared memory that "
+             "the ranks update in place, each summing its share of the gradient from the "
+             "others', instead of a copy each and two collectives a step: on, off, or auto "
+             "(when every rank is on this host)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

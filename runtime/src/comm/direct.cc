@@ -17,15 +17,6 @@ constexpr size_t kStreamBytes = 8 << 20;
 
 void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
 
-// dst = op over sources[0..n) in that order, then the average's division.
-void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count, dlp_dtype t,
-               dlp_op op) {
-  const int n = static_cast<int>(sources.size());
-  ReduceFrom(dst, sources[0], sources[1], count, t, op);
-  for (int j = 2; j < n; ++j) ReduceInto(dst, sources[static_cast<size_t>(j)], count, t, op);
-  if (op == DLP_AVG) FinishAverage(dst, count, t, n);
-}
-
 }  // namespace
 
 absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv, size_t count,

@@ -145,6 +145,14 @@ void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype
   ReduceInto(dst, b, count, t, op);
 }
 
+void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count, dlp_dtype t,
+               dlp_op op) {
+  const int n = static_cast<int>(sources.size());
+  ReduceFrom(dst, sources[0], sources[1], count, t, op);
+  for (int j = 2; j < n; ++j) ReduceInto(dst, sources[static_cast<size_t>(j)], count, t, op);
+  if (op == DLP_AVG) FinishAverage(dst, count, t, n);
+}
+
 void CopyStreaming(char* dst, const char* src, size_t n) {
 #if defined(__x86_64__)
   // Align the destination to 16 bytes, stream the middle, copy the tail.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "dlp/comm.h"
 
@@ -17,6 +18,10 @@ void ReduceInto(void* dst, const void* src, size_t count, dlp_dtype t, dlp_op op
 
 // dst[i] = op(a[i], b[i]); dst may equal a (then it is ReduceInto(dst, b)).
 void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype t, dlp_op op);
+
+// dst = op over sources[0..n) in that order (n ≥ 2), then the average's division.
+void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count, dlp_dtype t,
+               dlp_op op);
 
 // memcpy with non-temporal stores where the CPU has them: for results larger
 // than the caches, which then skip the read-for-ownership of `dst`.

@@ -51,16 +51,15 @@ Buffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
 // recv[r]'s slice r = op over every send's slice r, in rank order.
 void ReduceSlice(const Buffers& b, int r, const Segments& seg, dlp_dtype t, dlp_op op,
                  void (*copy)(char*, const char*, size_t)) {
-  const size_t elem = DTypeSize(t), n = b.send.size();
-  const size_t block = kBlockBytes / elem;
+  const size_t elem = DTypeSize(t), block = kBlockBytes / elem;
   thread_local std::vector<char> scratch;
   scratch.resize(kBlockBytes);
+  std::vector<const char*> sources(b.send.size());
   const size_t first = seg.offset(r) / elem, count = seg.bytes(r) / elem;
   for (size_t c0 = 0; c0 < count; c0 += block) {
     const size_t m = std::min(block, count - c0), at = (first + c0) * elem;
-    ReduceFrom(scratch.data(), b.send[0] + at, b.send[1] + at, m, t, op);
-    for (size_t j = 2; j < n; ++j) ReduceInto(scratch.data(), b.send[j] + at, m, t, op);
-    if (op == DLP_AVG) FinishAverage(scratch.data(), m, t, static_cast<int>(n));
+    for (size_t j = 0; j < sources.size(); ++j) sources[j] = b.send[j] + at;
+    ReduceAll(scratch.data(), sources, m, t, op);
     copy(b.recv[static_cast<size_t>(r)] + at, scratch.data(), m * elem);
   }
 }
