@@ -23,16 +23,17 @@ inline void SetRankEnv(int rank, int size, int port, const char* transport) {
   setenv("DLP_COMM_TIMEOUT", "5", 1);
 }
 
-// One process, as run without dlp-run: no rendezvous store.
-inline void SetSingleRankEnv() {
-  setenv("RANK", "0", 1);
-  setenv("WORLD_SIZE", "1", 1);
-  unsetenv("DLP_STORE_ADDR");
-}
-
 // `what` failed: with dlp_last_error()'s message.
 inline absl::Status Fail(const std::string& what) {
   return absl::InternalError(absl::StrCat(what, ": ", dlp_last_error()));
+}
+
+// Joins as one process, as run without dlp-run: no rendezvous store.
+inline absl::Status InitSingleRank(dlp_comm** c) {
+  setenv("RANK", "0", 1);
+  setenv("WORLD_SIZE", "1", 1);
+  unsetenv("DLP_STORE_ADDR");
+  return dlp_comm_init_from_env(c) == 0 ? absl::OkStatus() : Fail("init");
 }
 
 }  // namespace dlp::runtime::testing

@@ -2,6 +2,7 @@
 #include <cstdlib>
 
 #include "dlp/comm.h"
+#include "dlp/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/comm/c_api_rank_env.h"
@@ -75,9 +76,8 @@ TEST(CommCApiTest, MissingEnvironmentIsAClearError) {
 
 TEST(CommCApiTest, SingleRankNeedsNoStore) {
   RankGroup group = RunRanks(1, [&](int, int) -> absl::Status {
-    testing::SetSingleRankEnv();
     dlp_comm* c = nullptr;
-    if (dlp_comm_init_from_env(&c) != 0) return Fail("init");
+    DLP_RETURN_IF_ERROR(testing::InitSingleRank(&c));
     float v[3] = {1, 2, 3}, out[3];
     if (dlp_allreduce(c, v, out, 3, DLP_FLOAT32, DLP_SUM) != 0 || out[2] != 3)
       return Fail("allreduce");

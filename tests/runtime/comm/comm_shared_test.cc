@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/comm.h"
+#include "dlp/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/comm/c_api_rank_env.h"
@@ -88,9 +89,8 @@ TEST(CommSharedTest, EveryRankReadsAndWritesEveryBlockInPlace) {
 
 TEST(CommSharedTest, ASingleRankGetsItsOwnBlock) {
   RankGroup group = RunRanks(1, [&](int, int) -> absl::Status {
-    testing::SetSingleRankEnv();
     dlp_comm* c = nullptr;
-    if (dlp_comm_init_from_env(&c) != 0) return Fail("init");
+    DLP_RETURN_IF_ERROR(testing::InitSingleRank(&c));
     dlp_shared* s = nullptr;
     if (dlp_shared_alloc(c, 4096, &s) != 0) return Fail("dlp_shared_alloc");
     auto* p = static_cast<int*>(dlp_shared_block(s, 0, nullptr));
