@@ -188,7 +188,6 @@ void Launcher::Pump(absl::Time deadline) {
       failed_index_ = static_cast<int>(i);
     }
   }
-  WriteStatus();
 }
 
 Launcher::Outcome Launcher::Supervise(int round) {
@@ -219,6 +218,10 @@ Launcher::Outcome Launcher::Supervise(int round) {
       }
       deadline = start_deadline;
     }
+    // Only while the round goes on: its end writes the outcome at once, so a
+    // short job's status file is written twice (started, ended), not three
+    // times, and each rewrite frees an inode.
+    WriteStatus();
     Pump(deadline);
   }
 }
@@ -228,6 +231,7 @@ void Launcher::StopAll() {
     rank->CloseStdin();
     rank->SignalGroup(SIGTERM);
   }
+  WriteStatus();  // the rank that ended the round, while the others stop
   const absl::Time grace_end = absl::Now() + options_.grace;
   auto all_exited = [this] {
     return std::all_of(ranks_.begin(), ranks_.end(), [](auto& r) { return r->exited() || !r->running(); });

@@ -11,6 +11,32 @@ absl::Status SqliteError(sqlite3* db, absl::string_view what) {
 
 }  // namespace
 
+StatementCache::~StatementCache() {
+  for (auto& [sql, stmts] : idle_) {
+    for (sqlite3_stmt* stmt : stmts) sqlite3_finalize(stmt);
+  }
+}
+
+sqlite3_stmt* StatementCache::Take(absl::string_view sql) {
+  auto it = idle_.find(sql);
+  if (it == idle_.end() || it->second.empty()) return nullptr;
+  sqlite3_stmt* stmt = it->second.back();
+  it->second.pop_back();
+  --count_;
+  return stmt;
+}
+
+void StatementCache::Give(sqlite3_stmt* stmt) {
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+  if (count_ >= kMaxIdle) {
+    sqlite3_finalize(stmt);
+    return;
+  }
+  idle_[sqlite3_sql(stmt)].push_back(stmt);
+  ++count_;
+}
+
 Statement& Statement::Bind(int index, int64_t value) {
   if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK && bind_error_.ok()) {
     bind_error_ = SqliteError(db_, "bind");
@@ -87,6 +113,7 @@ absl::StatusOr<Database> Database::Open(const std::string& path) {
 }
 
 Database::~Database() {
+  cache_.reset();  // its statements first: a connection with statements does not close
   if (db_ != nullptr) sqlite3_close(db_);
 }
 
@@ -103,12 +130,15 @@ absl::Status Database::Exec(absl::string_view sql) {
 }
 
 absl::StatusOr<Statement> Database::Prepare(absl::string_view sql) {
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
-      SQLITE_OK) {
+  sqlite3_stmt* stmt = cache_->Take(sql);
+  if (stmt == nullptr &&
+      sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                         &stmt, nullptr) != SQLITE_OK) {
     return SqliteError(db_, sql);
   }
-  return Statement(db_, stmt);
+  // An empty statement (only a comment) has no handle and nothing to keep.
+  if (stmt == nullptr) return SqliteError(db_, absl::StrCat("no statement in: ", sql));
+  return Statement(db_, stmt, cache_.get());
 }
 
 absl::StatusOr<int64_t> Database::QueryInt(absl::string_view sql) {
