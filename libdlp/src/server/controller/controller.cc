@@ -293,7 +293,9 @@ std::unique_lock<std::mutex> Controller::LockReader(JobStore*& store) {
 absl::StatusOr<JobRecord> Controller::Read(const std::string& id, const std::string& tenant) {
   JobStore* store = nullptr;
   std::unique_lock<std::mutex> lock = LockReader(store);
-  return FindJob(*store, id, tenant);
+  DLP_ASSIGN_OR_RETURN(JobRecord record, FindJob(*store, id, tenant));
+  board_.Overlay(record);
+  return record;
 }
 
 absl::StatusOr<Job> Controller::Get(const std::string& id, const std::string& tenant) {
@@ -319,7 +321,10 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
   }
   std::vector<Job> jobs;
   jobs.reserve(records.size());
-  for (JobRecord& r : records) jobs.push_back(std::move(r.job));
+  for (JobRecord& r : records) {
+    board_.Overlay(r);
+    jobs.push_back(std::move(r.job));
+  }
   return jobs;
 }
 

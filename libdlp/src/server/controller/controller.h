@@ -33,6 +33,7 @@
 #include "dlp/backend.h"
 #include "dlp/job.h"
 #include "dlp/pipeline.h"
+#include "server/controller/explanation_board.h"
 #include "server/executor/executor.h"
 #include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/policy.h"
@@ -181,12 +182,14 @@ class Controller {
   // fills the snapshot's history, and saves it when a minute has passed
   // since the last save (or `save_now`). mu_ held.
   void KeepHistory(Snapshot& snapshot, bool save_now = false);
-  // Saves the waiting jobs' reasons, positions and estimated starts that
-  // changed, in one commit, and keeps their traces in memory. mu_ held.
+  // Puts the waiting jobs' reasons, positions and estimated starts that
+  // changed on the board and saves them, and keeps their traces in memory.
+  // mu_ held.
   void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
-  // Writes the explanations kept in unsaved_explanations_: at once when few
-  // changed, else at most once a second (`force`: now). mu_ held.
+  // Writes the explanations kept in unsaved_explanations_ to the store: at
+  // once when few changed, else at most every 30 s (`force`: now). mu_ held.
   void WriteExplanations(bool force);
+  static constexpr size_t kExplanationsAtOnce = 256;
 
   // A submission waiting for its group commit (InsertGrouped).
   struct PendingInsert {
@@ -219,11 +222,11 @@ class Controller {
   std::set<int64_t> requeued_;
   // The policy's latest decision trace of each waiting job (for Why).
   std::map<int64_t, DecisionTrace> traces_;
-  // Explanations already in active_ and not yet in the store. Behind a
-  // backlog every start moves the position of every job behind it: writing
-  // thousands of rows each round was a fifth of dlpd's CPU.
+  // Explanations already in active_ and on the board, not yet in the store.
   std::map<int64_t, QueuedExplanation> unsaved_explanations_;
   absl::Time explanations_written_ = absl::InfinitePast();
+  absl::Time explanations_announced_ = absl::InfinitePast();
+  ExplanationBoard board_;  // its own lock: readers never wait for mu_
   // Ended jobs that Queued jobs depend on (their states never change again).
   std::map<int64_t, JobState> ended_;
   FairShareHistory history_;

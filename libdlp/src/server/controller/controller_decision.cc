@@ -45,6 +45,7 @@ std::set<int64_t> Controller::Preempt(const std::vector<PreemptDecision>& preemp
 
 void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting) {
   std::map<int64_t, DecisionTrace> traces;
+  std::vector<QueuedExplanation> changed;
   for (const auto& [seq, why] : waiting) {
     auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
     if (it == active_.end() || it->second.job.state != JobState::kQueued) continue;
@@ -61,21 +62,32 @@ void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& w
       job.reason = e.reason;
       job.position = e.position;
       job.estimated_start = e.estimated_start;
+      changed.push_back(e);
       unsaved_explanations_[seq] = std::move(e);
     }
   }
   traces_ = std::move(traces);
+  board_.Put(changed);
+  // Watchers read the board at once; behind a backlog (every job's position
+  // moves each round) they are woken at most once a second.
+  const absl::Time now = absl::Now();
+  if (!changed.empty() && (changed.size() <= kExplanationsAtOnce ||
+                           now - explanations_announced_ >= absl::Seconds(1))) {
+    explanations_announced_ = now;
+    ++generation_;
+    changed_.notify_all();
+  }
   WriteExplanations(/*force=*/false);
 }
 
 void Controller::WriteExplanations(bool force) {
-  // A few hundred rows are written at once (a small cluster sees every change
-  // as it happens); more wait for the next second, keeping only the latest.
-  constexpr size_t kWrittenAtOnce = 256;
+  // A few hundred rows are written at once (the store matches the board on
+  // a small cluster); more wait, keeping only the latest, as readers see
+  // the board.
   if (unsaved_explanations_.empty()) return;
   const absl::Time now = absl::Now();
-  if (!force && unsaved_explanations_.size() > kWrittenAtOnce &&
-      now - explanations_written_ < absl::Seconds(1)) {
+  if (!force && unsaved_explanations_.size() > kExplanationsAtOnce &&
+      now - explanations_written_ < absl::Seconds(30)) {
     return;
   }
   std::vector<QueuedExplanation> changed;
@@ -95,8 +107,6 @@ void Controller::WriteExplanations(bool force) {
     }
     return;
   }
-  ++generation_;
-  changed_.notify_all();
 }
 
 absl::StatusOr<JobExplanation> Controller::Why(const std::string& id, const std::string& tenant) {

@@ -39,6 +39,7 @@ absl::Status Controller::Commit(std::vector<JobChange> changes) {
   }
   for (JobChange& c : changes) {
     unsaved_.erase(c.record.seq);
+    if (c.record.job.state != JobState::kQueued) board_.Forget(c.record.seq);
     if (IsTerminal(c.record.job.state)) {
       executor_.Release(c.record);
       active_.erase(c.record.seq);

@@ -70,6 +70,7 @@ absl::StatusOr<Pipeline> Controller::PipelineOf(JobStore& store, const PipelineR
   for (const auto& [name, seq] : record.jobs) names[absl::StrCat(seq)] = name;
   for (const auto& [name, seq] : record.jobs) {
     DLP_ASSIGN_OR_RETURN(JobRecord job, store.Get(seq));
+    board_.Overlay(job);
     PipelineJob j;
     j.name = name;
     j.job = job.job.id;

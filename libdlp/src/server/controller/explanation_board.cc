@@ -1,0 +1,25 @@
+#include "server/controller/explanation_board.h"
+
+namespace dlp::server {
+
+void ExplanationBoard::Put(const std::vector<QueuedExplanation>& changed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const QueuedExplanation& e : changed) by_seq_[e.seq] = e;
+}
+
+void ExplanationBoard::Forget(int64_t seq) {
+  std::lock_guard<std::mutex> lock(mu_);
+  by_seq_.erase(seq);
+}
+
+void ExplanationBoard::Overlay(JobRecord& record) const {
+  if (record.job.state != JobState::kQueued) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = by_seq_.find(record.seq);
+  if (it == by_seq_.end()) return;
+  record.job.reason = it->second.reason;
+  record.job.position = it->second.position;
+  record.job.estimated_start = it->second.estimated_start;
+}
+
+}  // namespace dlp::server
