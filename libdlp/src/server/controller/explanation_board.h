@@ -1,9 +1,9 @@
 // Every Queued job's current reason, position and estimated start, readable
 // without the controller's lock. Behind a backlog every start moves the
 // position of every job behind it, and writing thousands of rows to the store
-// each second was a tenth of dlpd's CPU: the store now gets them when few
-// change (and now and then), and what the API reads from the store is
-// overlaid with this board.
+// each second was 5 % of dlpd's CPU: the store now gets them when few change
+// (and now and then), and what the API reads from the store is overlaid with
+// this board.
 #pragma once
 
 #include <cstdint>
