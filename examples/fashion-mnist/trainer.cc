@@ -13,6 +13,7 @@
 #include "dlp/trace.h"
 #include "flush_denormals.h"
 #include "gradient_buckets.h"
+#include "host_dataset.h"
 #include "network.h"
 #include "rng.h"
 #include "shard_exchange.h"
@@ -131,11 +132,11 @@ class BatchLoader {
       : kernels_(k), x_(k, size_t{static_cast<size_t>(capacity)} * kImageSize),
         labels_(k, capacity) {}
 
-  void Load(const Dataset& set, const int* order, int rows) {
+  void Load(const Samples& set, const int* order, int rows) {
     host_x_.resize(static_cast<size_t>(rows) * kImageSize);
     host_labels_.resize(rows);
     for (int i = 0; i < rows; ++i) {
-      const uint8_t* src = set.pixels.data() + static_cast<size_t>(order[i]) * kImageSize;
+      const uint8_t* src = set.pixels + static_cast<size_t>(order[i]) * kImageSize;
       float* dst = host_x_.data() + static_cast<size_t>(i) * kImageSize;
       for (int p = 0; p < kImageSize; ++p) dst[p] = PixelValue(src[p]);
       host_labels_[i] = set.labels[order[i]];
@@ -160,7 +161,7 @@ std::pair<int, int> Slice(int n, int rank, int size) {
           static_cast<int>(int64_t{n} * (rank + 1) / size)};
 }
 
-absl::StatusOr<double> TestAccuracy(const Dataset& test, Network& net, Kernels& k,
+absl::StatusOr<double> TestAccuracy(const Samples& test, Network& net, Kernels& k,
                                     const float* params, Collective& group) {
   const auto [lo, hi] = Slice(test.count, group.rank(), group.size());
   std::vector<int> order(test.count);
@@ -251,8 +252,10 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   const ScopedFlushDenormals flush_denormals;
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Collective> group, Collective::FromEnvironment());
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Kernels> kernels, MakeKernels(o.device));
-  DLP_ASSIGN_OR_RETURN(const Dataset train, LoadDataset(o.data_dir, "train", o.limit_train));
-  DLP_ASSIGN_OR_RETURN(const Dataset test, LoadDataset(o.data_dir, "t10k", o.limit_test));
+  DLP_ASSIGN_OR_RETURN(const HostDatasets data,
+                       LoadDatasetsOncePerHost(*group, o.data_dir, o.limit_train, o.limit_test));
+  const Samples& train = data.train;
+  const Samples& test = data.test;
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, o.hidden, kernels.get()));
   const bool rank0 = group->rank() == 0;
   const bool overlap = group->size() > 1 && o.shard_optimizer != TrainOptions::Shard::kOn &&
@@ -274,7 +277,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   if (rank0 && observer.on_note) {
     observer.on_note(absl::StrCat("training ", o.model, " (", count, " parameters) on ",
                                   kernels->name(), ", ", group->size(), " rank(s), ", train.count,
-                                  " samples",
+                                  " samples", data.read_once ? " read once on this host" : "",
                                   group->size() > 1 ? StepNote(overlap, exchange.get()) : ""));
   }
 

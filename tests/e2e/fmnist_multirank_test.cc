@@ -93,11 +93,14 @@ TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   for (const RunResult* r : {&chosen, &on, &off, &whole}) {
     ASSERT_EQ(r->exit_code, 0) << r->out << r->err;
   }
-  const std::string beside = "2 rank(s), 1024 samples, gradients all-reduced beside backward";
+  const std::string beside =
+      "2 rank(s), 1024 samples read once on this host, gradients all-reduced beside backward";
   const std::string sharded =
-      "2 rank(s), 1024 samples, gradients summed in shared memory after backward, each rank "
+      "2 rank(s), 1024 samples read once on this host, gradients summed in shared memory after "
+      "backward, each rank "
       "updating its share of one shared model";
-  const std::string after = "2 rank(s), 1024 samples, gradients all-reduced after backward";
+  const std::string after =
+      "2 rank(s), 1024 samples read once on this host, gradients all-reduced after backward";
   EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : sharded));
   EXPECT_THAT(on.err + on.out, HasSubstr(beside));
   EXPECT_THAT(off.err + off.out, HasSubstr(sharded));
@@ -144,12 +147,40 @@ TEST(FmnistMultiRankTest, ASharedModelNeedsEveryRankOnOneHost) {
   const RunResult chosen = TrainWithRanks(2, {"--epochs", "1", "--no-overlap"}, apart);
   ASSERT_EQ(chosen.exit_code, 0) << chosen.out << chosen.err;
   EXPECT_THAT(chosen.out + chosen.err, HasSubstr("gradients reduce-scattered after backward"));
+  EXPECT_THAT(chosen.out + chosen.err, Not(HasSubstr("read once on this host")));
   const RunResult forced =
       TrainWithRanks(2, {"--epochs", "1", "--no-overlap", "--shared-model", "on"}, apart);
   EXPECT_NE(forced.exit_code, 0);
   EXPECT_THAT(forced.out + forced.err,
               HasSubstr("shared memory needs every rank on one host; these 2 ranks are on 2 "
                         "hosts"));
+}
+
+// The ranks on one host read the dataset once (rank 0, into shared memory),
+// and learn the same as ranks that each read their own.
+TEST(FmnistMultiRankTest, RanksOnOneHostReadTheDatasetOnce) {
+  const RunResult together = TrainWithRanks(4, {"--epochs", "1", "--no-overlap"});
+  ASSERT_EQ(together.exit_code, 0) << together.out << together.err;
+  EXPECT_THAT(together.out + together.err, HasSubstr("1024 samples read once on this host"));
+  const RunResult apart =
+      TrainWithRanks(4, {"--epochs", "1", "--no-overlap"}, {{"DLP_COMM_TRANSPORT", "tcp"}});
+  ASSERT_EQ(apart.exit_code, 0) << apart.out << apart.err;
+  EXPECT_THAT(apart.out + apart.err, Not(HasSubstr("read once")));
+  const auto a = Rank0Epochs(together), b = Rank0Epochs(apart);
+  ASSERT_THAT(a, SizeIs(1));
+  ASSERT_THAT(b, SizeIs(1));
+  EXPECT_NEAR(a[0]["loss"].get<double>(), b[0]["loss"].get<double>(),
+              1e-3 * a[0]["loss"].get<double>());
+}
+
+// Rank 0 names what it could not read and the run ends (the others fail
+// with it rather than wait for a dataset that never comes).
+TEST(FmnistMultiRankTest, ADatasetRankZeroCannotReadEndsTheRun) {
+  testing::TempDir dir;
+  const RunResult r = TrainWithRanks(4, {"--data", dir.Join("nothing-here")});
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out + r.err, HasSubstr("train-images-idx3-ubyte.gz"));
+  EXPECT_THAT(r.out + r.err, HasSubstr("dataset-fashion-mnist"));
 }
 
 // Two "hosts" on loopback addresses: with two ranks on each, the allreduce is
