@@ -1,5 +1,6 @@
 #include "host_dataset.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -35,6 +36,16 @@ const char* View(int64_t count, const char* at, Samples& samples) {
   return at + Bytes(count);
 }
 
+// Rank 0's `text` (up to 1 KiB) on every rank.
+absl::StatusOr<std::string> BroadcastText(Collective& group, absl::string_view text) {
+  int64_t words[128] = {};
+  const size_t n = std::min(text.size(), sizeof(words) - 1);
+  if (group.rank() == 0) std::memcpy(words, text.data(), n);
+  DLP_RETURN_IF_ERROR(group.Broadcast(words, 128));
+  const char* bytes = reinterpret_cast<const char*>(words);
+  return std::string(bytes, strnlen(bytes, sizeof(words) - 1));
+}
+
 }  // namespace
 
 absl::StatusOr<HostDatasets> LoadDatasetsOncePerHost(Collective& group, const std::string& dir,
@@ -43,15 +54,18 @@ absl::StatusOr<HostDatasets> LoadDatasetsOncePerHost(Collective& group, const st
   const bool rank0 = group.rank() == 0;
   absl::StatusOr<HostDatasets> own =
       rank0 ? LoadOwn(dir, limit_train, limit_test) : absl::StatusOr<HostDatasets>(HostDatasets{});
-  // Rank 0 says whether it could, and how many samples: the others then fail
-  // alike, or know where each set lies in its block.
-  int64_t header[3] = {own.ok() ? 1 : 0, own.ok() ? own->train.count : 0,
+  // Rank 0 says whether it could (its status code), and how many samples: the
+  // others then know where each set lies in its block...
+  int64_t header[3] = {static_cast<int64_t>(own.status().code()), own.ok() ? own->train.count : 0,
                        own.ok() ? own->test.count : 0};
   DLP_RETURN_IF_ERROR(group.Broadcast(header, 3));
-  if (header[0] == 0) {
+  if (header[0] != 0) {
+    // ...or fail with its error: whichever rank ends first, dlp-run stops
+    // the others, so each says what is missing.
+    DLP_ASSIGN_OR_RETURN(std::string why, BroadcastText(group, own.status().message()));
     if (rank0) return own.status();
-    return absl::FailedPreconditionError(
-        absl::StrCat("rank 0 could not read the dataset in ", dir, " (its own error says why)"));
+    return absl::Status(static_cast<absl::StatusCode>(header[0]),
+                        absl::StrCat("rank 0 could not read the dataset: ", why));
   }
   absl::StatusOr<std::unique_ptr<SharedBlocks>> blocks =
       group.AllocateShared(rank0 ? Bytes(header[1]) + Bytes(header[2]) : 0);

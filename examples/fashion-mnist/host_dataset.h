@@ -29,8 +29,9 @@ struct HostDatasets {
   std::unique_ptr<SharedBlocks> shared;
 };
 
-// As LoadDataset for "train" and "t10k". When rank 0 cannot read them, it
-// returns its own error and every other rank a FailedPrecondition naming it.
+// As LoadDataset for "train" and "t10k". When rank 0 cannot read them, every
+// rank returns rank 0's error (the others prefixed "rank 0 could not read the
+// dataset: ").
 absl::StatusOr<HostDatasets> LoadDatasetsOncePerHost(Collective& group, const std::string& dir,
                                                      int limit_train, int limit_test);
 

@@ -173,8 +173,9 @@ TEST(FmnistMultiRankTest, RanksOnOneHostReadTheDatasetOnce) {
               1e-3 * a[0]["loss"].get<double>());
 }
 
-// Rank 0 names what it could not read and the run ends (the others fail
-// with it rather than wait for a dataset that never comes).
+// Rank 0 names what it could not read and the run ends: the others fail
+// with its error rather than wait for a dataset that never comes, so the
+// message is there whichever rank dlp-run sees end first.
 TEST(FmnistMultiRankTest, ADatasetRankZeroCannotReadEndsTheRun) {
   testing::TempDir dir;
   const RunResult r = TrainWithRanks(4, {"--data", dir.Join("nothing-here")});
