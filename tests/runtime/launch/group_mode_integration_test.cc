@@ -1,7 +1,9 @@
 // dlp-run --group: the dlpd contract (docs/runtime-contract.md) end to end.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <regex>
 #include <sstream>
@@ -163,6 +165,54 @@ TEST(GroupMode, SigtermStopsEveryProcessTree) {
   for (const auto& replica : status["replicas"]) {
     EXPECT_TRUE(ProcessGone(replica["pid"].get<int>()));
   }
+}
+
+// How many times a file named `name` was renamed into the folder an inotify
+// descriptor watches (each status rewrite is a rename over the last one).
+int RenamesInto(int inotify_fd, const std::string& name) {
+  int count = 0;
+  alignas(inotify_event) char buf[16384];
+  ssize_t n;
+  while ((n = read(inotify_fd, buf, sizeof buf)) > 0) {
+    for (char* p = buf; p < buf + n;) {
+      const auto* e = reinterpret_cast<const inotify_event*>(p);
+      if ((e->mask & IN_MOVED_TO) && e->len > 0 && name == e->name) ++count;
+      p += sizeof(inotify_event) + e->len;
+    }
+  }
+  return count;
+}
+
+// A one-round job writes its status twice: started, then ended. Each rewrite
+// frees an inode, and behind a backlog of short jobs the file system paid for
+// a third one that the end replaced at once.
+TEST(GroupMode, AShortJobWritesItsStatusTwice) {
+  TempDir dir;
+  const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  // IN_MOVED_FROM too: the kernel merges identical events queued back to
+  // back, and each temporary file's name keeps two renames apart.
+  ASSERT_GE(inotify_add_watch(fd, dir.path().c_str(), IN_MOVED_FROM | IN_MOVED_TO), 0);
+  RunResult r =
+      RunGroup(dir, R"({"roles": [{"role": "worker", "count": 1, "command": ["true"]}]})");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(RenamesInto(fd, "status.json"), 2);
+  close(fd);
+  EXPECT_EQ(ReadJson(dir.Join("status.json"))["state"], "Succeeded");
+}
+
+// While the round goes on, a rank's end is in the status file: rank 1 waits
+// until the file shows rank 0 ended.
+TEST(GroupMode, ARankThatEndedShowsWhileTheOthersRun) {
+  TempDir dir;
+  const std::string status = dir.Join("status.json");
+  RunResult r = RunGroup(dir,
+                         R"({"roles": [{"role": "worker", "count": 2, "command": ["sh", "-c",
+      "[ $RANK = 0 ] && exit 0; until grep -q Succeeded )" +
+                             status + R"(; do sleep 0.05; done"]}]})",
+                         {"--grace-period", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadJson(status)["state"], "Succeeded");
 }
 
 TEST(GroupMode, RejectsBadGroupFiles) {
