@@ -321,10 +321,8 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
   }
   std::vector<Job> jobs;
   jobs.reserve(records.size());
-  for (JobRecord& r : records) {
-    board_.Overlay(r);
-    jobs.push_back(std::move(r.job));
-  }
+  board_.Overlay(records);
+  for (JobRecord& r : records) jobs.push_back(std::move(r.job));
   return jobs;
 }
 

@@ -12,14 +12,23 @@ void ExplanationBoard::Forget(int64_t seq) {
   by_seq_.erase(seq);
 }
 
-void ExplanationBoard::Overlay(JobRecord& record) const {
+void ExplanationBoard::OverlayLocked(JobRecord& record) const {
   if (record.job.state != JobState::kQueued) return;
-  std::lock_guard<std::mutex> lock(mu_);
   auto it = by_seq_.find(record.seq);
   if (it == by_seq_.end()) return;
   record.job.reason = it->second.reason;
   record.job.position = it->second.position;
   record.job.estimated_start = it->second.estimated_start;
+}
+
+void ExplanationBoard::Overlay(JobRecord& record) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  OverlayLocked(record);
+}
+
+void ExplanationBoard::Overlay(std::vector<JobRecord>& records) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (JobRecord& r : records) OverlayLocked(r);
 }
 
 }  // namespace dlp::server

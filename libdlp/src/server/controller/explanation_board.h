@@ -22,8 +22,12 @@ class ExplanationBoard {
   void Forget(int64_t seq);
   // A Queued record gets the board's explanation, when it has one.
   void Overlay(JobRecord& record) const;
+  // The same for a whole list, under one lock.
+  void Overlay(std::vector<JobRecord>& records) const;
 
  private:
+  void OverlayLocked(JobRecord& record) const;  // mu_ held
+
   mutable std::mutex mu_;
   absl::flat_hash_map<int64_t, QueuedExplanation> by_seq_;
 };
