@@ -10,6 +10,9 @@
 // a dot product of a row of A with a row of B, both contiguous, so tiles of
 // kDotRows x kDotCols dot products run along k in vectors of kLanes. With a
 // rank's batch of 16, packing the weights cost as much as multiplying them.
+// A sum of transposed products (every rank's share of a weight gradient) runs
+// all of its products for one tile of C before the next, so C is written once.
+//
 // On x86-64 the function is cloned for AVX-512 and AVX2+FMA and picked at load
 // time, so the binary stays portable.
 #include "cpu_gemm.h"
@@ -155,6 +158,60 @@ void DotGemm(bool trans_a, int m, int n, int k, const float* a, const float* b, 
   }
 }
 
+// op(A) (m x k; A^T when trans_a, A then k x m with row stride lda) packed into
+// groups of kRows rows stored column by column, the missing rows of the last zero.
+void PackA(bool trans_a, int m, int k, const float* a, int lda, float* packed) {
+  if (m % kRows != 0) {
+    float* last = packed + static_cast<size_t>(m / kRows) * kRows * k;
+    std::fill(last, last + static_cast<size_t>(kRows) * k, 0.0f);
+  }
+  for (int i = 0; i < m; ++i) {
+    float* group = packed + static_cast<size_t>(i / kRows) * kRows * k;
+    const int r = i % kRows;
+    for (int p = 0; p < k; ++p) {
+      group[p * kRows + r] =
+          trans_a ? a[static_cast<size_t>(p) * lda + i] : a[static_cast<size_t>(i) * k + p];
+    }
+  }
+}
+
+// The panel op(B) (k x n) is read from: B itself when its rows are whole tiles
+// wide, else a zero-padded copy PanelWidth(n) wide in `packed` (resized).
+int PanelWidth(bool trans_b, int n) {
+  return trans_b || n % kCols != 0 ? (n + kCols - 1) / kCols * kCols : n;
+}
+const float* PanelB(bool trans_b, int n, int k, const float* b, std::vector<float>& packed,
+                    size_t at = 0) {
+  const int width = PanelWidth(trans_b, n);
+  if (width == n && !trans_b) return b;
+  packed.resize(std::max(packed.size(), at + static_cast<size_t>(k) * width));
+  float* panel = packed.data() + at;
+  for (int p = 0; p < k; ++p) {
+    float* row = panel + static_cast<size_t>(p) * width;
+    for (int j = 0; j < n; ++j) {
+      row[j] = trans_b ? b[static_cast<size_t>(j) * k + p] : b[static_cast<size_t>(p) * n + j];
+    }
+    std::fill(row + n, row + width, 0.0f);
+  }
+  return panel;
+}
+
+// The tile of C at row group g and column j0 (+)= a packed op(A) times a panel,
+// one block of k at a time.
+FMNIST_KERNEL void TileOverK(int m, int n, int k, const float* packed_a, const float* panel,
+                             int width, int g, int j0, float* c, bool add) {
+  const int rows = std::min(kRows, m - g * kRows);
+  const int cols = std::min(kCols, n - j0);
+  for (int p0 = 0; p0 < k; p0 += kBlock) {
+    const float* pa =
+        packed_a + static_cast<size_t>(g) * kRows * k + static_cast<size_t>(p0) * kRows;
+    Tile(std::min(kBlock, k - p0), pa, panel + static_cast<size_t>(p0) * width + j0, width,
+         c + static_cast<size_t>(g) * kRows * n + j0, n, rows, cols, add || p0 > 0);
+  }
+}
+
+size_t PackedSize(int m, int k) { return static_cast<size_t>((m + kRows - 1) / kRows) * kRows * k; }
+
 }  // namespace
 
 FMNIST_CLONES
@@ -173,47 +230,65 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
   if (trans_b && k >= 2 * kLanes) return DotGemm(trans_a, m, n, k, a, b, c, !store_first);
 
   thread_local std::vector<float> packed_a, packed_b;
-  const int groups = (m + kRows - 1) / kRows;
-  packed_a.assign(static_cast<size_t>(groups) * kRows * k, 0.0f);
-  for (int i = 0; i < m; ++i) {
-    float* group = packed_a.data() + static_cast<size_t>(i / kRows) * kRows * k;
-    const int r = i % kRows;
-    for (int p = 0; p < k; ++p) {
-      group[p * kRows + r] = trans_a ? a[static_cast<size_t>(p) * m + i]
-                                     : a[static_cast<size_t>(i) * k + p];
-    }
-  }
-  const float* panel = b;
-  int width = n;
-  if (trans_b || n % kCols != 0) {
-    width = (n + kCols - 1) / kCols * kCols;
-    packed_b.assign(static_cast<size_t>(k) * width, 0.0f);
-    panel = packed_b.data();
-  }
-  if (trans_b) {
-    for (int j = 0; j < n; ++j) {
-      for (int p = 0; p < k; ++p) {
-        packed_b[static_cast<size_t>(p) * width + j] = b[static_cast<size_t>(j) * k + p];
-      }
-    }
-  } else if (panel != b) {
-    for (int p = 0; p < k; ++p) {
-      std::copy(b + static_cast<size_t>(p) * n, b + static_cast<size_t>(p + 1) * n,
-                packed_b.data() + static_cast<size_t>(p) * width);
-    }
-  }
-
+  // Grown, never shrunk: the layers' shapes take turns.
+  packed_a.resize(std::max(packed_a.size(), PackedSize(m, k)));
+  PackA(trans_a, m, k, a, m, packed_a.data());
+  const int width = PanelWidth(trans_b, n);
+  const float* panel = PanelB(trans_b, n, k, b, packed_b);
+  // Each block of k's slice of the panel stays in L1 while the row groups stream past.
   for (int p0 = 0; p0 < k; p0 += kBlock) {
     const int kc = std::min(kBlock, k - p0);
     for (int j0 = 0; j0 < n; j0 += kCols) {
       const int cols = std::min(kCols, n - j0);
       const float* pb = panel + static_cast<size_t>(p0) * width + j0;
-      for (int g = 0; g < groups; ++g) {
+      for (int g = 0; g * kRows < m; ++g) {
         const int rows = std::min(kRows, m - g * kRows);
         const float* pa = packed_a.data() + static_cast<size_t>(g) * kRows * k +
                           static_cast<size_t>(p0) * kRows;
         Tile(kc, pa, pb, width, c + static_cast<size_t>(g) * kRows * n + j0, n, rows, cols,
              !(store_first && p0 == 0));
+      }
+    }
+  }
+}
+
+FMNIST_CLONES
+void CpuGemmSumOfTransposed(int m, int n, const std::vector<TransposedTerm>& terms, float* c) {
+  thread_local std::vector<float> packed_a, packed_b;
+  thread_local std::vector<size_t> a_at, b_at;
+  const int width = PanelWidth(false, n);
+  a_at.assign(terms.size() + 1, 0);
+  b_at.assign(terms.size() + 1, 0);
+  for (size_t s = 0; s < terms.size(); ++s) {
+    a_at[s + 1] = a_at[s] + PackedSize(m, terms[s].k);
+    b_at[s + 1] = b_at[s] + static_cast<size_t>(terms[s].k) * width;
+  }
+  packed_a.resize(std::max(packed_a.size(), a_at.back()));
+  // Sized before the panels are written: a later resize would move the earlier ones.
+  if (width != n) packed_b.resize(std::max(packed_b.size(), b_at.back()));
+  thread_local std::vector<const float*> panels;
+  panels.assign(terms.size(), nullptr);
+  bool any = false;
+  for (size_t s = 0; s < terms.size(); ++s) {
+    const TransposedTerm& t = terms[s];
+    if (t.k == 0) continue;
+    any = true;
+    PackA(true, m, t.k, t.a, t.lda, packed_a.data() + a_at[s]);
+    panels[s] = PanelB(false, n, t.k, t.b, packed_b, b_at[s]);
+  }
+  if (!any || m == 0 || n == 0) {
+    std::fill(c, c + static_cast<size_t>(m) * n, 0.0f);
+    return;
+  }
+  // Every term's product for one tile of C while that tile stays in L1, the
+  // first stored and the others added in order.
+  for (int j0 = 0; j0 < n; j0 += kCols) {
+    for (int g = 0; g * kRows < m; ++g) {
+      bool add = false;
+      for (size_t s = 0; s < terms.size(); ++s) {
+        if (terms[s].k == 0) continue;
+        TileOverK(m, n, terms[s].k, packed_a.data() + a_at[s], panels[s], width, g, j0, c, add);
+        add = true;
       }
     }
   }

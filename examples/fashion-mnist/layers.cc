@@ -17,6 +17,7 @@ class Dense final : public Layer {
 
   size_t parameter_count() const override { return size_t{weights()} + out_; }
   int output_size() const override { return out_; }
+  std::optional<DenseShape> dense() const override { return DenseShape{in_, out_}; }
   void Init(Rng& rng, float* params) const override { HeInit(rng, in_, weights(), params); }
 
   void Forward(Kernels& k, const float* params, const float* x, int rows, float* y) override {
@@ -25,12 +26,17 @@ class Dense final : public Layer {
     if (relu_) k.Relu(y, static_cast<size_t>(rows) * out_);
   }
 
-  void Backward(Kernels& k, const float* params, const float* x, const float* y, float* dy,
-                int rows, float* grads, float* dx) override {
+  void ThroughActivation(Kernels& k, const float* y, float* dy, int rows) override {
     if (relu_) k.ReluBackward(y, dy, static_cast<size_t>(rows) * out_);
+  }
+  void ParameterGradient(Kernels& k, const float* x, const float* dy, int rows,
+                         float* grads) override {
     k.Gemm(true, false, in_, out_, rows, x, dy, 0.0f, grads);
     k.SumRows(dy, rows, out_, grads + weights());
-    if (dx != nullptr) k.Gemm(false, true, rows, in_, out_, dy, params, 0.0f, dx);
+  }
+  void InputGradient(Kernels& k, const float* params, const float* dy, int rows,
+                     float* dx) override {
+    k.Gemm(false, true, rows, in_, out_, dy, params, 0.0f, dx);
   }
 
  private:
@@ -62,14 +68,19 @@ class Conv final : public Layer {
     k.Relu(y, static_cast<size_t>(pixels) * cout_);
   }
 
-  void Backward(Kernels& k, const float* params, const float* /*x*/, const float* y, float* dy,
-                int rows, float* grads, float* dx) override {
+  void ThroughActivation(Kernels& k, const float* y, float* dy, int rows) override {
+    k.ReluBackward(y, dy, static_cast<size_t>(rows) * h_ * w_ * cout_);
+  }
+  // From the forward windows, not x.
+  void ParameterGradient(Kernels& k, const float* /*x*/, const float* dy, int rows,
+                         float* grads) override {
     const int pixels = rows * h_ * w_;
-    k.ReluBackward(y, dy, static_cast<size_t>(pixels) * cout_);
     k.Gemm(true, false, window(), cout_, pixels, cols_.get(), dy, 0.0f, grads);
     k.SumRows(dy, pixels, cout_, grads + weights());
-    if (dx == nullptr) return;
-    k.Gemm(false, true, pixels, window(), cout_, dy, params, 0.0f, dcols_.get());
+  }
+  void InputGradient(Kernels& k, const float* params, const float* dy, int rows,
+                     float* dx) override {
+    k.Gemm(false, true, rows * h_ * w_, window(), cout_, dy, params, 0.0f, dcols_.get());
     k.Col2Im(dcols_.get(), rows, h_, w_, cin_, k_, dx);
   }
 
@@ -96,9 +107,9 @@ class MaxPool final : public Layer {
     k.MaxPool(x, rows, h_, w_, c_, y, argmax_.get());
   }
 
-  void Backward(Kernels& k, const float* /*params*/, const float* /*x*/, const float* /*y*/,
-                float* dy, int rows, float* /*grads*/, float* dx) override {
-    if (dx != nullptr) k.MaxPoolBackward(dy, argmax_.get(), rows, h_, w_, c_, dx);
+  void InputGradient(Kernels& k, const float* /*params*/, const float* dy, int rows,
+                     float* dx) override {
+    k.MaxPoolBackward(dy, argmax_.get(), rows, h_, w_, c_, dx);
   }
 
  private:

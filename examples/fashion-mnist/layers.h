@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 #include "kernels.h"
 #include "rng.h"
@@ -21,11 +22,27 @@ class Layer {
   virtual void Init(Rng& /*rng*/, float* /*params*/) const {}
   // Sizes this layer's scratch memory for batches of up to `rows` samples.
   virtual void Reserve(Kernels& /*k*/, int /*rows*/) {}
+  // Dense layers: the weights' shape (in x out, then a bias of out).
+  struct DenseShape {
+    int in, out;
+  };
+  virtual std::optional<DenseShape> dense() const { return std::nullopt; }
   virtual void Forward(Kernels& k, const float* params, const float* x, int rows, float* y) = 0;
-  // Given the forward input x, output y and output gradient dy (which may be
-  // modified), writes the parameter gradients to grads and dx unless null.
-  virtual void Backward(Kernels& k, const float* params, const float* x, const float* y,
-                        float* dy, int rows, float* grads, float* dx) = 0;
+
+  // Backward, given the forward input x, output y and output gradient dy, in
+  // three steps: dy through the activation (in place), the parameter gradients
+  // (written to grads unless null) and the input gradient (to dx unless null).
+  void Backward(Kernels& k, const float* params, const float* x, const float* y, float* dy,
+                int rows, float* grads, float* dx) {
+    ThroughActivation(k, y, dy, rows);
+    if (grads != nullptr) ParameterGradient(k, x, dy, rows, grads);
+    if (dx != nullptr) InputGradient(k, params, dy, rows, dx);
+  }
+  virtual void ThroughActivation(Kernels& /*k*/, const float* /*y*/, float* /*dy*/, int /*rows*/) {}
+  virtual void ParameterGradient(Kernels& /*k*/, const float* /*x*/, const float* /*dy*/,
+                                 int /*rows*/, float* /*grads*/) {}
+  virtual void InputGradient(Kernels& k, const float* params, const float* dy, int rows,
+                             float* dx) = 0;
 };
 
 // y = x W + b, optionally followed by ReLU.

@@ -66,6 +66,28 @@ void Network::Forward(const float* params, const float* x, int rows) {
 
 LossSum Network::TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
                            float* grads, const GradientsReady& ready) {
+  return Step(params, x, labels, rows, grads, ready);
+}
+
+LossSum Network::Backpropagate(const float* params, const float* x, const int32_t* labels,
+                               int rows) {
+  return Step(params, x, labels, rows, nullptr, nullptr);
+}
+
+std::vector<Network::DenseLayer> Network::DenseLayers() const {
+  std::vector<DenseLayer> dense;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (layers_[i]->parameter_count() == 0) continue;
+    const std::optional<Layer::DenseShape> shape = layers_[i]->dense();
+    if (!shape) return {};
+    dense.push_back({i, shape->in, shape->out, offsets_[i]});
+  }
+  return dense;
+}
+
+// Without grads (Backpropagate), no parameter gradients.
+LossSum Network::Step(const float* params, const float* x, const int32_t* labels, int rows,
+                      float* grads, const GradientsReady& ready) {
   dlp_trace_begin_cat("forward", "phase");
   Forward(params, x, rows);
   const size_t last = layers_.size() - 1;
@@ -77,7 +99,8 @@ LossSum Network::TrainStep(const float* params, const float* x, const int32_t* l
     const float* in = i == 0 ? x : outputs_[i - 1].get();
     float* dx = i == 0 ? nullptr : output_grads_[i - 1].get();
     layers_[i]->Backward(*kernels_, params + offsets_[i], in, outputs_[i].get(),
-                         output_grads_[i].get(), rows, grads + offsets_[i], dx);
+                         output_grads_[i].get(), rows,
+                         grads != nullptr ? grads + offsets_[i] : nullptr, dx);
     if (ready) ready(offsets_[i], layers_[i]->parameter_count());
   }
   dlp_trace_end();

@@ -36,6 +36,25 @@ class Network {
   // and returns the summed loss.
   LossSum TrainStep(const float* params, const float* x, const int32_t* labels, int rows,
                     float* grads, const GradientsReady& ready = nullptr);
+  // Forward and backward over `rows` samples without the parameter gradients:
+  // what a rank does when the ranks multiply out the summed weight gradient
+  // themselves (activation_exchange.h). Afterwards each layer's input and
+  // output gradient (through its activation) are there to read.
+  LossSum Backpropagate(const float* params, const float* x, const int32_t* labels, int rows);
+  // A dense layer: where its weights (in x out) and bias (out) start in the parameters.
+  struct DenseLayer {
+    size_t index;
+    int in, out;
+    size_t offset;
+  };
+  // The layers with parameters when every one of them is dense (the "mlp"), else empty.
+  std::vector<DenseLayer> DenseLayers() const;
+  // After Backpropagate (x: the batch it was given).
+  const float* LayerInput(size_t layer, const float* x) const {
+    return layer == 0 ? x : outputs_[layer - 1].get();
+  }
+  const float* OutputGradient(size_t layer) const { return output_grads_[layer].get(); }
+
   // Calls `ready` for every layer's gradient range in the order TrainStep
   // does, without computing anything (a rank with no samples in a step).
   void GradientLayout(const GradientsReady& ready) const;
@@ -46,6 +65,8 @@ class Network {
   Network(std::string model, Kernels* kernels, std::vector<std::unique_ptr<Layer>> layers);
   void Reserve(int rows);
   void Forward(const float* params, const float* x, int rows);
+  LossSum Step(const float* params, const float* x, const int32_t* labels, int rows, float* grads,
+               const GradientsReady& ready);
 
   std::string model_;
   Kernels* kernels_;

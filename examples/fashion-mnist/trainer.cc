@@ -8,6 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "activation_exchange.h"
 #include "checkpoint.h"
 #include "collective.h"
 #include "dlp/trace.h"
@@ -125,33 +126,45 @@ absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Coll
   return start;
 }
 
-// Copies the samples order[begin, end) of `set` into contiguous device buffers.
+// Copies the samples order[begin, end) of `set` into contiguous device buffers:
+// the pixels into `x` when given (CPU memory for `capacity` samples), else
+// into the loader's own.
 class BatchLoader {
  public:
-  BatchLoader(Kernels* k, int capacity)
-      : kernels_(k), x_(k, size_t{static_cast<size_t>(capacity)} * kImageSize),
-        labels_(k, capacity) {}
+  BatchLoader(Kernels* k, int capacity, float* x = nullptr) : kernels_(k), labels_(k, capacity) {
+    if (x == nullptr) {
+      own_x_ = DeviceBuffer<float>(k, static_cast<size_t>(capacity) * kImageSize);
+      x = own_x_.get();
+    }
+    x_ = x;
+  }
 
   void Load(const Samples& set, const int* order, int rows) {
-    host_x_.resize(static_cast<size_t>(rows) * kImageSize);
+    // On the CPU straight into place; for a GPU through the host.
+    float* pixels = x_;
+    if (!kernels_->host_memory()) {
+      staging_.resize(static_cast<size_t>(rows) * kImageSize);
+      pixels = staging_.data();
+    }
     host_labels_.resize(rows);
     for (int i = 0; i < rows; ++i) {
       const uint8_t* src = set.pixels + static_cast<size_t>(order[i]) * kImageSize;
-      float* dst = host_x_.data() + static_cast<size_t>(i) * kImageSize;
+      float* dst = pixels + static_cast<size_t>(i) * kImageSize;
       for (int p = 0; p < kImageSize; ++p) dst[p] = PixelValue(src[p]);
       host_labels_[i] = set.labels[order[i]];
     }
-    kernels_->CopyToDevice(x_.get(), host_x_.data(), host_x_.size() * sizeof(float));
+    if (pixels != x_) kernels_->CopyToDevice(x_, pixels, staging_.size() * sizeof(float));
     kernels_->CopyToDevice(labels_.get(), host_labels_.data(), rows * sizeof(int32_t));
   }
-  const float* x() const { return x_.get(); }
+  const float* x() const { return x_; }
   const int32_t* labels() const { return labels_.get(); }
 
  private:
   Kernels* kernels_;
-  DeviceBuffer<float> x_;
+  DeviceBuffer<float> own_x_;
+  float* x_;
   DeviceBuffer<int32_t> labels_;
-  std::vector<float> host_x_;
+  std::vector<float> staging_;
   std::vector<int32_t> host_labels_;
 };
 
@@ -213,28 +226,48 @@ absl::StatusOr<bool> ShouldShard(TrainOptions::Shard shard, int ranks, bool over
   return k.host_memory() && !overlap && (local == ranks || local == 1);
 }
 
-// Through shared memory where it may and can (every rank on this host),
-// otherwise through collectives.
-absl::StatusOr<std::unique_ptr<ShardExchange>> MakeExchange(TrainOptions::Toggle shared,
-                                                            Collective* group,
-                                                            const StepLayout& layout) {
+// How a sharded step's ranks pass what they computed: one of the two.
+struct Exchange {
+  std::unique_ptr<ShardExchange> gradients;
+  std::unique_ptr<ActivationExchange> activations;  // a dense model on one host
+};
+
+// Through shared memory where it may and can (every rank on this host): the
+// layers' factors of a dense model, else the gradients; otherwise through
+// collectives.
+absl::StatusOr<Exchange> MakeExchange(TrainOptions::Toggle shared, Collective* group,
+                                      const StepLayout& layout, const Network& net, int per_rank) {
   const bool one_host = LocalRanks() == group->size();
   if (shared == TrainOptions::Toggle::kOff ||
       (shared == TrainOptions::Toggle::kAuto && !one_host)) {
-    return ShardExchange::ThroughCollectives(group, layout);
+    return Exchange{ShardExchange::ThroughCollectives(group, layout), nullptr};
   }
-  absl::StatusOr<std::unique_ptr<ShardExchange>> exchange =
-      ShardExchange::ThroughSharedMemory(group, layout);
+  absl::Status status;
+  if (std::vector<Network::DenseLayer> dense = net.DenseLayers(); !dense.empty()) {
+    absl::StatusOr<std::unique_ptr<ActivationExchange>> activations =
+        ActivationExchange::Create(group, std::move(dense), layout.parameters, per_rank);
+    if (activations.ok()) return Exchange{nullptr, *std::move(activations)};
+    status = activations.status();
+  } else {
+    absl::StatusOr<std::unique_ptr<ShardExchange>> gradients =
+        ShardExchange::ThroughSharedMemory(group, layout);
+    if (gradients.ok()) return Exchange{*std::move(gradients), nullptr};
+    status = gradients.status();
+  }
   // A rank that cannot share (another host, a full /dev/shm) fails the
   // allocation on every rank, so every rank falls back alike.
-  if (shared == TrainOptions::Toggle::kAuto && !exchange.ok()) {
-    return ShardExchange::ThroughCollectives(group, layout);
+  if (shared == TrainOptions::Toggle::kAuto) {
+    return Exchange{ShardExchange::ThroughCollectives(group, layout), nullptr};
   }
-  return exchange;
+  return status;
 }
 
-std::string StepNote(bool overlap, const ShardExchange* exchange) {
-  if (exchange != nullptr) {
+std::string StepNote(bool overlap, const Exchange& step) {
+  if (step.activations != nullptr) {
+    return ", weight gradients summed from every rank's activations in shared memory after "
+           "backward, each rank updating its rows of one shared model";
+  }
+  if (const ShardExchange* exchange = step.gradients.get(); exchange != nullptr) {
     return absl::StrCat(", gradients ",
                         exchange->shared() ? "summed in shared memory" : "reduce-scattered",
                         " after backward, each rank updating its share of ",
@@ -270,43 +303,50 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   }
   const size_t count = net->parameter_count();
   const StepLayout layout(count, group->size(), shard);
-  std::unique_ptr<ShardExchange> exchange;
+  const int per_rank = (o.batch + group->size() - 1) / group->size();
+  Exchange step_exchange;
   if (layout.sharded) {
-    DLP_ASSIGN_OR_RETURN(exchange, MakeExchange(o.shared_model, group.get(), layout));
+    DLP_ASSIGN_OR_RETURN(step_exchange,
+                         MakeExchange(o.shared_model, group.get(), layout, *net, per_rank));
   }
+  ShardExchange* const exchange = step_exchange.gradients.get();
+  ActivationExchange* const activations = step_exchange.activations.get();
   if (rank0 && observer.on_note) {
     observer.on_note(absl::StrCat("training ", o.model, " (", count, " parameters) on ",
                                   kernels->name(), ", ", group->size(), " rank(s), ", train.count,
                                   " samples", data.read_once ? " read once on this host" : "",
-                                  group->size() > 1 ? StepNote(overlap, exchange.get()) : ""));
+                                  group->size() > 1 ? StepNote(overlap, step_exchange) : ""));
   }
 
   DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *group, observer));
   // Sharded, the exchange holds the model and the gradient; otherwise the device.
+  const float* const start_params = start.params_and_velocity.data();
   DeviceBuffer<float> param_buffer, velocity_buffer;
-  if (exchange != nullptr) {
-    DLP_RETURN_IF_ERROR(exchange->Load(start.params_and_velocity.data(),
-                                       start.params_and_velocity.data() + count, count));
+  if (activations != nullptr) {
+    DLP_RETURN_IF_ERROR(activations->Load(start_params, start_params + count));
+  } else if (exchange != nullptr) {
+    DLP_RETURN_IF_ERROR(exchange->Load(start_params, start_params + count, count));
   } else {
     param_buffer = DeviceBuffer<float>(kernels.get(), count);
     velocity_buffer = DeviceBuffer<float>(kernels.get(), count);
-    kernels->CopyToDevice(param_buffer.get(), start.params_and_velocity.data(),
-                          count * sizeof(float));
-    kernels->CopyToDevice(velocity_buffer.get(), start.params_and_velocity.data() + count,
-                          count * sizeof(float));
+    kernels->CopyToDevice(param_buffer.get(), start_params, count * sizeof(float));
+    kernels->CopyToDevice(velocity_buffer.get(), start_params + count, count * sizeof(float));
   }
   start.params_and_velocity = {};
-  float* const params =
-      exchange != nullptr ? exchange->params() + layout.param_lead : param_buffer.get();
-  float* const velocity =
-      exchange != nullptr ? exchange->velocity() + layout.param_lead : velocity_buffer.get();
+  float* const params = activations != nullptr ? activations->params()
+                        : exchange != nullptr  ? exchange->params() + layout.param_lead
+                                               : param_buffer.get();
+  float* const velocity = activations != nullptr ? activations->velocity()
+                          : exchange != nullptr  ? exchange->velocity() + layout.param_lead
+                                                 : velocity_buffer.get();
 
   Rng rng(start.rng_state);
-  const int per_rank = (o.batch + group->size() - 1) / group->size();
-  BatchLoader loader(kernels.get(), per_rank);
+  // The activation exchange shares each batch where the loader leaves it.
+  BatchLoader loader(kernels.get(), per_rank,
+                     activations != nullptr ? activations->batch_slot() : nullptr);
   // The summed loss, then the flat gradient: what each step reduces. On the
   // CPU the network writes its gradient there, saving two copies a step.
-  std::vector<float> own_flat(exchange != nullptr ? 0 : layout.flat_size);
+  std::vector<float> own_flat(exchange != nullptr || activations != nullptr ? 0 : layout.flat_size);
   float* const flat = exchange != nullptr ? exchange->flat() : own_flat.data();
   const bool in_place = kernels->host_memory();
   DeviceBuffer<float> device_grads;
@@ -333,9 +373,16 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     for (int begin = 0; begin < train.count; begin += o.batch) {
       const int global = std::min(o.batch, train.count - begin);
       const auto [lo, hi] = Slice(global, group->rank(), group->size());
+      const float lr =
+          LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
+                       o.epochs * steps_per_epoch);
+      const float grad_scale = 1.0f / static_cast<float>(global);
+      const auto momentum_step = [&](float* p, float* v, const float* g, size_t n) {
+        kernels->MomentumStep(p, v, g, n, lr, o.momentum, grad_scale, o.weight_decay);
+      };
       dlp_trace_begin_cat("step", "step");
       // TrainStep writes every gradient element; a rank without samples sends zeros.
-      if (hi <= lo) kernels->Zero(grads, count);
+      if (hi <= lo && activations == nullptr) kernels->Zero(grads, count);
       if (buckets != nullptr) buckets->BeginStep();
       LossSum local;
       if (hi > lo) {
@@ -343,40 +390,48 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
         loader.Load(train, order.data() + begin + lo, hi - lo);
         if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
         dlp_trace_end();
-        local = net->TrainStep(params, loader.x(), loader.labels(), hi - lo, grads,
-                               buckets != nullptr ? gradients_ready : nullptr);
+        local = activations != nullptr
+                    ? net->Backpropagate(params, loader.x(), loader.labels(), hi - lo)
+                    : net->TrainStep(params, loader.x(), loader.labels(), hi - lo, grads,
+                                     buckets != nullptr ? gradients_ready : nullptr);
       }
-      if (buckets != nullptr) {
-        if (hi <= lo) net->GradientLayout(gradients_ready);
-        DLP_RETURN_IF_ERROR(kernels->Check());
-        flat[0] = static_cast<float>(local.loss);
-        DLP_RETURN_IF_ERROR(buckets->EndStep());
+      if (activations != nullptr) {
+        DLP_RETURN_IF_ERROR(activations->Publish(*net, loader.x(), std::max(hi - lo, 0),
+                                                 static_cast<float>(local.loss)));
+        dlp_trace_begin_cat("optimizer", "phase");
+        DLP_ASSIGN_OR_RETURN(const float summed,
+                             activations->SumAndUpdate([&](size_t first, const float* g, size_t n) {
+                               momentum_step(params + first, velocity + first, g, n);
+                             }));
+        dlp_trace_end();
+        loss += summed;
       } else {
-        if (!in_place) kernels->CopyToHost(flat + 1, grads, count * sizeof(float));
-        DLP_RETURN_IF_ERROR(kernels->Check());
-        flat[0] = static_cast<float>(local.loss);
-        DLP_RETURN_IF_ERROR(exchange != nullptr ? exchange->SumGradients()
-                                                : group->AllreduceSum(flat, layout.flat_size));
+        if (buckets != nullptr) {
+          if (hi <= lo) net->GradientLayout(gradients_ready);
+          DLP_RETURN_IF_ERROR(kernels->Check());
+          flat[0] = static_cast<float>(local.loss);
+          DLP_RETURN_IF_ERROR(buckets->EndStep());
+        } else {
+          if (!in_place) kernels->CopyToHost(flat + 1, grads, count * sizeof(float));
+          DLP_RETURN_IF_ERROR(kernels->Check());
+          flat[0] = static_cast<float>(local.loss);
+          DLP_RETURN_IF_ERROR(exchange != nullptr ? exchange->SumGradients()
+                                                  : group->AllreduceSum(flat, layout.flat_size));
+        }
+        dlp_trace_begin_cat("optimizer", "phase");
+        if (!in_place) kernels->CopyToDevice(grads, flat + 1, count * sizeof(float));
+        if (exchange != nullptr) {
+          const size_t first = layout.OwnedBegin(group->rank());
+          momentum_step(exchange->params() + first, exchange->velocity() + first, flat + first,
+                        layout.OwnedEnd(group->rank()) - first);
+          DLP_RETURN_IF_ERROR(exchange->ShareParameters());
+        } else {
+          momentum_step(params, velocity, grads, count);
+        }
+        dlp_trace_end();
+        loss += flat[0];
       }
-      dlp_trace_begin_cat("optimizer", "phase");
-      if (!in_place) kernels->CopyToDevice(grads, flat + 1, count * sizeof(float));
-      const float lr =
-          LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
-                       o.epochs * steps_per_epoch);
-      const float grad_scale = 1.0f / static_cast<float>(global);
-      if (exchange != nullptr) {
-        const size_t begin = layout.OwnedBegin(group->rank()), end = layout.OwnedEnd(group->rank());
-        kernels->MomentumStep(exchange->params() + begin, exchange->velocity() + begin,
-                              flat + begin, end - begin, lr, o.momentum, grad_scale,
-                              o.weight_decay);
-        DLP_RETURN_IF_ERROR(exchange->ShareParameters());
-      } else {
-        kernels->MomentumStep(params, velocity, grads, count, lr, o.momentum, grad_scale,
-                              o.weight_decay);
-      }
-      dlp_trace_end();
       dlp_trace_end_arg("samples", hi - lo);
-      loss += flat[0];
       ++step;
       if (step % kMetricEvery == 0 && hi > lo) dlp_metric("loss", local.loss / (hi - lo), step);
     }

@@ -80,9 +80,9 @@ TEST(FmnistMultiRankTest, BucketsBesideBackwardGiveTheLossCurveOfOneAllreduce) {
 }
 
 // By default the buckets go beside backward only where each rank has a core to
-// spare for its bucket thread, and otherwise the gradient is summed after
-// backward with the optimizer sharded over one model in shared memory; the
-// flags choose each way.
+// spare for its bucket thread, and otherwise the weight gradient is summed
+// after backward from the ranks' activations, with the optimizer sharded over
+// one model in shared memory; the flags choose each way.
 TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   const bool spare = std::thread::hardware_concurrency() >= 4;
   const RunResult chosen = TrainWithRanks(2, {"--epochs", "1"});
@@ -96,9 +96,9 @@ TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
   const std::string beside =
       "2 rank(s), 1024 samples read once on this host, gradients all-reduced beside backward";
   const std::string sharded =
-      "2 rank(s), 1024 samples read once on this host, gradients summed in shared memory after "
-      "backward, each rank "
-      "updating its share of one shared model";
+      "2 rank(s), 1024 samples read once on this host, weight gradients summed from every rank's "
+      "activations in shared memory after backward, each rank updating its rows of one shared "
+      "model";
   const std::string after =
       "2 rank(s), 1024 samples read once on this host, gradients all-reduced after backward";
   EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : sharded));
@@ -109,9 +109,10 @@ TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
 
 // Sharded, each rank updates a third of the model from its share of the
 // summed gradient, through collectives (a copy of the model each) or in one
-// model in shared memory: the loss curve of the all-reduced step either way,
-// and a checkpoint (every rank's share of the velocity) from which the
-// all-reduced run resumes alike.
+// model in shared memory (the MLP's weight gradients summed from the ranks'
+// activations): the loss curve of the all-reduced step either way, and a
+// checkpoint (every rank's share of the velocity) from which the all-reduced
+// run resumes alike.
 TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
   const RunResult all_reduced = TrainWithRanks(3, {"--no-overlap", "--shard-optimizer", "off"});
   for (const char* shared : {"off", "on"}) {
@@ -121,9 +122,10 @@ TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
     const RunResult sharded =
         TrainWithRanks(3, {"--shard-optimizer", "on", "--shared-model", shared});
     ExpectTheSameCurve(all_reduced, sharded);
-    EXPECT_THAT(
-        sharded.out + sharded.err,
-        HasSubstr(std::string(shared) == "on" ? "summed in shared memory" : "reduce-scattered"));
+    EXPECT_THAT(sharded.out + sharded.err,
+                HasSubstr(std::string(shared) == "on"
+                              ? "summed from every rank's activations in shared memory"
+                              : "reduce-scattered"));
     const RunResult first = TrainWithRanks(3, {"--shard-optimizer", "on", "--shared-model", shared,
                                                "--epochs", "1", "--checkpoint", ckpt});
     ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
@@ -137,6 +139,22 @@ TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
     EXPECT_NEAR(c[0]["loss"].get<double>(), b[1]["loss"].get<double>(),
                 1e-3 * b[1]["loss"].get<double>());
   }
+}
+
+// A model with convolutions shares its gradients rather than its activations
+// (a convolution's windows outweigh its weights): each rank sums its share of
+// every rank's gradient in one model in shared memory, with the loss curve of
+// the all-reduced step.
+TEST(FmnistMultiRankTest, AConvolutionalModelSumsItsGradientsInSharedMemory) {
+  const std::vector<std::string> cnn = {"--model", "cnn", "--limit-train", "512", "--no-overlap"};
+  std::vector<std::string> shared = cnn, all_reduced = cnn;
+  shared.insert(shared.end(), {"--shared-model", "on"});
+  all_reduced.insert(all_reduced.end(), {"--shard-optimizer", "off"});
+  const RunResult summed = TrainWithRanks(3, shared);
+  ExpectTheSameCurve(TrainWithRanks(3, all_reduced), summed);
+  EXPECT_THAT(summed.out + summed.err,
+              HasSubstr("gradients summed in shared memory after backward, each rank updating its "
+                        "share of one shared model"));
 }
 
 // Ranks that the communicator finds on separate hosts (each its own host over

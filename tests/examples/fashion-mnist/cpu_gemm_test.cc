@@ -1,6 +1,7 @@
 // The trainer's CPU GEMM against a float64 reference, for every transpose, beta
 // and the edge shapes of its tiles (rows and columns that do not fill one, a k
-// that does not fill a vector), including the trainer's own layer shapes.
+// that does not fill a vector), including the trainer's own layer shapes; and
+// its sum of transposed products against the products summed one by one.
 #include "cpu_gemm.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +67,54 @@ TEST(CpuGemm, MatchesAFloat64ReferenceForEveryTransposeAndEdge) {
             << "trans_a=" << s.trans_a << " trans_b=" << s.trans_b << " m=" << s.m << " n=" << s.n
             << " k=" << s.k << " beta=" << beta << " at " << i;
       }
+    }
+  }
+}
+
+// Rows [first, first + m) of the sum over the ranks of X_q^T dY_q, as the ranks
+// multiply out their rows of a weight gradient: the very floats of computing
+// each rank's whole product and adding them in rank order, for the MLP's
+// widths, edge shapes, and a rank without samples.
+TEST(CpuGemmSumOfTransposed, GivesTheFloatsOfAddingEachProductInOrder) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  struct Case {
+    int in, out, first, m;
+    std::vector<int> ks;  // each rank's samples
+  };
+  const std::vector<Case> cases = {{784, 256, 196, 16, {16, 16, 16, 16}},
+                                   {256, 128, 0, 64, {22, 21, 21}},
+                                   {128, 10, 120, 8, {16, 16}},
+                                   {33, 65, 3, 13, {7, 0, 256}},
+                                   {5, 3, 0, 5, {1}},
+                                   {40, 32, 8, 16, {0, 0}}};
+  for (const Case& c : cases) {
+    std::vector<std::vector<float>> x(c.ks.size()), dy(c.ks.size());
+    std::vector<TransposedTerm> terms;
+    for (size_t q = 0; q < c.ks.size(); ++q) {
+      x[q].resize(static_cast<size_t>(c.ks[q]) * c.in);
+      dy[q].resize(static_cast<size_t>(c.ks[q]) * c.out);
+      for (float& v : x[q]) v = uniform(rng);
+      for (float& v : dy[q]) v = uniform(rng) * 1e3f;  // so that the order shows
+      terms.push_back({x[q].data() + c.first, c.in, dy[q].data(), c.ks[q]});
+    }
+    // One by one: each whole product, then its rows added in order.
+    std::vector<float> want(static_cast<size_t>(c.m) * c.out, 0.0f), product(c.in * c.out);
+    bool first = true;
+    for (size_t q = 0; q < c.ks.size(); ++q) {
+      if (c.ks[q] == 0) continue;
+      CpuGemm(true, false, c.in, c.out, c.ks[q], x[q].data(), dy[q].data(), 0.0f, product.data());
+      for (size_t i = 0; i < want.size(); ++i) {
+        const float p = product[static_cast<size_t>(c.first) * c.out + i];
+        want[i] = first ? p : want[i] + p;
+      }
+      first = false;
+    }
+    std::vector<float> got(want.size(), std::numeric_limits<float>::quiet_NaN());
+    CpuGemmSumOfTransposed(c.m, c.out, terms, got.data());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], want[i]) << "in=" << c.in << " out=" << c.out << " first=" << c.first
+                                 << " m=" << c.m << " at " << i;
     }
   }
 }
