@@ -1,15 +1,17 @@
 // A register-tiled GEMM that the compiler vectorises (no intrinsics).
 //
-// op(A) is packed into groups of kRows rows stored column by column; B is read
-// in place when its rows are whole tiles wide, else copied into a zero-padded
-// k x n' panel. The k dimension is split into blocks whose slice of B
-// (kBlock x kCols floats) stays in L1 while every row group of A streams past
-// it; each tile keeps a kRows x kCols accumulator in registers.
+// op(A) is read in place, a scalar at a time (packing it cost as much as the
+// multiplication at a rank's batch of 16); B is read in place when its rows
+// are whole tiles wide, else copied into a zero-padded k x n' panel. The k
+// dimension is split into blocks whose slice of B (kBlock x kCols floats) is
+// reused by every group of kRows rows of A; each tile keeps a kRows x kCols
+// accumulator in registers.
 //
 // A transposed B (the input gradient, dy W^T) is not packed: each entry of C is
 // a dot product of a row of A with a row of B, both contiguous, so tiles of
 // kDotRows x kDotCols dot products run along k in vectors of kLanes. With a
 // rank's batch of 16, packing the weights cost as much as multiplying them.
+//
 // A sum of transposed products (every rank's share of a weight gradient) runs
 // all of its products for one tile of C before the next, so C is written once.
 //
@@ -60,18 +62,38 @@ FMNIST_KERNEL void Store(float* p, const V& v) {
   std::memcpy(p, &v, sizeof(V));
 }
 
-// c[rows x cols] (+)= pa (k x kRows, packed) * pb (k x kCols slice of B, row
-// stride ldb): added to c, or stored without reading it.
-FMNIST_KERNEL void Tile(int k, const float* __restrict pa, const float* __restrict pb, int ldb,
-                        float* __restrict c, int ldc, int rows, int cols, bool add) {
+// op(A) read in place: element (i, p) at a[p * ld + i] when transposed, else
+// at a[i * ld + p] (so A or A^T with any row stride).
+struct AView {
+  const float* a;
+  size_t ld;
+  bool trans;
+  AView At(int i, int p) const {
+    const size_t ii = static_cast<size_t>(i), pp = static_cast<size_t>(p);
+    return {a + (trans ? pp * ld + ii : ii * ld + pp), ld, trans};
+  }
+};
+
+// c[rows x cols] (+)= a (rows x k) * pb (k x kCols slice of B, row stride
+// ldb): added to c, or stored without reading it. Each product is a scalar of
+// A times a vector of B, so A needs no packing; a missing row is computed from
+// row 0 and dropped. The layout of A is a template argument so that its
+// addressing compiles to fixed offsets.
+template <bool kTrans>
+FMNIST_KERNEL void Tile(int k, const float* __restrict a, size_t lda, const float* __restrict pb,
+                        int ldb, float* __restrict c, int ldc, int rows, int cols, bool add) {
   constexpr int kVecs = kCols / kWide;
+  size_t row_at[kRows];
+  for (int r = 0; r < kRows; ++r)
+    row_at[r] = static_cast<size_t>(r < rows ? r : 0) * (kTrans ? 1 : lda);
+  const size_t step = kTrans ? lda : 1;
   Wide acc[kRows][kVecs] = {};
   for (int p = 0; p < k; ++p) {
     const float* bp = pb + static_cast<size_t>(p) * ldb;
     Wide bv[kVecs];
     for (int v = 0; v < kVecs; ++v) Load(&bv[v], bp + v * kWide);
     for (int r = 0; r < kRows; ++r) {
-      const float av = pa[p * kRows + r];
+      const float av = a[row_at[r] + static_cast<size_t>(p) * step];
       for (int v = 0; v < kVecs; ++v) acc[r][v] += av * bv[v];
     }
   }
@@ -158,23 +180,6 @@ void DotGemm(bool trans_a, int m, int n, int k, const float* a, const float* b, 
   }
 }
 
-// op(A) (m x k; A^T when trans_a, A then k x m with row stride lda) packed into
-// groups of kRows rows stored column by column, the missing rows of the last zero.
-void PackA(bool trans_a, int m, int k, const float* a, int lda, float* packed) {
-  if (m % kRows != 0) {
-    float* last = packed + static_cast<size_t>(m / kRows) * kRows * k;
-    std::fill(last, last + static_cast<size_t>(kRows) * k, 0.0f);
-  }
-  for (int i = 0; i < m; ++i) {
-    float* group = packed + static_cast<size_t>(i / kRows) * kRows * k;
-    const int r = i % kRows;
-    for (int p = 0; p < k; ++p) {
-      group[p * kRows + r] =
-          trans_a ? a[static_cast<size_t>(p) * lda + i] : a[static_cast<size_t>(i) * k + p];
-    }
-  }
-}
-
 // The panel op(B) (k x n) is read from: B itself when its rows are whole tiles
 // wide, else a zero-padded copy PanelWidth(n) wide in `packed` (resized).
 int PanelWidth(bool trans_b, int n) {
@@ -196,21 +201,24 @@ const float* PanelB(bool trans_b, int n, int k, const float* b, std::vector<floa
   return panel;
 }
 
-// The tile of C at row group g and column j0 (+)= a packed op(A) times a panel,
-// one block of k at a time.
-FMNIST_KERNEL void TileOverK(int m, int n, int k, const float* packed_a, const float* panel,
-                             int width, int g, int j0, float* c, bool add) {
-  const int rows = std::min(kRows, m - g * kRows);
+// The tile of C at rows i0 and column j0 (+)= op(A) times a panel, one block
+// of k at a time.
+FMNIST_KERNEL void TileOverK(int m, int n, int k, AView a, const float* panel, int width, int i0,
+                             int j0, float* c, bool add) {
+  const int rows = std::min(kRows, m - i0);
   const int cols = std::min(kCols, n - j0);
   for (int p0 = 0; p0 < k; p0 += kBlock) {
-    const float* pa =
-        packed_a + static_cast<size_t>(g) * kRows * k + static_cast<size_t>(p0) * kRows;
-    Tile(std::min(kBlock, k - p0), pa, panel + static_cast<size_t>(p0) * width + j0, width,
-         c + static_cast<size_t>(g) * kRows * n + j0, n, rows, cols, add || p0 > 0);
+    const float* at = a.At(i0, p0).a;
+    const float* pb = panel + static_cast<size_t>(p0) * width + j0;
+    float* tile = c + static_cast<size_t>(i0) * n + j0;
+    const int kc = std::min(kBlock, k - p0);
+    if (a.trans) {
+      Tile<true>(kc, at, a.ld, pb, width, tile, n, rows, cols, add || p0 > 0);
+    } else {
+      Tile<false>(kc, at, a.ld, pb, width, tile, n, rows, cols, add || p0 > 0);
+    }
   }
 }
-
-size_t PackedSize(int m, int k) { return static_cast<size_t>((m + kRows - 1) / kRows) * kRows * k; }
 
 }  // namespace
 
@@ -229,10 +237,8 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
   if (m == 0 || n == 0 || k == 0) return;
   if (trans_b && k >= 2 * kLanes) return DotGemm(trans_a, m, n, k, a, b, c, !store_first);
 
-  thread_local std::vector<float> packed_a, packed_b;
-  // Grown, never shrunk: the layers' shapes take turns.
-  packed_a.resize(std::max(packed_a.size(), PackedSize(m, k)));
-  PackA(trans_a, m, k, a, m, packed_a.data());
+  thread_local std::vector<float> packed_b;  // grown, never shrunk: the layers take turns
+  const AView op_a{a, static_cast<size_t>(trans_a ? m : k), trans_a};
   const int width = PanelWidth(trans_b, n);
   const float* panel = PanelB(trans_b, n, k, b, packed_b);
   // Each block of k's slice of the panel stays in L1 while the row groups stream past.
@@ -241,12 +247,16 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
     for (int j0 = 0; j0 < n; j0 += kCols) {
       const int cols = std::min(kCols, n - j0);
       const float* pb = panel + static_cast<size_t>(p0) * width + j0;
-      for (int g = 0; g * kRows < m; ++g) {
-        const int rows = std::min(kRows, m - g * kRows);
-        const float* pa = packed_a.data() + static_cast<size_t>(g) * kRows * k +
-                          static_cast<size_t>(p0) * kRows;
-        Tile(kc, pa, pb, width, c + static_cast<size_t>(g) * kRows * n + j0, n, rows, cols,
-             !(store_first && p0 == 0));
+      for (int i0 = 0; i0 < m; i0 += kRows) {
+        const float* at = op_a.At(i0, p0).a;
+        float* tile = c + static_cast<size_t>(i0) * n + j0;
+        const int rows = std::min(kRows, m - i0);
+        const bool add = !(store_first && p0 == 0);
+        if (trans_a) {
+          Tile<true>(kc, at, op_a.ld, pb, width, tile, n, rows, cols, add);
+        } else {
+          Tile<false>(kc, at, op_a.ld, pb, width, tile, n, rows, cols, add);
+        }
       }
     }
   }
@@ -254,16 +264,13 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
 
 FMNIST_CLONES
 void CpuGemmSumOfTransposed(int m, int n, const std::vector<TransposedTerm>& terms, float* c) {
-  thread_local std::vector<float> packed_a, packed_b;
-  thread_local std::vector<size_t> a_at, b_at;
+  thread_local std::vector<float> packed_b;
+  thread_local std::vector<size_t> b_at;
   const int width = PanelWidth(false, n);
-  a_at.assign(terms.size() + 1, 0);
   b_at.assign(terms.size() + 1, 0);
   for (size_t s = 0; s < terms.size(); ++s) {
-    a_at[s + 1] = a_at[s] + PackedSize(m, terms[s].k);
     b_at[s + 1] = b_at[s] + static_cast<size_t>(terms[s].k) * width;
   }
-  packed_a.resize(std::max(packed_a.size(), a_at.back()));
   // Sized before the panels are written: a later resize would move the earlier ones.
   if (width != n) packed_b.resize(std::max(packed_b.size(), b_at.back()));
   thread_local std::vector<const float*> panels;
@@ -273,7 +280,6 @@ void CpuGemmSumOfTransposed(int m, int n, const std::vector<TransposedTerm>& ter
     const TransposedTerm& t = terms[s];
     if (t.k == 0) continue;
     any = true;
-    PackA(true, m, t.k, t.a, t.lda, packed_a.data() + a_at[s]);
     panels[s] = PanelB(false, n, t.k, t.b, packed_b, b_at[s]);
   }
   if (!any || m == 0 || n == 0) {
@@ -283,11 +289,13 @@ void CpuGemmSumOfTransposed(int m, int n, const std::vector<TransposedTerm>& ter
   // Every term's product for one tile of C while that tile stays in L1, the
   // first stored and the others added in order.
   for (int j0 = 0; j0 < n; j0 += kCols) {
-    for (int g = 0; g * kRows < m; ++g) {
+    for (int i0 = 0; i0 < m; i0 += kRows) {
       bool add = false;
       for (size_t s = 0; s < terms.size(); ++s) {
-        if (terms[s].k == 0) continue;
-        TileOverK(m, n, terms[s].k, packed_a.data() + a_at[s], panels[s], width, g, j0, c, add);
+        const TransposedTerm& t = terms[s];
+        if (t.k == 0) continue;
+        TileOverK(m, n, t.k, AView{t.a, static_cast<size_t>(t.lda), true}, panels[s], width, i0, j0,
+                  c, add);
         add = true;
       }
     }
