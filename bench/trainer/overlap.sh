@@ -2,7 +2,8 @@
 # How fmnist-train reduces its gradient: the same run with one allreduce after
 # backward, with the optimizer sharded (a reduce-scatter after backward, an
 # allgather after the update), sharded over one model in shared memory (two
-# barriers), and with buckets all-reduced beside backward,
+# barriers; the MLP's weight gradients summed from the ranks' activations), and
+# with buckets all-reduced beside backward,
 # interleaved REPEAT times (default 3), for each rank count in RANKS (default
 # "2 4"). MODES lists the step kinds as comma-joined fmnist-train flags.
 # Each run is traced; `dlp profile --dir` gives the share of step time the step
@@ -56,7 +57,7 @@ for line in open(sys.argv[1]):
     rows.setdefault((int(ranks), mode), []).append((float(sps), float(comm), float(over)))
 names = {"--no-overlap,--shard-optimizer=off": "allreduce after backward",
          "--no-overlap,--shard-optimizer=on,--shared-model=off": "sharded: reduce-scatter, update 1/N, allgather",
-         "--no-overlap,--shard-optimizer=on,--shared-model=on": "sharded, one shared model: barrier, sum and update 1/N in place, barrier",
+         "--no-overlap,--shard-optimizer=on,--shared-model=on": "sharded, one shared model: barrier, sum and update 1/N in place (the MLP: from the activations), barrier",
          "--overlap": "buckets beside backward"}
 print("| ranks | gradient | samples/s | waited for communication | beside backward |")
 print("| ---: | --- | ---: | ---: | ---: |")

@@ -89,8 +89,9 @@ int main(int argc, char** argv) {
   add_toggle("--shared-model", o.shared_model,
              "With the sharded optimizer, keep one copy of the model in shared memory that "
              "the ranks update in place, each summing its share of the gradient from the "
-             "others', instead of a copy each and two collectives a step: on, off, or auto "
-             "(when every rank is on this host)");
+             "others' (of the MLP's weight gradient, from the others' activations), instead "
+             "of a copy each and two collectives a step: on, off, or auto (when every rank is "
+             "on this host)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,6 +11,9 @@
 // replace both collectives, and nothing is copied: where ranks share cores
 // the copies were most of the collectives' cost, and one copy of the model
 // in the caches serves every rank.
+//
+// A dense model's ranks on one host share their activations instead of their
+// gradients (activation_exchange.h).
 #pragma once
 
 #include <memory>

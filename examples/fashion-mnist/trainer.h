@@ -50,7 +50,8 @@ struct TrainOptions {
   using Shard = Toggle;
   Shard shard_optimizer = Shard::kAuto;
   // Sharded, keep one copy of the model in shared memory that the ranks of
-  // one host update in place, instead of one a rank (shard_exchange.h).
+  // one host update in place, instead of one a rank (shard_exchange.h; for
+  // the MLP, activation_exchange.h).
   // kAuto: when every rank is on this host; kOn where they are not is an error.
   Toggle shared_model = Toggle::kAuto;
 };
