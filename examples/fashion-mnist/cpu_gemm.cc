@@ -24,6 +24,8 @@
 #include <cstring>
 #include <vector>
 
+#include "cpu_clones.h"
+
 namespace dlp::fmnist {
 namespace {
 
@@ -35,12 +37,6 @@ constexpr int kDotCols = 2;
 constexpr int kLanes = 8;
 constexpr int kWide = 16;
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define FMNIST_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define FMNIST_CLONES
-#endif
 // The kernels must be inlined into each clone to be compiled for its ISA: left
 // out of line, GCC compiled them once, for the baseline (SSE2, no FMA).
 #define FMNIST_KERNEL inline __attribute__((always_inline))

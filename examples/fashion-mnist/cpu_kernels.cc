@@ -6,11 +6,44 @@
 #include <cstring>
 #include <limits>
 
+#include "cpu_clones.h"
 #include "cpu_gemm.h"
 #include "kernels.h"
 
 namespace dlp::fmnist {
 namespace {
+
+// The element-wise loops, one clone per vector width (cpu_clones.h).
+FMNIST_CLONES void AddRowVectorLoop(float* y, const float* v, int rows, int cols) {
+  for (int r = 0; r < rows; ++r) {
+    float* row = y + static_cast<size_t>(r) * cols;
+    for (int c = 0; c < cols; ++c) row[c] += v[c];
+  }
+}
+
+FMNIST_CLONES void SumRowsLoop(const float* x, int rows, int cols, float* out) {
+  std::fill(out, out + cols, 0.0f);
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + static_cast<size_t>(r) * cols;
+    for (int c = 0; c < cols; ++c) out[c] += row[c];
+  }
+}
+
+FMNIST_CLONES void ReluLoop(float* x, size_t n) {
+  for (size_t i = 0; i < n; ++i) x[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+
+FMNIST_CLONES void ReluBackwardLoop(const float* y, float* dy, size_t n) {
+  for (size_t i = 0; i < n; ++i) dy[i] = y[i] > 0.0f ? dy[i] : 0.0f;
+}
+
+FMNIST_CLONES void MomentumLoop(float* params, float* velocity, const float* grads, size_t n,
+                                float lr, float momentum, float grad_scale, float weight_decay) {
+  for (size_t i = 0; i < n; ++i) {
+    velocity[i] = momentum * velocity[i] + grad_scale * grads[i] + weight_decay * params[i];
+    params[i] -= lr * velocity[i];
+  }
+}
 
 class CpuKernels final : public Kernels {
  public:
@@ -40,27 +73,13 @@ class CpuKernels final : public Kernels {
   }
 
   void AddRowVector(float* y, const float* v, int rows, int cols) override {
-    for (int r = 0; r < rows; ++r) {
-      float* row = y + static_cast<size_t>(r) * cols;
-      for (int c = 0; c < cols; ++c) row[c] += v[c];
-    }
+    AddRowVectorLoop(y, v, rows, cols);
   }
-
   void SumRows(const float* x, int rows, int cols, float* out) override {
-    std::fill(out, out + cols, 0.0f);
-    for (int r = 0; r < rows; ++r) {
-      const float* row = x + static_cast<size_t>(r) * cols;
-      for (int c = 0; c < cols; ++c) out[c] += row[c];
-    }
+    SumRowsLoop(x, rows, cols, out);
   }
-
-  void Relu(float* x, size_t n) override {
-    for (size_t i = 0; i < n; ++i) x[i] = x[i] > 0.0f ? x[i] : 0.0f;
-  }
-
-  void ReluBackward(const float* y, float* dy, size_t n) override {
-    for (size_t i = 0; i < n; ++i) dy[i] = y[i] > 0.0f ? dy[i] : 0.0f;
-  }
+  void Relu(float* x, size_t n) override { ReluLoop(x, n); }
+  void ReluBackward(const float* y, float* dy, size_t n) override { ReluBackwardLoop(y, dy, n); }
 
   LossSum SoftmaxCrossEntropy(const float* logits, const int32_t* labels, int rows, int cols,
                               float* dlogits) override {
@@ -88,10 +107,7 @@ class CpuKernels final : public Kernels {
 
   void MomentumStep(float* params, float* velocity, const float* grads, size_t n, float lr,
                     float momentum, float grad_scale, float weight_decay) override {
-    for (size_t i = 0; i < n; ++i) {
-      velocity[i] = momentum * velocity[i] + grad_scale * grads[i] + weight_decay * params[i];
-      params[i] -= lr * velocity[i];
-    }
+    MomentumLoop(params, velocity, grads, n, lr, momentum, grad_scale, weight_decay);
   }
 
   void Im2Col(const float* x, int batch, int h, int w, int c, int k, float* cols) override {
