@@ -29,7 +29,7 @@
 namespace dlp::fmnist {
 namespace {
 
-constexpr int kRows = 4;
+constexpr int kRows = 8;
 constexpr int kCols = 32;
 constexpr int kBlock = 256;
 constexpr int kDotRows = 4;
