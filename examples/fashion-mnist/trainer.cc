@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "activation_exchange.h"
+#include "batch_loader.h"
 #include "checkpoint.h"
 #include "collective.h"
 #include "dlp/trace.h"
@@ -125,48 +126,6 @@ absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Coll
   start.rng_state = static_cast<uint64_t>(header[2]);
   return start;
 }
-
-// Copies the samples order[begin, end) of `set` into contiguous device buffers:
-// the pixels into `x` when given (CPU memory for `capacity` samples), else
-// into the loader's own.
-class BatchLoader {
- public:
-  BatchLoader(Kernels* k, int capacity, float* x = nullptr) : kernels_(k), labels_(k, capacity) {
-    if (x == nullptr) {
-      own_x_ = DeviceBuffer<float>(k, static_cast<size_t>(capacity) * kImageSize);
-      x = own_x_.get();
-    }
-    x_ = x;
-  }
-
-  void Load(const Samples& set, const int* order, int rows) {
-    // On the CPU straight into place; for a GPU through the host.
-    float* pixels = x_;
-    if (!kernels_->host_memory()) {
-      staging_.resize(static_cast<size_t>(rows) * kImageSize);
-      pixels = staging_.data();
-    }
-    host_labels_.resize(rows);
-    for (int i = 0; i < rows; ++i) {
-      const uint8_t* src = set.pixels + static_cast<size_t>(order[i]) * kImageSize;
-      float* dst = pixels + static_cast<size_t>(i) * kImageSize;
-      for (int p = 0; p < kImageSize; ++p) dst[p] = PixelValue(src[p]);
-      host_labels_[i] = set.labels[order[i]];
-    }
-    if (pixels != x_) kernels_->CopyToDevice(x_, pixels, staging_.size() * sizeof(float));
-    kernels_->CopyToDevice(labels_.get(), host_labels_.data(), rows * sizeof(int32_t));
-  }
-  const float* x() const { return x_; }
-  const int32_t* labels() const { return labels_.get(); }
-
- private:
-  Kernels* kernels_;
-  DeviceBuffer<float> own_x_;
-  float* x_;
-  DeviceBuffer<int32_t> labels_;
-  std::vector<float> staging_;
-  std::vector<int32_t> host_labels_;
-};
 
 // This rank's contiguous share [lo, hi) of `n` items.
 std::pair<int, int> Slice(int n, int rank, int size) {
@@ -346,12 +305,15 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
                      activations != nullptr ? activations->batch_slot() : nullptr);
   // The summed loss, then the flat gradient: what each step reduces. On the
   // CPU the network writes its gradient there, saving two copies a step.
+  // (The activation exchange has neither.)
   std::vector<float> own_flat(exchange != nullptr || activations != nullptr ? 0 : layout.flat_size);
   float* const flat = exchange != nullptr ? exchange->flat() : own_flat.data();
   const bool in_place = kernels->host_memory();
   DeviceBuffer<float> device_grads;
   if (!in_place) device_grads = DeviceBuffer<float>(kernels.get(), count);
-  float* const grads = in_place ? flat + layout.lead : device_grads.get();
+  float* const grads = activations != nullptr ? nullptr
+                       : in_place             ? flat + layout.lead
+                                              : device_grads.get();
   const int slow_ms = SlowDataMs(group->rank());
   std::unique_ptr<GradientBuckets> buckets;
   if (overlap) {
