@@ -141,6 +141,19 @@ TEST(FmnistMultiRankTest, AShardedOptimizerGivesTheLossCurveOfAnAllreduce) {
   }
 }
 
+// A global batch of 2 leaves one of 3 ranks without samples in every step:
+// it publishes no activations but still sums and updates its rows of the
+// shared model, and the run learns what one rank learns.
+TEST(FmnistMultiRankTest, ARankWithoutSamplesStillUpdatesItsRows) {
+  const std::vector<std::string> tiny = {"--batch",       "2",   "--lr",        "0.005",
+                                         "--limit-train", "256", "--no-overlap"};
+  std::vector<std::string> shared = tiny;
+  shared.insert(shared.end(), {"--shared-model", "on"});
+  const RunResult three = TrainWithRanks(3, shared);
+  EXPECT_THAT(three.out + three.err, HasSubstr("summed from every rank's activations"));
+  ExpectTheSameCurve(TrainWithRanks(1, tiny), three);
+}
+
 // A model with convolutions shares its gradients rather than its activations
 // (a convolution's windows outweigh its weights): each rank sums its share of
 // every rank's gradient in one model in shared memory, with the loss curve of
