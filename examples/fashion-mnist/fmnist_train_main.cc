@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--epochs", o.epochs, "Epochs to train (a resumed run counts the done ones)")
       ->capture_default_str();
-  app.add_option("--batch", o.batch, "Global batch size, split across the ranks")
+  app.add_option("--batch", o.batch, "Global batch size, split across the ranks (1 to 65536)")
       ->capture_default_str();
   app.add_option("--lr", o.lr, "Learning rate")->capture_default_str();
   std::string lr_schedule = "constant";

@@ -25,6 +25,9 @@ namespace dlp::fmnist {
 namespace {
 
 constexpr int kEvalChunk = 256;
+// Every rank holds a batch's activations; a batch larger than the training set
+// only asks for memory.
+constexpr int kMaxBatch = 1 << 16;
 
 // Every rank reports its batch loss every kMetricEvery steps (DLP_METRIC lines).
 constexpr long kMetricEvery = 10;
@@ -44,7 +47,10 @@ double Since(std::chrono::steady_clock::time_point start) {
 
 absl::Status Validate(const TrainOptions& o) {
   if (o.epochs < 1) return absl::InvalidArgumentError("--epochs must be at least 1");
-  if (o.batch < 1) return absl::InvalidArgumentError("--batch must be at least 1");
+  if (o.batch < 1 || o.batch > kMaxBatch) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--batch must be from 1 to ", kMaxBatch, " (the training set has 60,000)"));
+  }
   if (!(o.lr > 0)) return absl::InvalidArgumentError("--lr must be positive");
   if (o.momentum < 0 || o.momentum >= 1) {
     return absl::InvalidArgumentError("--momentum must be in [0, 1)");

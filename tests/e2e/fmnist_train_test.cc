@@ -113,6 +113,10 @@ TEST(FmnistTrainTest, BadFlagsAreUsageErrors) {
   const RunResult r = testing::Run(Train({"--batch", "0"}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--batch"));
+  // A batch no machine could hold is refused before anything is allocated.
+  const RunResult huge = testing::Run(Train({"--batch", "1000000000"}));
+  EXPECT_EQ(huge.exit_code, 2);
+  EXPECT_THAT(huge.err, HasSubstr("--batch must be from 1 to 65536"));
   EXPECT_EQ(testing::Run(Train({"--shard-optimizer", "maybe"})).exit_code, 2);
   const RunResult both = testing::Run(Train({"--shard-optimizer", "on", "--overlap"}));
   EXPECT_EQ(both.exit_code, 2);
