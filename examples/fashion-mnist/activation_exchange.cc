@@ -120,7 +120,7 @@ absl::StatusOr<float> ActivationExchange::SumAndUpdate(const Update& update) {
   for (int q = 0; q < group_->size(); ++q) {
     Header header;
     std::memcpy(&header, headers_[q], sizeof(header));
-    rows_[q] = header.rows;
+    rows_[q] = std::clamp(header.rows, 0, capacity_);  // never past a peer's slot
     loss = q == 0 ? header.loss : loss + header.loss;
   }
   for (size_t l = 0; l < layers_.size(); ++l) MultiplyOutLayer(l, update);
@@ -147,7 +147,6 @@ void ActivationExchange::MultiplyOutLayer(size_t l, const Update& update) {
   if (rank != ranks - 1) return;
   // The bias, after the last rows: each rank's column sums, added in rank order.
   const size_t out = layer.out;
-  std::fill(bias_.begin(), bias_.begin() + out, 0.0f);
   for (int q = 0; q < ranks; ++q) {
     std::fill(bias_term_.begin(), bias_term_.begin() + out, 0.0f);
     for (int r = 0; r < rows_[q]; ++r) {
