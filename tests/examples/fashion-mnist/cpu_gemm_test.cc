@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 #include <vector>
@@ -92,8 +93,10 @@ TEST(CpuGemmSumOfTransposed, GivesTheFloatsOfAddingEachProductInOrder) {
     std::vector<std::vector<float>> x(c.ks.size()), dy(c.ks.size());
     std::vector<TransposedTerm> terms;
     for (size_t q = 0; q < c.ks.size(); ++q) {
-      x[q].resize(static_cast<size_t>(c.ks[q]) * c.in);
-      dy[q].resize(static_cast<size_t>(c.ks[q]) * c.out);
+      // A rank without samples still has its slot (one row here, never read).
+      const size_t rows = std::max(c.ks[q], 1);
+      x[q].resize(rows * c.in);
+      dy[q].resize(rows * c.out);
       for (float& v : x[q]) v = uniform(rng);
       for (float& v : dy[q]) v = uniform(rng) * 1e3f;  // so that the order shows
       terms.push_back({x[q].data() + c.first, c.in, dy[q].data(), c.ks[q]});
