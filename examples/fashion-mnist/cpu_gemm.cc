@@ -64,9 +64,9 @@ struct AView {
   const float* a;
   size_t ld;
   bool trans;
-  AView At(int i, int p) const {
+  const float* At(int i, int p) const {
     const size_t ii = static_cast<size_t>(i), pp = static_cast<size_t>(p);
-    return {a + (trans ? pp * ld + ii : ii * ld + pp), ld, trans};
+    return a + (trans ? pp * ld + ii : ii * ld + pp);
   }
 };
 
@@ -197,22 +197,25 @@ const float* PanelB(bool trans_b, int n, int k, const float* b, std::vector<floa
   return panel;
 }
 
-// The tile of C at rows i0 and column j0 (+)= op(A) times a panel, one block
-// of k at a time.
+// The tile of C at rows [i0, i0 + kRows) (+)= those rows of op(A), over
+// [p0, p0 + kc) of k, times pb (the panel's matching slice): Tile for A's layout.
+FMNIST_KERNEL void TileOf(AView a, int i0, int p0, int kc, const float* pb, int width, float* tile,
+                          int ldc, int rows, int cols, bool add) {
+  if (a.trans) {
+    Tile<true>(kc, a.At(i0, p0), a.ld, pb, width, tile, ldc, rows, cols, add);
+  } else {
+    Tile<false>(kc, a.At(i0, p0), a.ld, pb, width, tile, ldc, rows, cols, add);
+  }
+}
+
+// The tile of C at rows i0 and column j0 (+)= op(A) times a panel, all of k.
 FMNIST_KERNEL void TileOverK(int m, int n, int k, AView a, const float* panel, int width, int i0,
                              int j0, float* c, bool add) {
   const int rows = std::min(kRows, m - i0);
   const int cols = std::min(kCols, n - j0);
   for (int p0 = 0; p0 < k; p0 += kBlock) {
-    const float* at = a.At(i0, p0).a;
-    const float* pb = panel + static_cast<size_t>(p0) * width + j0;
-    float* tile = c + static_cast<size_t>(i0) * n + j0;
-    const int kc = std::min(kBlock, k - p0);
-    if (a.trans) {
-      Tile<true>(kc, at, a.ld, pb, width, tile, n, rows, cols, add || p0 > 0);
-    } else {
-      Tile<false>(kc, at, a.ld, pb, width, tile, n, rows, cols, add || p0 > 0);
-    }
+    TileOf(a, i0, p0, std::min(kBlock, k - p0), panel + static_cast<size_t>(p0) * width + j0, width,
+           c + static_cast<size_t>(i0) * n + j0, n, rows, cols, add || p0 > 0);
   }
 }
 
@@ -237,22 +240,15 @@ void CpuGemm(bool trans_a, bool trans_b, int m, int n, int k, const float* a, co
   const AView op_a{a, static_cast<size_t>(trans_a ? m : k), trans_a};
   const int width = PanelWidth(trans_b, n);
   const float* panel = PanelB(trans_b, n, k, b, packed_b);
-  // Each block of k's slice of the panel stays in L1 while the row groups stream past.
+  // Each block of k's slice of the panel serves every row group in turn.
   for (int p0 = 0; p0 < k; p0 += kBlock) {
     const int kc = std::min(kBlock, k - p0);
     for (int j0 = 0; j0 < n; j0 += kCols) {
       const int cols = std::min(kCols, n - j0);
       const float* pb = panel + static_cast<size_t>(p0) * width + j0;
       for (int i0 = 0; i0 < m; i0 += kRows) {
-        const float* at = op_a.At(i0, p0).a;
-        float* tile = c + static_cast<size_t>(i0) * n + j0;
-        const int rows = std::min(kRows, m - i0);
-        const bool add = !(store_first && p0 == 0);
-        if (trans_a) {
-          Tile<true>(kc, at, op_a.ld, pb, width, tile, n, rows, cols, add);
-        } else {
-          Tile<false>(kc, at, op_a.ld, pb, width, tile, n, rows, cols, add);
-        }
+        TileOf(op_a, i0, p0, kc, pb, width, c + static_cast<size_t>(i0) * n + j0, n,
+               std::min(kRows, m - i0), cols, !(store_first && p0 == 0));
       }
     }
   }
