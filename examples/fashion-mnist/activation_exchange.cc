@@ -7,15 +7,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "cpu_gemm.h"
+#include "step_layout.h"
 
 namespace dlp::fmnist {
 namespace {
 
-constexpr size_t kLineFloats = 64 / sizeof(float);
 // Rows of a weight gradient multiplied out at a time: 16 KiB of the MLP's widest.
 constexpr int kChunkRows = 16;
-
-size_t Lines(size_t floats) { return (floats + kLineFloats - 1) / kLineFloats * kLineFloats; }
 
 // The first cache line of every rank's slot.
 struct Header {
@@ -26,7 +24,8 @@ struct Header {
 size_t SlotFloats(const std::vector<Network::DenseLayer>& layers, int rows) {
   size_t floats = kLineFloats;
   for (const Network::DenseLayer& l : layers) {
-    floats += Lines(static_cast<size_t>(rows) * l.in) + Lines(static_cast<size_t>(rows) * l.out);
+    floats += WholeLines(static_cast<size_t>(rows) * l.in) +
+              WholeLines(static_cast<size_t>(rows) * l.out);
   }
   return floats;
 }
@@ -48,7 +47,8 @@ std::pair<int, int> OwnedRows(int in, int out, int rank, int ranks) {
 absl::StatusOr<std::unique_ptr<ActivationExchange>> ActivationExchange::Create(
     Collective* group, std::vector<Network::DenseLayer> layers, size_t parameters, int rows) {
   // Rank 0's block: the parameters, the velocity, its slot; the others': a slot.
-  const size_t floats = SlotFloats(layers, rows) + (group->rank() == 0 ? 2 * Lines(parameters) : 0);
+  const size_t floats =
+      SlotFloats(layers, rows) + (group->rank() == 0 ? 2 * WholeLines(parameters) : 0);
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<SharedBlocks> blocks,
                        group->AllocateShared(floats * sizeof(float)));
   return std::unique_ptr<ActivationExchange>(
@@ -65,19 +65,19 @@ ActivationExchange::ActivationExchange(Collective* group, std::vector<Network::D
       capacity_(rows),
       rows_(group->size()) {
   params_ = blocks_->block(0);
-  velocity_ = params_ + Lines(parameters);
+  velocity_ = params_ + WholeLines(parameters);
   int widest = 0;
   for (int q = 0; q < group->size(); ++q) {
-    float* at = blocks_->block(q) + (q == 0 ? 2 * Lines(parameters) : 0);
+    float* at = blocks_->block(q) + (q == 0 ? 2 * WholeLines(parameters) : 0);
     headers_.push_back(at);
     at += kLineFloats;
     std::vector<Slot>& slots = slots_.emplace_back();
     for (const Network::DenseLayer& l : layers_) {
       Slot& slot = slots.emplace_back();
       slot.input = at;
-      at += Lines(static_cast<size_t>(rows) * l.in);
+      at += WholeLines(static_cast<size_t>(rows) * l.in);
       slot.output_grad = at;
-      at += Lines(static_cast<size_t>(rows) * l.out);
+      at += WholeLines(static_cast<size_t>(rows) * l.out);
       widest = std::max(widest, l.out);
     }
   }

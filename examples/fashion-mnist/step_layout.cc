@@ -3,13 +3,6 @@
 #include <algorithm>
 
 namespace dlp::fmnist {
-namespace {
-
-constexpr size_t kLineFloats = 64 / sizeof(float);
-
-size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
-
-}  // namespace
 
 StepLayout::StepLayout(size_t parameter_count, int ranks, bool sharded_step)
     : parameters(parameter_count), sharded(sharded_step && ranks > 1) {
@@ -23,7 +16,7 @@ StepLayout::StepLayout(size_t parameter_count, int ranks, bool sharded_step)
     return;
   }
   lead = param_lead = kLineFloats;
-  block = RoundUp((lead + parameter_count + n - 1) / n, kLineFloats);
+  block = WholeLines((lead + parameter_count + n - 1) / n);
   flat_size = param_size = block * n;
 }
 

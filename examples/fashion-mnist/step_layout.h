@@ -19,6 +19,13 @@
 
 namespace dlp::fmnist {
 
+// Floats in a cache line, and a count of floats rounded up to whole lines:
+// blocks that ranks write side by side start on lines of their own.
+inline constexpr size_t kLineFloats = 64 / sizeof(float);
+inline size_t WholeLines(size_t floats) {
+  return (floats + kLineFloats - 1) / kLineFloats * kLineFloats;
+}
+
 struct StepLayout {
   StepLayout(size_t parameter_count, int ranks, bool sharded);
 
