@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cpu_gemm.h"
+#include "shard_exchange.h"
 #include "step_layout.h"
 
 namespace dlp::fmnist {
@@ -45,20 +46,22 @@ std::pair<int, int> OwnedRows(int in, int out, int rank, int ranks) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ActivationExchange>> ActivationExchange::Create(
-    Collective* group, std::vector<Network::DenseLayer> layers, size_t parameters, int rows) {
+    Collective* group, Kernels* kernels, std::vector<Network::DenseLayer> layers, size_t parameters,
+    int rows) {
   // Rank 0's block: the parameters, the velocity, its slot; the others': a slot.
   const size_t floats =
       SlotFloats(layers, rows) + (group->rank() == 0 ? 2 * WholeLines(parameters) : 0);
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<SharedBlocks> blocks,
                        group->AllocateShared(floats * sizeof(float)));
-  return std::unique_ptr<ActivationExchange>(
-      new ActivationExchange(group, std::move(layers), parameters, rows, std::move(blocks)));
+  return std::unique_ptr<ActivationExchange>(new ActivationExchange(
+      group, kernels, std::move(layers), parameters, rows, std::move(blocks)));
 }
 
-ActivationExchange::ActivationExchange(Collective* group, std::vector<Network::DenseLayer> layers,
-                                       size_t parameters, int rows,
-                                       std::unique_ptr<SharedBlocks> blocks)
+ActivationExchange::ActivationExchange(Collective* group, Kernels* kernels,
+                                       std::vector<Network::DenseLayer> layers, size_t parameters,
+                                       int rows, std::unique_ptr<SharedBlocks> blocks)
     : group_(group),
+      kernels_(kernels),
       layers_(std::move(layers)),
       blocks_(std::move(blocks)),
       parameters_(parameters),
@@ -83,7 +86,7 @@ ActivationExchange::ActivationExchange(Collective* group, std::vector<Network::D
   }
   chunk_.resize(static_cast<size_t>(kChunkRows) * widest);
   bias_.resize(widest);
-  bias_term_.resize(widest);
+  bias_terms_.resize(static_cast<size_t>(group->size()) * widest);
 }
 
 absl::Status ActivationExchange::Load(const float* params, const float* velocity) {
@@ -147,14 +150,13 @@ void ActivationExchange::MultiplyOutLayer(size_t l, const Update& update) {
   if (rank != ranks - 1) return;
   // The bias, after the last rows: each rank's column sums, added in rank order.
   const size_t out = layer.out;
+  std::vector<const float*> terms_by_rank;
   for (int q = 0; q < ranks; ++q) {
-    std::fill(bias_term_.begin(), bias_term_.begin() + out, 0.0f);
-    for (int r = 0; r < rows_[q]; ++r) {
-      const float* row = slots_[q][l].output_grad + static_cast<size_t>(r) * out;
-      for (size_t j = 0; j < out; ++j) bias_term_[j] += row[j];
-    }
-    for (size_t j = 0; j < out; ++j) bias_[j] = q == 0 ? bias_term_[j] : bias_[j] + bias_term_[j];
+    float* sums = bias_terms_.data() + static_cast<size_t>(q) * out;
+    kernels_->SumRows(slots_[q][l].output_grad, rows_[q], layer.out, sums);
+    terms_by_rank.push_back(sums);
   }
+  SumInOrder(terms_by_rank, bias_.data(), out);
   update(layer.offset + static_cast<size_t>(layer.in) * out, bias_.data(), out);
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "collective.h"
+#include "kernels.h"
 #include "network.h"
 
 namespace dlp::fmnist {
@@ -30,7 +31,8 @@ class ActivationExchange {
   // `rows`: the most samples a rank has in a step. FailedPrecondition when the
   // ranks are not all on one host.
   static absl::StatusOr<std::unique_ptr<ActivationExchange>> Create(
-      Collective* group, std::vector<Network::DenseLayer> layers, size_t parameters, int rows);
+      Collective* group, Kernels* kernels, std::vector<Network::DenseLayer> layers,
+      size_t parameters, int rows);
 
   // The one model's parameters and velocity (`parameters` floats each).
   float* params() const { return params_; }
@@ -57,11 +59,12 @@ class ActivationExchange {
     float* input;
     float* output_grad;
   };
-  ActivationExchange(Collective* group, std::vector<Network::DenseLayer> layers, size_t parameters,
-                     int rows, std::unique_ptr<SharedBlocks> blocks);
+  ActivationExchange(Collective* group, Kernels* kernels, std::vector<Network::DenseLayer> layers,
+                     size_t parameters, int rows, std::unique_ptr<SharedBlocks> blocks);
   void MultiplyOutLayer(size_t l, const Update& update);
 
   Collective* group_;
+  Kernels* kernels_;  // the CPU's: the bias's column sums
   const std::vector<Network::DenseLayer> layers_;
   std::unique_ptr<SharedBlocks> blocks_;
   size_t parameters_;
@@ -71,7 +74,8 @@ class ActivationExchange {
   std::vector<float*> headers_;           // each rank's loss and samples
   std::vector<std::vector<Slot>> slots_;  // [rank][layer]
   std::vector<int> rows_;                 // each rank's samples in this step
-  std::vector<float> chunk_, bias_, bias_term_;
+  std::vector<float> chunk_, bias_;
+  std::vector<float> bias_terms_;  // each rank's column sums of one layer
 };
 
 }  // namespace dlp::fmnist

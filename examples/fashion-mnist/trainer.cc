@@ -201,7 +201,8 @@ struct Exchange {
 // layers' factors of a dense model, else the gradients; otherwise through
 // collectives.
 absl::StatusOr<Exchange> MakeExchange(TrainOptions::Toggle shared, Collective* group,
-                                      const StepLayout& layout, const Network& net, int per_rank) {
+                                      Kernels* kernels, const StepLayout& layout,
+                                      const Network& net, int per_rank) {
   const bool one_host = LocalRanks() == group->size();
   if (shared == TrainOptions::Toggle::kOff ||
       (shared == TrainOptions::Toggle::kAuto && !one_host)) {
@@ -210,7 +211,7 @@ absl::StatusOr<Exchange> MakeExchange(TrainOptions::Toggle shared, Collective* g
   absl::Status status;
   if (std::vector<Network::DenseLayer> dense = net.DenseLayers(); !dense.empty()) {
     absl::StatusOr<std::unique_ptr<ActivationExchange>> activations =
-        ActivationExchange::Create(group, std::move(dense), layout.parameters, per_rank);
+        ActivationExchange::Create(group, kernels, std::move(dense), layout.parameters, per_rank);
     if (activations.ok()) return Exchange{nullptr, *std::move(activations)};
     status = activations.status();
   } else {
@@ -271,8 +272,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   const int per_rank = (o.batch + group->size() - 1) / group->size();
   Exchange step_exchange;
   if (layout.sharded) {
-    DLP_ASSIGN_OR_RETURN(step_exchange,
-                         MakeExchange(o.shared_model, group.get(), layout, *net, per_rank));
+    DLP_ASSIGN_OR_RETURN(step_exchange, MakeExchange(o.shared_model, group.get(), kernels.get(),
+                                                     layout, *net, per_rank));
   }
   ShardExchange* const exchange = step_exchange.gradients.get();
   ActivationExchange* const activations = step_exchange.activations.get();
