@@ -3,6 +3,7 @@
 // process that sleeps its runtime.
 //
 //   dlp-bench-kueue-baseline [--scale S] [--threads N] [--dlpd PATH] [--dlp PATH] [--keep]
+//   dlp-bench-kueue-baseline --virtual [--scale S]
 //
 // Starts `dlpd --cpus 600` in a temporary state folder, configures the 30
 // queues (nominal 20 CPUs, borrowing limit 100, in 5 cohorts) when dlpd has
@@ -11,7 +12,9 @@
 // schedule; then it waits for every job to end and prints wall time, usage
 // (mean fraction of the 600 CPUs held by running jobs, from their started and
 // finished times), mean time to admission per class (started - created) and
-// failed submissions, next to Kueue's published figures.
+// failed submissions, next to Kueue's published figures. With --virtual it
+// runs no dlpd: the same workload goes through dlpd's policy in virtual time
+// (kueue_virtual.h), the bound the real run's figures are read against.
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -34,6 +37,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "dlp/dlp.h"
+#include "kueue_virtual.h"
 #include "kueue_workload.h"
 
 namespace {
@@ -46,6 +50,7 @@ struct Flags {
   int threads = 48;
   std::string dlpd, dlp;  // empty: next to this program
   bool keep = false;
+  bool virtual_time = false;
 };
 
 std::string Sibling(const char* name) {
@@ -68,10 +73,13 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
       f.dlp = argv[++i];
     } else if (arg == "--keep") {
       f.keep = true;
+    } else if (arg == "--virtual") {
+      f.virtual_time = true;
     } else {
       std::fprintf(stderr,
                    "usage: dlp-bench-kueue-baseline [--scale S] [--threads N] [--dlpd PATH] "
-                   "[--dlp PATH] [--keep]\n");
+                   "[--dlp PATH] [--keep]\n"
+                   "       dlp-bench-kueue-baseline --virtual [--scale S]\n");
       return false;
     }
   }
@@ -170,6 +178,7 @@ double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
 int main(int argc, char** argv) {
   Flags flags;
   if (!ParseFlags(argc, argv, flags)) return 2;
+  if (flags.virtual_time) return dlp::bench::RunKueueBaselineInVirtualTime(flags.scale);
   char pattern[] = "/tmp/dlp-bench-kueue-XXXXXX";
   if (mkdtemp(pattern) == nullptr) return 1;
   const std::string tmp = pattern, state = tmp + "/state";
@@ -296,10 +305,11 @@ int main(int argc, char** argv) {
   std::vector<int> admitted(classes.size(), 0);
   double cpu_seconds = 0;
   absl::Time end = start;
-  int succeeded = 0, not_succeeded = 0;
+  int succeeded = 0, not_succeeded = 0, preemptions = 0;
   for (const dlp::Job& job : *all) {
     auto k = klass_of.find(job.id);
     if (k == klass_of.end()) continue;
+    preemptions += job.preemptions;
     job.state == dlp::JobState::kSucceeded ? ++succeeded : ++not_succeeded;
     if (job.finished) end = std::max(end, *job.finished);
     if (!job.started || !job.created) continue;
@@ -319,8 +329,8 @@ int main(int argc, char** argv) {
       late_sum / static_cast<double>(arrivals.size()), late_max);
   std::printf(
       "jobs: %zu acknowledged, %d failed or timed out submissions, %d Succeeded, "
-      "%d other\n",
-      klass_of.size(), failed, succeeded, not_succeeded);
+      "%d other, %d preemptions\n",
+      klass_of.size(), failed, succeeded, not_succeeded, preemptions);
   for (const auto& [error, n] : errors) std::printf("  %d x %s\n", n, error.c_str());
   std::printf("\n| figure | dlpd | Kueue | dlpd / Kueue |\n| --- | ---: | ---: | ---: |\n");
   std::printf("| wall s | %.1f | %.1f | %.2f |\n", wall, dlp::bench::kKueueWallS,

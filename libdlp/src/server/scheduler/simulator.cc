@@ -171,6 +171,7 @@ void Run::Start(const StartDecision& start) {
   }
   s.phase = Phase::kRunning;
   s.run_started = now_;
+  result_.first_wait.try_emplace(job.seq, now_ - job.submitted);
   absl::Duration run_for = s.left;
   if (job.time_limit > absl::ZeroDuration()) run_for = std::min(run_for, job.time_limit);
   events_.push({Event::kEnd, now_ + run_for, job.seq, s.epoch});

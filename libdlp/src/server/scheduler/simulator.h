@@ -92,6 +92,8 @@ struct SimResult {
   // Queue heads that started later than the first estimate they had as head.
   int late_heads = 0;
   absl::Duration makespan;                    // first arrival to last completion
+  // Each started job's wait from its arrival to its first start, by seq.
+  std::map<int64_t, absl::Duration> first_wait;
   std::map<std::string, double> utilisation;  // "cpu", "memory", "gpu": 0..1
   double mean_jct_s = 0;
   double p95_jct_s = 0;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 
 #include "absl/strings/str_join.h"
@@ -145,6 +146,10 @@ TEST(SimulatorTest, AVictimStopsForItsGraceThenWaitsAgainAndResumes) {
   // Job 2 runs 10:30-20:30; job 1 resumes with its 50 minutes left.
   EXPECT_EQ(r.makespan, absl::Seconds(70 * 60 + 30));
   EXPECT_DOUBLE_EQ(r.mean_jct_s, (70.5 * 60 + 10.5 * 60) / 2);
+  // Each job's wait until its first start; job 1's second start does not count.
+  const std::map<int64_t, absl::Duration> first_wait = {{1, absl::ZeroDuration()},
+                                                        {2, absl::Seconds(30)}};
+  EXPECT_EQ(r.first_wait, first_wait);
 }
 
 TEST(SimulatorTest, AVictimResumesFromItsLastCheckpoint) {
@@ -180,6 +185,7 @@ TEST(SimulatorTest, MeasuresCompletionTimesAndUtilisation) {
                                {Job(1, "a", absl::ZeroDuration(), 2, absl::Hours(1)),
                                 Job(2, "a", absl::ZeroDuration(), 1, absl::Hours(1))});
   EXPECT_EQ(r.completed, 2);
+  EXPECT_EQ(r.first_wait.at(2), absl::Hours(1));
   EXPECT_DOUBLE_EQ(r.mean_jct_s, 1.5 * 3600);
   EXPECT_DOUBLE_EQ(r.p95_jct_s, 2 * 3600);
   EXPECT_DOUBLE_EQ(r.utilisation.at("cpu"), 0.75);

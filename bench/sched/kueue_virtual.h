@@ -1,0 +1,13 @@
+// Kueue's baseline workload (kueue_workload.h) in virtual time: dlpd's
+// scheduling policy on the same queues, with jobs that start and end the
+// instant the policy says so. What the policy alone allows on this workload:
+// the bound a real dlpd's figures are to be read against.
+#pragma once
+
+namespace dlp::bench {
+
+// Prints the same table as the run on a real dlpd; 0 on success, 1 when the
+// policy broke an invariant or a job never started.
+int RunKueueBaselineInVirtualTime(double scale);
+
+}  // namespace dlp::bench
