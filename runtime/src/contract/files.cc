@@ -7,12 +7,27 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 
 namespace dlp::contract {
+namespace {
+
+// Appends the rest of `fd` to `data`, stopping once more than `limit` bytes
+// are there; 0, or the errno of a read that failed.
+int AppendRest(int fd, std::string& data, size_t limit = SIZE_MAX) {
+  char buffer[65536];
+  while (data.size() <= limit) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return 0;
+    data.append(buffer, static_cast<size_t>(n));
+  }
+  return 0;
+}
+
+}  // namespace
 
 absl::Status WriteFileAtomically(const std::string& path, std::string_view contents, int mode,
                                  FileSync sync) {
@@ -67,15 +82,21 @@ int OpenPrivateFile(const std::string& path, int extra_flags) {
 }
 
 absl::StatusOr<std::optional<std::string>> ReadFileIfExists(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT) return std::optional<std::string>();
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot read ", path, ": ", std::strerror(errno)));
+  // read(2), not a stream: dlpd reads status and cgroup files hundreds of
+  // times a second, and a stream's set-up cost more than the read.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int err = fd < 0 ? errno : 0;
+  if (err == ENOENT) return std::optional<std::string>();
+  std::string data;
+  if (fd >= 0) {
+    err = AppendRest(fd, data);
+    close(fd);
   }
-  std::ostringstream out;
-  out << in.rdbuf();
-  return std::optional<std::string>(out.str());
+  if (err != 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot read ", path, ": ", std::strerror(err)));
+  }
+  return std::optional<std::string>(std::move(data));
 }
 
 absl::StatusOr<int> OpenRegularFileNoFollow(const std::string& dir, const std::string& name) {
@@ -104,15 +125,7 @@ absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::
   if (!opened.ok()) return opened.status();
   const int fd = *opened;
   std::string data;
-  char buffer[65536];
-  off_t at = static_cast<off_t>(offset);
-  while (data.size() <= limit) {
-    const ssize_t n = pread(fd, buffer, sizeof(buffer), at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buffer, static_cast<size_t>(n));
-    at += n;
-  }
+  if (lseek(fd, static_cast<off_t>(offset), SEEK_SET) >= 0) AppendRest(fd, data, limit);
   close(fd);
   return data;
 }

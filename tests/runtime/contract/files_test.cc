@@ -21,6 +21,22 @@ TEST(ReadFileNoFollowTest, ReadsARegularFileFromAnOffset) {
   EXPECT_TRUE(absl::IsNotFound(ReadFileNoFollow(dir.Join("logs"), "b.log").status()));
 }
 
+TEST(ReadFileIfExistsTest, ReadsTheWholeFileOrSaysItIsMissing) {
+  dlp::testing::TempDir dir;
+  const std::string big(200'000, 'x');  // more than one read's buffer
+  dir.WriteFile("big", big);
+  absl::StatusOr<std::optional<std::string>> read = ReadFileIfExists(dir.Join("big"));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, big);
+  dir.WriteFile("empty", "");
+  EXPECT_EQ(*ReadFileIfExists(dir.Join("empty")), "");
+  EXPECT_EQ(*ReadFileIfExists(dir.Join("missing")), std::nullopt);
+  // A folder is not a missing file: an error that names it.
+  read = ReadFileIfExists(dir.Join("."));
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find(dir.Join(".")), std::string::npos) << read.status();
+}
+
 TEST(ReadFileNoFollowTest, RefusesLinksAndSpecialFiles) {
   dlp::testing::TempDir dir;
   const std::string secret = dir.WriteFile("secret", "token");
