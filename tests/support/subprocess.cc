@@ -125,13 +125,19 @@ Background::Background(const std::vector<std::string>& argv, const RunOptions& o
   pid_ = Spawn(argv, options, out_path_, err_path_);
 }
 
-Background::~Background() {
-  if (!result_) {
-    kill(-pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    unlink(out_path_.c_str());
-    unlink(err_path_.c_str());
-  }
+RunResult Background::Stop(absl::Duration grace) {
+  if (result_) return *result_;
+  kill(-pid_, SIGTERM);
+  // Not reaped yet (WNOWAIT): the group stays for the SIGKILL of what is left.
+  Eventually(
+      [&] {
+        siginfo_t info{};
+        return waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+               info.si_pid == pid_;
+      },
+      grace);
+  kill(-pid_, SIGKILL);
+  return Wait();
 }
 
 RunResult Background::Wait(absl::Duration timeout) {
@@ -139,7 +145,9 @@ RunResult Background::Wait(absl::Duration timeout) {
   return *result_;
 }
 
-void Background::Signal(int signo) { kill(pid_, signo); }
+void Background::Signal(int signo) {
+  if (!result_) kill(pid_, signo);  // a reaped pid may be another process's by now
+}
 
 std::string Background::OutputSoFar() const {
   return ReadFileOrEmpty(out_path_) + ReadFileOrEmpty(err_path_);

@@ -34,14 +34,19 @@ RunResult Run(const std::vector<std::string>& argv, const RunOptions& options = 
 class Background {
  public:
   Background(const std::vector<std::string>& argv, const RunOptions& options = {});
-  ~Background();  // SIGKILLs the process group if still running
+  ~Background() { Stop(); }
   Background(const Background&) = delete;
   Background& operator=(const Background&) = delete;
 
   int pid() const { return pid_; }
   // Waits for exit; returns the result with everything it wrote.
   RunResult Wait(absl::Duration timeout = absl::Seconds(120));
-  void Signal(int signo);
+  // Unless it has exited: SIGTERM to its process group, so that a daemon stops
+  // cleanly and tidies what it made (dlpd removes its cgroup folder), then
+  // SIGKILL to whatever of the group is left once it exited or after `grace`.
+  // Returns the result as Wait does.
+  RunResult Stop(absl::Duration grace = absl::Seconds(10));
+  void Signal(int signo);  // nothing once it has been waited for
   // Output written so far (stdout merged with stderr goes to files).
   std::string OutputSoFar() const;
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
@@ -19,7 +20,6 @@
 #include "server/api/routes.h"
 #include "server/controller/controller.h"
 #include "server/controller/sweep_controller.h"
-#include "server/store/sweep_store.h"
 #include "server/daemon/daemon_config.h"
 #include "server/daemon/machine_gpus.h"
 #include "server/daemon/shared_mode.h"
@@ -30,6 +30,7 @@
 #include "server/models/blob_store.h"
 #include "server/scheduler/gpu_inventory.h"
 #include "server/store/model_store.h"
+#include "server/store/sweep_store.h"
 #include "server/thread_guard.h"
 #include "server/ui/ui_assets.h"
 #include "server/ui/ui_cookies.h"
@@ -168,6 +169,11 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   absl::StatusOr<Cgroups> cgroups = Cgroups::Detect(CgroupTag(state.path()));
   Log(cgroups.ok() ? absl::StrCat("job limits enforced with ", cgroups->Describe())
                    : absl::StrCat("job limits are not enforced: ", cgroups.status().message()));
+  // However dlpd stops, a start that fails included, it leaves no empty
+  // cgroup folder behind (one with jobs in it stays for the next dlpd).
+  absl::Cleanup remove_unused_cgroups = [&cgroups] {
+    if (cgroups.ok()) cgroups->RemoveIfUnused();
+  };
 
   if (shared) {
     // Tenants' jobs reach their own folders only: jobs/ is searchable, not listable.
@@ -292,7 +298,6 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   listener.join();
   server->Shutdown();
   state.Unpublish();
-  if (cgroups.ok()) cgroups->RemoveIfUnused();
   Log("stopped");
   return absl::OkStatus();
 }

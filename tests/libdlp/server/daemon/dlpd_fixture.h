@@ -26,6 +26,19 @@ inline std::string Trimmed(const std::string& s) {
   return std::string(absl::StripAsciiWhitespace(s));
 }
 
+// The folders dlpd made for its jobs' cgroups, as its log in `state_dir`
+// names them ("job limits enforced with cgroup v1 (...) below A, B"); none
+// when it enforces no limits.
+inline std::vector<std::string> CgroupBases(const std::string& state_dir) {
+  const std::string log = ReadFileOrEmpty(state_dir + "/dlpd.log");
+  const size_t line = log.find("job limits enforced with cgroup");
+  if (line == std::string::npos) return {};
+  const size_t below = log.find(" below ", line);
+  const size_t end = log.find('\n', line);
+  if (below == std::string::npos || below > end) return {};
+  return absl::StrSplit(log.substr(below + 7, end - below - 7), ", ");
+}
+
 class Dlpd {
  public:
   // Starts dlpd on `state_dir` with extra flags (and environment, or a
@@ -40,9 +53,11 @@ class Dlpd {
   }
 
   // Safety net: no job process of this test outlives it (dlp-run runs in its
-  // own session, so killing dlpd's process group does not reach it).
+  // own session, so stopping dlpd does not reach it). dlpd stops first, so
+  // that it starts nothing new while its jobs are killed.
   ~Dlpd() {
     if (keep_jobs_) return;
+    process_->Stop();
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(state_dir_ + "/jobs", ec)) {
       auto status = nlohmann::json::parse(ReadFileOrEmpty(entry.path() / "status.json"), nullptr,
@@ -89,24 +104,17 @@ class Dlpd {
   void KeepJobsRunning() { keep_jobs_ = true; }
 
  private:
-  // The cgroups of the jobs just killed, and dlpd's folder holding them, as
-  // dlpd's log names it ("job limits enforced with cgroup v1 (...) below A, B").
+  // The cgroups of the jobs just killed, and dlpd's folders holding them.
   void RemoveCgroups() const {
-    const std::string log = ReadFileOrEmpty(state_dir_ + "/dlpd.log");
-    const size_t line = log.find("job limits enforced with cgroup");
-    if (line == std::string::npos) return;
-    const size_t below = log.find(" below ", line);
-    const size_t end = log.find('\n', line);
-    if (below == std::string::npos || below > end) return;
-    for (absl::string_view base : absl::StrSplit(log.substr(below + 7, end - below - 7), ", ")) {
+    for (const std::string& base : CgroupBases(state_dir_)) {
       std::error_code ec;
-      for (const auto& job : std::filesystem::directory_iterator(std::string(base), ec)) {
+      for (const auto& job : std::filesystem::directory_iterator(base, ec)) {
         if (!job.is_directory() || job.path().filename().string().rfind("job-", 0) != 0) continue;
         // Killed processes leave their cgroup as they exit.
         Eventually([&] { return rmdir(job.path().c_str()) == 0 || errno == ENOENT; },
                    absl::Seconds(10));
       }
-      rmdir(std::string(base).c_str());
+      rmdir(base.c_str());
     }
   }
 

@@ -204,5 +204,17 @@ TEST_F(DlpdGpuTest, ABadInventoryStopsDlpdNamingTheLineAndField) {
   EXPECT_NE(r.err.find("--gpus and --gpu-inventory exclude each other"), std::string::npos);
 }
 
+TEST_F(DlpdGpuTest, AStartThatFailsLeavesNoCgroupFolder) {
+  const std::string bad = dir_.WriteFile("bad.yaml", "devices: 3\n");
+  RunResult r = dlp::testing::Run({BinPath("dlpd"), "--state-dir", dir_.Join("bad-state"),
+                                   "--listen", "127.0.0.1:0", "--gpu-inventory", bad});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::vector<std::string> bases = CgroupBases(dir_.Join("bad-state"));
+  if (bases.empty()) GTEST_SKIP() << "this machine gives dlpd no cgroup to limit jobs with";
+  for (const std::string& base : bases) {
+    EXPECT_FALSE(std::filesystem::exists(base)) << base << " is left behind";
+  }
+}
+
 }  // namespace
 }  // namespace dlp::testing
