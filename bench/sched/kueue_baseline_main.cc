@@ -171,8 +171,6 @@ struct Submitted {
 
 std::string LoadAverage() { return ReadTrimmed("/proc/loadavg"); }
 
-double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -332,16 +330,11 @@ int main(int argc, char** argv) {
       "%d other, %d preemptions\n",
       klass_of.size(), failed, succeeded, not_succeeded, preemptions);
   for (const auto& [error, n] : errors) std::printf("  %d x %s\n", n, error.c_str());
-  std::printf("\n| figure | dlpd | Kueue | dlpd / Kueue |\n| --- | ---: | ---: | ---: |\n");
-  std::printf("| wall s | %.1f | %.1f | %.2f |\n", wall, dlp::bench::kKueueWallS,
-              Ratio(wall, dlp::bench::kKueueWallS));
-  std::printf("| usage %% | %.1f | %.1f | %.2f |\n", 100 * usage, 100 * dlp::bench::kKueueUsage,
-              Ratio(usage, dlp::bench::kKueueUsage));
-  for (int k = static_cast<int>(classes.size()) - 1; k >= 0; --k) {
-    const double mean = admitted[k] > 0 ? admission_sum[k] / admitted[k] : 0;
-    std::printf("| admission %s s | %.3f | %.1f | %.4f |\n", classes[k].name.c_str(), mean,
-                classes[k].kueue_admission_s, Ratio(mean, classes[k].kueue_admission_s));
+  std::vector<double> admission_s(classes.size(), 0);
+  for (size_t k = 0; k < classes.size(); ++k) {
+    if (admitted[k] > 0) admission_s[k] = admission_sum[k] / admitted[k];
   }
+  dlp::bench::PrintAgainstKueue("dlpd", wall, usage, classes, admission_s);
   std::printf("\nload average at the end: %s\n", LoadAverage().c_str());
   stop_dlpd();
   // dlpd reaps its runners and they their ranks, so once dlpd is reaped its

@@ -71,16 +71,11 @@ int RunKueueBaselineInVirtualTime(double scale) {
       arrivals.size(), scale, kNominalCpus, kBorrowingLimitCpus, kCohorts, kCapacityCpus);
   std::printf("jobs: %d completed, %zu started, %d preemptions\n", r.completed, r.first_wait.size(),
               r.preemptions);
-  std::printf("\n| figure | policy alone | Kueue | policy alone / Kueue |\n");
-  std::printf("| --- | ---: | ---: | ---: |\n");
-  std::printf("| wall s | %.1f | %.1f | %.2f |\n", wall, kKueueWallS, wall / kKueueWallS);
-  std::printf("| usage %% | %.1f | %.1f | %.2f |\n", 100 * usage, 100 * kKueueUsage,
-              usage / kKueueUsage);
-  for (int k = static_cast<int>(classes.size()) - 1; k >= 0; --k) {
-    const double mean = started[k] > 0 ? wait_sum[k] / started[k] : 0;
-    std::printf("| admission %s s | %.3f | %.1f | %.4f |\n", classes[k].name.c_str(), mean,
-                classes[k].kueue_admission_s, mean / classes[k].kueue_admission_s);
+  std::vector<double> admission_s(classes.size(), 0);
+  for (size_t k = 0; k < classes.size(); ++k) {
+    if (started[k] > 0) admission_s[k] = wait_sum[k] / started[k];
   }
+  PrintAgainstKueue("policy alone", wall, usage, classes, admission_s);
   for (const std::string& v : r.violations) std::printf("violation: %s\n", v.c_str());
   return r.violations.empty() && r.first_wait.size() == arrivals.size() ? 0 : 1;
 }

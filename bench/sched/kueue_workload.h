@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,23 @@ inline std::vector<Arrival> KueueBaselineArrivals(const std::vector<WorkloadClas
   std::stable_sort(out.begin(), out.end(),
                    [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
   return out;
+}
+
+// Prints `who`'s figures next to Kueue's published ones, as a Markdown table:
+// wall time, usage (0..1) and the mean time to admission of each class.
+inline void PrintAgainstKueue(const char* who, double wall_s, double usage,
+                              const std::vector<WorkloadClass>& classes,
+                              const std::vector<double>& admission_s) {
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0; };
+  std::printf("\n| figure | %s | Kueue | %s / Kueue |\n| --- | ---: | ---: | ---: |\n", who, who);
+  std::printf("| wall s | %.1f | %.1f | %.2f |\n", wall_s, kKueueWallS, ratio(wall_s, kKueueWallS));
+  std::printf("| usage %% | %.1f | %.1f | %.2f |\n", 100 * usage, 100 * kKueueUsage,
+              ratio(usage, kKueueUsage));
+  for (int k = static_cast<int>(classes.size()) - 1; k >= 0; --k) {
+    std::printf("| admission %s s | %.3f | %.1f | %.4f |\n", classes[k].name.c_str(),
+                admission_s[k], classes[k].kueue_admission_s,
+                ratio(admission_s[k], classes[k].kueue_admission_s));
+  }
 }
 
 }  // namespace dlp::bench
