@@ -18,6 +18,7 @@ struct Args {
   size_t min_bytes = 1 << 20;
   size_t max_bytes = 256 << 20;
   int iters = 0;  // 0: scale with the size
+  int threads = 1;  // memcpy_bench: copies at once, one a thread
 };
 
 inline Args ParseArgs(int argc, char** argv) {
@@ -29,6 +30,7 @@ inline Args ParseArgs(int argc, char** argv) {
     if (k == "--min-bytes") a.min_bytes = static_cast<size_t>(v);
     if (k == "--max-bytes") a.max_bytes = static_cast<size_t>(v);
     if (k == "--iters") a.iters = static_cast<int>(v);
+    if (k == "--threads") a.threads = std::clamp(static_cast<int>(v), 1, 64);
   }
   return a;
 }
