@@ -185,7 +185,7 @@ class Controller {
   // Puts the waiting jobs' reasons, positions and estimated starts that
   // changed on the board and saves them, and keeps their traces in memory.
   // mu_ held.
-  void SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting);
+  void SaveExplanations(std::map<int64_t, PendingExplanation> waiting);
   // Writes the explanations kept in unsaved_explanations_ to the store: at
   // once when few changed, else at most every 30 s (`force`: now). mu_ held.
   void WriteExplanations(bool force);
@@ -220,8 +220,9 @@ class Controller {
   std::set<int64_t> starting_;
   // Jobs preempted whose processes ended this round: not started this round.
   std::set<int64_t> requeued_;
-  // The policy's latest decision trace of each waiting job (for Why).
-  std::map<int64_t, DecisionTrace> traces_;
+  // The policy's latest explanation of each job it left waiting, its trace
+  // for Why (kept whole: copying out the traces cost more than the lookup).
+  std::map<int64_t, PendingExplanation> explained_;
   // Explanations already in active_ and on the board, not yet in the store.
   std::map<int64_t, QueuedExplanation> unsaved_explanations_;
   absl::Time explanations_written_ = absl::InfinitePast();

@@ -43,13 +43,11 @@ std::set<int64_t> Controller::Preempt(const std::vector<PreemptDecision>& preemp
   return victims;
 }
 
-void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& waiting) {
-  std::map<int64_t, DecisionTrace> traces;
+void Controller::SaveExplanations(std::map<int64_t, PendingExplanation> waiting) {
   std::vector<QueuedExplanation> changed;
   for (const auto& [seq, why] : waiting) {
     auto it = active_.find(seq);  // a cancel may have ended it while mu_ was released
     if (it == active_.end() || it->second.job.state != JobState::kQueued) continue;
-    traces[seq] = why.trace;
     QueuedExplanation e{seq, why.reason, std::nullopt, std::nullopt};
     if (why.position > 0) e.position = why.position;
     // Whole seconds: an estimate that moves by microseconds is not a change.
@@ -66,7 +64,7 @@ void Controller::SaveExplanations(const std::map<int64_t, PendingExplanation>& w
       unsaved_explanations_[seq] = std::move(e);
     }
   }
-  traces_ = std::move(traces);
+  explained_ = std::move(waiting);
   board_.Put(changed);
   // Watchers read the board at once; behind a backlog (every job's position
   // moves each round) they are woken at most once a second.
@@ -119,8 +117,8 @@ absl::StatusOr<JobExplanation> Controller::Why(const std::string& id, const std:
   why.position = record.job.position;
   why.estimated_start = record.job.estimated_start;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = traces_.find(record.seq);
-  if (it != traces_.end()) why.trace = it->second.lines();
+  auto it = explained_.find(record.seq);
+  if (it != explained_.end()) why.trace = it->second.trace.lines();
   return why;
 }
 

@@ -153,7 +153,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     if (!requeued_.empty()) work_ = true;
     requeued_.clear();
     if (snapshot.pending.empty()) {
-      SaveExplanations(held);
+      SaveExplanations(std::move(held));
       return;
     }
     decision = policy_->Schedule(snapshot);
@@ -226,7 +226,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   }
   if (decide) {
     const absl::Time explaining = absl::Now();
-    SaveExplanations(decision.waiting);
+    SaveExplanations(std::move(decision.waiting));
     // Deciding takes at most a quarter of the loop's time (spawns are not
     // counted): the next decision waits three times this one's length.
     const absl::Time now = absl::Now();
