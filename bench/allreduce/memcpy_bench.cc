@@ -25,7 +25,7 @@ void PinToCpu(int cpu) {
 int main(int argc, char** argv) {
   bench::Args args = bench::ParseArgs(argc, argv);
   const int n = args.threads;
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (n > 1) PinToCpu(0);
   for (size_t bytes : bench::Sizes(args)) {
     std::vector<std::vector<char>> src(n, std::vector<char>(bytes, 1));

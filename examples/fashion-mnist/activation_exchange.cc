@@ -87,6 +87,9 @@ ActivationExchange::ActivationExchange(Collective* group, Kernels* kernels,
   chunk_.resize(static_cast<size_t>(kChunkRows) * widest);
   bias_.resize(widest);
   bias_terms_.resize(static_cast<size_t>(group->size()) * widest);
+  for (int q = 0; q < group->size(); ++q) {
+    bias_term_of_rank_.push_back(bias_terms_.data() + static_cast<size_t>(q) * bias_.size());
+  }
 }
 
 absl::Status ActivationExchange::Load(const float* params, const float* velocity) {
@@ -150,13 +153,11 @@ void ActivationExchange::MultiplyOutLayer(size_t l, const Update& update) {
   if (rank != ranks - 1) return;
   // The bias, after the last rows: each rank's column sums, added in rank order.
   const size_t out = layer.out;
-  std::vector<const float*> terms_by_rank;
   for (int q = 0; q < ranks; ++q) {
-    float* sums = bias_terms_.data() + static_cast<size_t>(q) * out;
-    kernels_->SumRows(slots_[q][l].output_grad, rows_[q], layer.out, sums);
-    terms_by_rank.push_back(sums);
+    kernels_->SumRows(slots_[q][l].output_grad, rows_[q], layer.out,
+                      bias_terms_.data() + static_cast<size_t>(q) * bias_.size());
   }
-  SumInOrder(terms_by_rank, bias_.data(), out);
+  SumInOrder(bias_term_of_rank_, bias_.data(), out);
   update(layer.offset + static_cast<size_t>(layer.in) * out, bias_.data(), out);
 }
 

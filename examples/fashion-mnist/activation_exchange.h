@@ -75,7 +75,10 @@ class ActivationExchange {
   std::vector<std::vector<Slot>> slots_;  // [rank][layer]
   std::vector<int> rows_;                 // each rank's samples in this step
   std::vector<float> chunk_, bias_;
-  std::vector<float> bias_terms_;  // each rank's column sums of one layer
+  // Each rank's column sums of one layer, bias_.size() apart, and where each
+  // rank's start (made once).
+  std::vector<float> bias_terms_;
+  std::vector<const float*> bias_term_of_rank_;
 };
 
 }  // namespace dlp::fmnist
