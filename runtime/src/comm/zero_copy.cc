@@ -12,7 +12,7 @@ namespace dlp::runtime {
 namespace {
 
 constexpr char kWhat[] = "allreduce";
-// The block a slice is reduced through: stays in L1/L2 between the reduction and the copy.
+// The block a slice is reduced through: stays in L1/L2 between the reduction and the copies.
 constexpr size_t kBlockBytes = 32 << 10;
 // Results larger than the caches are written without being read first.
 constexpr size_t kStreamBytes = 8 << 20;
@@ -48,19 +48,23 @@ Buffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
   return b;
 }
 
-// recv[r]'s slice r = op over every send's slice r, in rank order.
-void ReduceSlice(const Buffers& b, int r, const Segments& seg, dlp_dtype t, dlp_op op,
-                 void (*copy)(char*, const char*, size_t)) {
-  const size_t elem = DTypeSize(t), block = kBlockBytes / elem;
+// Slice r of every rank's receive buffer = op over every send's slice r, in
+// rank order, a block at a time: reduced in cache, then written to every
+// rank's buffer, the ranks after this one first.
+void ReduceAndDeliver(const Buffers& b, int r, const Segments& seg, dlp_dtype t, dlp_op op,
+                      void (*copy)(char*, const char*, size_t)) {
+  const size_t n = b.send.size(), elem = DTypeSize(t), block = kBlockBytes / elem;
   thread_local std::vector<char> scratch;
   scratch.resize(kBlockBytes);
-  std::vector<const char*> sources(b.send.size());
+  std::vector<const char*> sources(n);
   const size_t first = seg.offset(r) / elem, count = seg.bytes(r) / elem;
   for (size_t c0 = 0; c0 < count; c0 += block) {
     const size_t m = std::min(block, count - c0), at = (first + c0) * elem;
-    for (size_t j = 0; j < sources.size(); ++j) sources[j] = b.send[j] + at;
+    for (size_t j = 0; j < n; ++j) sources[j] = b.send[j] + at;
     ReduceAll(scratch.data(), sources, m, t, op);
-    copy(b.recv[static_cast<size_t>(r)] + at, scratch.data(), m * elem);
+    for (size_t i = 1; i <= n; ++i) {
+      copy(b.recv[(static_cast<size_t>(r) + i) % n] + at, scratch.data(), m * elem);
+    }
   }
 }
 
@@ -84,26 +88,13 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const
   if (b.send.empty()) return absl::OkStatus();
   *ran = true;
 
-  // 1. Reduce slice r.
+  // 1. Reduce slice r into every rank's receive buffer.
   const Segments seg(count, n, elem);
-  auto copy = bytes >= kStreamBytes ? CopyStreaming : CopyCached;
-  ReduceSlice(b, r, seg, t, op, copy);
-  g.Publish(0, ShmGroup::kOut, k);
-  // 2. Copy the others' slices as each is ready, the ranks after this one first.
-  for (int i = 1; i < n && status.ok(); ++i) {
-    const int j = (r + i) % n;
-    status = g.WaitFor(j, 0, ShmGroup::kOut, k, kWhat);
-    if (status.ok()) {
-      copy(b.recv[static_cast<size_t>(r)] + seg.offset(j),
-           b.recv[static_cast<size_t>(j)] + seg.offset(j), seg.bytes(j));
-    }
-  }
-  // 3. Nobody leaves while a peer may still read its buffers.
-  if (status.ok()) {
-    const uint64_t done = g.NextRound(0);
-    g.Publish(0, ShmGroup::kIn, done);
-    status = g.WaitForAll(0, ShmGroup::kIn, done, kWhat);
-  }
+  ReduceAndDeliver(b, r, seg, t, op, bytes >= kStreamBytes ? CopyStreaming : CopyCached);
+  // 2. Nobody leaves while a peer may still read or write its buffers.
+  const uint64_t done = g.NextRound(0);
+  g.Publish(0, ShmGroup::kIn, done);
+  status = g.WaitForAll(0, ShmGroup::kIn, done, kWhat);
   g.Flush(0);
   return status;
 }

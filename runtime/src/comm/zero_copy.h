@@ -5,18 +5,19 @@
 //      publishes in=k, and waits for every rank's in=k; if any rank's buffers
 //      are not in shared memory, every rank sees it and all fall back to the
 //      staged algorithms (nothing was written yet)
-//   1. rank r reduces slice r of all N send buffers, in rank order, into its
-//      receive buffer (through a small cache-resident block, so that in place
-//      it never overwrites an input still read); publishes out=k
-//   2. rank r copies slice j from rank j's receive buffer once j published
-//      out=k
-//   3. a barrier round (in=k+1): no rank returns, and lets its caller reuse
-//      its buffers, while a peer may still read them
+//   1. rank r reduces slice r of all N send buffers, in rank order, a block
+//      at a time into a small cache-resident buffer, and writes each block
+//      into every rank's receive buffer. In place this never overwrites an
+//      input still read: slice r of every input is read by rank r alone, a
+//      block before it is written
+//   2. a barrier round (in=k+1): no rank returns, and lets its caller use or
+//      reuse its buffers, while a peer may still read or write them
 // Each element is reduced once, by one rank, in a fixed order: the results
 // are bit-identical everywhere, as with the direct algorithm. Per byte a rank
-// reads its share of the inputs and the others' results once and writes its
-// result once: the memory traffic of about one and a half copies, against the
-// staged direct algorithm's copy in, reduction and copy out.
+// reads its share of the inputs once and writes its share of every result
+// once, streamed past the caches when large: a rank moves 2·S bytes of
+// memory, as one memcpy of S does, where fetching the peers' results instead
+// of writing them (2.5·S) or staging the inputs costs more.
 #pragma once
 
 #include "comm/shared_window.h"
@@ -29,7 +30,7 @@ namespace dlp::runtime {
 // windows first asks whether every rank's buffers lie in them (step 0).
 inline constexpr size_t kZeroCopyMinBytes = size_t{1} << 20;
 
-// Steps 0 to 3 when every rank's buffers lie in `windows`; sets *ran to
+// Steps 0 to 2 when every rank's buffers lie in `windows`; sets *ran to
 // whether they did (when not, nothing else happened but step 0's round).
 absl::Status ZeroCopyAllreduce(ShmGroup& group, const WindowRegistry& windows, const void* send,
                                void* recv, size_t count, dlp_dtype t, dlp_op op, bool* ran);
