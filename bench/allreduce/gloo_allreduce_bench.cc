@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "bind_rank.h"
 
 namespace {
 
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
   std::vector<pid_t> pids;
   for (int r = 0; r < args.ranks; ++r) {
     pid_t pid = fork();
-    if (pid == 0) _exit(RunRank(args, r, dir));
+    if (pid == 0) _exit(bench::BindRank(r, args.ranks) ? RunRank(args, r, dir) : 1);
     pids.push_back(pid);
   }
   int failed = 0;

@@ -1,5 +1,6 @@
 // Starts a dlp bench's ranks on this host when it runs outside dlp-run: a
-// rendezvous store here, one forked process per rank with the rank environment.
+// rendezvous store here, one forked process per rank with the rank environment,
+// bound to its share of the CPUs (bind_rank.h).
 #pragma once
 
 #include <sys/wait.h>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "bind_rank.h"
 #include "rendezvous/store.h"
 
 namespace bench {
@@ -30,6 +32,7 @@ int RunOnLocalRanks(const Args& args, RunRank run_rank) {
       close(port_pipe[1]);
       int port = 0;
       if (read(port_pipe[0], &port, sizeof port) != sizeof port) _exit(1);
+      if (!BindRank(r, args.ranks)) _exit(1);
       setenv("RANK", std::to_string(r).c_str(), 1);
       setenv("WORLD_SIZE", std::to_string(args.ranks).c_str(), 1);
       setenv("LOCAL_RANK", std::to_string(r).c_str(), 1);

@@ -10,6 +10,10 @@
 #                                           narrow; BIN=DIR runs prebuilt benchmarks)
 # Open MPI runs with MPI_FLAGS (default: its shared-memory transport, vader, under
 # ob1, and its default `coll tuned` decision rules: what a user gets).
+# dlp's and Gloo's ranks are bound to their share of the CPUs, as
+# `dlp-run --bind-to core` binds them and as mpirun binds its ranks by default
+# (to a core each while there are no more ranks than cores);
+# DLP_BENCH_BIND=none leaves them unbound.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-bench}

@@ -47,6 +47,8 @@ inline constexpr char kCommTimeout[] = "DLP_COMM_TIMEOUT";
 inline constexpr char kCommChannels[] = "DLP_COMM_CHANNELS";
 inline constexpr char kCommAlgo[] = "DLP_COMM_ALGO";
 inline constexpr char kAdvertiseAddr[] = "DLP_ADVERTISE_ADDR";
+// "core" when dlp-run bound the rank to its share of the host's CPUs.
+inline constexpr char kBindTo[] = "DLP_BIND_TO";
 
 // Framework-specific.
 inline constexpr char kTfConfig[] = "TF_CONFIG";

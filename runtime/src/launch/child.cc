@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -12,6 +13,7 @@
 #include <initializer_list>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
 extern char** environ;
@@ -40,7 +42,8 @@ std::string Resolve(const std::string& program, const std::map<std::string, std:
 // prepared (it shares the parent's memory). Every signal is blocked on entry;
 // the handlers are reset before any can run.
 [[noreturn]] void ExecChild(const char* file, char* const* argv, char* const* envp,
-                            const char* workdir, int out_w, int err_w, int in_r, int report_w) {
+                            const char* workdir, const cpu_set_t* cpus, int out_w, int err_w,
+                            int in_r, int report_w) {
   setpgid(0, 0);
   struct sigaction dfl = {};
   dfl.sa_handler = SIG_DFL;
@@ -59,6 +62,8 @@ std::string Resolve(const std::string& program, const std::map<std::string, std:
   int code = 0;
   if (workdir != nullptr && chdir(workdir) != 0) {
     code = 1000 + errno;  // distinguishes a bad workdir from a failed exec
+  } else if (cpus != nullptr && sched_setaffinity(0, sizeof(*cpus), cpus) != 0) {
+    code = 2000 + errno;  // and CPUs it may not be bound to
   } else {
     execve(file, argv, envp);
     code = errno;
@@ -73,10 +78,10 @@ std::string Resolve(const std::string& program, const std::map<std::string, std:
 // (under dlpd, one dlp-run per job). Apart, so that nothing of the caller's
 // frame lives across vfork.
 [[gnu::noinline]] pid_t StartChild(const char* file, char* const* argv, char* const* envp,
-                                   const char* workdir, int out_w, int err_w, int in_r,
-                                   int report_w) {
+                                   const char* workdir, const cpu_set_t* cpus, int out_w, int err_w,
+                                   int in_r, int report_w) {
   const pid_t pid = vfork();
-  if (pid == 0) ExecChild(file, argv, envp, workdir, out_w, err_w, in_r, report_w);
+  if (pid == 0) ExecChild(file, argv, envp, workdir, cpus, out_w, err_w, in_r, report_w);
   return pid;
 }
 
@@ -104,6 +109,15 @@ absl::StatusOr<Child> Spawn(const SpawnRequest& request) {
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
 
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int cpu : request.cpus) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) {
+      return absl::InvalidArgumentError(absl::StrCat("CPU ", cpu, " is out of range"));
+    }
+    CPU_SET(cpu, &cpus);
+  }
+
   int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1}, report[2] = {-1, -1};
   auto close_all = [&] {
     for (int fd : {out[0], out[1], err[0], err[1], in[0], in[1], report[0], report[1]}) {
@@ -121,9 +135,10 @@ absl::StatusOr<Child> Spawn(const SpawnRequest& request) {
   sigset_t all, old_mask;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old_mask);
-  const pid_t pid = StartChild(file.c_str(), argv.data(), envp.data(),
-                               request.workdir.empty() ? nullptr : request.workdir.c_str(), out[1],
-                               err[1], in[0], report[1]);
+  const pid_t pid =
+      StartChild(file.c_str(), argv.data(), envp.data(),
+                 request.workdir.empty() ? nullptr : request.workdir.c_str(),
+                 request.cpus.empty() ? nullptr : &cpus, out[1], err[1], in[0], report[1]);
   const int fork_error = errno;
   pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   if (pid < 0) {
@@ -146,6 +161,11 @@ absl::StatusOr<Child> Spawn(const SpawnRequest& request) {
     close_all();
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (code >= 2000) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot bind ", request.argv[0], " to CPUs ",
+                       absl::StrJoin(request.cpus, ","), ": ", strerror(code - 2000)));
     }
     if (code >= 1000) {
       return absl::FailedPreconditionError(

@@ -19,6 +19,7 @@ struct SpawnRequest {
   std::string workdir;                     // empty: inherit
   bool capture_output = true;              // false: inherit fds 1 and 2
   bool stdin_pipe = false;                 // true: in_fd is the write end of its stdin
+  std::vector<int> cpus;                   // empty: this process's CPU affinity
 };
 
 struct Child {

@@ -34,6 +34,7 @@ struct Flags {
   double backoff = 0, grace = 10, start_timeout = 120;
   std::string log_dir, status_file, trace_dir, remote_path, workdir, rank_source;
   std::vector<std::string> ssh_opts, env;
+  std::string bind_to = "none";
   bool exec_rank = false;
   bool relay_traces = false;
 };
@@ -95,6 +96,7 @@ int RunLauncher(const Flags& f, const std::vector<std::string>& command) {
     options.gpus_given = true;
   }
   options.log_dir = f.log_dir;
+  options.bind_to_core = f.bind_to == "core";
   options.status_file = f.status_file;
   options.trace_dir = f.trace_dir;
   options.grace = Seconds(f.grace);
@@ -197,6 +199,10 @@ int main(int argc, char** argv) {
                  "Slurm task) or kubernetes (DLP_POD_ROLE, JOB_COMPLETION_INDEX)")
       ->check(CLI::IsMember({"slurm", "kubernetes"}));
   app.add_option("--workdir", f.workdir, "Working folder of the ranks");
+  app.add_option("--bind-to", f.bind_to,
+                 "none, or core: each rank on its own share of the CPUs dlp-run may use "
+                 "(not when there are more ranks on a host than CPUs)")
+      ->check(CLI::IsMember({"none", "core"}));
   app.add_flag("--exec-rank", f.exec_rank, "Internal: run one remote rank (used over ssh)");
   app.add_option("--env", f.env, "Internal, with --exec-rank: KEY=VALUE to set");
   try {

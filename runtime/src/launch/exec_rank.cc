@@ -9,14 +9,33 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/cpu_binding.h"
+#include "contract/env_names.h"
 #include "launch/child.h"
 #include "launch/signals.h"
 #include "launch/ssh_command.h"
 
 namespace dlp::launch {
 namespace {
+
+// A remote rank binds itself as the launcher would a local one, when the
+// launcher said so in the rank's environment.
+std::vector<int> CpusToBindTo(const std::map<std::string, std::string>& env) {
+  auto get = [&](const char* name) {
+    auto it = env.find(name);
+    return it == env.end() ? std::string() : it->second;
+  };
+  int local_rank = 0, local_size = 0;
+  if (get(contract::env::kBindTo) != "core" ||
+      !absl::SimpleAtoi(get(contract::env::kLocalRank), &local_rank) ||
+      !absl::SimpleAtoi(get(contract::env::kLocalWorldSize), &local_size)) {
+    return {};
+  }
+  return runtime::CpusForLocalRank(runtime::AllowedCpus(), local_rank, local_size);
+}
 
 bool StdinIsChannel() {
   struct stat st;
@@ -60,13 +79,14 @@ int Supervise(pid_t pid, bool watch_stdin, absl::Duration grace) {
 
 int StartAndSupervise(const std::map<std::string, std::string>& env, const std::string& workdir,
                       const std::vector<std::string>& command, bool watch_stdin,
-                      absl::Duration grace) {
+                      absl::Duration grace, std::vector<int> cpus = {}) {
   InstallSignalPipe();
   SpawnRequest request;
   request.argv = command;
   request.env = CurrentEnvironment();
   for (const auto& [k, v] : env) request.env[k] = v;
   request.capture_output = false;
+  request.cpus = std::move(cpus);
   if (!workdir.empty() && access(workdir.c_str(), X_OK) == 0) request.workdir = workdir;
   auto child = Spawn(request);
   if (!child.ok()) {
@@ -82,7 +102,7 @@ int RunExecRank(const std::map<std::string, std::string>& env, const std::string
                 const std::vector<std::string>& command, absl::Duration grace) {
   printf("%s\n", kReadyMarker);
   fflush(stdout);
-  return StartAndSupervise(env, workdir, command, StdinIsChannel(), grace);
+  return StartAndSupervise(env, workdir, command, StdinIsChannel(), grace, CpusToBindTo(env));
 }
 
 int RunForwardingSignals(const std::map<std::string, std::string>& env,

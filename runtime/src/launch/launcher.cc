@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/cpu_binding.h"
 #include "common/socket.h"
 #include "contract/env_names.h"
 #include "contract/status.h"
@@ -129,6 +130,7 @@ void Launcher::StartRound(int round) {
     for (size_t i = 0; i < ranks_.size(); ++i) cluster.tf_ports.push_back(FreePort());
   }
   const std::map<std::string, std::string> inherited = CurrentEnvironment();
+  const std::vector<int> allowed_cpus = runtime::AllowedCpus();
   for (size_t i = 0; i < ranks_.size(); ++i) {
     RankProcess* rank = ranks_[i].get();
     std::map<std::string, std::string> env = RankEnvironment(layout_, rank->plan(), cluster);
@@ -138,8 +140,13 @@ void Launcher::StartRound(int round) {
     if (!trace_dir.empty() && !env.count(contract::env::kTraceDir)) {
       env[contract::env::kTraceDir] = std::filesystem::absolute(trace_dir).string();
     }
+    if (options_.bind_to_core) env[contract::env::kBindTo] = "core";
     SpawnRequest request;
     if (rank->plan().local) {
+      if (options_.bind_to_core) {
+        request.cpus = runtime::CpusForLocalRank(allowed_cpus, rank->plan().local_rank,
+                                                 rank->plan().local_world_size);
+      }
       request.argv = rank->plan().command;
       request.env = inherited;
       for (auto& [k, v] : env) request.env[k] = v;

@@ -27,6 +27,8 @@ struct LaunchOptions {
   absl::Duration grace = absl::Seconds(10);
   absl::Duration start_timeout = absl::Seconds(120);
   SshOptions ssh;
+  // --bind-to core: each rank on its own share of the CPUs (common/cpu_binding.h).
+  bool bind_to_core = false;
 };
 
 struct LaunchResult {
