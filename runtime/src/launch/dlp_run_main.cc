@@ -126,6 +126,7 @@ int RunGroupTask(const Flags& f, const std::vector<std::string>& command,
                  dlp::launch::RankSource source) {
   if (!command.empty()) return Fail("--group takes the commands from the group file, not after --");
   const bool slurm = source == dlp::launch::RankSource::kSlurm;
+
   if (slurm && f.log_dir.empty()) return Fail("--group under Slurm needs --log-dir");
   auto group = dlp::contract::ReadGroupFile(f.group_file);
   if (!group.ok()) return Fail(std::string(group.status().message()));
@@ -222,12 +223,17 @@ int main(int argc, char** argv) {
     }
     return dlp::launch::RunExecRank(env, f.workdir, command, Seconds(f.grace));
   }
+  const bool in_slurm_task = f.np == 0 && f.hosts.empty() && f.hostfile.empty() &&
+                             dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment());
+  if (f.bind_to != "none" && (in_slurm_task || !f.rank_source.empty())) {
+    return Fail(
+        "--bind-to binds the ranks dlp-run starts itself; a Slurm task or a pod runs "
+        "where its scheduler put it (srun --cpu-bind, the pod's CPU request)");
+  }
   if (f.rank_source == "kubernetes") {
     if (f.group_file.empty()) return Fail("--rank-source kubernetes runs a rank of a --group file");
     return RunGroupTask(f, command, dlp::launch::RankSource::kKubernetes);
   }
-  const bool in_slurm_task = f.np == 0 && f.hosts.empty() && f.hostfile.empty() &&
-                             dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment());
   if (f.rank_source == "slurm" && !in_slurm_task) {
     return Fail("--rank-source slurm: not in a Slurm task (SLURM_PROCID, SLURM_NTASKS)");
   }

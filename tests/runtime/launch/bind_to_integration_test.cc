@@ -104,10 +104,21 @@ TEST(BindTo, RemoteRanksBindThemselves) {
   }
 }
 
-TEST(BindTo, AnUnknownValueIsRefused) {
+TEST(BindTo, AnUnknownValueAndATaskOfASchedulerAreRefused) {
   RunResult r = ::dlp::testing::Run({DlpRun(), "--bind-to", "socket", "-np", "1", "--", "true"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("--bind-to: socket not in {none,core}"));
+  // A rank of a Slurm task or a pod runs where its scheduler put it.
+  r = ::dlp::testing::Run(
+      {DlpRun(), "--bind-to", "core", "--rank-source", "kubernetes", "--group", "/nonexistent"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("srun --cpu-bind"));
+  RunOptions slurm_task;
+  slurm_task.env["SLURM_PROCID"] = "0";
+  slurm_task.env["SLURM_NTASKS"] = "1";
+  r = ::dlp::testing::Run({DlpRun(), "--bind-to", "core", "--", "true"}, slurm_task);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("a Slurm task or a pod"));
 }
 
 }  // namespace
