@@ -1,7 +1,6 @@
 #include "common/cpu_binding.h"
 
-#include <sched.h>
-
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -30,7 +29,7 @@ std::vector<int> AllowedCpus() {
   return out;
 }
 
-absl::Status BindToCpus(const std::vector<int>& cpus) {
+absl::StatusOr<cpu_set_t> CpuSetOf(const std::vector<int>& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int cpu : cpus) {
@@ -39,7 +38,13 @@ absl::Status BindToCpus(const std::vector<int>& cpus) {
     }
     CPU_SET(cpu, &set);
   }
-  if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+  return set;
+}
+
+absl::Status BindToCpus(const std::vector<int>& cpus) {
+  absl::StatusOr<cpu_set_t> set = CpuSetOf(cpus);
+  if (!set.ok()) return set.status();
+  if (sched_setaffinity(0, sizeof(*set), &*set) != 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("binding to CPUs ", absl::StrJoin(cpus, ","), ": ", std::strerror(errno)));
   }

@@ -47,7 +47,8 @@ inline constexpr char kCommTimeout[] = "DLP_COMM_TIMEOUT";
 inline constexpr char kCommChannels[] = "DLP_COMM_CHANNELS";
 inline constexpr char kCommAlgo[] = "DLP_COMM_ALGO";
 inline constexpr char kAdvertiseAddr[] = "DLP_ADVERTISE_ADDR";
-// "core" when dlp-run bound the rank to its share of the host's CPUs.
+// "core" under dlp-run --bind-to core: the rank runs on its share of its
+// host's CPUs (unless the host has more ranks than CPUs).
 inline constexpr char kBindTo[] = "DLP_BIND_TO";
 
 // Framework-specific.

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/cpu_binding.h"
 
 extern char** environ;
 
@@ -109,14 +109,8 @@ absl::StatusOr<Child> Spawn(const SpawnRequest& request) {
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
 
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  for (int cpu : request.cpus) {
-    if (cpu < 0 || cpu >= CPU_SETSIZE) {
-      return absl::InvalidArgumentError(absl::StrCat("CPU ", cpu, " is out of range"));
-    }
-    CPU_SET(cpu, &cpus);
-  }
+  absl::StatusOr<cpu_set_t> cpus = runtime::CpuSetOf(request.cpus);
+  if (!cpus.ok()) return cpus.status();
 
   int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1}, report[2] = {-1, -1};
   auto close_all = [&] {
@@ -138,7 +132,7 @@ absl::StatusOr<Child> Spawn(const SpawnRequest& request) {
   const pid_t pid =
       StartChild(file.c_str(), argv.data(), envp.data(),
                  request.workdir.empty() ? nullptr : request.workdir.c_str(),
-                 request.cpus.empty() ? nullptr : &cpus, out[1], err[1], in[0], report[1]);
+                 request.cpus.empty() ? nullptr : &*cpus, out[1], err[1], in[0], report[1]);
   const int fork_error = errno;
   pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   if (pid < 0) {

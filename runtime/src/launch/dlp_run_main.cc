@@ -126,7 +126,6 @@ int RunGroupTask(const Flags& f, const std::vector<std::string>& command,
                  dlp::launch::RankSource source) {
   if (!command.empty()) return Fail("--group takes the commands from the group file, not after --");
   const bool slurm = source == dlp::launch::RankSource::kSlurm;
-
   if (slurm && f.log_dir.empty()) return Fail("--group under Slurm needs --log-dir");
   auto group = dlp::contract::ReadGroupFile(f.group_file);
   if (!group.ok()) return Fail(std::string(group.status().message()));
