@@ -3,7 +3,6 @@
 // bind themselves alike, and ranks beyond the CPUs are left unbound.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <map>
 #include <sstream>
@@ -85,11 +84,8 @@ TEST(BindTo, RemoteRanksBindThemselves) {
   // A stand-in ssh runs the remote command line here: the "remote" host has
   // two local ranks, which bind as two local ranks of this host would.
   TempDir dir;
-  const std::string ssh =
-      dir.WriteFile("fake-ssh", "#!/bin/sh\nfor last; do :; done; exec sh -c \"$last\"\n");
-  chmod(ssh.c_str(), 0755);
   RunOptions options;
-  options.env["DLP_SSH"] = ssh;
+  options.env["DLP_SSH"] = FakeSsh(dir, kRunLastArg);
   const std::vector<int> allowed = runtime::AllowedCpus();
   RunResult r = ::dlp::testing::Run({DlpRun(), "--bind-to", "core", "-np", "3", "-H",
                                      "localhost:1,192.0.2.7:2", "--", "sh", "-c", kPrintCpus},

@@ -2,16 +2,29 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <string>
 
 #include "nlohmann/json.hpp"
 #include "support/subprocess.h"
+#include "support/temp_dir.h"
 
 namespace dlp::testing {
 
 inline std::string DlpRun() { return BinPath("dlp-run"); }
+
+// An ssh stand-in (for DLP_SSH): its last argument is the remote command line.
+inline std::string FakeSsh(const TempDir& dir, const std::string& body) {
+  std::string path = dir.WriteFile("fake-ssh", "#!/bin/sh\n" + body + "\n");
+  chmod(path.c_str(), 0755);
+  return path;
+}
+
+// Runs the remote command line in a session of its own, as sshd would on
+// another host: signals to the local ssh's process group do not reach it.
+inline constexpr char kRunLastArg[] = "for last; do :; done; exec setsid -w sh -c \"$last\"";
 
 // The status file as JSON; null while absent or unparsable.
 inline nlohmann::json ReadJson(const std::string& path) {

@@ -16,17 +16,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// An ssh stand-in: its last argument is the remote command line.
-std::string FakeSsh(const TempDir& dir, const std::string& body) {
-  std::string path = dir.WriteFile("fake-ssh", "#!/bin/sh\n" + body + "\n");
-  chmod(path.c_str(), 0755);
-  return path;
-}
-
-// Runs the remote command line in a session of its own, as sshd would on
-// another host: signals to the local ssh's process group do not reach it.
-constexpr char kRunLastArg[] = "for last; do :; done; exec setsid -w sh -c \"$last\"";
-
 TEST(RemoteRanks, RunThroughSshWithQuotedEnvironment) {
   TempDir dir;
   RunOptions options;
