@@ -4,7 +4,6 @@
 // timeout, and the Slurm mode.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include "absl/strings/str_cat.h"
 #include "launch_test_util.h"
