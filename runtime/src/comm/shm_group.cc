@@ -17,8 +17,9 @@ constexpr size_t kSlotsPerLane = 3;   // in[0], in[1], out
 constexpr absl::Duration kCheckInterval = absl::Milliseconds(100);
 
 constexpr size_t kNoteOffset = kLaneControl * kMaxChannels;  // after the lanes' controls
+constexpr size_t kClaimOffset = kNoteOffset + ShmGroup::kNoteBytes;
 
-static_assert(kNoteOffset + ShmGroup::kNoteBytes <= kControlBytes);
+static_assert(kClaimOffset + 64 <= kControlBytes);
 
 }  // namespace
 
@@ -49,6 +50,11 @@ char* ShmGroup::in(int rank, int lane, uint64_t round) const {
 
 char* ShmGroup::note(int rank) const {
   return segments_[static_cast<size_t>(rank)]->ring() + kNoteOffset;
+}
+
+std::atomic<uint64_t>& ShmGroup::claim(int rank) const {
+  return *reinterpret_cast<std::atomic<uint64_t>*>(segments_[static_cast<size_t>(rank)]->ring() +
+                                                   kClaimOffset);
 }
 
 char* ShmGroup::out(int rank, int lane) const {

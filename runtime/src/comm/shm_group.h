@@ -58,6 +58,10 @@ class ShmGroup {
   // writes, for a collective's arguments that the peers read (zero_copy.h).
   static constexpr size_t kNoteBytes = 64;
   char* note(int rank) const;
+  // A counter on its own cache line of `rank`'s segment, for a collective
+  // whose ranks share out work as it goes (zero_copy.h): only its owner
+  // resets it, between rounds; peers only add to it.
+  std::atomic<uint64_t>& claim(int rank) const;
 
   // Makes this rank's sequence `which` of `lane` equal `round` and wakes the
   // peers that sleep (at once, or when oversubscribed at the next wait or

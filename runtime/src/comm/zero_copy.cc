@@ -29,13 +29,8 @@ struct Note {
 static_assert(sizeof(Note) <= ShmGroup::kNoteBytes);
 
 // Every rank's buffers, mapped here; empty unless every rank's lie in shared memory.
-struct Buffers {
-  std::vector<const char*> send;
-  std::vector<char*> recv;
-};
-
-Buffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
-  Buffers b;
+SharedBuffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
+  SharedBuffers b;
   for (int j = 0; j < g.size(); ++j) {
     Note note;
     std::memcpy(&note, g.note(j), sizeof(note));
@@ -48,49 +43,57 @@ Buffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
   return b;
 }
 
-// Slice r of every rank's receive buffer = op over every send's slice r, in
-// rank order, a block at a time: reduced in cache, then written to every
-// rank's buffer, the ranks after this one first.
-void ReduceAndDeliver(const Buffers& b, int r, const Segments& seg, dlp_dtype t, dlp_op op,
-                      void (*copy)(char*, const char*, size_t)) {
+}  // namespace
+
+void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dtype t, dlp_op op) {
   const size_t n = b.send.size(), elem = DTypeSize(t), block = kBlockBytes / elem;
+  const Segments seg(count, static_cast<int>(n), elem);
+  auto copy = count * elem >= kStreamBytes ? CopyStreaming : CopyCached;
+  const int r = g.rank();
   thread_local std::vector<char> scratch;
   scratch.resize(kBlockBytes);
   std::vector<const char*> sources(n);
-  const size_t first = seg.offset(r) / elem, count = seg.bytes(r) / elem;
-  for (size_t c0 = 0; c0 < count; c0 += block) {
-    const size_t m = std::min(block, count - c0), at = (first + c0) * elem;
-    for (size_t j = 0; j < n; ++j) sources[j] = b.send[j] + at;
-    ReduceAll(scratch.data(), sources, m, t, op);
-    for (size_t i = 1; i <= n; ++i) {
-      copy(b.recv[(static_cast<size_t>(r) + i) % n] + at, scratch.data(), m * elem);
+  // Slice r first, then the peers' slices, whatever of them is left.
+  for (size_t i = 0; i < n; ++i) {
+    const int s = static_cast<int>((static_cast<size_t>(r) + i) % n);
+    const size_t first = seg.offset(s) / elem, slice = seg.bytes(s) / elem;
+    const uint64_t blocks = (slice + block - 1) / block;
+    std::atomic<uint64_t>& next = g.claim(s);
+    for (uint64_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
+      const size_t c0 = static_cast<size_t>(k) * block, m = std::min(block, slice - c0);
+      const size_t at = (first + c0) * elem;
+      for (size_t j = 0; j < n; ++j) sources[j] = b.send[j] + at;
+      ReduceAll(scratch.data(), sources, m, t, op);
+      // The ranks after this one first, so that the ranks' writes spread.
+      for (size_t d = 1; d <= n; ++d) {
+        copy(b.recv[(static_cast<size_t>(r) + d) % n] + at, scratch.data(), m * elem);
+      }
     }
   }
 }
-
-}  // namespace
 
 absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const void* send,
                                void* recv, size_t count, dlp_dtype t, dlp_op op, bool* ran) {
   *ran = false;
   const size_t elem = DTypeSize(t), bytes = count * elem;
-  const int n = g.size(), r = g.rank();
+  const int r = g.rank();
   // 0. Where every rank's buffers lie.
   const WindowRegistry::Place s = windows.Find(r, send, bytes), d = windows.Find(r, recv, bytes);
   const Note mine{s.window, d.window, s.offset, d.offset};
   std::memcpy(g.note(r), &mine, sizeof(mine));
+  // Every peer left the last call's step 2, so none still claims from it.
+  g.claim(r).store(0, std::memory_order_relaxed);
   const uint64_t k = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, k);
   absl::Status status = g.WaitForAll(0, ShmGroup::kIn, k, kWhat);
   g.Flush(0);
   if (!status.ok()) return status;
-  const Buffers b = Agree(g, windows, bytes);
+  const SharedBuffers b = Agree(g, windows, bytes);
   if (b.send.empty()) return absl::OkStatus();
   *ran = true;
 
-  // 1. Reduce slice r into every rank's receive buffer.
-  const Segments seg(count, n, elem);
-  ReduceAndDeliver(b, r, seg, t, op, bytes >= kStreamBytes ? CopyStreaming : CopyCached);
+  // 1. Reduce every slice into every rank's receive buffer.
+  ReduceAndDeliver(g, b, count, t, op);
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, done);

@@ -7,9 +7,11 @@
 //      staged algorithms (nothing was written yet)
 //   1. rank r reduces slice r of all N send buffers, in rank order, a block
 //      at a time into a small cache-resident buffer, and writes each block
-//      into every rank's receive buffer. In place this never overwrites an
-//      input still read: slice r of every input is read by rank r alone, a
-//      block before it is written
+//      into every rank's receive buffer; then it takes on the blocks of the
+//      peers' slices that no rank has claimed yet (a counter per slice), so
+//      a rank the host slows down delays the call by a block, not its slice.
+//      In place this never overwrites an input still read: a block of every
+//      input is read by the one rank that claimed it, before it writes it
 //   2. a barrier round (in=k+1): no rank returns, and lets its caller use or
 //      reuse its buffers, while a peer may still read or write them
 // Each element is reduced once, by one rank, in a fixed order: the results
@@ -20,6 +22,8 @@
 // of writing them (2.5·S) or staging the inputs costs more.
 #pragma once
 
+#include <vector>
+
 #include "comm/shared_window.h"
 #include "comm/shm_group.h"
 #include "dlp/comm.h"
@@ -29,6 +33,18 @@ namespace dlp::runtime {
 // From this size up, an allreduce on a host whose communicator made shared
 // windows first asks whether every rank's buffers lie in them (step 0).
 inline constexpr size_t kZeroCopyMinBytes = size_t{1} << 20;
+
+// Every rank's buffers, mapped in this process.
+struct SharedBuffers {
+  std::vector<const char*> send;
+  std::vector<char*> recv;
+};
+
+// Step 1: claims blocks until every slice's counter (ShmGroup::claim) is
+// spent, and writes each claimed block's result into every `recv`. Each
+// counter starts at 0, set by its owner before the round that starts step 1.
+void ReduceAndDeliver(ShmGroup& group, const SharedBuffers& buffers, size_t count, dlp_dtype t,
+                      dlp_op op);
 
 // Steps 0 to 2 when every rank's buffers lie in `windows`; sets *ran to
 // whether they did (when not, nothing else happened but step 0's round).
