@@ -7,7 +7,6 @@
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/rendezvous/prefix_store.h>
 #include <gloo/transport/tcp/device.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,7 +14,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "bind_rank.h"
+#include "fork_ranks.h"
 
 namespace {
 
@@ -58,18 +57,8 @@ int main(int argc, char** argv) {
   bench::Args args = bench::ParseArgs(argc, argv);
   char tmpl[] = "/tmp/gloo-bench-XXXXXX";
   std::string dir = mkdtemp(tmpl);
-  std::vector<pid_t> pids;
-  for (int r = 0; r < args.ranks; ++r) {
-    pid_t pid = fork();
-    if (pid == 0) _exit(bench::BindRank(r, args.ranks) ? RunRank(args, r, dir) : 1);
-    pids.push_back(pid);
-  }
-  int failed = 0;
-  for (pid_t pid : pids) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  }
+  const int failed =
+      bench::ForkBoundRanks(args.ranks, [&](int r) { return RunRank(args, r, dir); });
   std::string rm = "rm -rf " + dir;
   return (std::system(rm.c_str()) == 0 && failed == 0) ? 0 : 1;
 }

@@ -3,7 +3,6 @@
 // bound to its share of the CPUs (bind_rank.h).
 #pragma once
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,7 +10,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "bind_rank.h"
+#include "fork_ranks.h"
 #include "rendezvous/store.h"
 
 namespace bench {
@@ -51,13 +50,7 @@ int RunOnLocalRanks(const Args& args, RunRank run_rank) {
     }
   }
   close(port_pipe[1]);
-  int failed = 0;
-  for (pid_t pid : pids) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  }
-  return failed == 0 ? 0 : 1;
+  return WaitForRanks(pids) == 0 ? 0 : 1;
 }
 
 }  // namespace bench
