@@ -1,5 +1,7 @@
 #include "comm/zero_copy.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -14,8 +16,6 @@ namespace {
 constexpr char kWhat[] = "allreduce";
 // The block a slice is reduced through: stays in L1/L2 between the reduction and the copies.
 constexpr size_t kBlockBytes = 32 << 10;
-// Results larger than the caches are written without being read first.
-constexpr size_t kStreamBytes = 8 << 20;
 
 void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
 
@@ -45,10 +45,18 @@ SharedBuffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
 
 }  // namespace
 
+size_t ZeroCopyStreamBytes(int ranks) {
+  static const size_t llc = [] {
+    const long bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return bytes > 0 ? static_cast<size_t>(bytes) : size_t{32} << 20;
+  }();
+  return std::max<size_t>(1, llc / 4 * 3 / (2 * static_cast<size_t>(std::max(ranks, 1))));
+}
+
 void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dtype t, dlp_op op) {
   const size_t n = b.send.size(), elem = DTypeSize(t), block = kBlockBytes / elem;
   const Segments seg(count, static_cast<int>(n), elem);
-  auto copy = count * elem >= kStreamBytes ? CopyStreaming : CopyCached;
+  auto copy = count * elem >= ZeroCopyStreamBytes(static_cast<int>(n)) ? CopyStreaming : CopyCached;
   const int r = g.rank();
   thread_local std::vector<char> scratch;
   scratch.resize(kBlockBytes);

@@ -34,6 +34,13 @@ namespace dlp::runtime {
 // windows first asks whether every rank's buffers lie in them (step 0).
 inline constexpr size_t kZeroCopyMinBytes = size_t{1} << 20;
 
+// From this size up step 1 streams its results past the caches: when the N
+// ranks' send and receive buffers (2·N·S) would fill more than three
+// quarters of the last-level cache, the share glibc's memcpy also keeps
+// before it streams. Below it the results stay in the cache, where the
+// ranks' next reads find them.
+size_t ZeroCopyStreamBytes(int ranks);
+
 // Every rank's buffers, mapped in this process.
 struct SharedBuffers {
   std::vector<const char*> send;

@@ -74,13 +74,14 @@ TEST(CommZeroCopyTest, EveryDTypeAndOpBetweenSharedBuffers) {
   }
 }
 
-// From 8 MiB the results go out with streaming stores.
+// Past the caches' share the results go out with streaming stores.
 TEST(CommZeroCopyTest, ResultsLargerThanTheCachesAreStreamedAlike) {
   dlp::testing::TempDir dir;
   RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
     auto comm = Join(rank, port);
     if (!comm.ok()) return comm.status();
-    const size_t count = (size_t{8} << 20) / sizeof(float) + 7, bytes = count * sizeof(float);
+    const size_t count = ZeroCopyStreamBytes(kRanks) / sizeof(float) + 7;
+    const size_t bytes = count * sizeof(float);
     auto window = (*comm)->AllocateShared(2 * bytes);
     if (!window.ok()) return window.status();
     char* const send = (*window)->block(rank);
