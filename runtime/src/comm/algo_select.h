@@ -32,8 +32,9 @@ const char* AlgoName(Algo a);
 // One-shot while the bytes all ranks stage (N times the message) stay under
 // this: every rank reads all of them, so the one-shot's saved synchronisation
 // is outweighed by its N-fold reduction beyond a few KiB per rank
-// (bench/RESULTS.md: at 2 ranks one-shot wins up to 16 KiB, direct from 64 KiB).
-inline constexpr size_t kOneShotBytes = 32 << 10;
+// (bench/RESULTS.md, "Vectorised reduction kernels": at 2 ranks one-shot wins
+// at 4 KiB, ties at 8 KiB, and direct is 1.13x faster at 16 KiB).
+inline constexpr size_t kOneShotBytes = 16 << 10;
 
 // With more ranks than cores, direct's two all-rank synchronisations per
 // round wait for descheduled ranks; the ring, whose ranks only wait for a
