@@ -13,9 +13,6 @@ namespace dlp::runtime {
 namespace {
 
 constexpr char kWhat[] = "allreduce";
-constexpr size_t kStreamBytes = 8 << 20;
-
-void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
 
 }  // namespace
 
@@ -25,8 +22,7 @@ absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv
   const int n = g.size(), r = g.rank();
   const size_t chunk = std::max<size_t>(1, std::min(chunk_bytes, ShmGroup::kSlotBytes) / elem);
   std::vector<const char*> sources(static_cast<size_t>(n));
-  // A result larger than the caches goes to memory without being read first.
-  auto copy_out = count * elem >= kStreamBytes ? CopyStreaming : CopyCached;
+  const CopyFn copy_out = ResultCopy(count * elem, n);
   for (size_t c0 = 0; c0 < count; c0 += chunk) {
     const size_t m = std::min(chunk, count - c0);
     const uint64_t k = g.NextRound(lane);

@@ -1,5 +1,7 @@
 #include "comm/reduce.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -174,6 +176,20 @@ void CopyStreaming(char* dst, const char* src, size_t n) {
 #else
   std::memcpy(dst, src, n);
 #endif
+}
+
+void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
+
+size_t StreamResultsFromBytes(int ranks) {
+  static const size_t llc = [] {
+    const long bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return bytes > 0 ? static_cast<size_t>(bytes) : size_t{32} << 20;
+  }();
+  return std::max<size_t>(1, llc / 4 * 3 / (2 * static_cast<size_t>(std::max(ranks, 1))));
+}
+
+CopyFn ResultCopy(size_t bytes, int ranks) {
+  return bytes >= StreamResultsFromBytes(ranks) ? CopyStreaming : CopyCached;
 }
 
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks) {

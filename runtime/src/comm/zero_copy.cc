@@ -1,7 +1,5 @@
 #include "comm/zero_copy.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -16,8 +14,6 @@ namespace {
 constexpr char kWhat[] = "allreduce";
 // The block a slice is reduced through: stays in L1/L2 between the reduction and the copies.
 constexpr size_t kBlockBytes = 32 << 10;
-
-void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
 
 // What a rank writes in its note: where its buffers lie.
 struct Note {
@@ -45,18 +41,10 @@ SharedBuffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
 
 }  // namespace
 
-size_t ZeroCopyStreamBytes(int ranks) {
-  static const size_t llc = [] {
-    const long bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return bytes > 0 ? static_cast<size_t>(bytes) : size_t{32} << 20;
-  }();
-  return std::max<size_t>(1, llc / 4 * 3 / (2 * static_cast<size_t>(std::max(ranks, 1))));
-}
-
 void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dtype t, dlp_op op) {
   const size_t n = b.send.size(), elem = DTypeSize(t), block = kBlockBytes / elem;
   const Segments seg(count, static_cast<int>(n), elem);
-  auto copy = count * elem >= ZeroCopyStreamBytes(static_cast<int>(n)) ? CopyStreaming : CopyCached;
+  const CopyFn copy = ResultCopy(count * elem, static_cast<int>(n));
   const int r = g.rank();
   thread_local std::vector<char> scratch;
   scratch.resize(kBlockBytes);

@@ -17,7 +17,7 @@
 // Each element is reduced once, by one rank, in a fixed order: the results
 // are bit-identical everywhere, as with the direct algorithm. Per byte a rank
 // reads its share of the inputs once and writes its share of every result
-// once, streamed past the caches when large: a rank moves 2·S bytes of
+// once, streamed past the caches when large (ResultCopy): a rank moves 2·S bytes of
 // memory, as one memcpy of S does, where fetching the peers' results instead
 // of writing them (2.5·S) or staging the inputs costs more.
 #pragma once
@@ -33,13 +33,6 @@ namespace dlp::runtime {
 // From this size up, an allreduce on a host whose communicator made shared
 // windows first asks whether every rank's buffers lie in them (step 0).
 inline constexpr size_t kZeroCopyMinBytes = size_t{1} << 20;
-
-// From this size up step 1 streams its results past the caches: when the N
-// ranks' send and receive buffers (2·N·S) would fill more than three
-// quarters of the last-level cache, the share glibc's memcpy also keeps
-// before it streams. Below it the results stay in the cache, where the
-// ranks' next reads find them.
-size_t ZeroCopyStreamBytes(int ranks);
 
 // Every rank's buffers, mapped in this process.
 struct SharedBuffers {

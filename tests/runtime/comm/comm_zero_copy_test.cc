@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "comm/communicator.h"
+#include "comm/reduce.h"
 #include "comm/zero_copy.h"
 #include "dlp/status.h"
 #include "gmock/gmock.h"
@@ -80,7 +81,7 @@ TEST(CommZeroCopyTest, ResultsLargerThanTheCachesAreStreamedAlike) {
   RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
     auto comm = Join(rank, port);
     if (!comm.ok()) return comm.status();
-    const size_t count = ZeroCopyStreamBytes(kRanks) / sizeof(float) + 7;
+    const size_t count = StreamResultsFromBytes(kRanks) / sizeof(float) + 7;
     const size_t bytes = count * sizeof(float);
     auto window = (*comm)->AllocateShared(2 * bytes);
     if (!window.ok()) return window.status();
