@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -64,8 +65,8 @@ int RunRank(const bench::Args& args, int rank, Control* control, char* slots, si
       SpinUntilAll(control->arrived, n, barrier);
       const auto start = std::chrono::steady_clock::now();
       ++round;
-      // Two slots a rank, alternating: a peer still reading the last round's
-      // slot has not raised its flag for this one, so it is never overwritten.
+      // Two slots a rank, alternating by round as dlp's segments do (the
+      // barrier that ends each round would make one enough here).
       auto slot = [&](int j) {
         return slots + (static_cast<size_t>(j) * 2 + round % 2) * slot_bytes;
       };
@@ -99,7 +100,11 @@ int RunRank(const bench::Args& args, int rank, Control* control, char* slots, si
 
 int main(int argc, char** argv) {
   const bench::Args args = bench::ParseArgs(argc, argv);
-  if (args.ranks < 1 || args.ranks > kMaxRanks) return 2;
+  if (args.ranks < 1 || args.ranks > kMaxRanks) {
+    std::fprintf(stderr, "bare_exchange_bench: --ranks %d: expected 1 to %d\n", args.ranks,
+                 kMaxRanks);
+    return 2;
+  }
   g_yield = args.ranks > static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   const size_t slot_bytes = (args.max_bytes + kLine - 1) / kLine * kLine;
   const size_t total = sizeof(Control) + 2 * static_cast<size_t>(args.ranks) * slot_bytes;
