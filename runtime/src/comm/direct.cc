@@ -17,12 +17,11 @@ constexpr char kWhat[] = "allreduce";
 }  // namespace
 
 absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv, size_t count,
-                             dlp_dtype t, dlp_op op, size_t chunk_bytes) {
+                             dlp_dtype t, dlp_op op, size_t chunk_bytes, CopyFn copy_out) {
   const size_t elem = DTypeSize(t);
   const int n = g.size(), r = g.rank();
   const size_t chunk = std::max<size_t>(1, std::min(chunk_bytes, ShmGroup::kSlotBytes) / elem);
   std::vector<const char*> sources(static_cast<size_t>(n));
-  const CopyFn copy_out = ResultCopy(count * elem, n);
   for (size_t c0 = 0; c0 < count; c0 += chunk) {
     const size_t m = std::min(chunk, count - c0);
     const uint64_t k = g.NextRound(lane);
@@ -61,10 +60,12 @@ absl::Status DirectAllreduce(ShmGroup& g, int lane, const void* send, void* recv
 absl::Status LanedDirectAllreduce(ShmGroup& g, const void* send, void* recv, size_t count,
                                   dlp_dtype t, dlp_op op, size_t chunk_bytes) {
   const size_t elem = DTypeSize(t);
+  // Every lane's results together decide whether they stay in the cache.
+  const CopyFn copy_out = ResultCopy(count * elem, g.size());
   return SplitOverChannels(count, elem, g.lanes(), [&](int lane, size_t begin, size_t end) {
     return DirectAllreduce(g, lane, static_cast<const char*>(send) + begin * elem,
-                           static_cast<char*>(recv) + begin * elem, end - begin, t, op,
-                           chunk_bytes);
+                           static_cast<char*>(recv) + begin * elem, end - begin, t, op, chunk_bytes,
+                           copy_out);
   });
 }
 

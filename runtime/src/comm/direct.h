@@ -24,14 +24,16 @@
 // round k's out slots.
 #pragma once
 
+#include "comm/reduce.h"
 #include "comm/shm_group.h"
 #include "dlp/comm.h"
 
 namespace dlp::runtime {
 
-// `send` may equal `recv`. Runs on `lane`; `chunk_bytes` (≤ kSlotBytes) per round.
+// `send` may equal `recv`. Runs on `lane`; `chunk_bytes` (≤ kSlotBytes) per round;
+// results written with `copy_out` (reduce.h's ResultCopy for the whole message).
 absl::Status DirectAllreduce(ShmGroup& group, int lane, const void* send, void* recv, size_t count,
-                             dlp_dtype t, dlp_op op, size_t chunk_bytes);
+                             dlp_dtype t, dlp_op op, size_t chunk_bytes, CopyFn copy_out);
 
 // Direct over every lane at once, one contiguous part each (channels.h).
 absl::Status LanedDirectAllreduce(ShmGroup& group, const void* send, void* recv, size_t count,

@@ -60,7 +60,8 @@ absl::Status LocalReduce(Hierarchy& h, const void* send, void* recv, size_t coun
   if (ChooseAllreduce(h.local_shape, count * DTypeSize(t)) == Algo::kOneShot) {
     return OneShotAllreduce(local, send, recv, count, t, op);
   }
-  return DirectAllreduce(local, 0, send, recv, count, t, op, DirectChunkBytes(h.local_shape));
+  return DirectAllreduce(local, 0, send, recv, count, t, op, DirectChunkBytes(h.local_shape),
+                         ResultCopy(count * DTypeSize(t), local.size()));
 }
 
 }  // namespace

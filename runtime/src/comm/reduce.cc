@@ -155,6 +155,8 @@ void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count,
   if (op == DLP_AVG) FinishAverage(dst, count, t, n);
 }
 
+namespace {
+
 void CopyStreaming(char* dst, const char* src, size_t n) {
 #if defined(__x86_64__)
   // Align the destination to 16 bytes, stream the middle, copy the tail.
@@ -179,6 +181,8 @@ void CopyStreaming(char* dst, const char* src, size_t n) {
 }
 
 void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
+
+}  // namespace
 
 size_t StreamResultsFromBytes(int ranks) {
   static const size_t llc = [] {

@@ -23,17 +23,12 @@ void ReduceFrom(void* dst, const void* a, const void* b, size_t count, dlp_dtype
 void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count, dlp_dtype t,
                dlp_op op);
 
-// memcpy with non-temporal stores where the CPU has them: for results larger
-// than the caches, which then skip the read-for-ownership of `dst`.
-void CopyStreaming(char* dst, const char* src, size_t n);
-// memcpy, through the caches.
-void CopyCached(char* dst, const char* src, size_t n);
-
 // How an allreduce among `ranks` ranks of one host writes results of `bytes`
 // a rank: streamed once every rank's send and receive buffers (2·N·S) would
 // fill more than three quarters of the last-level cache, the share glibc's
 // memcpy also keeps before it streams; below that through the caches, where
-// the ranks' next reads find them.
+// the ranks' next reads find them. Streamed means with non-temporal stores
+// where the CPU has them, which skip the read-for-ownership of `dst`.
 using CopyFn = void (*)(char* dst, const char* src, size_t n);
 CopyFn ResultCopy(size_t bytes, int ranks);
 // The smallest `bytes` that ResultCopy streams.
