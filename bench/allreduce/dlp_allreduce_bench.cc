@@ -21,6 +21,11 @@ namespace {
 
 using dlp::runtime::Communicator;
 
+// Untimed calls of each size first: enough for the automatic choice to have
+// measured its candidates and settled (allreduce_tuner.h), so that the
+// figures are its steady state, as in a training run's thousands of calls.
+constexpr int kWarmups = 2 * dlp::runtime::AllreduceTuner::kTrials + 1;
+
 // The algorithms to compare: DLP_BENCH_ALGOS ("auto ring shared"), else DLP_COMM_ALGO
 // or auto. Each gets its own communicator; their calls alternate, so that a
 // machine whose load changes during the run affects them alike.
@@ -79,8 +84,8 @@ int RunRank(const bench::Args& args) {
     }
     std::vector<std::vector<double>> times(comms.size());
     std::vector<int64_t> wrong(comms.size(), 0);
-    int iters = bench::Iterations(args, bytes);
-    for (int it = 0; it < iters + 1; ++it) {  // the first is a warm-up
+    const int iters = bench::Iterations(args, bytes);
+    for (int it = 0; it < kWarmups + iters; ++it) {
       for (size_t a = 0; a < comms.size(); ++a) {
         Communicator& c = *comms[a];
         std::fill(recvs[a], recvs[a] + count, 0.0f);
@@ -91,8 +96,9 @@ int RunRank(const bench::Args& args) {
         if (!s.ok()) return Fail(s);
         double slowest = d.count();
         if (!c.Allreduce(&slowest, &slowest, 1, DLP_FLOAT64, DLP_MAX).ok()) return 1;
-        if (it > 0) times[a].push_back(slowest);
-        if (it == iters) wrong[a] = static_cast<int64_t>(bench::CountWrong(recvs[a], count, size));
+        if (it >= kWarmups) times[a].push_back(slowest);
+        if (it == kWarmups + iters - 1)
+          wrong[a] = static_cast<int64_t>(bench::CountWrong(recvs[a], count, size));
       }
     }
     for (size_t a = 0; a < comms.size(); ++a) {

@@ -217,9 +217,29 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   DLP_RETURN_IF_ERROR(Check(t, send, recv, count));
   if (!IsValidOp(op)) return absl::InvalidArgumentError(absl::StrCat("unknown op ", op));
   if (count == 0) return absl::OkStatus();
+  const size_t bytes = count * DTypeSize(t);
+  Algo algo = AllreduceAlgo(bytes);
+  // Buffers that may lie in shared windows go zero-copy whether direct or the ring was chosen.
+  const bool zero_copy = shared_.size() > 0 && bytes >= kZeroCopyMinBytes;
+  if (DeviceFor(send, recv) == nullptr && group_ != nullptr && options_.algo == "auto" &&
+      AllreduceTuner::Tunes(algo) && !zero_copy) {
+    absl::StatusOr<AllreduceTuner::Pick> pick = tuner_.Next(*group_, bytes);
+    if (!pick.ok()) return Remember(pick.status());
+    if (pick->timed) {
+      const absl::Time start = absl::Now();
+      absl::Status s = RunAllreduce(pick->algo, send, recv, count, t, op);
+      tuner_.Record(bytes, pick->algo, absl::Now() - start);
+      return s;
+    }
+    algo = pick->algo;
+  }
+  return RunAllreduce(algo, send, recv, count, t, op);
+}
+
+absl::Status Communicator::RunAllreduce(Algo algo, const void* send, void* recv, size_t count,
+                                        dlp_dtype t, dlp_op op) {
   DevicePath* d = DeviceFor(send, recv);
   const size_t bytes = count * DTypeSize(t);
-  const Algo algo = AllreduceAlgo(bytes);
   trace::CollectiveSpan span("allreduce", bytes, DTypeName(t), OpName(op),
                              d ? d->name() : AlgoName(algo), size());
   if (d) return Remember(d->Allreduce(send, recv, count, t, op));

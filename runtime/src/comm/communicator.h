@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "comm/algo_select.h"
+#include "comm/allreduce_tuner.h"
 #include "comm/comm_env.h"
 #include "comm/device_path.h"
 #include "comm/hierarchical.h"
@@ -44,8 +45,10 @@ class Communicator {
   const char* recv_transport() const { return links_.empty() ? "none" : links_[0].recv_kind; }
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
-  // The algorithm a host allreduce of `bytes` runs (algo_select.h).
-  // Without the shared-memory group (no room in /dev/shm) the ring runs instead.
+  // The algorithm the table (algo_select.h) gives a host allreduce of `bytes`;
+  // between one-shot and direct, unless forced, measuring decides
+  // (allreduce_tuner.h). Without the shared-memory group (no room in
+  // /dev/shm) the ring runs instead.
   Algo AllreduceAlgo(size_t bytes) const {
     Algo a = ChooseAllreduce(shape_, bytes, options_.algo);
     return (a == Algo::kDirect || a == Algo::kOneShot) && group_ == nullptr ? Algo::kRing : a;
@@ -81,6 +84,9 @@ class Communicator {
   DevicePath* DeviceFor(const void* a, const void* b) const;
   // The bytes of size() blocks (InvalidArgument when they overflow).
   absl::StatusOr<size_t> AllBlocksBytes(size_t count_per_rank, dlp_dtype t) const;
+  // The allreduce as `algo` (or the device path) runs it.
+  absl::Status RunAllreduce(Algo algo, const void* send, void* recv, size_t count, dlp_dtype t,
+                            dlp_op op);
   // Whether reduce-scatter and allgather go straight through the
   // shared-memory group (algo_select.h).
   bool BlocksDirect() const;
@@ -96,6 +102,8 @@ class Communicator {
   GroupShape shape_;
   // Every rank's segment, when all ranks share this host (and ring is not forced).
   std::unique_ptr<ShmGroup> group_;
+  // One-shot or direct, measured per size class, while the algorithm is not forced.
+  AllreduceTuner tuner_;
   // Pairwise TCP links for small allreduces of groups that span hosts.
   std::unique_ptr<DoublingLinks> doubling_;
   // A host's group and the leaders' ring, for groups spanning hosts with

@@ -19,7 +19,9 @@ constexpr absl::Duration kCheckInterval = absl::Milliseconds(100);
 constexpr size_t kNoteOffset = kLaneControl * kMaxChannels;  // after the lanes' controls
 constexpr size_t kClaimOffset = kNoteOffset + ShmGroup::kNoteBytes;
 
-static_assert(kClaimOffset + 64 <= kControlBytes);
+constexpr size_t kTuningOffset = kClaimOffset + 64;
+
+static_assert(kTuningOffset + ShmGroup::kTunedClasses * 2 * sizeof(double) <= kControlBytes);
 
 }  // namespace
 
@@ -55,6 +57,10 @@ char* ShmGroup::note(int rank) const {
 std::atomic<uint64_t>& ShmGroup::claim(int rank) const {
   return *reinterpret_cast<std::atomic<uint64_t>*>(segments_[static_cast<size_t>(rank)]->ring() +
                                                    kClaimOffset);
+}
+
+double* ShmGroup::tuning(int rank) const {
+  return reinterpret_cast<double*>(segments_[static_cast<size_t>(rank)]->ring() + kTuningOffset);
 }
 
 char* ShmGroup::out(int rank, int lane) const {

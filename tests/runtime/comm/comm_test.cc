@@ -216,6 +216,42 @@ INSTANTIATE_TEST_SUITE_P(RanksTransportsAndAlgorithms, CommTest, ::testing::Valu
                                                info.param.algo, "_", info.param.hosts, "hosts");
                          });
 
+// Unless forced, host allreduces up to AllreduceTuner::kMaxBytes alternate
+// one-shot and direct before they keep one (allreduce_tuner.h): exact and the
+// same on every rank through the trials, the choice and after it, in place
+// and not, at sizes the table gives to each.
+TEST(CommTunedTest, AllreducesStayExactThroughTheTrialsAndTheChoice) {
+  constexpr int kRanks = 3;
+  constexpr int kCalls = 2 * AllreduceTuner::kTrials + 3;
+  dlp::testing::TempDir dir;
+  auto name = [&](size_t count, int call) {
+    return absl::StrFormat("%s/tuned-%d-%d", dir.path(), count, call);
+  };
+  RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
+    auto comm = Join(rank, kRanks, port, "shm");
+    if (!comm.ok()) return comm.status();
+    for (size_t count : {size_t{7}, size_t{1009}, size_t{70001}}) {
+      for (int call = 0; call < kCalls; ++call) {
+        const uint64_t seed = count * 100 + static_cast<uint64_t>(call);
+        std::vector<float> send(count), recv(count);
+        testing::FillInput(send.data(), count, seed, rank, DLP_FLOAT32);
+        float* out = call % 3 == 0 ? send.data() : recv.data();
+        DLP_RETURN_IF_ERROR((*comm)->Allreduce(send.data(), out, count, DLP_FLOAT32, DLP_SUM));
+        DLP_RETURN_IF_ERROR(CheckResult(out, count, seed, rank, kRanks, DLP_FLOAT32, DLP_SUM));
+        testing::WriteFile(absl::StrFormat("%s-%d.bin", name(count, call), rank), out,
+                           count * sizeof(float));
+      }
+    }
+    return absl::OkStatus();
+  });
+  ASSERT_TRUE(group.AllOk()) << group.Describe();
+  for (size_t count : {size_t{7}, size_t{1009}, size_t{70001}}) {
+    for (int call = 0; call < kCalls; ++call) {
+      EXPECT_EQ(CompareAcrossRanks(name(count, call), kRanks, sizeof(float)), "");
+    }
+  }
+}
+
 // Two hosts of two ranks each: shared memory inside a host, TCP across.
 TEST(CommMixedTest, AutoPicksShmWithinAHostAndTcpBetween) {
   RankGroup group = RunRanks(4, [&](int rank, int port) -> absl::Status {

@@ -1,0 +1,79 @@
+// Which algorithm a shared-memory group's allreduce runs, between the two
+// that the cost model cannot rank on a given machine, decided by measuring
+// both there: one-shot or direct up to kOneShotMaxBytes, direct or the ring
+// beyond.
+//
+// Their order depends on the machine, and on a VM on where the host puts its
+// cores, more than the model predicts: with 2 ranks one VM's direct wins from
+// 16 KiB, another's one-shot up to 256 KiB, by 1.2-1.5x either way; the ring
+// beats direct at 1-4 MiB on one and loses on another (bench/RESULTS.md,
+// "Measured, not predicted"). So the first calls of each size class (a power
+// of two) alternate between runs of the two, each rank timing its own; after
+// kTrials calls of each, every rank writes its two medians in its segment, the
+// group passes a barrier, and every rank takes the algorithm whose slowest
+// rank's median is lower. All ranks read the same figures, so all choose
+// alike; the choice holds for the communicator's life.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "comm/algo_select.h"
+#include "comm/shm_group.h"
+
+namespace dlp::runtime {
+
+class AllreduceTuner {
+ public:
+  // Trial calls of each algorithm per size class, in runs of kRun.
+  static constexpr int kTrials = 8;
+  static constexpr int kRun = 4;
+  // Beyond this one-shot's N-fold reduction loses wherever it was measured.
+  static constexpr size_t kOneShotMaxBytes = 512 << 10;
+
+  // The size class of `bytes`: 2^(c-1) < bytes <= 2^c.
+  static constexpr int ClassOf(size_t bytes) {
+    return static_cast<int>(std::bit_width((bytes > 0 ? bytes : 1) - 1));
+  }
+  // The two algorithms tried for `bytes`.
+  static constexpr std::array<Algo, 2> Candidates(size_t bytes) {
+    if (bytes <= kOneShotMaxBytes) return {Algo::kOneShot, Algo::kDirect};
+    return {Algo::kDirect, Algo::kRing};
+  }
+  // Whether allreduces of `bytes`, for which the table chose `table`, are
+  // tuned: where it chose among the algorithms of a shared-memory group.
+  static constexpr bool Tunes(Algo table) {
+    return table == Algo::kOneShot || table == Algo::kDirect || table == Algo::kRing;
+  }
+
+  struct Pick {
+    Algo algo;
+    bool timed;  // report the call's time with Record
+  };
+  // The algorithm this call of `bytes` runs. Every rank must ask for every
+  // tuned call, in the same order; the call that ends a class's trials first
+  // passes a barrier of `g`.
+  absl::StatusOr<Pick> Next(ShmGroup& g, size_t bytes);
+  // How long the call that Next timed took on this rank.
+  void Record(size_t bytes, Algo ran, absl::Duration took);
+
+ private:
+  struct SizeClass {
+    int calls = 0;  // trial calls planned so far
+    std::array<std::vector<double>, 2> seconds;  // each candidate's
+    bool decided = false;
+    Algo choice = Algo::kDirect;
+  };
+  // Publishes this rank's medians, waits for every rank's, and chooses.
+  absl::StatusOr<Algo> Decide(ShmGroup& g, size_t bytes);
+
+  std::array<SizeClass, ShmGroup::kTunedClasses> classes_;
+};
+
+static_assert(AllreduceTuner::ClassOf(~size_t{0}) < ShmGroup::kTunedClasses);
+
+}  // namespace dlp::runtime

@@ -1,0 +1,118 @@
+// The tuner's trials alternate alike on every rank, and its choice is the same
+// everywhere even when the ranks' own timings disagree: real segments, one
+// thread a rank, timings given rather than measured so that the choice is known.
+#include "comm/allreduce_tuner.h"
+
+#include <array>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "comm/shm_group.h"
+#include "comm/shm_link.h"
+#include "gtest/gtest.h"
+
+namespace dlp::runtime {
+namespace {
+
+constexpr int kRanks = 3;
+using Timing = std::function<absl::Duration(int rank, Algo ran)>;
+
+// What each rank ran at each tuned call of `bytes`, up to and past the choice.
+std::vector<std::vector<Algo>> Tune(size_t bytes, const Timing& timing) {
+  std::vector<std::shared_ptr<ShmSegment>> segments;
+  for (int r = 0; r < kRanks; ++r) {
+    auto seg = ShmSegment::Create(NewShmName(r), r, ShmGroup::SegmentBytes(1));
+    EXPECT_TRUE(seg.ok()) << seg.status();
+    if (!seg.ok()) return {};
+    segments.push_back(*seg);
+  }
+  std::vector<std::vector<Algo>> ran(kRanks);
+  std::vector<std::thread> ranks;
+  for (int r = 0; r < kRanks; ++r) {
+    ranks.emplace_back([&, r] {
+      ShmGroup g(r, 1, segments, absl::Seconds(30), false);
+      AllreduceTuner tuner;
+      for (int call = 0; call < 2 * AllreduceTuner::kTrials + 3; ++call) {
+        absl::StatusOr<AllreduceTuner::Pick> pick = tuner.Next(g, bytes);
+        ASSERT_TRUE(pick.ok()) << pick.status();
+        // A run's first call follows the other algorithm: not timed.
+        EXPECT_EQ(pick->timed,
+                  call < 2 * AllreduceTuner::kTrials && call % AllreduceTuner::kRun != 0)
+            << "call " << call;
+        if (pick->timed) tuner.Record(bytes, pick->algo, timing(r, pick->algo));
+        ran[static_cast<size_t>(r)].push_back(pick->algo);
+      }
+    });
+  }
+  for (std::thread& t : ranks) t.join();
+  return ran;
+}
+
+absl::Duration Micros(double us) { return absl::Microseconds(us); }
+
+TEST(AllreduceTuner, RunsOfEachAlternateAndTheFasterOneStays) {
+  const auto ran = Tune(64 << 10, [](int, Algo a) { return Micros(a == Algo::kOneShot ? 5 : 9); });
+  for (int r = 0; r < kRanks; ++r) {
+    const std::vector<Algo>& mine = ran[static_cast<size_t>(r)];
+    ASSERT_EQ(mine.size(), 2u * AllreduceTuner::kTrials + 3);
+    for (size_t call = 0; call < mine.size(); ++call) {
+      const Algo want = call >= 2 * AllreduceTuner::kTrials       ? Algo::kOneShot
+                        : call / AllreduceTuner::kRun % 2 == 0 ? Algo::kOneShot
+                                                                 : Algo::kDirect;
+      EXPECT_EQ(AlgoName(mine[call]), std::string(AlgoName(want))) << "rank " << r << " call " << call;
+    }
+  }
+}
+
+TEST(AllreduceTuner, RanksThatDisagreeTakeTheLowerSlowestMedian) {
+  // Rank 0 finds one-shot faster, rank 1 finds direct faster and is the
+  // slowest rank for one-shot: the group's one-shot ends when rank 1's does.
+  const auto ran = Tune(16 << 10, [](int rank, Algo a) {
+    if (rank == 0) return Micros(a == Algo::kOneShot ? 1 : 3);
+    if (rank == 1) return Micros(a == Algo::kOneShot ? 10 : 4);
+    return Micros(2);
+  });
+  for (int r = 0; r < kRanks; ++r) {
+    EXPECT_EQ(AlgoName(ran[static_cast<size_t>(r)].back()), std::string("direct")) << "rank " << r;
+  }
+}
+
+TEST(AllreduceTuner, OneSlowTrialDoesNotDecide) {
+  // One timed one-shot call a rank is slow (a busy host): the median ignores
+  // it, where a mean would choose direct.
+  int timed[kRanks] = {};
+  const auto ran = Tune(256 << 10, [&](int rank, Algo a) {
+    if (a == Algo::kDirect) return Micros(30);
+    return Micros(timed[rank]++ == 1 ? 1000 : 25);
+  });
+  for (int r = 0; r < kRanks; ++r) {
+    EXPECT_EQ(AlgoName(ran[static_cast<size_t>(r)].back()), std::string("oneshot")) << "rank " << r;
+  }
+}
+
+TEST(AllreduceTuner, BeyondOneShotsLimitDirectOrTheRing) {
+  using Pair = std::array<Algo, 2>;
+  EXPECT_EQ(AllreduceTuner::Candidates(4 << 10), (Pair{Algo::kOneShot, Algo::kDirect}));
+  EXPECT_EQ(AllreduceTuner::Candidates(AllreduceTuner::kOneShotMaxBytes),
+            (Pair{Algo::kOneShot, Algo::kDirect}));
+  EXPECT_EQ(AllreduceTuner::Candidates(AllreduceTuner::kOneShotMaxBytes + 1),
+            (Pair{Algo::kDirect, Algo::kRing}));
+  const auto ran = Tune(4 << 20, [](int, Algo a) { return Micros(a == Algo::kRing ? 400 : 500); });
+  for (int r = 0; r < kRanks; ++r) {
+    const std::vector<Algo>& mine = ran[static_cast<size_t>(r)];
+    EXPECT_EQ(AlgoName(mine.front()), std::string("direct")) << "rank " << r;
+    EXPECT_EQ(AlgoName(mine.back()), std::string("ring")) << "rank " << r;
+  }
+}
+
+TEST(AllreduceTuner, OnlyTheOneHostAlgorithmsAreTuned) {
+  EXPECT_TRUE(AllreduceTuner::Tunes(Algo::kOneShot));
+  EXPECT_TRUE(AllreduceTuner::Tunes(Algo::kDirect));
+  EXPECT_TRUE(AllreduceTuner::Tunes(Algo::kRing));
+  EXPECT_FALSE(AllreduceTuner::Tunes(Algo::kDoubling));
+  EXPECT_FALSE(AllreduceTuner::Tunes(Algo::kHierarchical));
+}
+
+}  // namespace
+}  // namespace dlp::runtime
