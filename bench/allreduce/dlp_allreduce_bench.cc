@@ -24,7 +24,7 @@ using dlp::runtime::Communicator;
 // Untimed calls of each size first: enough for the automatic choice to have
 // measured its candidates and settled (allreduce_tuner.h), so that the
 // figures are its steady state, as in a training run's thousands of calls.
-constexpr int kWarmups = 2 * dlp::runtime::AllreduceTuner::kTrials + 1;
+constexpr int kWarmups = dlp::runtime::AllreduceTuner::kMostTrialCalls + 1;
 
 // The algorithms to compare: DLP_BENCH_ALGOS ("auto ring shared"), else DLP_COMM_ALGO
 // or auto. Each gets its own communicator; their calls alternate, so that a

@@ -1,18 +1,19 @@
-// Which algorithm a shared-memory group's allreduce runs, between the two
-// that the cost model cannot rank on a given machine, decided by measuring
-// both there: one-shot or direct up to kOneShotMaxBytes, direct or the ring
+// Which algorithm a shared-memory group's allreduce runs, among those the
+// cost model cannot rank on a given machine, decided by measuring them there:
+// one-shot, direct or the ring up to kOneShotMaxBytes, direct or the ring
 // beyond.
 //
 // Their order depends on the machine, and on a VM on where the host puts its
-// cores, more than the model predicts: with 2 ranks one VM's direct wins from
-// 16 KiB, another's one-shot up to 256 KiB, by 1.2-1.5x either way; the ring
-// beats direct at 1-4 MiB on one and loses on another (bench/RESULTS.md,
-// "Measured, not predicted"). So the first calls of each size class (a power
-// of two) alternate between runs of the two, each rank timing its own; after
-// kTrials calls of each, every rank writes its two medians in its segment, the
-// group passes a barrier, and every rank takes the algorithm whose slowest
-// rank's median is lower. All ranks read the same figures, so all choose
-// alike; the choice holds for the communicator's life.
+// cores at the time, more than the model predicts: with 2 ranks one VM's
+// direct wins from 16 KiB, another's one-shot up to 256 KiB, by 1.2-1.5x
+// either way, and its ring beats both at 256 KiB and direct by 1.4-1.8x at
+// 1-64 MiB, where elsewhere direct wins (bench/RESULTS.md, "Measured, not
+// predicted"). So the first calls of each size class (a power of two) go to
+// each candidate in turn, kSettle calls untimed and then kTrials timed, each
+// rank timing its own; then every rank writes its medians in its segment, the group
+// passes a barrier, and every rank takes the algorithm whose slowest rank's
+// median is lowest. All ranks read the same figures, so all choose alike; the
+// choice holds for the communicator's life.
 #pragma once
 
 #include <array>
@@ -22,6 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "comm/algo_select.h"
 #include "comm/shm_group.h"
 
@@ -29,9 +31,14 @@ namespace dlp::runtime {
 
 class AllreduceTuner {
  public:
-  // Trial calls of each algorithm per size class, in runs of kRun.
+  // Calls of each candidate per size class: untimed first, then timed. An
+  // algorithm that follows another finds the caches and the peers' waiting
+  // set for the other: the ring after direct took 1.5-2x its own time for
+  // up to 10 calls, so each candidate runs its calls together.
+  static constexpr int kSettle = 4;
   static constexpr int kTrials = 8;
-  static constexpr int kRun = 4;
+  static constexpr int kMostCandidates = ShmGroup::kTunedFigures;
+  static constexpr int kMostTrialCalls = kMostCandidates * (kSettle + kTrials);
   // Beyond this one-shot's N-fold reduction loses wherever it was measured.
   static constexpr size_t kOneShotMaxBytes = 512 << 10;
 
@@ -39,13 +46,10 @@ class AllreduceTuner {
   static constexpr int ClassOf(size_t bytes) {
     return static_cast<int>(std::bit_width((bytes > 0 ? bytes : 1) - 1));
   }
-  // The two algorithms tried for `bytes`.
-  static constexpr std::array<Algo, 2> Candidates(size_t bytes) {
-    if (bytes <= kOneShotMaxBytes) return {Algo::kOneShot, Algo::kDirect};
-    return {Algo::kDirect, Algo::kRing};
-  }
-  // Whether allreduces of `bytes`, for which the table chose `table`, are
-  // tuned: where it chose among the algorithms of a shared-memory group.
+  // The algorithms tried for `bytes`.
+  static absl::Span<const Algo> Candidates(size_t bytes);
+  // Whether allreduces for which the table chose `table` are tuned: where it
+  // chose among the algorithms of a shared-memory group.
   static constexpr bool Tunes(Algo table) {
     return table == Algo::kOneShot || table == Algo::kDirect || table == Algo::kRing;
   }
@@ -64,7 +68,7 @@ class AllreduceTuner {
  private:
   struct SizeClass {
     int calls = 0;  // trial calls planned so far
-    std::array<std::vector<double>, 2> seconds;  // each candidate's
+    std::array<std::vector<double>, kMostCandidates> seconds;  // each candidate's
     bool decided = false;
     Algo choice = Algo::kDirect;
   };

@@ -21,7 +21,8 @@ constexpr size_t kClaimOffset = kNoteOffset + ShmGroup::kNoteBytes;
 
 constexpr size_t kTuningOffset = kClaimOffset + 64;
 
-static_assert(kTuningOffset + ShmGroup::kTunedClasses * 2 * sizeof(double) <= kControlBytes);
+static_assert(kTuningOffset + ShmGroup::kTunedClasses * ShmGroup::kTunedFigures * sizeof(double) <=
+              kControlBytes);
 
 }  // namespace
 

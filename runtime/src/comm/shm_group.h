@@ -62,10 +62,11 @@ class ShmGroup {
   // whose ranks share out work as it goes (zero_copy.h): only its owner
   // resets it, between rounds; peers only add to it.
   std::atomic<uint64_t>& claim(int rank) const;
-  // kTunedClasses pairs of doubles of `rank`'s segment that only its owner
-  // writes: its timings of each size class (allreduce_tuner.h), one for
-  // each bit width of a size_t.
+  // kTunedClasses · kTunedFigures doubles of `rank`'s segment that only its
+  // owner writes: its timings of each size class (allreduce_tuner.h), a
+  // class for each bit width of a size_t.
   static constexpr int kTunedClasses = 65;
+  static constexpr int kTunedFigures = 3;
   double* tuning(int rank) const;
 
   // Makes this rank's sequence `which` of `lane` equal `round` and wakes the

@@ -3,7 +3,6 @@
 // thread a rank, timings given rather than measured so that the choice is known.
 #include "comm/allreduce_tuner.h"
 
-#include <array>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -17,6 +16,12 @@ namespace {
 
 constexpr int kRanks = 3;
 using Timing = std::function<absl::Duration(int rank, Algo ran)>;
+
+constexpr int kEach = AllreduceTuner::kSettle + AllreduceTuner::kTrials;
+
+int Trials(size_t bytes) {
+  return static_cast<int>(AllreduceTuner::Candidates(bytes).size()) * kEach;
+}
 
 // What each rank ran at each tuned call of `bytes`, up to and past the choice.
 std::vector<std::vector<Algo>> Tune(size_t bytes, const Timing& timing) {
@@ -33,12 +38,11 @@ std::vector<std::vector<Algo>> Tune(size_t bytes, const Timing& timing) {
     ranks.emplace_back([&, r] {
       ShmGroup g(r, 1, segments, absl::Seconds(30), false);
       AllreduceTuner tuner;
-      for (int call = 0; call < 2 * AllreduceTuner::kTrials + 3; ++call) {
+      for (int call = 0; call < Trials(bytes) + 3; ++call) {
         absl::StatusOr<AllreduceTuner::Pick> pick = tuner.Next(g, bytes);
         ASSERT_TRUE(pick.ok()) << pick.status();
-        // A run's first call follows the other algorithm: not timed.
-        EXPECT_EQ(pick->timed,
-                  call < 2 * AllreduceTuner::kTrials && call % AllreduceTuner::kRun != 0)
+        // A candidate's first calls settle after another algorithm: not timed.
+        EXPECT_EQ(pick->timed, call < Trials(bytes) && call % kEach >= AllreduceTuner::kSettle)
             << "call " << call;
         if (pick->timed) tuner.Record(bytes, pick->algo, timing(r, pick->algo));
         ran[static_cast<size_t>(r)].push_back(pick->algo);
@@ -51,26 +55,30 @@ std::vector<std::vector<Algo>> Tune(size_t bytes, const Timing& timing) {
 
 absl::Duration Micros(double us) { return absl::Microseconds(us); }
 
-TEST(AllreduceTuner, RunsOfEachAlternateAndTheFasterOneStays) {
-  const auto ran = Tune(64 << 10, [](int, Algo a) { return Micros(a == Algo::kOneShot ? 5 : 9); });
+TEST(AllreduceTuner, EachInTurnAndTheFastestStays) {
+  const auto ran = Tune(64 << 10, [](int, Algo a) {
+    return Micros(a == Algo::kOneShot ? 9 : a == Algo::kDirect ? 5 : 7);
+  });
+  const absl::Span<const Algo> candidates = AllreduceTuner::Candidates(64 << 10);
+  ASSERT_EQ(candidates.size(), 3u);
   for (int r = 0; r < kRanks; ++r) {
     const std::vector<Algo>& mine = ran[static_cast<size_t>(r)];
-    ASSERT_EQ(mine.size(), 2u * AllreduceTuner::kTrials + 3);
+    ASSERT_EQ(mine.size(), static_cast<size_t>(Trials(64 << 10) + 3));
     for (size_t call = 0; call < mine.size(); ++call) {
-      const Algo want = call >= 2 * AllreduceTuner::kTrials       ? Algo::kOneShot
-                        : call / AllreduceTuner::kRun % 2 == 0 ? Algo::kOneShot
-                                                                 : Algo::kDirect;
-      EXPECT_EQ(AlgoName(mine[call]), std::string(AlgoName(want))) << "rank " << r << " call " << call;
+      const Algo want =
+          call >= static_cast<size_t>(Trials(64 << 10)) ? Algo::kDirect : candidates[call / kEach];
+      EXPECT_EQ(AlgoName(mine[call]), std::string(AlgoName(want)))
+          << "rank " << r << " call " << call;
     }
   }
 }
 
 TEST(AllreduceTuner, RanksThatDisagreeTakeTheLowerSlowestMedian) {
-  // Rank 0 finds one-shot faster, rank 1 finds direct faster and is the
-  // slowest rank for one-shot: the group's one-shot ends when rank 1's does.
+  // Rank 0 finds one-shot fastest, rank 1 direct, and rank 1 is the slowest
+  // for one-shot: the group's one-shot ends when rank 1's does.
   const auto ran = Tune(16 << 10, [](int rank, Algo a) {
-    if (rank == 0) return Micros(a == Algo::kOneShot ? 1 : 3);
-    if (rank == 1) return Micros(a == Algo::kOneShot ? 10 : 4);
+    if (rank == 0) return Micros(a == Algo::kOneShot ? 1 : a == Algo::kDirect ? 3 : 6);
+    if (rank == 1) return Micros(a == Algo::kOneShot ? 10 : a == Algo::kDirect ? 4 : 5);
     return Micros(2);
   });
   for (int r = 0; r < kRanks; ++r) {
@@ -84,6 +92,7 @@ TEST(AllreduceTuner, OneSlowTrialDoesNotDecide) {
   int timed[kRanks] = {};
   const auto ran = Tune(256 << 10, [&](int rank, Algo a) {
     if (a == Algo::kDirect) return Micros(30);
+    if (a == Algo::kRing) return Micros(40);
     return Micros(timed[rank]++ == 1 ? 1000 : 25);
   });
   for (int r = 0; r < kRanks; ++r) {
@@ -91,13 +100,16 @@ TEST(AllreduceTuner, OneSlowTrialDoesNotDecide) {
   }
 }
 
-TEST(AllreduceTuner, BeyondOneShotsLimitDirectOrTheRing) {
-  using Pair = std::array<Algo, 2>;
-  EXPECT_EQ(AllreduceTuner::Candidates(4 << 10), (Pair{Algo::kOneShot, Algo::kDirect}));
-  EXPECT_EQ(AllreduceTuner::Candidates(AllreduceTuner::kOneShotMaxBytes),
-            (Pair{Algo::kOneShot, Algo::kDirect}));
-  EXPECT_EQ(AllreduceTuner::Candidates(AllreduceTuner::kOneShotMaxBytes + 1),
-            (Pair{Algo::kDirect, Algo::kRing}));
+TEST(AllreduceTuner, OneShotIsTriedUpToItsLimitOnly) {
+  using Algos = std::vector<Algo>;
+  auto candidates = [](size_t bytes) {
+    const absl::Span<const Algo> c = AllreduceTuner::Candidates(bytes);
+    return Algos(c.begin(), c.end());
+  };
+  const Algos all = {Algo::kOneShot, Algo::kDirect, Algo::kRing};
+  EXPECT_EQ(candidates(4 << 10), all);
+  EXPECT_EQ(candidates(AllreduceTuner::kOneShotMaxBytes), all);
+  EXPECT_EQ(candidates(AllreduceTuner::kOneShotMaxBytes + 1), (Algos{Algo::kDirect, Algo::kRing}));
   const auto ran = Tune(4 << 20, [](int, Algo a) { return Micros(a == Algo::kRing ? 400 : 500); });
   for (int r = 0; r < kRanks; ++r) {
     const std::vector<Algo>& mine = ran[static_cast<size_t>(r)];

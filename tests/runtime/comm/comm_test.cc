@@ -216,13 +216,13 @@ INSTANTIATE_TEST_SUITE_P(RanksTransportsAndAlgorithms, CommTest, ::testing::Valu
                                                info.param.algo, "_", info.param.hosts, "hosts");
                          });
 
-// Unless forced, host allreduces up to AllreduceTuner::kMaxBytes alternate
-// one-shot and direct before they keep one (allreduce_tuner.h): exact and the
+// Unless forced, host allreduces try one-shot, direct and the ring in turn
+// before they keep one (allreduce_tuner.h): exact and the
 // same on every rank through the trials, the choice and after it, in place
 // and not, at sizes the table gives to each.
 TEST(CommTunedTest, AllreducesStayExactThroughTheTrialsAndTheChoice) {
   constexpr int kRanks = 3;
-  constexpr int kCalls = 2 * AllreduceTuner::kTrials + 3;
+  constexpr int kCalls = AllreduceTuner::kMostTrialCalls + 3;
   dlp::testing::TempDir dir;
   auto name = [&](size_t count, int call) {
     return absl::StrFormat("%s/tuned-%d-%d", dir.path(), count, call);
