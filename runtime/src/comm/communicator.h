@@ -46,9 +46,9 @@ class Communicator {
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
   // The algorithm the table (algo_select.h) gives a host allreduce of `bytes`;
-  // between one-shot and direct, unless forced, measuring decides
-  // (allreduce_tuner.h). Without the shared-memory group (no room in
-  // /dev/shm) the ring runs instead.
+  // on one host, unless forced, measuring then decides among one-shot,
+  // direct and the ring (allreduce_tuner.h). Without the shared-memory group
+  // (no room in /dev/shm) the ring runs instead.
   Algo AllreduceAlgo(size_t bytes) const {
     Algo a = ChooseAllreduce(shape_, bytes, options_.algo);
     return (a == Algo::kDirect || a == Algo::kOneShot) && group_ == nullptr ? Algo::kRing : a;
@@ -102,7 +102,7 @@ class Communicator {
   GroupShape shape_;
   // Every rank's segment, when all ranks share this host (and ring is not forced).
   std::unique_ptr<ShmGroup> group_;
-  // One-shot or direct, measured per size class, while the algorithm is not forced.
+  // The one-host algorithm of each size class, measured unless one is forced.
   AllreduceTuner tuner_;
   // Pairwise TCP links for small allreduces of groups that span hosts.
   std::unique_ptr<DoublingLinks> doubling_;
