@@ -86,7 +86,13 @@ void WaitForLinks(SendLink* send, bool want_send, RecvLink* recv, bool want_recv
     ppoll(fds, nfds, &ts, nullptr);
   } else if (bell != nullptr) {
     auto rang = [&] { return bell->seq.load(std::memory_order_seq_cst) != seen_bell; };
-    if (share_cores && YieldUntil(rang, std::min(max, kYieldBudget))) return;
+    // As the shared-memory group waits (shm_group.h): a rank with a core of
+    // its own spins first, one that shares its core yields it.
+    if (share_cores) {
+      if (YieldUntil(rang, std::min(max, kYieldBudget))) return;
+    } else if (SpinFor(rang, std::min(max, kSpinBudget))) {
+      return;
+    }
     bell->Sleep(seen_bell, max);
   }
 }

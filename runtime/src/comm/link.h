@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "absl/status/statusor.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 
@@ -52,6 +53,19 @@ bool SpinUntil(const Ready& ready, int spins) {
     asm volatile("yield");
 #endif
   }
+}
+
+// Spins on `ready` for up to `budget` and returns whether it became true: long
+// enough to catch a peer that is running, where a futex wake-up costs more
+// (on a VM, the halted core's exit to the host and back).
+inline constexpr absl::Duration kSpinBudget = absl::Microseconds(30);
+template <typename Ready>
+bool SpinFor(const Ready& ready, absl::Duration budget) {
+  const absl::Time end = absl::Now() + budget;
+  while (!SpinUntil(ready, 64)) {
+    if (absl::Now() > end) return ready();
+  }
+  return true;
 }
 
 // Where ranks share cores, a rank that waits yields its core until `ready`

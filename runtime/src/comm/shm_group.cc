@@ -93,12 +93,8 @@ absl::Status ShmGroup::WaitFor(int peer, int lane, Seq which, uint64_t round, co
   auto ready = [&] { return theirs.load(std::memory_order_acquire) >= round; };
   if (oversubscribed_) {
     if (SpinUntil(ready, kShortSpins)) return absl::OkStatus();
-  } else {
-    const absl::Time spin_end = absl::Now() + kSpin;
-    while (!SpinUntil(ready, 64)) {
-      if (absl::Now() > spin_end) break;
-    }
-    if (ready()) return absl::OkStatus();
+  } else if (SpinFor(ready, kSpinBudget)) {
+    return absl::OkStatus();
   }
   Flush(lane);
   if (oversubscribed_ && YieldUntil(ready, kYieldBudget)) return absl::OkStatus();

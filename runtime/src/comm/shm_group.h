@@ -85,7 +85,6 @@ class ShmGroup {
   void Abandon();
 
  private:
-  static constexpr absl::Duration kSpin = absl::Microseconds(30);
   static constexpr int kShortSpins = 32;  // pauses, when ranks share cores
   std::atomic<uint64_t>& seq(int rank, int lane, Seq which) const;
   absl::Status Fail(const absl::Status& s, const char* what, int peer) const;

@@ -1,5 +1,6 @@
-// The waiting primitives of the links: a rank that shares its core yields it
-// until its condition holds, and gives up (to sleep) only after its budget.
+// The waiting primitives of the links: a rank with a core of its own spins, a
+// rank that shares its core yields it, until its condition holds; each gives
+// up (to sleep) only after its budget.
 #include "comm/link.h"
 
 #include <atomic>
@@ -30,6 +31,19 @@ TEST(YieldUntil, GivesUpOnlyAfterItsBudget) {
   const absl::Time start = absl::Now();
   EXPECT_FALSE(YieldUntil([] { return false; }, budget));
   EXPECT_GE(absl::Now() - start, budget);
+}
+
+TEST(SpinFor, SeesAConditionAnotherThreadSets) {
+  std::atomic<bool> flag{false};
+  std::thread setter([&] { flag.store(true); });
+  EXPECT_TRUE(SpinFor([&] { return flag.load(); }, absl::Seconds(60)));
+  setter.join();
+}
+
+TEST(SpinFor, GivesUpOnlyAfterItsBudget) {
+  const absl::Time start = absl::Now();
+  EXPECT_FALSE(SpinFor([] { return false; }, kSpinBudget));
+  EXPECT_GE(absl::Now() - start, kSpinBudget);
 }
 
 }  // namespace
