@@ -4,6 +4,7 @@
 #include "comm/link.h"
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 #include "absl/time/clock.h"
@@ -12,6 +13,31 @@
 namespace dlp::runtime {
 namespace {
 
+// Whether `wait` sees a flag that another thread sets, within a budget far
+// longer than any scheduling delay: only a lost update fails.
+template <typename Wait>
+bool SeesAFlagAnotherThreadSets(const Wait& wait) {
+  std::atomic<bool> flag{false};
+  std::thread setter([&] { flag.store(true); });
+  const bool seen = wait([&] { return flag.load(); }, absl::Seconds(60));
+  setter.join();
+  return seen;
+}
+
+// How long `wait` took to give up on a condition that never holds (or
+// InfiniteDuration if it did not give up).
+template <typename Wait>
+absl::Duration TimeToGiveUp(const Wait& wait, absl::Duration budget) {
+  const absl::Time start = absl::Now();
+  if (wait([] { return false; }, budget)) return absl::InfiniteDuration();
+  return absl::Now() - start;
+}
+
+const auto kYield = [](const std::function<bool()>& ready, absl::Duration budget) {
+  return YieldUntil(ready, budget);
+};
+const auto kSpin = [](const auto& ready, absl::Duration budget) { return SpinFor(ready, budget); };
+
 TEST(YieldUntil, ReturnsAtOnceWhenAlreadyReady) {
   int looks = 0;
   EXPECT_TRUE(YieldUntil([&] { return ++looks > 0; }, absl::Seconds(60)));
@@ -19,31 +45,21 @@ TEST(YieldUntil, ReturnsAtOnceWhenAlreadyReady) {
 }
 
 TEST(YieldUntil, SeesAConditionAnotherThreadSets) {
-  std::atomic<bool> flag{false};
-  std::thread setter([&] { flag.store(true); });
-  // A budget far longer than any scheduling delay: only a lost update fails.
-  EXPECT_TRUE(YieldUntil([&] { return flag.load(); }, absl::Seconds(60)));
-  setter.join();
+  EXPECT_TRUE(SeesAFlagAnotherThreadSets(kYield));
 }
 
 TEST(YieldUntil, GivesUpOnlyAfterItsBudget) {
-  const absl::Duration budget = absl::Milliseconds(5);
-  const absl::Time start = absl::Now();
-  EXPECT_FALSE(YieldUntil([] { return false; }, budget));
-  EXPECT_GE(absl::Now() - start, budget);
+  const absl::Duration took = TimeToGiveUp(kYield, absl::Milliseconds(5));
+  EXPECT_GE(took, absl::Milliseconds(5));
+  EXPECT_NE(took, absl::InfiniteDuration());
 }
 
-TEST(SpinFor, SeesAConditionAnotherThreadSets) {
-  std::atomic<bool> flag{false};
-  std::thread setter([&] { flag.store(true); });
-  EXPECT_TRUE(SpinFor([&] { return flag.load(); }, absl::Seconds(60)));
-  setter.join();
-}
+TEST(SpinFor, SeesAConditionAnotherThreadSets) { EXPECT_TRUE(SeesAFlagAnotherThreadSets(kSpin)); }
 
 TEST(SpinFor, GivesUpOnlyAfterItsBudget) {
-  const absl::Time start = absl::Now();
-  EXPECT_FALSE(SpinFor([] { return false; }, kSpinBudget));
-  EXPECT_GE(absl::Now() - start, kSpinBudget);
+  const absl::Duration took = TimeToGiveUp(kSpin, kSpinBudget);
+  EXPECT_GE(took, kSpinBudget);
+  EXPECT_NE(took, absl::InfiniteDuration());
 }
 
 }  // namespace
