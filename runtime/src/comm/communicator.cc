@@ -219,10 +219,9 @@ absl::Status Communicator::Allreduce(const void* send, void* recv, size_t count,
   if (count == 0) return absl::OkStatus();
   const size_t bytes = count * DTypeSize(t);
   Algo algo = AllreduceAlgo(bytes);
-  // Buffers that may lie in shared windows go zero-copy whether direct or the ring was chosen.
-  const bool zero_copy = shared_.size() > 0 && bytes >= kZeroCopyMinBytes;
+  // Measured unless forced, except where every candidate would go zero-copy alike.
   if (DeviceFor(send, recv) == nullptr && group_ != nullptr && options_.algo == "auto" &&
-      AllreduceTuner::Tunes(algo) && !zero_copy) {
+      AllreduceTuner::Tunes(algo) && !MayGoZeroCopy(bytes)) {
     absl::StatusOr<AllreduceTuner::Pick> pick = tuner_.Next(*group_, bytes);
     if (!pick.ok()) return Remember(pick.status());
     if (pick->timed) {
@@ -253,8 +252,7 @@ absl::Status Communicator::RunAllreduce(Algo algo, const void* send, void* recv,
     return Remember(OneShotAllreduce(*group_, send, recv, count, t, op));
   }
   // Every rank decides alike: the windows, the size and the algorithm are the same everywhere.
-  if (group_ != nullptr && shared_.size() > 0 && bytes >= kZeroCopyMinBytes &&
-      (algo == Algo::kDirect || algo == Algo::kRing)) {
+  if (MayGoZeroCopy(bytes) && (algo == Algo::kDirect || algo == Algo::kRing)) {
     bool ran = false;
     absl::Status s = ZeroCopyAllreduce(*group_, shared_, send, recv, count, t, op, &ran);
     zero_copy_allreduces_ += ran;

@@ -22,6 +22,7 @@
 #include "comm/shared_window.h"
 #include "comm/shm_group.h"
 #include "comm/transport_select.h"
+#include "comm/zero_copy.h"
 #include "dlp/comm.h"
 #include "rendezvous/store.h"
 
@@ -84,6 +85,11 @@ class Communicator {
   DevicePath* DeviceFor(const void* a, const void* b) const;
   // The bytes of size() blocks (InvalidArgument when they overflow).
   absl::StatusOr<size_t> AllBlocksBytes(size_t count_per_rank, dlp_dtype t) const;
+  // Whether an allreduce of `bytes` first asks if every rank's buffers lie in
+  // shared windows (zero_copy.h).
+  bool MayGoZeroCopy(size_t bytes) const {
+    return group_ != nullptr && shared_.size() > 0 && bytes >= kZeroCopyMinBytes;
+  }
   // The allreduce as `algo` (or the device path) runs it.
   absl::Status RunAllreduce(Algo algo, const void* send, void* recv, size_t count, dlp_dtype t,
                             dlp_op op);
