@@ -15,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "comm/asymmetric_fence.h"
 
 namespace dlp::runtime {
 
@@ -26,14 +27,16 @@ struct Doorbell {
   void Ring();
   // Sleeps while seq == seen, at most `max`.
   void Sleep(uint32_t seen, absl::Duration max);
-  // For a flag protocol: the waker publishes its flag (seq_cst) then calls
-  // WakeIfSleeping(), which makes no system call when nobody sleeps; the
-  // sleeper calls SleepUnless(), which looks at the flag again after
-  // announcing itself, so no wake-up is lost.
+  // For a flag protocol: the waker publishes its flag (seq_cst, or with
+  // LightFence() after it) then calls WakeIfSleeping(), which makes no system
+  // call when nobody sleeps; the sleeper calls SleepUnless(), which looks at
+  // the flag again after announcing itself, so no wake-up is lost.
+  // `light_wakers`: the wakers use LightFence() (asymmetric_fence.h).
   void WakeIfSleeping();
   template <typename Ready>
-  void SleepUnless(const Ready& ready, absl::Duration max) {
+  void SleepUnless(const Ready& ready, absl::Duration max, bool light_wakers) {
     sleepers.fetch_add(1, std::memory_order_seq_cst);
+    if (light_wakers) HeavyFence();
     uint32_t seen = seq.load(std::memory_order_seq_cst);
     if (!ready()) Sleep(seen, max);
     sleepers.fetch_sub(1, std::memory_order_seq_cst);

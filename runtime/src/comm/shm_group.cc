@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "comm/asymmetric_fence.h"
 #include "comm/ring.h"
 
 namespace dlp::runtime {
@@ -37,6 +38,7 @@ ShmGroup::ShmGroup(int rank, int lanes, std::vector<std::shared_ptr<ShmSegment>>
       segments_(std::move(segments)),
       timeout_(timeout),
       oversubscribed_(oversubscribed),
+      light_publish_(!oversubscribed && AsymmetricFenceAvailable()),
       rounds_(static_cast<size_t>(lanes), 0),
       wake_pending_(static_cast<size_t>(lanes), 0) {}
 
@@ -70,7 +72,12 @@ char* ShmGroup::out(int rank, int lane) const {
 }
 
 void ShmGroup::Publish(int lane, Seq which, uint64_t round) {
-  seq(rank_, lane, which).store(round, std::memory_order_seq_cst);
+  if (light_publish_) {
+    seq(rank_, lane, which).store(round, std::memory_order_release);
+    LightFence();
+  } else {
+    seq(rank_, lane, which).store(round, std::memory_order_seq_cst);
+  }
   wake_pending_[static_cast<size_t>(lane)] = 1;
   if (!oversubscribed()) Flush(lane);
 }
@@ -101,7 +108,7 @@ absl::Status ShmGroup::WaitFor(int peer, int lane, Seq which, uint64_t round, co
   Doorbell* bell = segments_[static_cast<size_t>(rank_)]->bell();
   const absl::Time start = absl::Now();
   while (true) {
-    bell->SleepUnless(ready, kCheckInterval);
+    bell->SleepUnless(ready, kCheckInterval, light_publish_);
     if (ready()) return absl::OkStatus();
     // Only an unpublished round is waited on: a peer that finished and left
     // after publishing is not an error.

@@ -94,6 +94,10 @@ class ShmGroup {
   std::vector<std::shared_ptr<ShmSegment>> segments_;
   absl::Duration timeout_;
   bool oversubscribed_;
+  // Publish() without a fence, its sleeping peers fencing for it (asymmetric_fence.h):
+  // with a core per rank a rank publishes far more often than a peer sleeps.
+  // Ranks that share cores sleep often, so there both sides fence.
+  bool light_publish_;
   std::vector<uint64_t> rounds_;
   std::vector<char> wake_pending_;  // per lane, with deferred wake-ups
 };
