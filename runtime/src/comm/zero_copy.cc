@@ -12,8 +12,6 @@ namespace dlp::runtime {
 namespace {
 
 constexpr char kWhat[] = "allreduce";
-// The block a slice is reduced through: stays in L1/L2 between the reduction and the copies.
-constexpr size_t kBlockBytes = 32 << 10;
 
 // What a rank writes in its note: where its buffers lie.
 struct Note {
@@ -42,12 +40,13 @@ SharedBuffers Agree(ShmGroup& g, const WindowRegistry& windows, size_t bytes) {
 }  // namespace
 
 void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dtype t, dlp_op op) {
-  const size_t n = b.send.size(), elem = DTypeSize(t), block = kBlockBytes / elem;
+  const size_t block_bytes = ZeroCopyBlockBytes(g.oversubscribed());
+  const size_t n = b.send.size(), elem = DTypeSize(t), block = block_bytes / elem;
   const Segments seg(count, static_cast<int>(n), elem);
   const CopyFn copy = ResultCopy(count * elem, static_cast<int>(n));
   const int r = g.rank();
   thread_local std::vector<char> scratch;
-  scratch.resize(kBlockBytes);
+  scratch.resize(block_bytes);
   std::vector<const char*> sources(n);
   // Slice r first, then the peers' slices, whatever of them is left.
   for (size_t i = 0; i < n; ++i) {

@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kRanks = 3;
 // Several blocks a slice, and a slice size that is not a multiple of a block.
-constexpr size_t kCount = 3 * 5 * (32 << 10) / sizeof(float) + 11;
+const size_t kCount = 3 * 5 * ZeroCopyBlockBytes(false) / sizeof(float) + 11;
 
 struct Fixture {
   std::vector<std::shared_ptr<ShmSegment>> segments;
