@@ -133,6 +133,13 @@ absl::Status ShmSegment::CheckOwner() const {
 int ShmSegment::owner_rank() const { return header_->owner_rank; }
 char* ShmSegment::ring() const { return reinterpret_cast<char*>(header_) + kHeaderBytes; }
 size_t ShmSegment::capacity() const { return header_->capacity; }
+
+void ShmSegment::TouchPages() const {
+  const long page = sysconf(_SC_PAGESIZE);
+  const size_t step = page > 0 ? static_cast<size_t>(page) : 4096;
+  const volatile char* bytes = reinterpret_cast<const char*>(header_);
+  for (size_t at = 0; at < size_; at += step) (void)bytes[at];
+}
 Doorbell* ShmSegment::bell() const { return &header_->bell; }
 std::atomic<uint64_t>& ShmSegment::write_pos() const { return header_->write_pos; }
 std::atomic<uint64_t>& ShmSegment::read_pos() const { return header_->read_pos; }

@@ -114,6 +114,7 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
   std::shared_ptr<ShmSegment> own;
   if (send_shm || recv_shm) {
     DLP_ASSIGN_OR_RETURN(own, ShmSegment::Create(NewShmName(o.rank), o.rank));
+    own->TouchPages();  // this rank reads its ring
     DLP_RETURN_IF_ERROR(rdzv.Set("shm", own->name()));
   }
 
@@ -122,6 +123,7 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
   if (send_shm) {
     DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("shm", next));
     DLP_ASSIGN_OR_RETURN(auto seg, ShmSegment::Open(name, next));
+    seg->TouchPages();  // and writes the next rank's
     next_seg = seg;
     DLP_RETURN_IF_ERROR(store.Set(absl::StrCat(rdzv.Key("mapped", next), "/", o.rank), ""));
     links.next = MakeShmSendLink(own, seg, next);
