@@ -70,8 +70,8 @@ inline double Median(std::vector<double> v) {
 inline void PrintRow(const char* impl, int ranks, size_t bytes, double seconds, size_t wrong) {
   double algbw = static_cast<double>(bytes) / seconds / 1e9;
   double busbw = algbw * 2.0 * (ranks - 1) / ranks;
-  std::printf("ROW %s %d %zu %.1f %.3f %.3f %zu\n", impl, ranks, bytes, seconds * 1e6, algbw,
-              busbw, wrong);
+  std::printf("ROW %s %d %zu %.2f %.3f %.3f %zu\n", impl, ranks, bytes, seconds * 1e6, algbw, busbw,
+              wrong);
   std::fflush(stdout);
 }
 

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     size_t wrong = 0;
     for (int t = 0; t < n; ++t) wrong += dst[t][bytes - 1] != 1;
     double t = bench::Median(times);
-    std::printf("ROW memcpy %d %zu %.1f %.3f %.3f %zu\n", n, bytes, t * 1e6, bytes / t / 1e9,
+    std::printf("ROW memcpy %d %zu %.2f %.3f %.3f %zu\n", n, bytes, t * 1e6, bytes / t / 1e9,
                 n * bytes / t / 1e9, wrong);
   }
   return 0;

@@ -88,9 +88,9 @@ awk -v ranks="$ranks" -v min_bytes="$min_bytes" -v max_bytes="$max_bytes" '
       for (k = 1; k <= 5; k++) {
         key = impls[k] " " r " " s
         if (k == 2 || k == 3) {
-          if (key in time) line = line sprintf(" | %10.1f %7.3f", time[key], bus[key])
+          if (key in time) line = line sprintf(" | %10.2f %7.3f", time[key], bus[key])
           else line = line sprintf(" | %10s %7s", "-", "-")
-        } else if (key in time) line = line sprintf(" | %10.1f %7.3f %6d", time[key], bus[key], wrong[key])
+        } else if (key in time) line = line sprintf(" | %10.2f %7.3f %6d", time[key], bus[key], wrong[key])
         else line = line sprintf(" | %10s %7s %6s", "-", "-", "-")
       }
       printf "%s | %7.3f\n", line, mem[s]
