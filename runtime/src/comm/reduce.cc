@@ -184,17 +184,24 @@ void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n)
 
 }  // namespace
 
+size_t LastLevelCacheShare(long reported_bytes, long cpus) {
+  constexpr size_t kPerCpu = size_t{4} << 20;
+  const size_t reported =
+      reported_bytes > 0 ? static_cast<size_t>(reported_bytes) : size_t{32} << 20;
+  return cpus > 0 ? std::min(reported, kPerCpu * static_cast<size_t>(cpus)) : reported;
+}
+
 size_t StreamResultsFromBytes(int ranks) {
-  static const size_t llc = [] {
-    const long bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return bytes > 0 ? static_cast<size_t>(bytes) : size_t{32} << 20;
-  }();
+  static const size_t llc =
+      LastLevelCacheShare(sysconf(_SC_LEVEL3_CACHE_SIZE), sysconf(_SC_NPROCESSORS_ONLN));
   return std::max<size_t>(1, llc / 4 * 3 / (2 * static_cast<size_t>(std::max(ranks, 1))));
 }
 
-CopyFn ResultCopy(size_t bytes, int ranks) {
-  return bytes >= StreamResultsFromBytes(ranks) ? CopyStreaming : CopyCached;
-}
+bool StreamResults(size_t bytes, int ranks) { return bytes >= StreamResultsFromBytes(ranks); }
+
+CopyFn CopyFor(bool stream) { return stream ? CopyStreaming : CopyCached; }
+
+CopyFn ResultCopy(size_t bytes, int ranks) { return CopyFor(StreamResults(bytes, ranks)); }
 
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks) {
   switch (t) {

@@ -1,11 +1,14 @@
 #include "comm/zero_copy.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "comm/dtype.h"
 #include "comm/reduce.h"
+#include "comm/reduce_to_each.h"
 #include "comm/segments.h"
 
 namespace dlp::runtime {
@@ -43,11 +46,10 @@ void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dty
   const size_t block_bytes = ZeroCopyBlockBytes(g.oversubscribed());
   const size_t n = b.send.size(), elem = DTypeSize(t), block = block_bytes / elem;
   const Segments seg(count, static_cast<int>(n), elem);
-  const CopyFn copy = ResultCopy(count * elem, static_cast<int>(n));
+  const bool stream = StreamResults(count * elem, static_cast<int>(n));
   const int r = g.rank();
-  thread_local std::vector<char> scratch;
-  scratch.resize(block_bytes);
   std::vector<const char*> sources(n);
+  std::vector<char*> results(n);
   // Slice r first, then the peers' slices, whatever of them is left.
   for (size_t i = 0; i < n; ++i) {
     const int s = static_cast<int>((static_cast<size_t>(r) + i) % n);
@@ -58,13 +60,16 @@ void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dty
       const size_t c0 = static_cast<size_t>(k) * block, m = std::min(block, slice - c0);
       const size_t at = (first + c0) * elem;
       for (size_t j = 0; j < n; ++j) sources[j] = b.send[j] + at;
-      ReduceAll(scratch.data(), sources, m, t, op);
       // The ranks after this one first, so that the ranks' writes spread.
-      for (size_t d = 1; d <= n; ++d) {
-        copy(b.recv[(static_cast<size_t>(r) + d) % n] + at, scratch.data(), m * elem);
-      }
+      for (size_t d = 1; d <= n; ++d)
+        results[d - 1] = b.recv[(static_cast<size_t>(r) + d) % n] + at;
+      ReduceAllToEach(results, sources, m, t, op, stream);
     }
   }
+}
+
+bool ClaimsBlocks(int rank, int ranks, int workers) {
+  return static_cast<int64_t>(rank) * workers % ranks < workers;
 }
 
 absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const void* send,
@@ -88,7 +93,9 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const
   *ran = true;
 
   // 1. Reduce every slice into every rank's receive buffer.
-  ReduceAndDeliver(g, b, count, t, op);
+  static const int cpus = static_cast<int>(std::thread::hardware_concurrency());
+  const int workers = g.oversubscribed() ? std::clamp(cpus, 1, g.size()) : g.size();
+  if (ClaimsBlocks(r, g.size(), workers)) ReduceAndDeliver(g, b, count, t, op);
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, done);

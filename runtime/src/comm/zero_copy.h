@@ -6,10 +6,11 @@
 //      are not in shared memory, every rank sees it and all fall back to the
 //      staged algorithms (nothing was written yet)
 //   1. rank r reduces slice r of all N send buffers, in rank order, a block
-//      at a time into a small cache-resident buffer, and writes each block
-//      into every rank's receive buffer; then it takes on the blocks of the
+//      at a time, and writes each block's result into every rank's receive
+//      buffer (reduce_to_each.h); then it takes on the blocks of the
 //      peers' slices that no rank has claimed yet (a counter per slice), so
 //      a rank the host slows down delays the call by a block, not its slice.
+//      With more ranks than cores, only one rank a core claims (ClaimsBlocks).
 //      In place this never overwrites an input still read: a block of every
 //      input is read by the one rank that claimed it, before it writes it
 //   2. a barrier round (in=k+1): no rank returns, and lets its caller use or
@@ -17,7 +18,7 @@
 // Each element is reduced once, by one rank, in a fixed order: the results
 // are bit-identical everywhere, as with the direct algorithm. Per byte a rank
 // reads its share of the inputs once and writes its share of every result
-// once, streamed past the caches when large (ResultCopy): a rank moves 2·S bytes of
+// once, streamed past the caches when large (StreamResults): a rank moves 2·S bytes of
 // memory, as one memcpy of S does, where fetching the peers' results instead
 // of writing them (2.5·S) or staging the inputs costs more.
 #pragma once
@@ -34,10 +35,10 @@ namespace dlp::runtime {
 // windows first asks whether every rank's buffers lie in them (step 0).
 inline constexpr size_t kZeroCopyMinBytes = size_t{1} << 20;
 
-// The block a slice is reduced through, which stays in L1/L2 between the
-// reduction and the copies. With a core per rank, 128 KiB: longer runs for the
-// prefetchers and fewer claims (2 ranks, 16 MiB: 1.23× against 32 KiB). Ranks
-// that share cores take turns, and smaller blocks share the work out more evenly.
+// The block a rank claims at a time. With a core per rank, 128 KiB: longer
+// runs for the prefetchers and fewer claims (2 ranks, 16 MiB: 1.23× against
+// 32 KiB). Ranks that share cores take turns, and smaller blocks share the
+// work out more evenly.
 inline size_t ZeroCopyBlockBytes(bool oversubscribed) {
   return oversubscribed ? size_t{32} << 10 : size_t{128} << 10;
 }
@@ -53,6 +54,15 @@ struct SharedBuffers {
 // counter starts at 0, set by its owner before the round that starts step 1.
 void ReduceAndDeliver(ShmGroup& group, const SharedBuffers& buffers, size_t count, dlp_dtype t,
                       dlp_op op);
+
+// Whether rank `rank` of `ranks` claims blocks in step 1 when `workers` of
+// them may. With more ranks than cores only as many ranks as there are cores
+// claim, so that no two take turns on a core in the middle of a block; the
+// others go on to step 2 and sleep there (4 ranks on 2 cores: 4 MiB 2.5–3×
+// faster, 64 MiB 1.15–1.3×). The workers are spread over the ranks (0 and 2
+// of 4): ranks bound in blocks of neighbours to a share of the cores, as
+// Slurm's block distribution binds them, keep one on every share.
+bool ClaimsBlocks(int rank, int ranks, int workers);
 
 // Steps 0 to 2 when every rank's buffers lie in `windows`; sets *ran to
 // whether they did (when not, nothing else happened but step 0's round).

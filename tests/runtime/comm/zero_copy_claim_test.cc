@@ -79,5 +79,28 @@ TEST(ZeroCopyClaimTest, RanksSideBySideReduceEachBlockOnce) {
   EXPECT_EQ(Fixture::FirstWrong(f.send), -1);
 }
 
+TEST(ZeroCopyClaimTest, AsManyRanksClaimAsThereAreCoresOnePerBlockOfNeighbours) {
+  for (int ranks = 1; ranks <= 16; ++ranks) {
+    for (int workers = 1; workers <= ranks; ++workers) {
+      std::vector<int> claiming;
+      for (int r = 0; r < ranks; ++r) {
+        if (ClaimsBlocks(r, ranks, workers)) claiming.push_back(r);
+      }
+      ASSERT_EQ(static_cast<int>(claiming.size()), workers) << ranks << " ranks";
+      ASSERT_EQ(claiming.front(), 0);
+      if (ranks % workers != 0) continue;
+      // Ranks bound in blocks of ranks/workers neighbours: one in each block.
+      for (int k = 0; k < workers; ++k) {
+        EXPECT_EQ(claiming[static_cast<size_t>(k)] / (ranks / workers), k)
+            << ranks << " ranks, " << workers << " workers";
+      }
+    }
+  }
+  EXPECT_TRUE(ClaimsBlocks(0, 4, 2));
+  EXPECT_FALSE(ClaimsBlocks(1, 4, 2));
+  EXPECT_TRUE(ClaimsBlocks(2, 4, 2));
+  EXPECT_FALSE(ClaimsBlocks(3, 4, 2));
+}
+
 }  // namespace
 }  // namespace dlp::runtime
