@@ -157,6 +157,10 @@ void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count,
 
 namespace {
 
+void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
+
+}  // namespace
+
 void CopyStreaming(char* dst, const char* src, size_t n) {
 #if defined(__x86_64__)
   // Align the destination to 16 bytes, stream the middle, copy the tail.
@@ -180,28 +184,22 @@ void CopyStreaming(char* dst, const char* src, size_t n) {
 #endif
 }
 
-void CopyCached(char* dst, const char* src, size_t n) { std::memcpy(dst, src, n); }
+namespace {
 
-}  // namespace
-
-size_t LastLevelCacheShare(long reported_bytes, long cpus) {
-  constexpr size_t kPerCpu = size_t{4} << 20;
-  const size_t reported =
-      reported_bytes > 0 ? static_cast<size_t>(reported_bytes) : size_t{32} << 20;
-  return cpus > 0 ? std::min(reported, kPerCpu * static_cast<size_t>(cpus)) : reported;
-}
-
+// The smallest `bytes` that ResultCopy streams.
 size_t StreamResultsFromBytes(int ranks) {
-  static const size_t llc =
-      LastLevelCacheShare(sysconf(_SC_LEVEL3_CACHE_SIZE), sysconf(_SC_NPROCESSORS_ONLN));
+  static const size_t llc = [] {
+    const long bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return bytes > 0 ? static_cast<size_t>(bytes) : size_t{32} << 20;
+  }();
   return std::max<size_t>(1, llc / 4 * 3 / (2 * static_cast<size_t>(std::max(ranks, 1))));
 }
 
-bool StreamResults(size_t bytes, int ranks) { return bytes >= StreamResultsFromBytes(ranks); }
+}  // namespace
 
-CopyFn CopyFor(bool stream) { return stream ? CopyStreaming : CopyCached; }
-
-CopyFn ResultCopy(size_t bytes, int ranks) { return CopyFor(StreamResults(bytes, ranks)); }
+CopyFn ResultCopy(size_t bytes, int ranks) {
+  return bytes >= StreamResultsFromBytes(ranks) ? CopyStreaming : CopyCached;
+}
 
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks) {
   switch (t) {

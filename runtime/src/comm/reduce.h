@@ -31,17 +31,8 @@ void ReduceAll(char* dst, const std::vector<const char*>& sources, size_t count,
 // where the CPU has them, which skip the read-for-ownership of `dst`.
 using CopyFn = void (*)(char* dst, const char* src, size_t n);
 CopyFn ResultCopy(size_t bytes, int ranks);
-// Whether ResultCopy streams, and the copy that does as asked.
-bool StreamResults(size_t bytes, int ranks);
-CopyFn CopyFor(bool stream);
-// The smallest `bytes` that ResultCopy streams.
-size_t StreamResultsFromBytes(int ranks);
-// The last-level cache the host's ranks can use: the reported L3, but at most
-// 4 MiB a CPU, what current server cores have (Intel up to 2.5 MiB a core, AMD
-// Zen 4 MiB). Some virtual machines report the whole host's L3: 508 MiB on one
-// with 2 vCPUs, where results were never streamed and a 4-rank allreduce of
-// 64 MiB between shared buffers ran 1.3–1.6× slower for it.
-size_t LastLevelCacheShare(long reported_bytes, long cpus);
+// ResultCopy's streamed copy.
+void CopyStreaming(char* dst, const char* src, size_t n);
 
 // dst[i] /= ranks (integer division for integer types).
 void FinishAverage(void* dst, size_t count, dlp_dtype t, int ranks);

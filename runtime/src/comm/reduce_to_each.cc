@@ -18,16 +18,15 @@ namespace {
 constexpr size_t kBlockBytes = 16 << 10;
 
 void ThroughBlocks(const std::vector<char*>& dsts, const std::vector<const char*>& sources,
-                   size_t count, dlp_dtype t, dlp_op op, bool stream) {
+                   size_t count, dlp_dtype t, dlp_op op) {
   alignas(64) char block[kBlockBytes];
   const size_t elem = DTypeSize(t), per_block = kBlockBytes / elem;
-  const CopyFn copy = CopyFor(stream);
   std::vector<const char*> at(sources.size());
   for (size_t start = 0; start < count; start += per_block) {
     const size_t m = std::min(per_block, count - start);
     for (size_t j = 0; j < sources.size(); ++j) at[j] = sources[j] + start * elem;
     ReduceAll(block, at, m, t, op);
-    for (char* dst : dsts) copy(dst + start * elem, block, m * elem);
+    for (char* dst : dsts) CopyStreaming(dst + start * elem, block, m * elem);
   }
 }
 
@@ -121,11 +120,12 @@ bool AlignedAlike(const std::vector<char*>& dsts, size_t elem) {
 
 }  // namespace
 
-void ReduceAllToEach(const std::vector<char*>& dsts, const std::vector<const char*>& sources,
-                     size_t count, dlp_dtype t, dlp_op op, bool stream) {
+void ReduceAllStreamedToEach(const std::vector<char*>& dsts,
+                             const std::vector<const char*>& sources, size_t count, dlp_dtype t,
+                             dlp_op op) {
   if (dsts.empty() || count == 0) return;
 #if defined(__x86_64__)
-  if (stream && (op == DLP_SUM || op == DLP_AVG) && AlignedAlike(dsts, DTypeSize(t))) {
+  if ((op == DLP_SUM || op == DLP_AVG) && AlignedAlike(dsts, DTypeSize(t))) {
     const bool average = op == DLP_AVG;
     switch (t) {
       case DLP_FLOAT32:
@@ -141,7 +141,7 @@ void ReduceAllToEach(const std::vector<char*>& dsts, const std::vector<const cha
     }
   }
 #endif
-  ThroughBlocks(dsts, sources, count, t, op, stream);
+  ThroughBlocks(dsts, sources, count, t, op);
 }
 
 }  // namespace dlp::runtime

@@ -46,7 +46,6 @@ void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dty
   const size_t block_bytes = ZeroCopyBlockBytes(g.oversubscribed());
   const size_t n = b.send.size(), elem = DTypeSize(t), block = block_bytes / elem;
   const Segments seg(count, static_cast<int>(n), elem);
-  const bool stream = StreamResults(count * elem, static_cast<int>(n));
   const int r = g.rank();
   std::vector<const char*> sources(n);
   std::vector<char*> results(n);
@@ -63,7 +62,7 @@ void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dty
       // The ranks after this one first, so that the ranks' writes spread.
       for (size_t d = 1; d <= n; ++d)
         results[d - 1] = b.recv[(static_cast<size_t>(r) + d) % n] + at;
-      ReduceAllToEach(results, sources, m, t, op, stream);
+      ReduceAllStreamedToEach(results, sources, m, t, op);
     }
   }
 }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "comm/communicator.h"
-#include "comm/reduce.h"
 #include "comm/zero_copy.h"
 #include "dlp/status.h"
 #include "gmock/gmock.h"
@@ -75,13 +74,13 @@ TEST(CommZeroCopyTest, EveryDTypeAndOpBetweenSharedBuffers) {
   }
 }
 
-// Past the caches' share the results go out with streaming stores.
-TEST(CommZeroCopyTest, ResultsLargerThanTheCachesAreStreamedAlike) {
+// Every slice many blocks long, in place and not.
+TEST(CommZeroCopyTest, ResultsOfManyBlocksAreAlikeInPlaceAndNot) {
   dlp::testing::TempDir dir;
   RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
     auto comm = Join(rank, port);
     if (!comm.ok()) return comm.status();
-    const size_t count = StreamResultsFromBytes(kRanks) / sizeof(float) + 7;
+    const size_t count = 8 * kZeroCopyMinBytes / sizeof(float) + 7;
     const size_t bytes = count * sizeof(float);
     auto window = (*comm)->AllocateShared(2 * bytes);
     if (!window.ok()) return window.status();

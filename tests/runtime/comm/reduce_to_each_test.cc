@@ -1,4 +1,4 @@
-// ReduceAllToEach writes what ReduceAll writes, byte for byte, into every
+// ReduceAllStreamedToEach writes what ReduceAll writes, byte for byte, into every
 // destination: the zero-copy allreduce relies on it for results that are
 // bit-identical on every rank and to the staged algorithms.
 #include "comm/reduce_to_each.h"
@@ -68,10 +68,9 @@ struct Shape {
   std::vector<size_t> dst_offset;  // elements past a 64-byte boundary, per destination
 };
 
-// Runs ReduceAllToEach for `shape` and expects every destination to hold
+// Runs ReduceAllStreamedToEach for `shape` and expects every destination to hold
 // exactly what ReduceAll writes, and nothing written past it.
-void ExpectLikeReduceAll(dlp_dtype t, dlp_op op, bool stream, const Shape& shape,
-                         std::mt19937_64& rng) {
+void ExpectLikeReduceAll(dlp_dtype t, dlp_op op, const Shape& shape, std::mt19937_64& rng) {
   const size_t elem = DTypeSize(t), bytes = shape.count * elem;
   std::vector<std::vector<char>> inputs;
   std::vector<std::vector<uint64_t>> storage(shape.sources);
@@ -97,7 +96,7 @@ void ExpectLikeReduceAll(dlp_dtype t, dlp_op op, bool stream, const Shape& shape
     base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
     dsts.push_back(base + shape.dst_offset[d] * elem);
   }
-  ReduceAllToEach(dsts, sources, shape.count, t, op, stream);
+  ReduceAllStreamedToEach(dsts, sources, shape.count, t, op);
   for (size_t d = 0; d < shape.dsts; ++d) {
     SCOPED_TRACE("destination " + std::to_string(d));
     ASSERT_EQ(std::memcmp(dsts[d], expected, bytes), 0);
@@ -105,7 +104,7 @@ void ExpectLikeReduceAll(dlp_dtype t, dlp_op op, bool stream, const Shape& shape
   }
 }
 
-TEST(ReduceAllToEach, WritesWhatReduceAllWritesForEveryTypeAndOp) {
+TEST(ReduceAllStreamedToEach, WritesWhatReduceAllWritesForEveryTypeAndOp) {
   std::mt19937_64 rng(7);
   // Heads before the first aligned vector, tails after the last, a count below
   // one line, more than one block of the buffered path; 2 to 5 sources.
@@ -115,35 +114,21 @@ TEST(ReduceAllToEach, WritesWhatReduceAllWritesForEveryTypeAndOp) {
   };
   for (dlp_dtype t : kTypes) {
     for (dlp_op op : kOps) {
-      for (bool stream : {false, true}) {
-        for (const Shape& shape : shapes) {
-          SCOPED_TRACE(std::string(DTypeName(t)) + " op " + std::to_string(op) +
-                       (stream ? " streamed" : " cached") + ", " + std::to_string(shape.sources) +
-                       " sources, " + std::to_string(shape.count) + " elements");
-          ExpectLikeReduceAll(t, op, stream, shape, rng);
-        }
+      for (const Shape& shape : shapes) {
+        SCOPED_TRACE(std::string(DTypeName(t)) + " op " + std::to_string(op) + ", " +
+                     std::to_string(shape.sources) + " sources, " + std::to_string(shape.count) +
+                     " elements");
+        ExpectLikeReduceAll(t, op, shape, rng);
       }
     }
   }
 }
 
-TEST(ReduceAllToEach, DestinationsAlignedDifferentlyGetTheSameResult) {
+TEST(ReduceAllStreamedToEach, DestinationsAlignedDifferentlyGetTheSameResult) {
   // No one head brings both to a vector boundary: the block path runs.
   std::mt19937_64 rng(11);
-  for (bool stream : {false, true}) {
-    ExpectLikeReduceAll(DLP_FLOAT32, DLP_SUM, stream, {3, 2, 10000, 0, {0, 1}}, rng);
-    ExpectLikeReduceAll(DLP_FLOAT64, DLP_AVG, stream, {2, 3, 5000, 4, {1, 0, 1}}, rng);
-  }
-}
-
-TEST(LastLevelCacheShare, IsAtMostFourMebibytesACpu) {
-  // A VM that reports its host's 508 MiB of L3 to 2 vCPUs.
-  EXPECT_EQ(LastLevelCacheShare(532676608, 2), size_t{8} << 20);
-  constexpr long k32MiB = 32L << 20;
-  EXPECT_EQ(LastLevelCacheShare(k32MiB, 64), size_t{32} << 20);
-  // Unknown: 32 MiB; an unknown CPU count leaves the reported size.
-  EXPECT_EQ(LastLevelCacheShare(-1, 16), size_t{32} << 20);
-  EXPECT_EQ(LastLevelCacheShare(k32MiB, -1), size_t{32} << 20);
+  ExpectLikeReduceAll(DLP_FLOAT32, DLP_SUM, {3, 2, 10000, 0, {0, 1}}, rng);
+  ExpectLikeReduceAll(DLP_FLOAT64, DLP_AVG, {2, 3, 5000, 4, {1, 0, 1}}, rng);
 }
 
 }  // namespace
