@@ -60,8 +60,9 @@ void ReduceAndDeliver(ShmGroup& g, const SharedBuffers& b, size_t count, dlp_dty
       const size_t at = (first + c0) * elem;
       for (size_t j = 0; j < n; ++j) sources[j] = b.send[j] + at;
       // The ranks after this one first, so that the ranks' writes spread.
-      for (size_t d = 1; d <= n; ++d)
+      for (size_t d = 1; d <= n; ++d) {
         results[d - 1] = b.recv[(static_cast<size_t>(r) + d) % n] + at;
+      }
       ReduceAllStreamedToEach(results, sources, m, t, op);
     }
   }
