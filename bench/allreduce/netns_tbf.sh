@@ -13,15 +13,17 @@
 # TCP cannot reach that bound: each 1514-byte frame (MTU 1500 with the Ethernet
 # header, the shaper's count) carries 1448 bytes of payload (less IP, TCP and
 # timestamp headers), so the column "/ wire" divides the ratio by frame/payload,
-# 1.0456 here: the time against the fastest any TCP stream can be.
+# 1.0456 here: the time against the fastest any TCP stream can be. MTU=9000 sets
+# jumbo frames on every link, as training clusters configure them (1.0074).
 #
-#   bench/allreduce/netns_tbf.sh [BUILD_DIR]     (RANKS="2 4" ITERS=3 PER_HOST=1)
+#   bench/allreduce/netns_tbf.sh [BUILD_DIR]     (RANKS="2 4" ITERS=3 PER_HOST=1 MTU=1500)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 ranks=${RANKS:-"2 4"}
 iters=${ITERS:-3}
 per_host=${PER_HOST:-1}
+mtu=${MTU:-1500}
 bin=$build/bin
 for b in dlp-run dlp_allreduce_bench; do
   [[ -x $bin/$b ]] || { echo "missing $bin/$b (ninja -C $build $b)" >&2; exit 1; }
@@ -46,15 +48,17 @@ for n in $ranks; do
   keys_n=$keys/$n
   hostlist=""
   for ((i = 1; i <= hosts; i++)); do
+    ip -n "$prefix-0" link set "v$i" mtu "$mtu"
+    ip -n "$prefix-$i" link set eth0 mtu "$mtu"
     tc -n "$prefix-0" qdisc add dev "v$i" root tbf rate 1gbit burst 256kb latency 50ms
     tc -n "$prefix-$i" qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency 50ms
     hostlist+="${hostlist:+,}10.77.0.$((i + 1)):$per_host"
   done
+  ip -n "$prefix-0" link set br0 mtu "$mtu"
   out=$(DLP_SSH_OPTS="-i $keys_n/id -o UserKnownHostsFile=$keys_n/known_hosts -o ConnectTimeout=5" \
     ip netns exec "$prefix-0" "$bin/dlp-run" -H "$hostlist" -- \
     env DLP_BENCH_ALGOS="$([[ $per_host -gt 1 ]] && echo "auto ring" || echo auto)" \
     "$bin/dlp_allreduce_bench" --min-bytes $((16 << 20)) --max-bytes $((64 << 20)) --iters "$iters")
-  mtu=$(ip netns exec "$prefix-1" cat /sys/class/net/eth0/mtu)
   timestamps=$(ip netns exec "$prefix-1" sysctl -n net.ipv4.tcp_timestamps)
   frame=$((mtu + 14))
   payload=$((mtu - 40 - (timestamps != 0 ? 12 : 0)))
