@@ -2,7 +2,8 @@
 // process is one rank; otherwise the program starts --ranks ranks itself
 // around a TcpStoreServer, with the same environment dlp-run gives. The
 // algorithm "shared" is the automatic choice with both buffers in shared
-// memory (dlp_shared_alloc), where large allreduces go zero-copy.
+// memory (dlp_shared_alloc), where large allreduces go zero-copy; "kernel" is
+// that path's reduction alone between the same buffers (ReduceKernel).
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,15 +12,20 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_common.h"
 #include "comm/communicator.h"
+#include "comm/reduce_to_each.h"
+#include "comm/shared_window.h"
+#include "comm/zero_copy.h"
 #include "local_ranks.h"
 
 namespace {
 
 using dlp::runtime::Communicator;
+using dlp::runtime::SharedWindow;
 
 // Untimed calls of each size first: enough for the automatic choice to have
 // measured its candidates and settled (allreduce_tuner.h), so that the
@@ -45,6 +51,38 @@ std::vector<std::string> Algorithms() {
 // "dlp" for the automatic choice, "dlp_ring" and so on for a forced one.
 std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dlp_" + algo; }
 
+// The zero-copy path's reduction without the allreduce around it: the ranks
+// that claim blocks there (ClaimsBlocks, one a core) each reduce a contiguous
+// share of the buffer, a block at a time, from every rank's send buffer into
+// every rank's receive buffer (ReduceAllStreamedToEach); the caller's barrier
+// follows. Every input byte is read once and every output byte written once:
+// what this host's memory allows an allreduce between shared buffers.
+void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank) {
+  const int n = w.size();
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int workers = std::min(cores, n);
+  if (!dlp::runtime::ClaimsBlocks(rank, n, workers)) return;
+  int share = 0;  // this rank's place among the claiming ranks
+  for (int r = 0; r < rank; ++r) share += dlp::runtime::ClaimsBlocks(r, n, workers) ? 1 : 0;
+  const size_t block = dlp::runtime::ZeroCopyBlockBytes(n > cores) / sizeof(float);
+  const size_t first = count * static_cast<size_t>(share) / static_cast<size_t>(workers);
+  const size_t last = count * static_cast<size_t>(share + 1) / static_cast<size_t>(workers);
+  std::vector<const char*> sources(static_cast<size_t>(n));
+  std::vector<char*> results(static_cast<size_t>(n));
+  for (size_t c0 = first; c0 < last; c0 += block) {
+    for (int j = 0; j < n; ++j) {
+      const float* send = reinterpret_cast<const float*>(w.block(j));
+      sources[static_cast<size_t>(j)] = reinterpret_cast<const char*>(send + c0);
+      // The ranks after this one first, as the zero-copy path writes.
+      const int to = (rank + 1 + j) % n;
+      results[static_cast<size_t>(j)] =
+          reinterpret_cast<char*>(reinterpret_cast<float*>(w.block(to)) + most + c0);
+    }
+    dlp::runtime::ReduceAllStreamedToEach(results, sources, std::min(block, last - c0), DLP_FLOAT32,
+                                          DLP_SUM);
+  }
+}
+
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "dlp bench: %s\n", std::string(s.message()).c_str());
   return 1;
@@ -59,10 +97,11 @@ int RunRank(const bench::Args& args) {
   std::vector<std::shared_ptr<dlp::runtime::SharedWindow>> windows;
   const size_t most = args.max_bytes / sizeof(float);
   for (const std::string& algo : algos) {
-    setenv("DLP_COMM_ALGO", algo == "shared" ? "auto" : algo.c_str(), 1);
+    const bool shared = algo == "shared" || algo == "kernel";
+    setenv("DLP_COMM_ALGO", shared ? "auto" : algo.c_str(), 1);
     auto comm = Communicator::FromEnv();
     if (!comm.ok()) return Fail(comm.status());
-    if (algo == "shared") {
+    if (shared) {
       auto window = (*comm)->AllocateShared(2 * most * sizeof(float));
       if (!window.ok()) return Fail(window.status());
       sends.push_back(reinterpret_cast<float*>((*window)->block((*comm)->rank())));
@@ -72,6 +111,7 @@ int RunRank(const bench::Args& args) {
       own.emplace_back(2 * most);
       sends.push_back(own.back().data());
       recvs.push_back(own.back().data() + most);
+      windows.push_back(nullptr);
     }
     comms.push_back(std::move(*comm));
   }
@@ -91,7 +131,13 @@ int RunRank(const bench::Args& args) {
         std::fill(recvs[a], recvs[a] + count, 0.0f);
         if (!c.Barrier().ok()) return 1;
         auto start = std::chrono::steady_clock::now();
-        absl::Status s = c.Allreduce(sends[a], recvs[a], count, DLP_FLOAT32, DLP_SUM);
+        absl::Status s;
+        if (algos[a] == "kernel") {
+          ReduceKernel(*windows[a], most, count, rank);
+          s = c.Barrier();
+        } else {
+          s = c.Allreduce(sends[a], recvs[a], count, DLP_FLOAT32, DLP_SUM);
+        }
         std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
         if (!s.ok()) return Fail(s);
         double slowest = d.count();

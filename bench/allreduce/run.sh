@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Allreduce side by side: dlp (automatic choice) vs dlp's ring (DLP_COMM_ALGO=ring,
 # the algorithm before the direct one) vs dlp with both buffers in shared memory
-# (dlp_shared_alloc: zero-copy from 1 MiB) vs Open MPI vs Gloo (ring chunked), float32,
+# (dlp_shared_alloc: zero-copy from 1 MiB) and that path's bare reduction (the
+# "kernel" row of the summary) vs Open MPI vs Gloo (ring chunked), float32,
 # 4 KiB .. 256 MiB, 2 and 4 ranks on this host, with memcpy as the ceiling and, up to
 # 256 KiB, the one-shot exchange without a library (bare_exchange_bench.cc).
 # Builds what it needs, prints an nccl-tests-style table of medians and the
@@ -54,8 +55,9 @@ run() {  # [upto=BYTES] run LABEL CMD...: keep the ROW lines, note a failure
 }
 run memcpy "$bin/memcpy_bench"
 for n in $ranks; do
-  # The automatic choice, the ring and shared buffers, their calls alternating in one run.
-  run "dlp $n" env DLP_BENCH_ALGOS="auto ring shared" "$bin/dlp_allreduce_bench" --ranks "$n"
+  # The automatic choice, the ring, shared buffers and the bare reduction between them
+  # (the ceiling for shared buffers), their calls alternating in one run.
+  run "dlp $n" env DLP_BENCH_ALGOS="auto ring shared kernel" "$bin/dlp_allreduce_bench" --ranks "$n"
   if [[ -x $bin/mpi_allreduce_bench ]] && command -v mpirun >/dev/null; then
     # shellcheck disable=SC2086
     run "mpi $n" mpirun --allow-run-as-root --oversubscribe $mpi_flags -np "$n" \
@@ -97,6 +99,8 @@ awk -v ranks="$ranks" -v min_bytes="$min_bytes" -v max_bytes="$max_bytes" '
     }
     print "(medians in microseconds; busbw = S*2(N-1)/N/t in GB/s; ring = dlp with DLP_COMM_ALGO=ring;"
     print " shared = dlp with both buffers from dlp_shared_alloc; memcpy GB/s)"
+    print "kernel = the reduction of the shared path alone (every input read once, every output written"
+    print " once), then a barrier: what this memory allows an allreduce between shared buffers"
     for (i = 1; i <= n; i++) {
       r = rs[i]
       for (v = 1; v <= 2; v++) {
@@ -107,7 +111,9 @@ awk -v ranks="$ranks" -v min_bytes="$min_bytes" -v max_bytes="$max_bytes" '
         s = 16777216; d = bus[impl " " r " " s]
         if (d > 0 && bus["mpi " r " " s] > 0) printf "16 MiB, %d ranks: %s/mpi  = %.2fx (target >= 2.5)\n", r, impl, d / bus["mpi " r " " s]
       }
-      s = 67108864; d = bus["dlp " r " " s]
+      s = 67108864; k = bus["dlp_kernel " r " " s]; d = bus["dlp_shared " r " " s]
+      if (k > 0 && mem[s] > 0) printf "64 MiB, %d ranks: kernel busbw = %.0f%% of memcpy; dlp_shared = %.0f%% of kernel\n", r, 100 * k / mem[s], 100 * d / k
+      d = bus["dlp " r " " s]
       if (d > 0 && bus["dlp_ring " r " " s] > 0) printf "64 MiB, %d ranks: dlp/ring = %.2fx\n", r, d / bus["dlp_ring " r " " s]
       line = ""
       for (s = min_bytes; s <= 262144 && s <= max_bytes; s *= 4) {
