@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench_common.h"
@@ -59,12 +58,11 @@ std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dl
 // what this host's memory allows an allreduce between shared buffers.
 void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank) {
   const int n = w.size();
-  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const int workers = std::min(cores, n);
+  const int workers = dlp::runtime::ClaimingRanks(n);
   if (!dlp::runtime::ClaimsBlocks(rank, n, workers)) return;
   int share = 0;  // this rank's place among the claiming ranks
   for (int r = 0; r < rank; ++r) share += dlp::runtime::ClaimsBlocks(r, n, workers) ? 1 : 0;
-  const size_t block = dlp::runtime::ZeroCopyBlockBytes(n > cores) / sizeof(float);
+  const size_t block = dlp::runtime::ZeroCopyBlockBytes(workers < n) / sizeof(float);
   const size_t first = count * static_cast<size_t>(share) / static_cast<size_t>(workers);
   const size_t last = count * static_cast<size_t>(share + 1) / static_cast<size_t>(workers);
   std::vector<const char*> sources(static_cast<size_t>(n));

@@ -72,6 +72,11 @@ bool ClaimsBlocks(int rank, int ranks, int workers) {
   return static_cast<int64_t>(rank) * workers % ranks < workers;
 }
 
+int ClaimingRanks(int ranks) {
+  static const int cpus = static_cast<int>(std::thread::hardware_concurrency());
+  return cpus > 0 ? std::clamp(cpus, 1, ranks) : ranks;
+}
+
 absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const void* send,
                                void* recv, size_t count, dlp_dtype t, dlp_op op, bool* ran) {
   *ran = false;
@@ -93,8 +98,7 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const
   *ran = true;
 
   // 1. Reduce every slice into every rank's receive buffer.
-  static const int cpus = static_cast<int>(std::thread::hardware_concurrency());
-  const int workers = g.oversubscribed() ? std::clamp(cpus, 1, g.size()) : g.size();
+  const int workers = ClaimingRanks(g.size());
   if (ClaimsBlocks(r, g.size(), workers)) ReduceAndDeliver(g, b, count, t, op);
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);

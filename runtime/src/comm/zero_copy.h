@@ -66,6 +66,9 @@ void ReduceAndDeliver(ShmGroup& group, const SharedBuffers& buffers, size_t coun
 // Slurm's block distribution binds them, keep one on every share.
 bool ClaimsBlocks(int rank, int ranks, int workers);
 
+// The `workers` of ClaimsBlocks for `ranks` ranks on this host: one a core.
+int ClaimingRanks(int ranks);
+
 // Steps 0 to 2 when every rank's buffers lie in `windows`; sets *ran to
 // whether they did (when not, nothing else happened but step 0's round).
 absl::Status ZeroCopyAllreduce(ShmGroup& group, const WindowRegistry& windows, const void* send,

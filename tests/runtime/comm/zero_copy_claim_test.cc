@@ -102,5 +102,13 @@ TEST(ZeroCopyClaimTest, AsManyRanksClaimAsThereAreCoresOnePerBlockOfNeighbours) 
   EXPECT_FALSE(ClaimsBlocks(3, 4, 2));
 }
 
+TEST(ZeroCopyClaimTest, OneRankACoreClaimsAndEveryRankWhenThereAreCoresEnough) {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  ASSERT_GT(cores, 0);
+  EXPECT_EQ(ClaimingRanks(1), 1);
+  EXPECT_EQ(ClaimingRanks(cores), cores);
+  EXPECT_EQ(ClaimingRanks(2 * cores + 1), cores);
+}
+
 }  // namespace
 }  // namespace dlp::runtime
