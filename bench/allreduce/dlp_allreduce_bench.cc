@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_common.h"
@@ -53,10 +54,11 @@ std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dl
 // The zero-copy path's reduction without the allreduce around it: the ranks
 // that claim blocks there (ClaimsBlocks, one a core) each reduce a contiguous
 // share of the buffer, a block at a time, from every rank's send buffer into
-// every rank's receive buffer (ReduceAllStreamedToEach); the caller's barrier
-// follows. Every input byte is read once and every output byte written once:
-// what this host's memory allows an allreduce between shared buffers.
-void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank) {
+// every rank's receive buffer (ReduceAllStreamedToEach), on as many threads as
+// that path uses (ZeroCopyThreads); the caller's barrier follows. Every input
+// byte is read once and every output byte written once: what this host's
+// memory allows an allreduce between shared buffers.
+void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank, int channels) {
   const int n = w.size();
   const int workers = dlp::runtime::ClaimingRanks(n);
   if (!dlp::runtime::ClaimsBlocks(rank, n, workers)) return;
@@ -65,20 +67,31 @@ void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank) {
   const size_t block = dlp::runtime::ZeroCopyBlockBytes(workers < n) / sizeof(float);
   const size_t first = count * static_cast<size_t>(share) / static_cast<size_t>(workers);
   const size_t last = count * static_cast<size_t>(share + 1) / static_cast<size_t>(workers);
-  std::vector<const char*> sources(static_cast<size_t>(n));
-  std::vector<char*> results(static_cast<size_t>(n));
-  for (size_t c0 = first; c0 < last; c0 += block) {
-    for (int j = 0; j < n; ++j) {
-      const float* send = reinterpret_cast<const float*>(w.block(j));
-      sources[static_cast<size_t>(j)] = reinterpret_cast<const char*>(send + c0);
-      // The ranks after this one first, as the zero-copy path writes.
-      const int to = (rank + 1 + j) % n;
-      results[static_cast<size_t>(j)] =
-          reinterpret_cast<char*>(reinterpret_cast<float*>(w.block(to)) + most + c0);
+  const auto reduce = [&](size_t from, size_t to) {
+    std::vector<const char*> sources(static_cast<size_t>(n));
+    std::vector<char*> results(static_cast<size_t>(n));
+    for (size_t c0 = from; c0 < to; c0 += block) {
+      for (int j = 0; j < n; ++j) {
+        const float* send = reinterpret_cast<const float*>(w.block(j));
+        sources[static_cast<size_t>(j)] = reinterpret_cast<const char*>(send + c0);
+        // The ranks after this one first, as the zero-copy path writes.
+        const int dest = (rank + 1 + j) % n;
+        results[static_cast<size_t>(j)] =
+            reinterpret_cast<char*>(reinterpret_cast<float*>(w.block(dest)) + most + c0);
+      }
+      dlp::runtime::ReduceAllStreamedToEach(results, sources, std::min(block, to - c0), DLP_FLOAT32,
+                                            DLP_SUM);
     }
-    dlp::runtime::ReduceAllStreamedToEach(results, sources, std::min(block, last - c0), DLP_FLOAT32,
-                                          DLP_SUM);
+  };
+  const size_t threads =
+      static_cast<size_t>(dlp::runtime::ZeroCopyThreads((last - first) * sizeof(float), channels));
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < threads; ++i) {
+    helpers.emplace_back(reduce, first + (last - first) * i / threads,
+                         first + (last - first) * (i + 1) / threads);
   }
+  reduce(first, first + (last - first) / threads);
+  for (std::thread& h : helpers) h.join();
 }
 
 int Fail(const absl::Status& s) {
@@ -131,7 +144,7 @@ int RunRank(const bench::Args& args) {
         auto start = std::chrono::steady_clock::now();
         absl::Status s;
         if (algos[a] == "kernel") {
-          ReduceKernel(*windows[a], most, count, rank);
+          ReduceKernel(*windows[a], most, count, rank, c.channels());
           s = c.Barrier();
         } else {
           s = c.Allreduce(sends[a], recvs[a], count, DLP_FLOAT32, DLP_SUM);

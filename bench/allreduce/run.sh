@@ -35,7 +35,7 @@ else
   targets="dlp_allreduce_bench memcpy_bench bare_exchange_bench"
   for t in mpi_allreduce_bench gloo_allreduce_bench; do
     # Built only where CMake found MPI / Gloo.
-    if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then targets+=" $t"; fi
+    if ninja -C "$build" -t targets all 2>/dev/null | grep "^$t:" >/dev/null; then targets+=" $t"; fi
   done
   if ! ninja -C "$build" -j"$jobs" $targets >"$build/bench-build.log" 2>&1; then
     tail -30 "$build/bench-build.log" >&2

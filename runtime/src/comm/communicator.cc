@@ -254,7 +254,8 @@ absl::Status Communicator::RunAllreduce(Algo algo, const void* send, void* recv,
   // Every rank decides alike: the windows, the size and the algorithm are the same everywhere.
   if (MayGoZeroCopy(bytes) && (algo == Algo::kDirect || algo == Algo::kRing)) {
     bool ran = false;
-    absl::Status s = ZeroCopyAllreduce(*group_, shared_, send, recv, count, t, op, &ran);
+    absl::Status s =
+        ZeroCopyAllreduce(*group_, shared_, channels(), send, recv, count, t, op, &ran);
     zero_copy_allreduces_ += ran;
     if (ran) span.set_algorithm("zero-copy");
     if (!s.ok() || ran) return Remember(s);

@@ -15,6 +15,8 @@ namespace dlp::runtime {
 namespace {
 
 constexpr char kWhat[] = "allreduce";
+// Below this much of a share per thread, a thread's start costs more than it saves.
+constexpr size_t kMinThreadBytes = size_t{512} << 10;
 
 // What a rank writes in its note: where its buffers lie.
 struct Note {
@@ -77,8 +79,14 @@ int ClaimingRanks(int ranks) {
   return cpus > 0 ? std::clamp(cpus, 1, ranks) : ranks;
 }
 
-absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const void* send,
-                               void* recv, size_t count, dlp_dtype t, dlp_op op, bool* ran) {
+int ZeroCopyThreads(size_t share_bytes, int channels) {
+  return static_cast<int>(std::clamp<size_t>(share_bytes / kMinThreadBytes, 1,
+                                             static_cast<size_t>(std::max(channels, 1))));
+}
+
+absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int channels,
+                               const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op,
+                               bool* ran) {
   *ran = false;
   const size_t elem = DTypeSize(t), bytes = count * elem;
   const int r = g.rank();
@@ -99,7 +107,18 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, const
 
   // 1. Reduce every slice into every rank's receive buffer.
   const int workers = ClaimingRanks(g.size());
-  if (ClaimsBlocks(r, g.size(), workers)) ReduceAndDeliver(g, b, count, t, op);
+  if (ClaimsBlocks(r, g.size(), workers)) {
+    const int threads = ZeroCopyThreads(bytes / static_cast<size_t>(workers), channels);
+    std::vector<std::thread> helpers;
+    helpers.reserve(static_cast<size_t>(threads - 1));
+    for (int i = 1; i < threads; ++i) {
+      helpers.emplace_back([&] { ReduceAndDeliver(g, b, count, t, op); });
+    }
+    ReduceAndDeliver(g, b, count, t, op);
+    // Joined before step 2: every helper's streamed writes are fenced in it
+    // (ReduceAllStreamedToEach) and visible before this rank publishes.
+    for (std::thread& h : helpers) h.join();
+  }
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, done);

@@ -23,10 +23,13 @@ using testing::RunRanks;
 
 constexpr int kRanks = 3;
 
-absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int port) {
+// `channels` 0: the communicator's own choice (DLP_COMM_CHANNELS unset).
+absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int port, int channels = 0) {
   auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
   if (!store.ok()) return store.status();
-  return Communicator::Create(testing::TestOptions(rank, kRanks, "shm"), std::move(*store));
+  CommOptions o = testing::TestOptions(rank, kRanks, "shm");
+  o.channels = channels;
+  return Communicator::Create(o, std::move(*store));
 }
 
 // Just past the threshold, and not a multiple of the ranks.
@@ -74,12 +77,18 @@ TEST(CommZeroCopyTest, EveryDTypeAndOpBetweenSharedBuffers) {
   }
 }
 
-// Every slice many blocks long, in place and not.
-TEST(CommZeroCopyTest, ResultsOfManyBlocksAreAlikeInPlaceAndNot) {
+// Every slice many blocks long, in place and not; each rank reducing on one
+// thread, and on several (as with cores to spare: DLP_COMM_CHANNELS=4).
+class CommZeroCopyThreadsTest : public ::testing::TestWithParam<int> {};
+
+INSTANTIATE_TEST_SUITE_P(Channels, CommZeroCopyThreadsTest, ::testing::Values(1, 4));
+
+TEST_P(CommZeroCopyThreadsTest, ResultsOfManyBlocksAreAlikeInPlaceAndNot) {
   dlp::testing::TempDir dir;
   RankGroup group = RunRanks(kRanks, [&](int rank, int port) -> absl::Status {
-    auto comm = Join(rank, port);
+    auto comm = Join(rank, port, GetParam());
     if (!comm.ok()) return comm.status();
+    if ((*comm)->channels() != GetParam()) return absl::InternalError("channels not as asked");
     const size_t count = 8 * kZeroCopyMinBytes / sizeof(float) + 7;
     const size_t bytes = count * sizeof(float);
     auto window = (*comm)->AllocateShared(2 * bytes);

@@ -65,18 +65,41 @@ TEST(ZeroCopyClaimTest, ARankWhosePeersNeverRunDeliversEverySlice) {
   EXPECT_EQ(Fixture::FirstWrong(f.recv), -1);
 }
 
+// Step 1 in place on `per_rank` threads of every rank at once (a claiming
+// rank with cores to spare reduces on several, claiming from the same counters).
+void ReduceSideBySide(Fixture& f, int per_rank) {
+  const SharedBuffers buffers = f.Buffers(/*in_place=*/true);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < kRanks; ++r) {
+    for (int k = 0; k < per_rank; ++k) {
+      threads.emplace_back([&f, &buffers, r] {
+        ShmGroup g = f.Group(r);
+        ReduceAndDeliver(g, buffers, kCount, DLP_FLOAT32, DLP_SUM);
+      });
+    }
+  }
+  for (std::thread& t : threads) t.join();
+}
+
 TEST(ZeroCopyClaimTest, RanksSideBySideReduceEachBlockOnce) {
   Fixture f;
-  const SharedBuffers buffers = f.Buffers(/*in_place=*/true);
-  std::vector<std::thread> ranks;
-  for (int r = 0; r < kRanks; ++r) {
-    ranks.emplace_back([&f, &buffers, r] {
-      ShmGroup g = f.Group(r);
-      ReduceAndDeliver(g, buffers, kCount, DLP_FLOAT32, DLP_SUM);
-    });
-  }
-  for (std::thread& t : ranks) t.join();
+  ReduceSideBySide(f, 1);
   EXPECT_EQ(Fixture::FirstWrong(f.send), -1);
+}
+
+TEST(ZeroCopyClaimTest, SeveralThreadsOfEachRankReduceEachBlockOnce) {
+  Fixture f;
+  ReduceSideBySide(f, 3);
+  EXPECT_EQ(Fixture::FirstWrong(f.send), -1);
+}
+
+TEST(ZeroCopyClaimTest, AThreadPerHalfMebibyteOfAShareUpToTheChannels) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  EXPECT_EQ(ZeroCopyThreads(kMiB / 2 - 1, 4), 1);
+  EXPECT_EQ(ZeroCopyThreads(kMiB, 4), 2);
+  EXPECT_EQ(ZeroCopyThreads(32 * kMiB, 4), 4);
+  EXPECT_EQ(ZeroCopyThreads(32 * kMiB, 1), 1);
+  EXPECT_EQ(ZeroCopyThreads(32 * kMiB, 0), 1);
 }
 
 TEST(ZeroCopyClaimTest, AsManyRanksClaimAsThereAreCoresOnePerBlockOfNeighbours) {
