@@ -4,7 +4,7 @@
 # and dlp-run (with the rendezvous store); ranks run one per namespace
 # PREFIX-1..N, reached over real ssh (scripts/netns-ssh.sh), each joined to the
 # bridge by a veth pair shaped on both ends with
-#   tc qdisc add dev X root tbf rate 1gbit burst 256kb latency 50ms
+#   tc qdisc add dev X root tbf rate 1gbit burst 256kb latency 50ms (TBF_LATENCY)
 # All traffic stays between the namespaces. Needs root, iproute2, tc, sshd.
 # PER_HOST=2 puts two ranks in each namespace (one host id each, so shared
 # memory within): the automatic choice (hierarchical) and the flat ring
@@ -24,6 +24,7 @@ ranks=${RANKS:-"2 4"}
 iters=${ITERS:-3}
 per_host=${PER_HOST:-1}
 mtu=${MTU:-1500}
+latency=${TBF_LATENCY:-50ms}  # the most a packet may wait in the shaper
 bin=$build/bin
 for b in dlp-run dlp_allreduce_bench; do
   [[ -x $bin/$b ]] || { echo "missing $bin/$b (ninja -C $build $b)" >&2; exit 1; }
@@ -50,8 +51,8 @@ for n in $ranks; do
   for ((i = 1; i <= hosts; i++)); do
     ip -n "$prefix-0" link set "v$i" mtu "$mtu"
     ip -n "$prefix-$i" link set eth0 mtu "$mtu"
-    tc -n "$prefix-0" qdisc add dev "v$i" root tbf rate 1gbit burst 256kb latency 50ms
-    tc -n "$prefix-$i" qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency 50ms
+    tc -n "$prefix-0" qdisc add dev "v$i" root tbf rate 1gbit burst 256kb latency "$latency"
+    tc -n "$prefix-$i" qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency "$latency"
     hostlist+="${hostlist:+,}10.77.0.$((i + 1)):$per_host"
   done
   ip -n "$prefix-0" link set br0 mtu "$mtu"
