@@ -12,10 +12,10 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench_common.h"
+#include "comm/channels.h"
 #include "comm/communicator.h"
 #include "comm/reduce_to_each.h"
 #include "comm/shared_window.h"
@@ -54,8 +54,9 @@ std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dl
 // The zero-copy path's reduction without the allreduce around it: the ranks
 // that claim blocks there (ClaimsBlocks, one a core) each reduce a contiguous
 // share of the buffer, a block at a time, from every rank's send buffer into
-// every rank's receive buffer (ReduceAllStreamedToEach), on as many threads as
-// that path uses (ZeroCopyThreads); the caller's barrier follows. Every input
+// every rank's receive buffer (ReduceAllStreamedToEach), in as many parts on
+// as many threads as that path uses (SplitOverChannels); the caller's barrier
+// follows. Every input
 // byte is read once and every output byte written once: what this host's
 // memory allows an allreduce between shared buffers.
 void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank, int channels) {
@@ -83,15 +84,11 @@ void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank, in
                                             DLP_SUM);
     }
   };
-  const size_t threads =
-      static_cast<size_t>(dlp::runtime::ZeroCopyThreads((last - first) * sizeof(float), channels));
-  std::vector<std::thread> helpers;
-  for (size_t i = 1; i < threads; ++i) {
-    helpers.emplace_back(reduce, first + (last - first) * i / threads,
-                         first + (last - first) * (i + 1) / threads);
-  }
-  reduce(first, first + (last - first) / threads);
-  for (std::thread& h : helpers) h.join();
+  (void)dlp::runtime::SplitOverChannels(last - first, sizeof(float), channels,
+                                        [&](int, size_t begin, size_t end) {
+                                          reduce(first + begin, first + end);
+                                          return absl::OkStatus();
+                                        });
 }
 
 int Fail(const absl::Status& s) {

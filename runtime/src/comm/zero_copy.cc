@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "comm/channels.h"
 #include "comm/dtype.h"
 #include "comm/reduce.h"
 #include "comm/reduce_to_each.h"
@@ -15,8 +16,6 @@ namespace dlp::runtime {
 namespace {
 
 constexpr char kWhat[] = "allreduce";
-// Below this much of a share per thread, a thread's start costs more than it saves.
-constexpr size_t kMinThreadBytes = size_t{512} << 10;
 
 // What a rank writes in its note: where its buffers lie.
 struct Note {
@@ -79,11 +78,6 @@ int ClaimingRanks(int ranks) {
   return cpus > 0 ? std::clamp(cpus, 1, ranks) : ranks;
 }
 
-int ZeroCopyThreads(size_t share_bytes, int channels) {
-  return static_cast<int>(std::clamp<size_t>(share_bytes / kMinThreadBytes, 1,
-                                             static_cast<size_t>(std::max(channels, 1))));
-}
-
 absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int channels,
                                const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op,
                                bool* ran) {
@@ -108,16 +102,14 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int c
   // 1. Reduce every slice into every rank's receive buffer.
   const int workers = ClaimingRanks(g.size());
   if (ClaimsBlocks(r, g.size(), workers)) {
-    const int threads = ZeroCopyThreads(bytes / static_cast<size_t>(workers), channels);
-    std::vector<std::thread> helpers;
-    helpers.reserve(static_cast<size_t>(threads - 1));
-    for (int i = 1; i < threads; ++i) {
-      helpers.emplace_back([&] { ReduceAndDeliver(g, b, count, t, op); });
-    }
-    ReduceAndDeliver(g, b, count, t, op);
-    // Joined before step 2: every helper's streamed writes are fenced in it
-    // (ReduceAllStreamedToEach) and visible before this rank publishes.
-    for (std::thread& h : helpers) h.join();
+    // Each thread claims whatever blocks are left, so the part it is given
+    // only sizes the threads. They are joined before step 2, and each fences
+    // its streamed writes (ReduceAllStreamedToEach) before it ends.
+    (void)SplitOverChannels(count / static_cast<size_t>(workers), elem, channels,
+                            [&](int, size_t, size_t) {
+                              ReduceAndDeliver(g, b, count, t, op);
+                              return absl::OkStatus();
+                            });
   }
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);

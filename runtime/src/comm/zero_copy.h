@@ -69,14 +69,13 @@ bool ClaimsBlocks(int rank, int ranks, int workers);
 // The `workers` of ClaimsBlocks for `ranks` ranks on this host: one a core.
 int ClaimingRanks(int ranks);
 
-// The threads a claiming rank reduces on in step 1: one a 512 KiB of its
-// share, up to `channels` (the communicator's: its cores per local rank), all
-// claiming from the same counters. One core's copies do not fill a host's
-// memory: with 16 cores, 2 ranks on one thread each reached 109 % of memcpy.
-int ZeroCopyThreads(size_t share_bytes, int channels);
-
 // Steps 0 to 2 when every rank's buffers lie in `windows`; sets *ran to
 // whether they did (when not, nothing else happened but step 0's round).
+// A claiming rank reduces on as many threads as SplitOverChannels would cut
+// its share into (one a 512 KiB, up to `channels`: the communicator's, its
+// cores per local rank), all claiming from the same counters. One core's
+// copies do not fill a host's memory: with 16 cores, 2 ranks on one thread
+// each reached 109 % of memcpy.
 absl::Status ZeroCopyAllreduce(ShmGroup& group, const WindowRegistry& windows, int channels,
                                const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op,
                                bool* ran);

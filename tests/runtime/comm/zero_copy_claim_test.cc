@@ -93,15 +93,6 @@ TEST(ZeroCopyClaimTest, SeveralThreadsOfEachRankReduceEachBlockOnce) {
   EXPECT_EQ(Fixture::FirstWrong(f.send), -1);
 }
 
-TEST(ZeroCopyClaimTest, AThreadPerHalfMebibyteOfAShareUpToTheChannels) {
-  constexpr size_t kMiB = size_t{1} << 20;
-  EXPECT_EQ(ZeroCopyThreads(kMiB / 2 - 1, 4), 1);
-  EXPECT_EQ(ZeroCopyThreads(kMiB, 4), 2);
-  EXPECT_EQ(ZeroCopyThreads(32 * kMiB, 4), 4);
-  EXPECT_EQ(ZeroCopyThreads(32 * kMiB, 1), 1);
-  EXPECT_EQ(ZeroCopyThreads(32 * kMiB, 0), 1);
-}
-
 TEST(ZeroCopyClaimTest, AsManyRanksClaimAsThereAreCoresOnePerBlockOfNeighbours) {
   for (int ranks = 1; ranks <= 16; ++ranks) {
     for (int workers = 1; workers <= ranks; ++workers) {
