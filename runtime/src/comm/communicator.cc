@@ -253,12 +253,15 @@ absl::Status Communicator::RunAllreduce(Algo algo, const void* send, void* recv,
   }
   // Every rank decides alike: the windows, the size and the algorithm are the same everywhere.
   if (MayGoZeroCopy(bytes) && (algo == Algo::kDirect || algo == Algo::kRing)) {
-    bool ran = false;
+    ZeroCopyRun run;
     absl::Status s =
-        ZeroCopyAllreduce(*group_, shared_, channels(), send, recv, count, t, op, &ran);
-    zero_copy_allreduces_ += ran;
-    if (ran) span.set_algorithm("zero-copy");
-    if (!s.ok() || ran) return Remember(s);
+        ZeroCopyAllreduce(*group_, shared_, channels(), send, recv, count, t, op, &run);
+    if (run.ran) {
+      ++zero_copy_allreduces_;
+      zero_copy_threads_ = run.threads;
+      span.set_algorithm("zero-copy");
+    }
+    if (!s.ok() || run.ran) return Remember(s);
   }
   if (group_ != nullptr && algo == Algo::kDirect) {
     return Remember(

@@ -74,6 +74,8 @@ class Communicator {
   absl::StatusOr<std::shared_ptr<SharedWindow>> AllocateShared(size_t bytes);
   // How many allreduces went zero-copy so far.
   int64_t zero_copy_allreduces() const { return zero_copy_allreduces_; }
+  // The threads this rank reduced on in the last one (0: it claimed no blocks).
+  int zero_copy_threads() const { return zero_copy_threads_; }
 
  private:
   Communicator() = default;
@@ -121,6 +123,7 @@ class Communicator {
   int windows_ = 0;                 // shared windows asked for, for their rendezvous keys
   WindowRegistry shared_;           // the ones made
   int64_t zero_copy_allreduces_ = 0;
+  int zero_copy_threads_ = 0;
   absl::Status broken_;
 };
 

@@ -1,6 +1,7 @@
 #include "comm/zero_copy.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <thread>
@@ -80,8 +81,8 @@ int ClaimingRanks(int ranks) {
 
 absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int channels,
                                const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op,
-                               bool* ran) {
-  *ran = false;
+                               ZeroCopyRun* run) {
+  *run = {};
   const size_t elem = DTypeSize(t), bytes = count * elem;
   const int r = g.rank();
   // 0. Where every rank's buffers lie.
@@ -97,7 +98,7 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int c
   if (!status.ok()) return status;
   const SharedBuffers b = Agree(g, windows, bytes);
   if (b.send.empty()) return absl::OkStatus();
-  *ran = true;
+  run->ran = true;
 
   // 1. Reduce every slice into every rank's receive buffer.
   const int workers = ClaimingRanks(g.size());
@@ -105,11 +106,14 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int c
     // Each thread claims whatever blocks are left, so the part it is given
     // only sizes the threads. They are joined before step 2, and each fences
     // its streamed writes (ReduceAllStreamedToEach) before it ends.
+    std::atomic<int> threads{0};
     (void)SplitOverChannels(count / static_cast<size_t>(workers), elem, channels,
                             [&](int, size_t, size_t) {
+                              threads.fetch_add(1, std::memory_order_relaxed);
                               ReduceAndDeliver(g, b, count, t, op);
                               return absl::OkStatus();
                             });
+    run->threads = threads.load(std::memory_order_relaxed);
   }
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);

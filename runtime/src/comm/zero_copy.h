@@ -69,7 +69,13 @@ bool ClaimsBlocks(int rank, int ranks, int workers);
 // The `workers` of ClaimsBlocks for `ranks` ranks on this host: one a core.
 int ClaimingRanks(int ranks);
 
-// Steps 0 to 2 when every rank's buffers lie in `windows`; sets *ran to
+// What a zero-copy call did on this rank.
+struct ZeroCopyRun {
+  bool ran = false;  // every rank's buffers lay in windows, and steps 1 and 2 ran
+  int threads = 0;   // the threads this rank reduced on in step 1 (0: it claimed none)
+};
+
+// Steps 0 to 2 when every rank's buffers lie in `windows`; says in *run
 // whether they did (when not, nothing else happened but step 0's round).
 // A claiming rank reduces on as many threads as SplitOverChannels would cut
 // its share into (one a 512 KiB, up to `channels`: the communicator's, its
@@ -78,6 +84,6 @@ int ClaimingRanks(int ranks);
 // each reached 109 % of memcpy.
 absl::Status ZeroCopyAllreduce(ShmGroup& group, const WindowRegistry& windows, int channels,
                                const void* send, void* recv, size_t count, dlp_dtype t, dlp_op op,
-                               bool* ran);
+                               ZeroCopyRun* run);
 
 }  // namespace dlp::runtime
