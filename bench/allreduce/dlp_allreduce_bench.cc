@@ -56,9 +56,8 @@ std::string Label(const std::string& algo) { return algo == "auto" ? "dlp" : "dl
 // share of the buffer, a block at a time, from every rank's send buffer into
 // every rank's receive buffer (ReduceAllStreamedToEach), in as many parts on
 // as many threads as that path uses (SplitOverChannels); the caller's barrier
-// follows. Every input
-// byte is read once and every output byte written once: what this host's
-// memory allows an allreduce between shared buffers.
+// follows. Every input byte is read once and every output byte written once:
+// what this host's memory allows an allreduce between shared buffers.
 void ReduceKernel(const SharedWindow& w, size_t most, size_t count, int rank, int channels) {
   const int n = w.size();
   const int workers = dlp::runtime::ClaimingRanks(n);
