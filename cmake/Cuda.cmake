@@ -1,10 +1,14 @@
 # DLP_WITH_CUDA=AUTO builds the CUDA and NCCL parts when a toolkit is found
-# (by default under /usr/local/cuda); ON requires it; OFF never looks.
+# under DLP_CUDA_ROOT (scripts/build.sh points it at the toolkit that
+# scripts/deps/install-cuda.sh lays out from NVIDIA's wheels); ON requires it;
+# OFF never looks.
+set(DLP_CUDA_ROOT /usr/local/cuda CACHE PATH "The CUDA toolkit: bin/nvcc, include/, lib64/")
 set(DLP_HAVE_CUDA 0)
 set(DLP_HAVE_NCCL 0)
 if(NOT DLP_WITH_CUDA STREQUAL "OFF")
-  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS ${DLP_CUDA_ROOT}/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER ${DLP_CUDA_ROOT}/bin/nvcc)
+    set(CUDAToolkit_ROOT ${DLP_CUDA_ROOT})
   endif()
   include(CheckLanguage)
   check_language(CUDA)
@@ -16,10 +20,16 @@ if(NOT DLP_WITH_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     enable_language(CUDA)
+    # CMake 3.25's FindCUDAToolkit tags CUDA::nvToolsExt as deprecated when the
+    # project requires 3.25, without checking that the toolkit has it (12 and
+    # later do not): it is asked as a project of 3.24 would ask.
+    set(dlp_minimum_version ${CMAKE_MINIMUM_REQUIRED_VERSION})
+    set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
     find_package(CUDAToolkit REQUIRED)
+    set(CMAKE_MINIMUM_REQUIRED_VERSION ${dlp_minimum_version})
     set(DLP_HAVE_CUDA 1)
-    find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include)
-    find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} /usr/local/cuda/lib64)
+    find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
     if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
       set(DLP_HAVE_NCCL 1)
       add_library(dlp_nccl INTERFACE)

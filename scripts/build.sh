@@ -11,8 +11,12 @@ export CCACHE_BASEDIR="$PWD"
 export CCACHE_NOHASHDIR=1
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+# The CUDA toolkit from NVIDIA's wheels, where scripts/install-deps.sh --cuda laid it out.
+. scripts/deps/dir.sh
+cuda=()
+if [ -x "$dlp_deps_dir/cuda/bin/nvcc" ]; then cuda=(-DDLP_CUDA_ROOT="$dlp_deps_dir/cuda"); fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" "$@"
 elif [ $# -gt 0 ]; then
   cmake -S . -B "$build_dir" "$@"
 fi

@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
-# Installs everything dlp needs to build, run and test, from Debian 12's packages.
-# Idempotent: packages already present are left alone.
+# Installs what dlp needs to build and run, from Debian 12's packages and the
+# dashboard's npm packages; with --cuda also the CUDA toolkit from NVIDIA's
+# wheels (scripts/deps/install-cuda.sh), which scripts/test.sh asks for so that
+# the CUDA code paths compile in every run. Idempotent: what is present is kept.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+with_cuda=0
+for arg in "$@"; do
+  case $arg in
+    --cuda) with_cuda=1 ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg' (expected --cuda)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
@@ -15,6 +26,7 @@ packages=(
   openssh-server openssh-client iproute2 procps
   slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
   python3 python3-jsonschema python3-yaml  # Kubernetes manifests vs. the CRD schemas
+  python3-venv  # the project's own virtual environments (scripts/deps/)
   chromium  # web/test: the dashboard's tests in a real browser
 )
 # web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
@@ -36,8 +48,10 @@ fi
 
 # The dashboard's npm packages, exactly as web/package-lock.json pins them: this
 # fills npm's cache, from which the build's `npm ci --offline` installs them.
-web=$(dirname "$0")/../web
+web=$here/../web
 if command -v npm >/dev/null && [ -f "$web/package-lock.json" ] && [ ! -d "$web/node_modules" ]; then
   (cd "$web" && npm ci --no-audit --no-fund --loglevel=error) ||
     echo "install-deps: npm ci failed; dlpd will be built without its web UI" >&2
 fi
+
+if [ "$with_cuda" = 1 ]; then "$here/deps/install-cuda.sh"; fi

@@ -63,7 +63,7 @@ if [ "${1:-}" = "--sanitize" ] || [ "${1:-}" = "--sanitize-ci" ]; then
   exit 0
 fi
 
-scripts/install-deps.sh
+scripts/install-deps.sh --cuda
 scripts/build.sh ${CI:+-DDLP_WERROR=ON}
 
 started_services=()
