@@ -33,7 +33,10 @@ install(FILES ${CMAKE_BINARY_DIR}/dlpConfig.cmake ${CMAKE_BINARY_DIR}/dlpConfigV
 file(RELATIVE_PATH DLP_PC_PREFIX_FROM_PCDIR "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 set(DLP_PC_EXTRA_LIBS "")
 if(DLP_HAVE_CUDA)
-  string(APPEND DLP_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+  # The toolkit's folder is rarely in ld.so.conf (a wheel's never is): the
+  # program finds the runtime where dlp was built against it, as dlp's own do.
+  string(APPEND DLP_PC_EXTRA_LIBS
+         " -L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcudart")
   if(DLP_HAVE_NCCL)
     string(APPEND DLP_PC_EXTRA_LIBS " ${NCCL_LIBRARY}")
   endif()

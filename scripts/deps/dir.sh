@@ -1,4 +1,10 @@
 # Sourced: where the dependencies that do not come from Debian live (the CUDA
 # toolkit, Python virtual environments, Go binaries). Outside the clone, so that
 # every clone and CI run on a machine shares them; DLP_DEPS_DIR to move it.
-dlp_deps_dir=${DLP_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dlp-deps}
+# Root's lives outside /root: programs linked against the CUDA libraries there
+# run as tenants' accounts too (a shared dlpd's jobs), which cannot enter /root.
+if [ "$(id -u)" -eq 0 ]; then
+  dlp_deps_dir=${DLP_DEPS_DIR:-/var/cache/dlp-deps}
+else
+  dlp_deps_dir=${DLP_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dlp-deps}
+fi
