@@ -7,12 +7,15 @@
 # on one device. The whole check stops after BUDGET seconds (default 280).
 # CHECKS=sharing runs only the last (after the build): what a short lease needs.
 #
-#   bench/gpu-check.sh [BUILD_DIR]   build with CUDA here (CUDA and NCCL under
-#                                    /usr/local/cuda), then check
+#   bench/gpu-check.sh [BUILD_DIR]   build with CUDA here (the toolkit of
+#                                    scripts/deps/install-cuda.sh, else
+#                                    /usr/local/cuda; CUDA_HOME to choose), then check
 #   bench/gpu-check.sh --pack DIR    build here, then copy the binaries, the
 #                                    shared libraries they need beyond glibc,
-#                                    libstdc++ and CUDA, and the Fashion-MNIST
-#                                    files into DIR
+#                                    libstdc++ and the driver, the CUDA runtime
+#                                    (NCCL and cuBLAS too with PACK_CUDA_LIBS=1:
+#                                    ~800 MB; else the GPU machine's own are
+#                                    used) and the Fashion-MNIST files into DIR
 #   bench/gpu-check.sh --packed DIR  check with DIR, on a GPU machine that has
 #                                    the CUDA libraries but not the build
 #                                    dependencies
@@ -22,6 +25,11 @@ budget=${BUDGET:-280}
 start=$SECONDS
 left() { echo $((budget - (SECONDS - start))); }
 step() { echo; echo "=== $* ($((SECONDS - start)) s)"; }
+. "$root/scripts/deps/dir.sh"
+if [[ -z ${CUDA_HOME:-} ]]; then
+  CUDA_HOME=/usr/local/cuda
+  [[ -x $dlp_deps_dir/cuda/bin/nvcc ]] && CUDA_HOME=$dlp_deps_dir/cuda
+fi
 status=0
 binaries=(runtime_comm_comm_gpu_test gpu_allreduce_bench dlp_allreduce_bench memcpy_bench bare_exchange_bench fmnist-train dlp-run dlp dlpd)
 optional=(gloo_allreduce_bench)  # built where CMake found Gloo
@@ -31,7 +39,7 @@ build_with_cuda() {  # build_dir
   local build=$1
   mkdir -p "$build"
   step "configure and build (CUDA on)"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLP_WITH_CUDA=ON >"$build/gpu-check.cmake.log" 2>&1 \
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLP_WITH_CUDA=ON -DDLP_CUDA_ROOT="$CUDA_HOME" >"$build/gpu-check.cmake.log" 2>&1 \
     || { tail -20 "$build/gpu-check.cmake.log"; exit 1; }
   grep -E "dlp: CUDA" "$build/gpu-check.cmake.log"
   # grep reads to the end: with -q it could leave ninja to a SIGPIPE, failing the pipeline.
@@ -58,10 +66,17 @@ pack() {  # build_dir pack_dir
     grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
     grep -vE '/(libcuda|libcudart|libnccl|libcublas|libcublasLt)\.so' |
     while read -r lib; do cp -L "$lib" "$out/lib/"; done
+  # The toolkit's runtime is small and must match the build; NCCL and cuBLAS are
+  # large, and a GPU machine usually has its own.
+  local cuda_libs=(libcudart.so.*)
+  [[ ${PACK_CUDA_LIBS:-0} == 1 ]] && cuda_libs+=(libnccl.so.* libcublas.so.* libcublasLt.so.*)
+  for pattern in "${cuda_libs[@]}"; do
+    for lib in "$CUDA_HOME"/lib64/$pattern; do [[ -e $lib ]] && cp -L "$lib" "$out/lib/"; done
+  done
   cp "$data"/*.gz "$out/data/"
   # fmnist-train opens cuBLAS itself (cuda_blas.h), so ldd does not list it.
   sed -n 's/^#define CUBLAS_VER_MAJOR \([0-9]*\).*/libcublas.so.\1/p' \
-    "${CUDA_HOME:-/usr/local/cuda}/include/cublas_api.h" >"$out/opened-at-run-time"
+    "$CUDA_HOME/include/cublas_api.h" >"$out/opened-at-run-time"
   du -sh "$out"
 }
 

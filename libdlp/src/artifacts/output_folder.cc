@@ -29,25 +29,10 @@ absl::Status NotThere(std::string_view path) {
                                           "\" (not a regular file in the job's output folder)"));
 }
 
-// Opens `path` (validated) under the folder `root`, every component with
-// O_NOFOLLOW; the last one with `last_flags`.
-absl::StatusOr<OwnedFd> WalkOpen(const std::string& root, std::string_view path, int last_flags) {
-  OwnedFd dir(open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dir.get() < 0) return NotThere(path);
-  std::vector<std::string> parts = absl::StrSplit(ToAbsl(path), '/');
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const bool last = i + 1 == parts.size();
-    const int flags = (last ? last_flags : O_RDONLY | O_DIRECTORY) | O_NOFOLLOW | O_CLOEXEC;
-    OwnedFd next(openat(dir.get(), parts[i].c_str(), flags));
-    if (next.get() < 0) return NotThere(path);  // ELOOP: a symbolic link
-    dir = std::move(next);
-  }
-  return dir;
-}
-
 struct Walk {
   std::vector<Artifact> found;
   bool digests = false;
+  uid_t owner = 0;
 };
 
 absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& walk) {
@@ -75,7 +60,7 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
       const int sub =
           openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (sub >= 0) status = ListDir(sub, rel, depth + 1, walk);
-    } else if (S_ISREG(st.st_mode) && rel.size() <= kMaxArtifactPath) {
+    } else if (S_ISREG(st.st_mode) && st.st_uid == walk.owner && rel.size() <= kMaxArtifactPath) {
       if (walk.found.size() >= kMaxArtifactsListed) {
         status = absl::ResourceExhaustedError(absl::StrCat("the output folder holds more than ",
                                                            kMaxArtifactsListed,
@@ -83,8 +68,14 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
       } else {
         Artifact a{rel, static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
         if (walk.digests) {
-          OwnedFd fd(openat(dirfd(dir), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-          if (fd.get() < 0) continue;
+          // Opened again: the entry may have been swapped since fstatat.
+          OwnedFd fd(
+              openat(dirfd(dir), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+          struct stat now;
+          if (!fd || fstat(fd.get(), &now) != 0 || !S_ISREG(now.st_mode) ||
+              now.st_uid != walk.owner) {
+            continue;
+          }
           absl::StatusOr<std::string> digest = Sha256OfFd(fd.get());
           if (!digest.ok()) continue;
           a.sha256 = *digest;
@@ -99,18 +90,6 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
 }
 
 }  // namespace
-
-OwnedFd::~OwnedFd() {
-  if (fd_ >= 0) close(fd_);
-}
-
-OwnedFd& OwnedFd::operator=(OwnedFd&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) close(fd_);
-    fd_ = std::exchange(other.fd_, -1);
-  }
-  return *this;
-}
 
 absl::Status ValidateArtifactPath(std::string_view path) {
   auto bad = [&](const std::string& why) {
@@ -128,31 +107,31 @@ absl::Status ValidateArtifactPath(std::string_view path) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<OpenedArtifact> OpenArtifact(const std::string& output_dir, std::string_view path) {
+absl::StatusOr<OpenedArtifact> OpenArtifact(const contract::TenantFolder& output,
+                                            std::string_view path) {
   DLP_RETURN_IF_ERROR(ValidateArtifactPath(path));
-  DLP_ASSIGN_OR_RETURN(OwnedFd fd, WalkOpen(output_dir, path, O_RDONLY | O_NONBLOCK));
-  struct stat st;
-  if (fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return NotThere(path);
-  // O_NONBLOCK only kept a FIFO from blocking the open.
-  fcntl(fd.get(), F_SETFL, fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
-  return OpenedArtifact{std::move(fd), static_cast<int64_t>(st.st_size), MtimeOf(st)};
+  absl::StatusOr<contract::TenantFile> file = output.OpenFile(path);
+  if (!file.ok()) return NotThere(path);
+  return OpenedArtifact{std::move(file->fd), file->size,
+                        absl::FromUnixNanos(file->mtime_ns)};
 }
 
-absl::StatusOr<std::vector<Artifact>> ListArtifacts(const std::string& output_dir,
+absl::StatusOr<std::vector<Artifact>> ListArtifacts(const contract::TenantFolder& output,
                                                     std::string_view under, bool digests) {
   Walk walk;
   walk.digests = digests;
+  walk.owner = output.owner();
   if (under.empty()) {
-    const int fd = open(output_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return walk.found;  // the job has not started
+    const int fd = dup(output.fd());
+    if (fd < 0) return NotThere(".");
     DLP_RETURN_IF_ERROR(ListDir(fd, "", 0, walk));
     return walk.found;
   }
   DLP_RETURN_IF_ERROR(ValidateArtifactPath(under));
-  absl::StatusOr<OwnedFd> opened = WalkOpen(output_dir, under, O_RDONLY | O_NONBLOCK);
-  if (!opened.ok()) return opened.status();
+  absl::StatusOr<OwnedFd> opened = contract::OpenBeneath(output.fd(), under, O_RDONLY);
+  if (!opened.ok()) return NotThere(under);
   struct stat st;
-  if (fstat(opened->get(), &st) != 0) return NotThere(under);
+  if (fstat(opened->get(), &st) != 0 || st.st_uid != walk.owner) return NotThere(under);
   if (S_ISDIR(st.st_mode)) {
     const int fd = dup(opened->get());
     if (fd < 0) return NotThere(under);
@@ -162,11 +141,16 @@ absl::StatusOr<std::vector<Artifact>> ListArtifacts(const std::string& output_di
   if (!S_ISREG(st.st_mode)) return NotThere(under);
   Artifact a{std::string(under), static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
   if (digests) {
-    fcntl(opened->get(), F_SETFL, fcntl(opened->get(), F_GETFL) & ~O_NONBLOCK);
     DLP_ASSIGN_OR_RETURN(a.sha256, Sha256OfFd(opened->get()));
   }
   walk.found.push_back(std::move(a));
   return walk.found;
+}
+
+absl::StatusOr<contract::TenantFolder> OpenOwnFolder(const std::string& dir) {
+  OwnedFd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) return absl::NotFoundError(absl::StrCat("no folder ", dir));
+  return contract::TenantFolder::FromFd(std::move(fd));
 }
 
 absl::Status StreamFile(int fd, const ByteSink& sink) {

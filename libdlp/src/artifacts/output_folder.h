@@ -1,9 +1,10 @@
 // Reading a job's output folder (DLP_OUTPUT_DIR) without ever leaving it: dlpd
 // serves it to clients, the Slurm backend reads it from the shared folder, the
-// model registry copies from it. Every path is walked one component at a time
-// with openat(O_NOFOLLOW) from the folder's own descriptor, so `..`, absolute
-// paths and symbolic links (a job may plant one to /etc/shadow) are refused
-// rather than followed, whoever runs the reader. Thread-safe.
+// model registry copies from it. The folder is a contract::TenantFolder, opened
+// from a folder the reader trusts: `..`, absolute paths, symbolic links at any
+// level (a job may plant one to /etc/shadow, or make the output folder itself
+// one to /) and other users' files are refused rather than followed, whoever
+// runs the reader. Thread-safe.
 #pragma once
 
 #include <string>
@@ -12,24 +13,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "contract/tenant_files.h"
 #include "dlp/artifacts.h"
 #include "dlp/backend.h"
 
 namespace dlp::internal {
 
-// Owns a file descriptor; closes it on destruction.
-class OwnedFd {
- public:
-  OwnedFd() = default;
-  explicit OwnedFd(int fd) : fd_(fd) {}
-  ~OwnedFd();
-  OwnedFd(OwnedFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  OwnedFd& operator=(OwnedFd&& other) noexcept;
-  int get() const { return fd_; }
-
- private:
-  int fd_ = -1;
-};
+using contract::OwnedFd;
 
 inline constexpr size_t kMaxArtifactPath = 1024;
 inline constexpr size_t kMaxArtifactsListed = 10000;
@@ -38,22 +28,29 @@ inline constexpr size_t kMaxArtifactsListed = 10000;
 // "." nor ".." (no leading '/', no "//", no NUL). InvalidArgument naming why.
 absl::Status ValidateArtifactPath(std::string_view path);
 
-// A regular file under `output_dir`, open for reading, and its size.
+// A regular file under `output`, open for reading, and its size.
 // InvalidArgument for a bad path; NotFound when it is missing, is a symbolic
-// link, or is not a regular file (a job's folder says nothing more).
+// link, or is not a regular file of the folder's owner (a job's folder says
+// nothing more).
 struct OpenedArtifact {
   OwnedFd fd;
   int64_t size = 0;
   absl::Time mtime;
 };
-absl::StatusOr<OpenedArtifact> OpenArtifact(const std::string& output_dir, std::string_view path);
+absl::StatusOr<OpenedArtifact> OpenArtifact(const contract::TenantFolder& output,
+                                            std::string_view path);
 
-// The regular files under `output_dir` (or under its sub-path `under` when
-// not empty, which may also name one file), sorted by path, with their SHA-256
-// when `digests`. Symbolic links are skipped; a missing folder has none.
-// ResourceExhausted past kMaxArtifactsListed files.
-absl::StatusOr<std::vector<Artifact>> ListArtifacts(const std::string& output_dir,
+// The regular files of the folder's owner under `output` (or under its
+// sub-path `under` when not empty, which may also name one file), sorted by
+// path, with their SHA-256 when `digests`. Links and other users' files are
+// skipped. ResourceExhausted past kMaxArtifactsListed files.
+absl::StatusOr<std::vector<Artifact>> ListArtifacts(const contract::TenantFolder& output,
                                                     std::string_view under, bool digests);
+
+// The folder `dir` that the caller trusts as its own (the Slurm backend's
+// shared job folder, the blob store): its owner's files are read. NotFound
+// when it does not exist.
+absl::StatusOr<contract::TenantFolder> OpenOwnFolder(const std::string& dir);
 
 // Reads `fd` from its offset to its end into `sink` (stopping when it
 // returns false). Internal error naming errno when a read fails.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 
 namespace dlp::contract {
@@ -17,17 +18,25 @@ namespace dlp::contract {
 // (/proc/self/exe), else the first in PATH. NotFound naming the places tried.
 absl::StatusOr<std::string> FindDlpRun();
 
+// The names in a job's folder, for readers that open them below it
+// (contract/tenant_files.h).
+inline constexpr char kGroupFileName[] = "group.json";
+inline constexpr char kLogFolderName[] = "logs";
+inline constexpr char kStatusFileName[] = "status.json";
+inline constexpr char kTraceFolderName[] = "traces";
+// What the job keeps (DLP_OUTPUT_DIR): artifacts, and the folder a pipeline's
+// later jobs read as ${jobs.NAME.outputDir}.
+inline constexpr char kOutputFolderName[] = "output";
+
 // A job's folder as dlpd and the Slurm backend lay it out: the group file,
 // one log per replica, the status file and the traces.
 struct JobFolder {
   std::string path;
-  std::string GroupFile() const { return path + "/group.json"; }
-  std::string LogDir() const { return path + "/logs"; }
-  std::string StatusFile() const { return path + "/status.json"; }
-  std::string TraceDir() const { return path + "/traces"; }
-  // What the job keeps (DLP_OUTPUT_DIR): artifacts, and the folder a pipeline's
-  // later jobs read as ${jobs.NAME.outputDir}.
-  std::string OutputDir() const { return path + "/output"; }
+  std::string GroupFile() const { return absl::StrCat(path, "/", kGroupFileName); }
+  std::string LogDir() const { return absl::StrCat(path, "/", kLogFolderName); }
+  std::string StatusFile() const { return absl::StrCat(path, "/", kStatusFileName); }
+  std::string TraceDir() const { return absl::StrCat(path, "/", kTraceFolderName); }
+  std::string OutputDir() const { return absl::StrCat(path, "/", kOutputFolderName); }
 };
 
 struct DlpRunJob {

@@ -1,5 +1,6 @@
 #include "contract/status.h"
 
+#include <fcntl.h>
 #include <string.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "contract/field_error.h"
 #include "contract/files.h"
+#include "contract/untrusted_text.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
 
@@ -14,6 +16,9 @@ namespace dlp::contract {
 namespace {
 
 using Json = nlohmann::json;
+
+constexpr size_t kMaxStatusName = 256;     // names, roles, hosts, states
+constexpr size_t kMaxStatusReason = 2048;  // a reason quotes a command line
 
 // Reads an optional field of type T; absent or null leaves `out` as it is.
 template <typename T>
@@ -49,6 +54,9 @@ absl::StatusOr<GroupStatus> ParseStatus(const Json& j, const std::string& source
   DLP_RETURN_IF_ERROR(Field(j, "state", source, "", &s.state));
   DLP_RETURN_IF_ERROR(Field(j, "restarts", source, "", &s.restarts));
   DLP_RETURN_IF_ERROR(Field(j, "reason", source, "", &s.reason));
+  // The job writes this file: its text reaches the API, the UI and terminals.
+  s.state = UntrustedText(s.state, kMaxStatusName);
+  s.reason = UntrustedText(s.reason, kMaxStatusReason);
   if (!j.contains("replicas") || j["replicas"].is_null()) return s;
   if (!j["replicas"].is_array()) return FieldError(source, "replicas", "must be an array");
   for (size_t i = 0; i < j["replicas"].size(); ++i) {
@@ -67,6 +75,10 @@ absl::StatusOr<GroupStatus> ParseStatus(const Json& j, const std::string& source
     DLP_RETURN_IF_ERROR(OptionalInt(r, "exitCode", source, path, &rank.exit_code));
     DLP_RETURN_IF_ERROR(OptionalInt(r, "signal", source, path, &rank.signal));
     DLP_RETURN_IF_ERROR(Field(r, "reason", source, path, &rank.reason));
+    for (std::string* name : {&rank.name, &rank.role, &rank.host, &rank.state}) {
+      *name = UntrustedText(*name, kMaxStatusName);
+    }
+    rank.reason = UntrustedText(rank.reason, kMaxStatusReason);
     s.replicas.push_back(std::move(rank));
   }
   return s;
@@ -123,8 +135,16 @@ absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::st
 
 absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path) {
   const std::filesystem::path file(path);
-  absl::StatusOr<std::string> text = ReadFileNoFollow(
-      file.parent_path().string(), file.filename().string(), 0, kMaxStatusFileBytes);
+  OwnedFd dir(open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!dir) return std::optional<GroupStatus>();
+  DLP_ASSIGN_OR_RETURN(TenantFolder folder, TenantFolder::FromFd(std::move(dir)));
+  return ReadStatusFile(folder, file.filename().string());
+}
+
+absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const TenantFolder& folder,
+                                                          std::string_view name) {
+  const std::string path(name);
+  absl::StatusOr<std::string> text = folder.ReadFile(name, 0, kMaxStatusFileBytes + 1);
   if (absl::IsNotFound(text.status())) return std::optional<GroupStatus>();
   if (!text.ok()) return text.status();
   if (text->size() > kMaxStatusFileBytes) {

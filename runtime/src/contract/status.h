@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "contract/tenant_files.h"
 
 namespace dlp::contract {
 
@@ -56,8 +57,12 @@ absl::StatusOr<GroupStatus> ParseStatusJson(std::string_view text, const std::st
 // there: only a regular file is read, not through a link, and at most this much
 // (a status of kMaxReplicas replicas is a few hundred KiB).
 inline constexpr size_t kMaxStatusFileBytes = 4 << 20;
-// nullopt while the file does not exist yet; an error for anything else that
-// is not a regular file of at most kMaxStatusFileBytes.
+// nullopt while the file does not exist yet; an error when it is not a regular
+// file of the folder's owner, is longer than kMaxStatusFileBytes or does not
+// parse.
+absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const TenantFolder& folder,
+                                                          std::string_view name);
+// The same, for a status file in a folder the caller trusts as its own.
 absl::StatusOr<std::optional<GroupStatus>> ReadStatusFile(const std::string& path);
 
 // Rewrites a status file atomically, only when the document changed since the

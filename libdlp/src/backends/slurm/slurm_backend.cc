@@ -242,13 +242,17 @@ class SlurmBackend final : public Backend {
   absl::StatusOr<std::vector<Artifact>> Artifacts(std::string_view id,
                                                   std::string_view path) override {
     DLP_ASSIGN_OR_RETURN(std::string dir, OutputDir(id));
-    return ListArtifacts(dir, path, /*digests=*/true);
+    absl::StatusOr<contract::TenantFolder> output = OpenOwnFolder(dir);
+    if (absl::IsNotFound(output.status())) return std::vector<Artifact>{};  // not started
+    if (!output.ok()) return output.status();
+    return ListArtifacts(*output, path, /*digests=*/true);
   }
 
   absl::Status ReadArtifact(std::string_view id, std::string_view path,
                             const ByteSink& sink) override {
     DLP_ASSIGN_OR_RETURN(std::string dir, OutputDir(id));
-    DLP_ASSIGN_OR_RETURN(OpenedArtifact file, OpenArtifact(dir, path));
+    DLP_ASSIGN_OR_RETURN(contract::TenantFolder output, OpenOwnFolder(dir));
+    DLP_ASSIGN_OR_RETURN(OpenedArtifact file, OpenArtifact(output, path));
     return StreamFile(file.fd.get(), sink);
   }
 

@@ -1,7 +1,8 @@
 // GET /v1/jobs/ID/artifacts (the listing, with SHA-256) and
 // GET /v1/jobs/ID/artifacts/PATH (one file's bytes, streamed with its
 // Content-Length). Tenant-scoped as every job endpoint; files are opened
-// through OpenArtifact, which never leaves the output folder. A download holds
+// through OpenArtifact, below the output folder as the job's TenantFolder
+// opened it: never a link, never out of it, only the job user's files. A download holds
 // a worker thread, so it takes a LongRequests slot; a client that stops
 // reading is cut off by the gate's write stall limit.
 #include <unistd.h>
@@ -27,11 +28,14 @@ void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context) {
   const ApiContext* ctx = &context;
   server.Get(R"(/v1/jobs/([^/]+)/artifacts)",
              [ctx](const httplib::Request& req, httplib::Response& res) {
-               absl::StatusOr<std::string> dir =
-                   ctx->controller->OutputDir(req.matches[1], TenantOf(*ctx, req));
-               if (!dir.ok()) return SendError(res, dir.status());
-               absl::StatusOr<std::vector<Artifact>> listed =
-                   internal::ListArtifacts(*dir, req.get_param_value("path"), /*digests=*/true);
+               absl::StatusOr<std::optional<contract::TenantFolder>> output =
+                   ctx->controller->OutputFolder(req.matches[1], TenantOf(*ctx, req));
+               if (!output.ok()) return SendError(res, output.status());
+               absl::StatusOr<std::vector<Artifact>> listed = std::vector<Artifact>{};
+               if (*output) {  // none before the job starts
+                 listed = internal::ListArtifacts(**output, req.get_param_value("path"),
+                                                  /*digests=*/true);
+               }
                if (!listed.ok()) return SendError(res, listed.status());
                res.status = 200;
                res.set_content(ArtifactsToJson(*listed) + "\n", "application/json");
@@ -39,10 +43,14 @@ void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context) {
   server.Get(R"(/v1/jobs/([^/]+)/artifacts/(.+))", [ctx](const httplib::Request& req,
                                                          httplib::Response& res) {
     const std::string tenant = TenantOf(*ctx, req);
-    absl::StatusOr<std::string> dir = ctx->controller->OutputDir(req.matches[1], tenant);
-    if (!dir.ok()) return SendError(res, dir.status());
+    absl::StatusOr<std::optional<contract::TenantFolder>> output =
+        ctx->controller->OutputFolder(req.matches[1], tenant);
+    if (!output.ok()) return SendError(res, output.status());
+    const std::string path = req.matches[2];
     absl::StatusOr<internal::OpenedArtifact> file =
-        internal::OpenArtifact(*dir, std::string(req.matches[2]));
+        *output ? internal::OpenArtifact(**output, path)
+                : absl::NotFoundError(absl::StrCat("no artifact \"", path,
+                                                   "\": the job has not started"));
     if (!file.ok()) return SendError(res, file.status());
     absl::StatusOr<LongRequests::Slot> slot = ctx->long_requests->Acquire(tenant, "download");
     if (!slot.ok()) return SendError(res, slot.status());

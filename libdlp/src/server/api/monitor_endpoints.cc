@@ -135,12 +135,7 @@ std::string PrometheusText(const ApiContext& ctx, const std::string& tenant,
 void InstallMonitorRoutes(httplib::Server& server, const ApiContext& context) {
   const ApiContext* ctx = &context;
   auto sampler = std::make_shared<UsageSampler>(
-      [ctx] {
-        ListFilter running;
-        running.state = JobState::kRunning;
-        auto jobs = ctx->controller->List(running, "");
-        return jobs.ok() ? *jobs : std::vector<Job>{};
-      },
+      [ctx] { return ctx->controller->RunningJobs(); },
       kSampleEvery, kKeepPerReplica);
   // Samples go to the store too, so a job's usage outlives the job and dlpd.
   sampler->SetSink([ctx](const std::map<std::string, std::vector<ReplicaUsage>>& round) {

@@ -388,10 +388,39 @@ absl::StatusOr<std::string> Controller::LogDir(const std::string& id,
   return executor_.LogDir(record.job.id);  // a pure function of the id
 }
 
-absl::StatusOr<std::string> Controller::OutputDir(const std::string& id,
-                                                  const std::string& tenant) {
+std::vector<SampledJob> Controller::RunningJobs() {
+  StoreFilter f;
+  f.state = JobState::kRunning;
+  std::vector<JobRecord> records;
+  {
+    JobStore* store = nullptr;
+    std::unique_lock<std::mutex> lock = LockReader(store);
+    absl::StatusOr<std::vector<JobRecord>> listed = store->List(f);
+    if (!listed.ok()) return {};
+    records = std::move(*listed);
+  }
+  std::vector<SampledJob> out;
+  for (JobRecord& r : records) {
+    std::vector<pid_t> pids = executor_.JobProcesses(r);
+    out.push_back({std::move(r.job), std::set<int>(pids.begin(), pids.end())});
+  }
+  return out;
+}
+
+absl::StatusOr<contract::TenantFolder> Controller::JobFiles(const std::string& id,
+                                                           const std::string& tenant) {
   DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
-  return executor_.Folder(record.job.id).OutputDir();
+  return executor_.JobFiles(record.job.id);
+}
+
+absl::StatusOr<std::optional<contract::TenantFolder>> Controller::OutputFolder(
+    const std::string& id, const std::string& tenant) {
+  DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));  // NotFound: no such job
+  absl::StatusOr<contract::TenantFolder> output = executor_.JobFiles(record.job.id);
+  if (output.ok()) output = output->Sub(contract::kOutputFolderName);
+  if (absl::IsNotFound(output.status())) return std::nullopt;
+  if (!output.ok()) return output.status();
+  return std::optional<contract::TenantFolder>(std::move(*output));
 }
 
 absl::Status Controller::RecordUsage(

@@ -35,6 +35,7 @@
 #include "dlp/pipeline.h"
 #include "server/controller/explanation_board.h"
 #include "server/executor/executor.h"
+#include "server/monitor/usage_sampler.h"
 #include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/policy.h"
 #include "server/scheduler/queue_usage.h"
@@ -92,9 +93,16 @@ class Controller {
   absl::StatusOr<std::vector<Event>> Events(const std::string& id, const std::string& tenant);
   // The job's log folder (NotFound as Get).
   absl::StatusOr<std::string> LogDir(const std::string& id, const std::string& tenant);
-  // The job's output folder, DLP_OUTPUT_DIR (NotFound as Get; the folder
-  // exists once the job has started).
-  absl::StatusOr<std::string> OutputDir(const std::string& id, const std::string& tenant);
+  // Every running job with its processes (Executor::JobProcesses), for the
+  // usage sampler.
+  std::vector<SampledJob> RunningJobs();
+  // The job's folder, to read through (NotFound as Get, and before the job's
+  // first start).
+  absl::StatusOr<contract::TenantFolder> JobFiles(const std::string& id, const std::string& tenant);
+  // The job's output folder, DLP_OUTPUT_DIR, to read through (NotFound as
+  // Get; nullopt until the job has started).
+  absl::StatusOr<std::optional<contract::TenantFolder>> OutputFolder(const std::string& id,
+                                                                     const std::string& tenant);
   // Stores one sampling round (job id -> samples) in one commit, keeping the
   // newest `keep_per_replica` samples of each replica.
   absl::Status RecordUsage(const std::map<std::string, std::vector<ReplicaUsage>>& round,

@@ -17,6 +17,8 @@
 #include "job/replica_exit.h"
 #include "server/executor/gpu_assignment.h"
 #include "server/executor/process.h"
+#include "server/proc/proc_file.h"
+#include "server/proc/session_processes.h"
 #include "server/scheduler/resources.h"
 
 namespace dlp::server {
@@ -43,7 +45,7 @@ const JobReplica* FailureCause(const std::vector<JobReplica>& replicas) {
 
 std::optional<FileStamp> StampOf(const std::string& path) {
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) return std::nullopt;
+  if (lstat(path.c_str(), &st) != 0) return std::nullopt;  // the job's: never followed
   return FileStamp{st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                    st.st_ctim.tv_nsec};
 }
@@ -216,18 +218,46 @@ void Executor::ApplyStatus(JobRecord& record, const contract::GroupStatus& statu
   record.job.replicas = std::move(replicas);
 }
 
-void Executor::KillEverything(const JobRecord& record,
-                              const std::optional<contract::GroupStatus>& status) {
+std::optional<contract::GroupStatus> Executor::ReadStatus(const std::string& id) const {
+  absl::StatusOr<contract::TenantFolder> files = JobFiles(id);
+  if (!files.ok()) return std::nullopt;
+  absl::StatusOr<std::optional<contract::GroupStatus>> status =
+      contract::ReadStatusFile(*files, contract::kStatusFileName);
+  return status.ok() ? *status : std::nullopt;
+}
+
+bool Executor::RunsAsJobRunner(pid_t pid, const std::string& id) const {
+  // Anyone can start a process whose command line names a job's status
+  // file: dlpd's runners lead their own session, as the folder's owner.
+  absl::StatusOr<contract::TenantFolder> files = JobFiles(id);
+  std::optional<ProcStat> stat = ReadProcStat(pid);
+  return files.ok() && stat && stat->session == pid && ProcessRealUid(pid) == files->owner();
+}
+
+std::vector<pid_t> Executor::JobProcesses(const JobRecord& record) const {
+  std::set<pid_t> found;
+  if (options_.cgroups) {
+    for (pid_t pid : options_.cgroups->Processes(record.job.id)) found.insert(pid);
+  }
+  absl::StatusOr<contract::TenantFolder> files = JobFiles(record.job.id);
+  if (files.ok()) {
+    for (pid_t pid : SessionProcesses(static_cast<pid_t>(record.runner_pid), files->owner())) {
+      found.insert(pid);
+    }
+  }
+  found.erase(getpid());
+  return {found.begin(), found.end()};
+}
+
+void Executor::KillEverything(const JobRecord& record) {
   SignalGroup(static_cast<pid_t>(record.runner_pid), SIGKILL);
-  if (!status) return;
-  for (const contract::RankStatus& r : status->replicas)
-    SignalGroup(static_cast<pid_t>(r.pgid), SIGKILL);
+  for (pid_t pid : JobProcesses(record)) kill(pid, SIGKILL);
 }
 
 void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status,
                         bool lost, std::vector<Event>& events) {
   Job& job = record.job;
-  if (Preempting(record)) return Requeue(record, status, events);
+  if (Preempting(record)) return Requeue(record, events);
   if (record.stop_requested_us) {
     job.state = ParseJobState(record.stop_state).value_or(JobState::kCancelled);
     job.reason = record.stop_reason;
@@ -262,9 +292,16 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
                                       SignalName(WTERMSIG(ws)), ") before reporting a result")
                        : absl::StrCat("dlp-run exited with code ", WEXITSTATUS(ws),
                                       " before reporting a result");
+      // The OOM killer may pick dlp-run itself rather than a replica.
+      if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL && options_.cgroups &&
+          options_.cgroups->OomKills(job.id) > 0) {
+        job.reason = absl::StrCat("OOMKilled: ", job.reason, ": the job reached its memory limit (",
+                                  FormatMemoryBytes(DemandOf(job.spec).memory_bytes), ")");
+        job.exit_code = 128 + SIGKILL;
+      }
     }
   }
-  if (job.state != JobState::kSucceeded) KillEverything(record, status);
+  if (job.state != JobState::kSucceeded) KillEverything(record);
   RemoveCgroup(job.id);
   for (JobReplica& r : job.replicas) {
     if (job.state == JobState::kCancelled && r.state != JobState::kSucceeded) {
@@ -302,9 +339,7 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   if (!gone && stamp && seen != status_seen_.end() && seen->second.stamp == *stamp) {
     current = seen->second.status;  // applied already
   } else {
-    absl::StatusOr<std::optional<contract::GroupStatus>> status =
-        contract::ReadStatusFile(StatusPath(record.job.id));
-    current = status.ok() ? *status : std::nullopt;
+    current = ReadStatus(record.job.id);
     if (current) ApplyStatus(record, *current, events);
     if (current && stamp) status_seen_[record.seq] = {*stamp, *current};
   }
@@ -320,7 +355,7 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
   if (record.stop_requested_us && !killed_.contains(record.seq) &&
       now >= absl::FromUnixMicros(*record.stop_requested_us) + GracePeriod(record)) {
     killed_.insert(record.seq);
-    KillEverything(record, current);
+    KillEverything(record);
     events.push_back({now, "Killed", "grace period over: sent SIGKILL to every process group"});
   }
   const int64_t deadline = record.job.spec.active_deadline_seconds;
@@ -377,9 +412,7 @@ void Executor::Reconcile(JobRecord& record, std::vector<Event>& events) {
         {absl::Now(), "Adopted", absl::StrCat("dlp-run (pid ", pid, ") still running; adopted")});
     return;
   }
-  absl::StatusOr<std::optional<contract::GroupStatus>> status =
-      contract::ReadStatusFile(StatusPath(record.job.id));
-  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
+  std::optional<contract::GroupStatus> current = ReadStatus(record.job.id);
   if (current) ApplyStatus(record, *current, events);
   const bool settled = current && current->terminal();
   Finalize(record, current, /*lost=*/!settled, events);
@@ -390,12 +423,15 @@ void Executor::ReconcileQueued(JobRecord& record, std::vector<Event>& events) {
   const std::string& id = record.job.id;
   std::optional<pid_t> runner;
   auto found = runners_at_start_->find(StatusPath(id));
-  if (found != runners_at_start_->end()) runner = found->second;
+  if (found != runners_at_start_->end() && RunsAsJobRunner(found->second, id)) {
+    runner = found->second;
+  }
   // A spawned process carries dlp-run's command line only once it executes
   // it, but it joins the job's cgroup first: one the last daemon spawned just
   // before it stopped is found there (removing the cgroup would kill it).
+  absl::StatusOr<contract::TenantFolder> started = JobFiles(id);
   if (!runner && record.start_attempt > 0 && options_.cgroups &&
-      access(StatusPath(id).c_str(), F_OK) != 0) {
+      !(started.ok() && started->Exists(contract::kStatusFileName))) {
     runner = RootOf(options_.cgroups->Processes(id));
   }
   if (runner) {
@@ -413,11 +449,10 @@ void Executor::ReconcileQueued(JobRecord& record, std::vector<Event>& events) {
   if (record.start_attempt == 0) return;  // no start was ever recorded
   // Starting, and no runner alive. The spawned process creates its output file
   // before it executes dlp-run: without it (and a status file) nothing ran.
-  absl::StatusOr<std::optional<contract::GroupStatus>> status =
-      contract::ReadStatusFile(StatusPath(id));
-  std::optional<contract::GroupStatus> current = status.ok() ? *status : std::nullopt;
-  const bool traces =
-      access(RunnerOutput(id).c_str(), F_OK) == 0 || access(StatusPath(id).c_str(), F_OK) == 0;
+  std::optional<contract::GroupStatus> current = ReadStatus(id);
+  absl::StatusOr<contract::TenantFolder> files = JobFiles(id);
+  const bool traces = files.ok() && (files->Exists(kRunnerOutputName) ||
+                                     files->Exists(contract::kStatusFileName));
   if (!current && !traces) {
     events.push_back({absl::Now(), "StartRetried",
                       absl::StrCat("dlpd stopped before it started dlp-run (start ",

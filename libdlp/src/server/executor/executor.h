@@ -30,9 +30,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "contract/dlp_run.h"
 #include "contract/status.h"
+#include "contract/tenant_files.h"
 #include "dlp/job.h"
 #include "server/executor/cgroup.h"
 #include "server/executor/run_as.h"
@@ -111,11 +113,24 @@ class Executor {
   void Release(const JobRecord& record);
 
   contract::JobFolder Folder(const std::string& id) const { return {options_.jobs_dir + "/" + id}; }
+  // The job's processes, as the kernel knows them: those in its cgroup, and
+  // those in dlp-run's session (proc/session_processes.h) that run as the
+  // owner of the job's folder. Never a pid from the job's status file.
+  std::vector<pid_t> JobProcesses(const JobRecord& record) const;
+
+  // The job's folder as dlpd reads it: everything in it is the job user's
+  // (contract/tenant_files.h). NotFound before the job's first start.
+  absl::StatusOr<contract::TenantFolder> JobFiles(const std::string& id) const {
+    return contract::TenantFolder::Open(options_.jobs_dir, id);
+  }
   std::string JobDir(const std::string& id) const { return Folder(id).path; }
   std::string LogDir(const std::string& id) const { return Folder(id).LogDir(); }
   std::string StatusPath(const std::string& id) const { return Folder(id).StatusFile(); }
   // dlp-run's stdout and stderr, created by the spawned process.
-  std::string RunnerOutput(const std::string& id) const { return JobDir(id) + "/dlp-run.out"; }
+  static constexpr char kRunnerOutputName[] = "dlp-run.out";
+  std::string RunnerOutput(const std::string& id) const {
+    return absl::StrCat(JobDir(id), "/", kRunnerOutputName);
+  }
 
  private:
   // True when the job's runner has exited (reaping it if it is our child).
@@ -124,10 +139,15 @@ class Executor {
                    std::vector<Event>& events);
   void Finalize(JobRecord& record, const std::optional<contract::GroupStatus>& status, bool lost,
                 std::vector<Event>& events);
-  void KillEverything(const JobRecord& record, const std::optional<contract::GroupStatus>& status);
+  // The job's status file as its runner last wrote it; nullopt when there is
+  // none, or it is anything but a regular file of the job's user that parses.
+  std::optional<contract::GroupStatus> ReadStatus(const std::string& id) const;
+  // True when `pid` may be the runner of job `id` found by its command line.
+  bool RunsAsJobRunner(pid_t pid, const std::string& id) const;
+  // SIGKILL to dlp-run's group and to every process of the job (JobProcesses).
+  void KillEverything(const JobRecord& record);
   // A preempted job whose processes are gone: back to Queued (see RequestStop).
-  void Requeue(JobRecord& record, const std::optional<contract::GroupStatus>& status,
-               std::vector<Event>& events);
+  void Requeue(JobRecord& record, std::vector<Event>& events);
   static bool Preempting(const JobRecord& record);
   // SIGTERM -> SIGKILL for the stop under way.
   absl::Duration GracePeriod(const JobRecord& record) const;

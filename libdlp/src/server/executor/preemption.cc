@@ -10,10 +10,9 @@
 
 namespace dlp::server {
 
-void Executor::Requeue(JobRecord& record, const std::optional<contract::GroupStatus>& status,
-                       std::vector<Event>& events) {
+void Executor::Requeue(JobRecord& record, std::vector<Event>& events) {
   Job& job = record.job;
-  KillEverything(record, status);  // ranks that outlived dlp-run
+  KillEverything(record);  // ranks that outlived dlp-run
   RemoveCgroup(job.id);
   // The next start must not take this run's status or output for its own
   // (ReconcileQueued reads them as "it ran"). Removed before the Queued

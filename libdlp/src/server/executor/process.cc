@@ -26,34 +26,6 @@ extern char** environ;
 
 namespace dlp::server {
 
-namespace {
-
-struct ProcStat {
-  pid_t parent = 0;
-  int64_t start_time = 0;
-};
-
-// Fields of /proc/PID/stat; nullopt when no such process exists or it is a zombie.
-std::optional<ProcStat> ReadProcStat(pid_t pid) {
-  if (pid <= 0) return std::nullopt;
-  absl::StatusOr<std::string> read = ReadProcFile(ProcPath(pid, "stat"));
-  if (!read.ok()) return std::nullopt;
-  const std::string& stat = *read;
-  // The command name (field 2) may hold spaces and parentheses: parse after the last ')'.
-  const size_t close = stat.rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::vector<absl::string_view> fields =
-      absl::StrSplit(absl::string_view(stat).substr(close + 2), ' ', absl::SkipEmpty());
-  // fields[0] is field 3 (state), fields[1] the parent; starttime is field 22, i.e. fields[19].
-  if (fields.size() < 20 || fields[0] == "Z" || fields[0] == "X") return std::nullopt;
-  ProcStat out;
-  if (!absl::SimpleAtoi(fields[1], &out.parent) || !absl::SimpleAtoi(fields[19], &out.start_time)) {
-    return std::nullopt;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag) {
   // value -> (pid -> parent) of every process that carries it

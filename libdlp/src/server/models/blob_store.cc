@@ -81,7 +81,9 @@ absl::StatusOr<internal::OpenedArtifact> BlobStore::Open(const std::string& sha2
   if (!internal::IsSha256Hex(sha256)) {
     return absl::NotFoundError(absl::StrCat("no blob \"", sha256, "\""));
   }
-  return internal::OpenArtifact(dir_, absl::StrCat("sha256/", sha256.substr(0, 2), "/", sha256));
+  DLP_ASSIGN_OR_RETURN(contract::TenantFolder blobs, internal::OpenOwnFolder(dir_));
+  return internal::OpenArtifact(blobs,
+                                absl::StrCat("sha256/", sha256.substr(0, 2), "/", sha256));
 }
 
 }  // namespace dlp::server

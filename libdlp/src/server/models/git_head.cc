@@ -1,7 +1,11 @@
 #include "server/models/git_head.h"
 
 #include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,6 +14,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "artifacts/output_folder.h"
 
 namespace dlp::server {
@@ -106,6 +112,48 @@ std::string ReadGitCommit(const std::string& workdir) {
     }
   }
   return "";
+}
+
+std::string ReadGitCommitAs(const std::string& workdir, uid_t uid, gid_t gid) {
+  if (workdir.empty()) return "";
+  if (uid == geteuid()) return ReadGitCommit(workdir);
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return "";
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return "";
+  }
+  if (child == 0) {
+    // Nothing of dlpd's stays open (its token, database, sockets), and root
+    // cannot be regained before a byte of the workdir is read.
+    if (dup2(fds[1], 3) != 3) _exit(1);
+    close_range(4, ~0U, 0);
+    alarm(2);
+    if (setgroups(1, &gid) != 0 || setgid(gid) != 0 || setuid(uid) != 0 || setuid(0) == 0) {
+      _exit(1);
+    }
+    const std::string commit = ReadGitCommit(workdir);
+    (void)!write(3, commit.data(), commit.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[128];
+  struct pollfd p = {fds[0], POLLIN, 0};
+  const absl::Time deadline = absl::Now() + absl::Seconds(2);
+  while (out.size() <= 64) {
+    const int64_t left = absl::ToInt64Milliseconds(deadline - absl::Now());
+    if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) break;
+    const ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  return IsCommit(out) ? out : "";
 }
 
 }  // namespace dlp::server

@@ -42,8 +42,14 @@ absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& re
   DLP_RETURN_IF_ERROR(ValidateModelName(reg.name));
   if (!reg.alias.empty()) DLP_RETURN_IF_ERROR(ValidateModelName(reg.alias, "alias"));
   DLP_ASSIGN_OR_RETURN(Job job, controller_->Get(reg.job, tenant));
-  DLP_ASSIGN_OR_RETURN(std::string output, controller_->OutputDir(job.id, tenant));
-  DLP_ASSIGN_OR_RETURN(internal::OpenedArtifact file, internal::OpenArtifact(output, reg.path));
+  DLP_ASSIGN_OR_RETURN(std::optional<contract::TenantFolder> output,
+                       controller_->OutputFolder(job.id, tenant));
+  if (!output) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("job ", job.id, " has not started: its output folder has no files yet"));
+  }
+  DLP_ASSIGN_OR_RETURN(internal::OpenedArtifact file, internal::OpenArtifact(*output, reg.path));
+  // The workdir is read with the rights of the user who owns the job's files.
   DLP_ASSIGN_OR_RETURN(Blob blob, blobs_->Put(file.fd.get()));
   ModelVersion model;
   model.name = reg.name;
@@ -53,7 +59,7 @@ absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& re
   model.job = job.id;
   model.job_spec = JobSpecToJson(job.spec);
   model.labels = job.spec.labels;
-  model.git_commit = ReadGitCommit(job.spec.workdir);
+  model.git_commit = ReadGitCommitAs(job.spec.workdir, output->owner(), output->group());
   model.registered_by = tenant;
   DLP_ASSIGN_OR_RETURN(std::string log_dir, controller_->LogDir(job.id, tenant));
   model.metrics = FinalMetrics(log_dir);

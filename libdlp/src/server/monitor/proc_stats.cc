@@ -17,27 +17,6 @@
 namespace dlp::server {
 namespace {
 
-// /proc/PID/stat: "pid (comm) state ppid pgrp ... utime(14) stime(15) ... rss(24)".
-bool ReadStat(int pid, int64_t* pgrp, double* cpu_seconds, int64_t* rss_bytes) {
-  absl::StatusOr<std::string> read = ReadProcFile(ProcPath(pid, "stat"));
-  if (!read.ok()) return false;  // exited since the /proc listing
-  const std::string& text = *read;
-  size_t close = text.rfind(')');
-  if (close == std::string::npos) return false;
-  std::istringstream fields(text.substr(close + 2));
-  std::vector<std::string> f;
-  std::string word;
-  while (fields >> word) f.push_back(word);
-  // f[0] is field 3 (state): field N is f[N - 3].
-  if (f.size() < 22) return false;
-  static const double kTicks = static_cast<double>(sysconf(_SC_CLK_TCK));
-  static const int64_t kPage = sysconf(_SC_PAGESIZE);
-  *pgrp = std::atoll(f[5 - 3].c_str());
-  *cpu_seconds = (std::atof(f[14 - 3].c_str()) + std::atof(f[15 - 3].c_str())) / kTicks;
-  *rss_bytes = std::atoll(f[24 - 3].c_str()) * kPage;
-  return true;
-}
-
 // The few NVML entry points used, declared here (no nvml.h needed).
 struct NvmlProcessInfo {
   unsigned int pid;
@@ -86,12 +65,11 @@ std::map<int64_t, GroupStats> ScanProcessGroups() {
     char* end = nullptr;
     const long pid = std::strtol(entry->d_name, &end, 10);
     if (end == entry->d_name || *end != '\0') continue;
-    int64_t pgrp = 0, rss = 0;
-    double cpu = 0;
-    if (!ReadStat(static_cast<int>(pid), &pgrp, &cpu, &rss)) continue;
-    GroupStats& g = groups[pgrp];
-    g.cpu_seconds += cpu;
-    g.rss_bytes += rss;
+    std::optional<ProcStat> stat = ReadProcStat(static_cast<pid_t>(pid));
+    if (!stat) continue;  // exited since the /proc listing
+    GroupStats& g = groups[stat->pgrp];
+    g.cpu_seconds += stat->cpu_seconds;
+    g.rss_bytes += stat->rss_bytes;
     ++g.processes;
     g.pids.push_back(static_cast<int>(pid));
   }

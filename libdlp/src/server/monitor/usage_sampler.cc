@@ -1,12 +1,15 @@
 #include "server/monitor/usage_sampler.h"
 
+#include <algorithm>
+
 #include "absl/time/clock.h"
 #include "server/monitor/proc_stats.h"
 #include "server/thread_guard.h"
 
 namespace dlp::server {
 
-UsageSampler::UsageSampler(std::function<std::vector<Job>()> running, absl::Duration interval,
+UsageSampler::UsageSampler(std::function<std::vector<SampledJob>()> running,
+                           absl::Duration interval,
                            size_t keep_per_replica)
     : running_(std::move(running)), interval_(interval), keep_(keep_per_replica) {}
 
@@ -34,7 +37,7 @@ void UsageSampler::Loop() {
 }
 
 void UsageSampler::SampleOnce() {
-  const std::vector<Job> jobs = running_();
+  const std::vector<SampledJob> jobs = running_();
   if (jobs.empty()) return;
   const absl::Time now = absl::Now();
   std::map<int64_t, GroupStats> groups = ScanProcessGroups();
@@ -44,13 +47,18 @@ void UsageSampler::SampleOnce() {
     std::lock_guard<std::mutex> lock(mu_);
     std::map<int64_t, Cpu> seen;
     std::map<std::pair<std::string, std::string>, std::deque<ReplicaUsage>> kept;
-    for (const Job& job : jobs) {
+    for (const auto& [job, processes] : jobs) {
       for (const JobReplica& r : job.replicas) {
         auto key = std::make_pair(job.id, r.name);
         auto old = history_.find(key);
         std::deque<ReplicaUsage> hist =
             old != history_.end() ? std::move(old->second) : std::deque<ReplicaUsage>{};
         auto g = r.pid > 0 ? groups.find(r.pid) : groups.end();
+        if (g != groups.end() &&
+            !std::all_of(g->second.pids.begin(), g->second.pids.end(),
+                         [&processes](int pid) { return processes.contains(pid); })) {
+          g = groups.end();  // not the job's group, whatever its status file says
+        }
         if (r.state == JobState::kRunning && g != groups.end()) {
           ReplicaUsage u;
           u.replica = r.name;

@@ -2,7 +2,9 @@
 // few seconds, keeping a bounded history per replica in memory.
 //
 // A replica is its rank's process group (dlp-run starts each rank in its own
-// group, pgid = pid), so children a rank forks are counted with it.
+// group, pgid = pid), so children a rank forks are counted with it. The pid
+// comes from the job's status file, which the job writes: a group counts only
+// when every process in it is one of the job's own (Executor::JobProcesses).
 // Thread-safe.
 #pragma once
 
@@ -11,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,10 +24,16 @@
 
 namespace dlp::server {
 
+// A job to sample, and its processes as the kernel knows them.
+struct SampledJob {
+  Job job;
+  std::set<int> processes;
+};
+
 class UsageSampler {
  public:
   // `running` lists the jobs to sample (called from the sampler thread).
-  UsageSampler(std::function<std::vector<Job>()> running, absl::Duration interval,
+  UsageSampler(std::function<std::vector<SampledJob>()> running, absl::Duration interval,
                size_t keep_per_replica = 150);
   ~UsageSampler();  // stops the thread
   // `sink` receives each round's new samples (job id -> samples), outside
@@ -50,7 +59,7 @@ class UsageSampler {
   };
   void Loop();
 
-  std::function<std::vector<Job>()> running_;
+  std::function<std::vector<SampledJob>()> running_;
   absl::Duration interval_;
   size_t keep_;
   std::function<void(const std::map<std::string, std::vector<ReplicaUsage>>&)> sink_;

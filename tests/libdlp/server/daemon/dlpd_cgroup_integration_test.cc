@@ -56,6 +56,27 @@ TEST(DlpdCgroupTest, JobOverItsMemoryIsOomKilledAndItsCgroupRemoved) {
   }
 }
 
+// The OOM killer may pick dlp-run rather than a replica: the replica makes
+// dlp-run the first choice, and the job's reason still says OOMKilled.
+TEST(DlpdCgroupTest, RunnerPickedByTheOomKillerIsReportedAsOomKilled) {
+  TempDir dir;
+  Dlpd dlpd(dir.Join("state"));
+  ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
+  const std::string log = ReadFileOrEmpty(dir.Join("state/dlpd.log"));
+  if (log.find("job limits are not enforced") != std::string::npos) {
+    GTEST_SKIP() << "no writable cgroup: " << log;
+  }
+  JobSpec spec = ShellJob("hog", "echo 1000 > /proc/$PPID/oom_score_adj && "
+                                 "exec perl -e '$x = \"a\" x (256 << 20); print length $x'");
+  spec.replicas[0].resources.memory_bytes = 64 << 20;
+  auto client = dlpd.Client();
+  const std::string id = SubmitJson(*client, spec).value("id", "");
+  ASSERT_FALSE(id.empty());
+  auto job = WaitJob(*client, id);
+  EXPECT_EQ(job.value("state", ""), "Failed") << job.dump();
+  EXPECT_EQ(job.value("reason", "").rfind("OOMKilled: ", 0), 0u) << job.dump();
+}
+
 TEST(DlpdCgroupTest, JobWithinItsLimitsRunsInItsCgroup) {
   TempDir dir;
   Dlpd dlpd(dir.Join("state"));

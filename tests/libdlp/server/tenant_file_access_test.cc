@@ -1,0 +1,75 @@
+// The trust boundary's one rule, held in the sources (docs/security.md): dlpd
+// reads a job's files only through contract/tenant_files.h, or as the job's
+// user. Every other way to open a file in the server, the artifact reader and
+// the trace reader is listed here with the only files it opens; a new one
+// fails this test until it says why it never opens a tenant's path.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace dlp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Source file (below libdlp/src/) -> the only files its plain opens reach.
+const std::map<std::string, std::string>& Allowed() {
+  static const std::map<std::string, std::string> allowed = {
+      {"server/api/auth.cc", "the tokens file dlpd was started with"},
+      {"server/daemon/daemon_config.cc", "dlpd's configuration file"},
+      {"server/daemon/state_dir.cc", "dlpd's own state folder (lock, address)"},
+      {"server/executor/cgroup.cc", "cgroup files below dlpd's own cgroup"},
+      {"server/executor/process.cc",
+       "/dev/null, cgroup.procs, and dlp-run's output file in the child after it became the "
+       "job's user"},
+      {"server/log.cc", "dlpd.log in the state folder"},
+      {"server/models/git_head.cc", "a workdir, read in a child that became the job's user"},
+      {"server/monitor/proc_stats.cc", "/proc"},
+      {"server/proc/proc_file.cc", "/proc"},
+      {"server/proc/session_processes.cc", "/proc"},
+      {"server/scheduler/gpu_inventory.cc", "the GPU inventory file dlpd was given"},
+      {"server/scheduler/resources.cc", "/proc/meminfo"},
+      {"server/ui/embed_ui_main.cc", "the web UI's built files, at build time"},
+      {"server/ui/ui_assets.cc", "the web UI's installed files"},
+      {"artifacts/output_folder.cc",
+       "a folder the caller trusts as its own (OpenOwnFolder), and entries below a "
+       "TenantFolder's descriptor with O_NOFOLLOW"},
+      {"artifacts/verified_file.cc", "a download the client writes into its own folder"},
+      {"profile/chart/cairo_chart.cc", "the chart the user asked to write"},
+  };
+  return allowed;
+}
+
+TEST(TenantFileAccessTest, ServerOpensFilesOnlyThroughTheBoundary) {
+  const std::regex plain_open(
+      R"((\bopen\(|fopen\(|ifstream|ReadFileNoFollow|ReadFileIfExists|OpenRegularFileNoFollow|opendir\(|directory_iterator))");
+  const fs::path src = fs::path(DLP_SOURCE_DIR) / "libdlp" / "src";
+  int scanned = 0;
+  for (const char* folder : {"server", "artifacts", "profile"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(src / folder)) {
+      if (entry.path().extension() != ".cc") continue;
+      ++scanned;
+      const std::string rel = fs::relative(entry.path(), src).string();
+      std::ifstream in(entry.path());
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        const size_t comment = line.find("//");
+        const std::string code = comment == std::string::npos ? line : line.substr(0, comment);
+        if (std::regex_search(code, plain_open) && !Allowed().contains(rel)) {
+          ADD_FAILURE() << rel << ":" << n << ": a plain open in the server: read a job's "
+                        << "files through contract/tenant_files.h, or list this file in "
+                        << "Allowed() with the only files it opens\n    " << line;
+        }
+      }
+    }
+  }
+  EXPECT_GT(scanned, 100);  // the folders were found
+}
+
+}  // namespace
+}  // namespace dlp
