@@ -6,15 +6,19 @@
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
+#include "terminal_text.h"
 
 namespace dlp::cli {
 
 void PrintError(std::string_view message) {
-  std::fprintf(stderr, "dlp: error: %.*s\n", static_cast<int>(message.size()), message.data());
+  // A message may quote what a job wrote (a reason, a name): never raw.
+  const std::string safe = TerminalSafe(message);
+  std::fprintf(stderr, "dlp: error: %s\n", safe.c_str());
 }
 
 void PrintWarning(std::string_view message) {
-  std::fprintf(stderr, "dlp: warning: %.*s\n", static_cast<int>(message.size()), message.data());
+  const std::string safe = TerminalSafe(message);
+  std::fprintf(stderr, "dlp: warning: %s\n", safe.c_str());
 }
 
 int ReportError(const absl::Status& status) {

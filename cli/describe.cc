@@ -15,6 +15,7 @@
 #include "job_output.h"
 #include "nlohmann/json.hpp"
 #include "table.h"
+#include "terminal_text.h"
 #include "yaml-cpp/yaml.h"
 
 namespace dlp::cli {
@@ -29,15 +30,16 @@ void Field(const char* key, const std::string& value) {
   std::printf("%-12s %s\n", key, value.empty() ? "-" : value.c_str());
 }
 
+// Every field a job's text controls goes through TerminalSafe (terminal_text.h).
 void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFlags& globals) {
   const bool color = UseColor(globals, STDOUT_FILENO);
   const absl::Time now = absl::Now();
   Field("ID:", job.id);
-  Field("Name:", job.name);
+  Field("Name:", TerminalSafe(job.name));
   Field("State:", ColoredState(job.state, color));
-  Field("Reason:", job.reason);
-  Field("Tenant:", job.tenant);
-  Field("Queue:", absl::StrCat(job.queue, " (priority ", job.spec.priority, ")"));
+  Field("Reason:", TerminalSafe(job.reason));
+  Field("Tenant:", TerminalSafe(job.tenant));
+  Field("Queue:", absl::StrCat(TerminalSafe(job.queue), " (priority ", job.spec.priority, ")"));
   Field("Created:", FormatTimestamp(job.created));
   Field("Started:", FormatTimestamp(job.started));
   Field("Finished:", FormatTimestamp(job.finished));
@@ -53,14 +55,15 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
                 ? absl::StrCat(" (grace period ", job.spec.preemption.grace_period_seconds, " s)")
                 : " (not preemptible)"));
   if (job.state == JobState::kQueued) {
-    Field("Position:", job.position ? absl::StrCat(*job.position, " in queue ", job.queue) : "");
+    Field("Position:", job.position ? absl::StrCat(*job.position, " in queue ", TerminalSafe(job.queue))
+                                    : "");
     Field("Est. start:", FormatTimestamp(job.estimated_start));
   }
-  if (!job.gpu_sharing.empty()) Field("GPU sharing:", job.gpu_sharing);
-  if (!job.spec.depends_on.empty()) Field("Depends on:", FormatDependencies(job.spec));
+  if (!job.gpu_sharing.empty()) Field("GPU sharing:", TerminalSafe(job.gpu_sharing));
+  if (!job.spec.depends_on.empty()) Field("Depends on:", TerminalSafe(FormatDependencies(job.spec)));
 
   std::printf("\n%s\n", Colorize("Spec:", kBold, color).c_str());
-  std::string spec = JobSpecToYaml(job.spec);
+  std::string spec = TerminalSafe(JobSpecToYaml(job.spec));
   while (!spec.empty() && spec.back() == '\n') spec.pop_back();
   std::printf("  %s\n", absl::StrReplaceAll(spec, {{"\n", "\n  "}}).c_str());
 
@@ -72,17 +75,20 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
   if (gpus) columns.push_back("GPUS");
   Table replicas(columns);
   for (const JobReplica& r : job.replicas) {
-    std::vector<std::string> row = {r.name, ColoredState(r.state, color), ReplicaOutcome(r),
-                                    r.host.empty() ? "-" : r.host,
+    std::vector<std::string> row = {TerminalSafe(r.name), ColoredState(r.state, color),
+                                    TerminalSafe(ReplicaOutcome(r)),
+                                    r.host.empty() ? "-" : TerminalSafe(r.host),
                                     r.pid > 0 ? absl::StrCat(r.pid) : "-"};
-    if (gpus) row.push_back(r.gpus.empty() ? "-" : r.gpus);
+    if (gpus) row.push_back(r.gpus.empty() ? "-" : TerminalSafe(r.gpus));
     replicas.AddRow(row);
   }
   replicas.Print(stdout, color);
 
   std::printf("\n%s\n", Colorize("Events:", kBold, color).c_str());
   Table table({"TIME", "TYPE", "MESSAGE"});
-  for (const Event& e : events) table.AddRow({FormatTimestamp(e.time), e.type, e.message});
+  for (const Event& e : events) {
+    table.AddRow({FormatTimestamp(e.time), TerminalSafe(e.type), TerminalSafe(e.message)});
+  }
   if (table.empty()) {
     std::printf("<none>\n");
   } else {

@@ -13,6 +13,7 @@
 #include "common.h"
 #include "dlp/codec.h"
 #include "table.h"
+#include "terminal_text.h"
 
 namespace dlp::cli {
 
@@ -103,7 +104,7 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
   for (const Job& job : jobs) {
     std::vector<std::string> row = {
         job.id,
-        job.name.empty() ? "-" : job.name,
+        job.name.empty() ? "-" : TerminalSafe(job.name),
         ColoredState(job.state, color),
         ReplicaSummary(job),
         absl::StrCat(job.restart_count),
@@ -112,11 +113,12 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
     if (wide) {
       const bool queued = job.state == JobState::kQueued;
       row.insert(row.end(),
-                 {job.queue, absl::StrCat(job.spec.priority), absl::StrCat(job.preemptions),
+                 {TerminalSafe(job.queue), absl::StrCat(job.spec.priority),
+                  absl::StrCat(job.preemptions),
                   queued && job.position ? absl::StrCat(*job.position) : "-",
                   queued ? FormatTimestamp(job.estimated_start) : "-",
                   job.exit_code ? absl::StrCat(*job.exit_code) : "-", FormatTimestamp(job.created),
-                  job.reason.empty() ? "-" : job.reason});
+                  job.reason.empty() ? "-" : TerminalSafe(job.reason)});
     }
     table.AddRow(std::move(row));
   }
@@ -151,8 +153,8 @@ void PrintJobOutcome(const Job& job) {
   const std::string who =
       job.name.empty() ? absl::StrCat("job ", job.id) : absl::StrCat("job ", job.id, " (", job.name, ")");
   if (job.state == JobState::kCancelled) {
-    std::fprintf(stderr, "dlp: %s was cancelled%s%s\n", who.c_str(),
-                 job.reason.empty() ? "" : ": ", job.reason.c_str());
+    std::fprintf(stderr, "dlp: %s was cancelled%s%s\n", TerminalSafe(who).c_str(),
+                 job.reason.empty() ? "" : ": ", TerminalSafe(job.reason).c_str());
     return;
   }
   if (job.state != JobState::kFailed) return;
@@ -184,7 +186,7 @@ void PrintJobOutcome(const Job& job) {
   if (!job.reason.empty() && (failing == nullptr || job.reason.find(failing->name) == std::string::npos)) {
     absl::StrAppend(&line, detail.empty() ? ": " : " (", job.reason, detail.empty() ? "" : ")");
   }
-  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fprintf(stderr, "%s\n", TerminalSafe(line).c_str());
 }
 
 }  // namespace dlp::cli

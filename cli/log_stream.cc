@@ -9,6 +9,7 @@
 #include "absl/time/time.h"
 #include "common.h"
 #include "interrupt.h"
+#include "terminal_text.h"
 
 namespace dlp::cli {
 namespace {
@@ -23,7 +24,10 @@ absl::Status StreamLogs(Client& client, const std::string& id, const LogOptions&
   if (options.follow) InstallInterruptHandler(InterruptMode::kExit);
   const bool color = UseColor(globals, STDOUT_FILENO);
   std::map<std::string, std::string_view> colors;
-  const bool line_buffered = IsTty(STDOUT_FILENO) || options.follow;
+  const bool tty = IsTty(STDOUT_FILENO);
+  const bool line_buffered = tty || options.follow;
+  // To a terminal, what the job wrote must not drive it (terminal_text.h).
+  auto shown = [tty](const std::string& text) { return tty ? TerminalSafe(text) : text; };
   return client.Logs(id, options, [&](const LogLine& line) {
     std::string out;
     if (flags.timestamps) {
@@ -32,9 +36,10 @@ absl::Status StreamLogs(Client& client, const std::string& id, const LogOptions&
     }
     if (flags.prefix) {
       auto [it, inserted] = colors.try_emplace(line.replica, kPalette[colors.size() % std::size(kPalette)]);
-      absl::StrAppend(&out, Colorize(absl::StrCat("[", line.replica, "]"), it->second, color), " ");
+      absl::StrAppend(&out, Colorize(absl::StrCat("[", shown(line.replica), "]"), it->second, color),
+                      " ");
     }
-    absl::StrAppend(&out, line.text, "\n");
+    absl::StrAppend(&out, shown(line.text), "\n");
     std::fwrite(out.data(), 1, out.size(), stdout);
     // Followers (tests, `| grep`) must see each line as it happens.
     if (line_buffered) std::fflush(stdout);

@@ -9,6 +9,7 @@
 #include "common.h"
 #include "dlp/codec.h"
 #include "job_output.h"
+#include "terminal_text.h"
 
 namespace dlp::cli {
 namespace {
@@ -23,16 +24,16 @@ struct StatusFlags {
 // workloads answer "why is my job pending?".
 void PrintExplanation(const Job& job, const JobExplanation& why) {
   std::printf("job %s%s: %s\n", job.id.c_str(),
-              job.name.empty() ? "" : absl::StrCat(" (", job.name, ")").c_str(),
+              job.name.empty() ? "" : absl::StrCat(" (", TerminalSafe(job.name), ")").c_str(),
               std::string(JobStateName(why.state)).c_str());
   if (why.state != JobState::kQueued) {
-    if (!why.reason.empty()) std::printf("reason: %s\n", why.reason.c_str());
+    if (!why.reason.empty()) std::printf("reason: %s\n", TerminalSafe(why.reason).c_str());
     std::printf("it is not waiting: the scheduler has nothing to explain\n");
     return;
   }
-  std::printf("reason: %s\n", why.reason.empty() ? "-" : why.reason.c_str());
+  std::printf("reason: %s\n", why.reason.empty() ? "-" : TerminalSafe(why.reason).c_str());
   std::printf("position: %s\n", why.position
-                                    ? absl::StrCat(*why.position, " in queue ", job.queue).c_str()
+                                    ? absl::StrCat(*why.position, " in queue ", TerminalSafe(job.queue)).c_str()
                                     : "unknown");
   std::printf("estimated start: %s\n",
               why.estimated_start ? absl::StrCat(FormatTimestamp(why.estimated_start), " (in ",
@@ -48,7 +49,7 @@ void PrintExplanation(const Job& job, const JobExplanation& why) {
     return;
   }
   std::printf("decision:\n");
-  for (const std::string& step : why.trace) std::printf("  %s\n", step.c_str());
+  for (const std::string& step : why.trace) std::printf("  %s\n", TerminalSafe(step).c_str());
 }
 
 int RunStatus(const StatusFlags& flags, const GlobalFlags& globals) {

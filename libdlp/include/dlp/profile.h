@@ -157,9 +157,18 @@ absl::StatusOr<WindowedTraces> RecordProfileWindow(const TraceSource& source,
 
 // "rank-N.trace.json" or "rank-N.restart-K.trace.json".
 bool IsTraceFileName(const std::string& name);
+// What ReadTraceDir reads at most: the files are written by a job, which
+// chooses their size.
+struct TraceReadLimits {
+  uint64_t max_file_bytes = UINT64_MAX;
+  uint64_t max_total_bytes = UINT64_MAX;  // of all the files together
+};
 // The trace files in `dir`, by name (possibly none). NotFound when `dir`
-// cannot be read.
-absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir);
+// cannot be read; FailedPrecondition naming the file when one is larger than
+// `limits` allow (or the files together are), or is sparse (holes that cost
+// no disk): such files are refused, not read in part.
+absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir,
+                                                    const TraceReadLimits& limits = {});
 
 // ---- Training metrics ----
 

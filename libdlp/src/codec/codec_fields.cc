@@ -1,5 +1,6 @@
 #include "absl/strings/str_cat.h"
 #include "codec/codec_internal.h"
+#include "spec/suggest.h"
 #include "spec/text.h"
 
 namespace dlp::internal {
@@ -186,6 +187,19 @@ absl::StatusOr<const Json*> ReadArray(const Json& object, absl::string_view path
   const Json* m = Member(object, key);
   if (m != nullptr && !m->is_array()) return TypeError(path, key, "an array", *m);
   return m;
+}
+
+absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,
+                                  std::span<const absl::string_view> names) {
+  for (const auto& [key, value] : object.items()) {
+    bool known = false;
+    for (absl::string_view n : names) known = known || n == key;
+    if (!known) {
+      return absl::InvalidArgumentError(absl::StrCat(path, path.empty() ? "" : ".", key, ": ",
+                                                     UnknownKey("field", key, names)));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace dlp::internal

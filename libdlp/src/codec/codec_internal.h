@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,11 +28,18 @@ absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text);
 // number (0.5), so that both forms read back the same.
 OrderedJson GpuJson(int64_t millis);
 OrderedJson SpecToJsonValue(const JobSpec& spec);
+// What a JSON reader does with a member it does not know.
+enum class UnknownFields {
+  kRefuse,  // what a client sends: refused as the YAML form refuses it
+  kIgnore,  // what dlpd answers: a newer dlpd may add members
+};
 // spec.dependsOn: [{"job","condition"}]; the member "dependsOn" of `object`.
 OrderedJson DependsOnJson(const std::vector<JobDependency>& depends_on);
 absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
-                                                             absl::string_view path);
-absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path);
+                                                             absl::string_view path,
+                                                             UnknownFields unknown);
+absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path,
+                                          UnknownFields unknown = UnknownFields::kRefuse);
 OrderedJson JobToJsonValue(const Job& job);
 // A listing's summary of the job (GET /v1/jobs?fields=summary): the Job
 // without its spec, with the spec's labels as a member "labels", last.
@@ -65,6 +73,10 @@ absl::Status ReadStringMap(const Json& object, absl::string_view path, const cha
                            std::map<std::string, std::string>* out);
 absl::Status ReadStringList(const Json& object, absl::string_view path, const char* key,
                             std::vector<std::string>* out);
+// InvalidArgument naming `path.member` for the first member of `object` not in
+// `names`, worded as the YAML form words it (spec/suggest.h).
+absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,
+                                  std::span<const absl::string_view> names);
 // Members that are objects or arrays: the member, or nullptr when missing or null.
 absl::StatusOr<const Json*> ReadObject(const Json& object, absl::string_view path, const char* key);
 absl::StatusOr<const Json*> ReadArray(const Json& object, absl::string_view path, const char* key);

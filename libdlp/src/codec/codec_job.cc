@@ -121,7 +121,8 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_RETURN_IF_ERROR(ReadString(value, path, "gpuSharing", &job.gpu_sharing));
   DLP_ASSIGN_OR_RETURN(const Json* spec, ReadObject(value, path, "spec"));
   if (spec != nullptr) {
-    DLP_ASSIGN_OR_RETURN(job.spec, SpecFromJsonValue(*spec, dot + "spec"));
+    DLP_ASSIGN_OR_RETURN(job.spec,
+                         SpecFromJsonValue(*spec, dot + "spec", UnknownFields::kIgnore));
   }
   DLP_ASSIGN_OR_RETURN(const Json* replicas, ReadArray(value, path, "replicas"));
   if (replicas != nullptr) {

@@ -7,6 +7,7 @@
 #include "dlp/codec.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
+#include "spec/field_names.h"
 #include "spec/rules.h"
 
 namespace dlp {
@@ -28,6 +29,23 @@ std::optional<RestartPolicyKind> PolicyFromJson(absl::string_view name) {
   }
   return std::nullopt;
 }
+
+// The members of the JSON form (docs/api.md) where they differ from YAML's.
+constexpr absl::string_view kSpecMembers[] = {"name",
+                                               "labels",
+                                               "framework",
+                                               "queue",
+                                               "priority",
+                                               "replicas",
+                                               "workdir",
+                                               "image",
+                                               "restartPolicy",
+                                               "activeDeadlineSeconds",
+                                               "logs",
+                                               "preemptible",
+                                               "preemption",
+                                               "dependsOn"};
+constexpr absl::string_view kReplicaMembers[] = {"role", "count", "command", "env", "resources"};
 
 absl::Status Prefixed(absl::string_view path, const absl::Status& status) {
   return absl::InvalidArgumentError(absl::StrCat(path, ": ", status.message()));
@@ -96,10 +114,14 @@ absl::Status ReadResources(const Json& object, absl::string_view path, Resources
   return ReadString(object, path, "gpuType", &out->gpu_type);
 }
 
-absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string& path) {
+absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string& path,
+                                            UnknownFields unknown) {
   if (!value.is_object()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": expected an object, got ", value.type_name()));
+  }
+  if (unknown == UnknownFields::kRefuse) {
+    DLP_RETURN_IF_ERROR(RefuseUnknownMembers(value, path, kReplicaMembers));
   }
   ReplicaSpec r;
   DLP_RETURN_IF_ERROR(ReadString(value, path, "role", &r.role));
@@ -108,6 +130,9 @@ absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string
   DLP_RETURN_IF_ERROR(ReadStringMap(value, path, "env", &r.env));
   DLP_ASSIGN_OR_RETURN(const Json* resources, ReadObject(value, path, "resources"));
   if (resources != nullptr) {
+    if (unknown == UnknownFields::kRefuse) {
+      DLP_RETURN_IF_ERROR(RefuseUnknownMembers(*resources, path + ".resources", kResourceFields));
+    }
     DLP_RETURN_IF_ERROR(ReadResources(*resources, path + ".resources", &r.resources));
   }
   return r;
@@ -138,7 +163,8 @@ OrderedJson DependsOnJson(const std::vector<JobDependency>& depends_on) {
 }
 
 absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
-                                                             absl::string_view path) {
+                                                             absl::string_view path,
+                                                             UnknownFields unknown) {
   std::vector<JobDependency> out;
   DLP_ASSIGN_OR_RETURN(const Json* list, ReadArray(object, path, "dependsOn"));
   if (list == nullptr) return out;
@@ -152,6 +178,9 @@ absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
     if (!(*list)[i].is_object()) {
       return absl::InvalidArgumentError(
           absl::StrCat(p, ": expected an object, got ", (*list)[i].type_name()));
+    }
+    if (unknown == UnknownFields::kRefuse) {
+      DLP_RETURN_IF_ERROR(RefuseUnknownMembers((*list)[i], p, kDependencyFields));
     }
     JobDependency d;
     DLP_RETURN_IF_ERROR(ReadString((*list)[i], p, "job", &d.job));
@@ -215,11 +244,17 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
   return json;
 }
 
-absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path) {
+absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path,
+                                          UnknownFields unknown) {
   if (!value.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(
         path.empty() ? "job spec" : path, ": expected an object, got ", value.type_name()));
   }
+  const bool refuse = unknown == UnknownFields::kRefuse;
+  if (refuse) DLP_RETURN_IF_ERROR(RefuseUnknownMembers(value, path, kSpecMembers));
+  auto member_path = [&path](absl::string_view name) {
+    return absl::StrCat(path, path.empty() ? "" : ".", name);
+  };
   JobSpec spec;
   DLP_RETURN_IF_ERROR(ReadString(value, path, "name", &spec.name));
   DLP_RETURN_IF_ERROR(ReadStringMap(value, path, "labels", &spec.labels));
@@ -238,7 +273,7 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
   if (replicas != nullptr) {
     for (size_t i = 0; i < replicas->size(); ++i) {
       const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "replicas[", i, "]");
-      DLP_ASSIGN_OR_RETURN(ReplicaSpec r, ReplicaFromJson((*replicas)[i], p));
+      DLP_ASSIGN_OR_RETURN(ReplicaSpec r, ReplicaFromJson((*replicas)[i], p, unknown));
       spec.replicas.push_back(std::move(r));
     }
   }
@@ -246,7 +281,8 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
   DLP_RETURN_IF_ERROR(ReadString(value, path, "image", &spec.image));
   DLP_ASSIGN_OR_RETURN(const Json* restart, ReadObject(value, path, "restartPolicy"));
   if (restart != nullptr) {
-    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "restartPolicy");
+    const std::string p = member_path("restartPolicy");
+    if (refuse) DLP_RETURN_IF_ERROR(RefuseUnknownMembers(*restart, p, kRestartFields));
     std::string policy = "Never";
     DLP_RETURN_IF_ERROR(ReadString(*restart, p, "policy", &policy));
     if (auto k = PolicyFromJson(policy)) {
@@ -263,17 +299,19 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "activeDeadlineSeconds", &spec.active_deadline_seconds));
   DLP_ASSIGN_OR_RETURN(const Json* logs, ReadObject(value, path, "logs"));
   if (logs != nullptr) {
-    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "logs");
+    const std::string p = member_path("logs");
+    if (refuse) DLP_RETURN_IF_ERROR(RefuseUnknownMembers(*logs, p, kLogsFields));
     DLP_RETURN_IF_ERROR(ReadInt(*logs, p, "maxBytes", &spec.logs.max_bytes));
   }
   DLP_RETURN_IF_ERROR(ReadBool(value, path, "preemptible", &spec.preemptible));
   DLP_ASSIGN_OR_RETURN(const Json* preemption, ReadObject(value, path, "preemption"));
   if (preemption != nullptr) {
-    const std::string p = absl::StrCat(path, path.empty() ? "" : ".", "preemption");
+    const std::string p = member_path("preemption");
+    if (refuse) DLP_RETURN_IF_ERROR(RefuseUnknownMembers(*preemption, p, kPreemptionFields));
     DLP_RETURN_IF_ERROR(
         ReadInt(*preemption, p, "gracePeriodSeconds", &spec.preemption.grace_period_seconds));
   }
-  DLP_ASSIGN_OR_RETURN(spec.depends_on, DependsOnFromJson(value, path));
+  DLP_ASSIGN_OR_RETURN(spec.depends_on, DependsOnFromJson(value, path, unknown));
   return spec;
 }
 

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
 #include "dlp/status.h"
 #include "http/exchange.h"
 #include "http/https_module.h"
@@ -24,6 +25,10 @@ namespace {
 
 constexpr char kConnectFailedPayload[] = "dlp.dev/connect-failed";
 constexpr absl::Duration kConnectTimeout = absl::Seconds(5);
+// The most a response that is not a stream may hold, and a line of a stream:
+// far more than dlpd sends, far less than a server that never stops sending
+// would make a client allocate.
+constexpr size_t kMaxWholeBody = size_t{64} << 20;
 
 // "https://host:8470/x" -> "host:8470".
 std::string AddressOf(std::string_view url) {
@@ -235,13 +240,32 @@ absl::Status Perform(const std::string& address, HttpExchange& exchange) {
   return TransportError(address, failure, exchange.detail);
 }
 
-// One request whose answer is its whole body (JSON), or the error it stands for.
+absl::Status TooLarge(const std::string& address, const char* what) {
+  return absl::OutOfRangeError(absl::StrCat("dlpd at ", address, " answered ", what,
+                                            " of more than ", kMaxWholeBody >> 20,
+                                            " MiB; the rest was not read"));
+}
+
+// One request whose answer is its whole body (JSON), or the error it stands
+// for. The body is read up to kMaxWholeBody, and must arrive within `timeout`.
 absl::StatusOr<std::string> WholeBody(const HttpEndpoint& endpoint, const std::string& address,
                                       const char* method, const std::string& target,
                                       std::string_view json_body, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
   std::string body;
+  absl::Status cut;  // why the body was not read to its end
   ResponseSink sink;
-  sink.on_body = [&body](std::string_view piece) {
+  sink.on_body = [&](std::string_view piece) {
+    if (body.size() + piece.size() > kMaxWholeBody) {
+      cut = TooLarge(address, "a body");
+      return false;
+    }
+    if (absl::Now() > deadline) {
+      cut = absl::DeadlineExceededError(absl::StrCat("dlpd at ", address,
+                                                     " did not finish its answer within ",
+                                                     absl::FormatDuration(timeout)));
+      return false;
+    }
     body.append(piece);
     return true;
   };
@@ -251,7 +275,9 @@ absl::StatusOr<std::string> WholeBody(const HttpEndpoint& endpoint, const std::s
     exchange.body_size = json_body.size();
     exchange.content_type = "application/json";
   }
-  DLP_RETURN_IF_ERROR(Perform(address, exchange));
+  absl::Status sent = Perform(address, exchange);
+  DLP_RETURN_IF_ERROR(cut);
+  DLP_RETURN_IF_ERROR(sent);
   if (sink.status >= 200 && sink.status < 300) return body;
   return StatusFromHttpError(sink.status, body);
 }
@@ -282,8 +308,13 @@ absl::Status HttpClient::StreamLines(std::string_view path, const Query& query,
   DLP_RETURN_IF_ERROR(CheckUrl(endpoint_));
   std::string pending;  // an incomplete line, or the error body
   bool stopped = false;
+  absl::Status cut;
   ResponseSink sink;
   sink.on_body = [&](std::string_view piece) {
+    if (pending.size() + piece.size() > kMaxWholeBody) {
+      cut = TooLarge(address_, "a line");
+      return false;
+    }
     pending.append(piece);
     if (sink.status < 200 || sink.status >= 300) return true;
     size_t start = 0;
@@ -301,6 +332,7 @@ absl::Status HttpClient::StreamLines(std::string_view path, const Query& query,
   HttpExchange exchange = NewExchange(endpoint_, "GET", target, idle_timeout, sink);
   absl::Status sent = Perform(address_, exchange);
   if (stopped) return absl::OkStatus();
+  DLP_RETURN_IF_ERROR(cut);
   DLP_RETURN_IF_ERROR(sent);
   if (sink.status < 200 || sink.status >= 300) return StatusFromHttpError(sink.status, pending);
   if (!pending.empty()) on_line(pending);

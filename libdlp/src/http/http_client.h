@@ -36,8 +36,10 @@ class HttpClient {
   const HttpEndpoint& endpoint() const { return endpoint_; }
 
   // Returns the body of a 2xx response. Errors: Unavailable ("cannot reach dlpd at
-  // ADDR: connection refused") for transport failures, else the code named by the
-  // response's {"error":{"code","message"}} or derived from the HTTP status.
+  // ADDR: connection refused") for transport failures, OutOfRange for a body of
+  // more than 64 MiB (not read further), DeadlineExceeded when the whole
+  // response took longer than `timeout`, else the code named by the response's
+  // {"error":{"code","message"}} or derived from the HTTP status.
   absl::StatusOr<std::string> Get(std::string_view path, const Query& query = {},
                                   absl::Duration timeout = absl::Seconds(30)) const;
   absl::StatusOr<std::string> Post(std::string_view path, std::string_view json_body,
@@ -47,7 +49,8 @@ class HttpClient {
 
   // GETs a chunked response and calls `on_line` for each complete line (without
   // the newline); `on_line` returns false to stop early (then OK is returned).
-  // `idle_timeout` bounds the wait for each chunk.
+  // `idle_timeout` bounds the wait for each chunk; a line (or an error body) of
+  // more than 64 MiB is OutOfRange.
   absl::Status StreamLines(std::string_view path, const Query& query,
                            const std::function<bool(std::string_view)>& on_line,
                            absl::Duration idle_timeout) const;

@@ -1,5 +1,7 @@
 #include "job/job_group.h"
 
+#include "spec/rules.h"
+
 namespace dlp::internal {
 
 contract::Framework ToContract(Framework framework) {
@@ -96,7 +98,7 @@ contract::Group JobGroup(const JobSpec& spec) {
   group.restart_policy = ToContract(spec.restart_policy.policy);
   group.max_restarts = spec.restart_policy.max_restarts;
   group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);
-  group.log_max_bytes = spec.logs.max_bytes;
+  group.log_max_bytes = spec.logs.max_bytes > 0 ? spec.logs.max_bytes : kDefaultLogMaxBytes;
   return group;
 }
 

@@ -1,7 +1,12 @@
 // Reading a folder's trace files (dlp-run's --log-dir, dlpd's job folders,
 // Slurm output folders).
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "absl/strings/str_cat.h"
@@ -15,21 +20,76 @@ bool IsTraceFileName(const std::string& name) {
   return std::regex_match(name, kName);
 }
 
-absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir) {
+namespace {
+
+// The trace file `dir`/`name`, within `limit` bytes; nullopt when it cannot
+// be opened (gone, a link, not a regular file: skipped as before).
+absl::StatusOr<std::optional<std::string>> ReadTraceFile(const std::string& dir,
+                                                         const std::string& name,
+                                                         uint64_t limit) {
+  // The folder may belong to a job's user and dlpd may read it as root:
+  // never follow a link put there.
+  absl::StatusOr<int> opened = contract::OpenRegularFileNoFollow(dir, name);
+  if (!opened.ok()) return std::optional<std::string>();
+  const int fd = *opened;
+  struct stat st = {};
+  std::string why;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return std::optional<std::string>();
+  }
+  if (contract::IsSparse(fd, st)) {
+    why = absl::StrCat("a sparse file of ", st.st_size, " bytes with ",
+                       int64_t{st.st_blocks} * 512, " on disk");
+  } else if (static_cast<uint64_t>(st.st_size) > limit) {
+    why = absl::StrCat(st.st_size, " bytes, more than the ", limit, " left to read");
+  }
+  std::string data;
+  if (why.empty()) {
+    // One byte past the limit tells a file that grew since fstat.
+    data.resize(static_cast<size_t>(std::min<uint64_t>(st.st_size, limit) + 1));
+    size_t got = 0;
+    while (got < data.size()) {
+      const ssize_t n = pread(fd, data.data() + got, data.size() - got, static_cast<off_t>(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    data.resize(got);
+    if (got > limit) why = absl::StrCat("more than the ", limit, " bytes left to read");
+  }
+  close(fd);
+  if (!why.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(dir, "/", name, ": ", why, "; trace files are not read past their limits"));
+  }
+  return std::optional<std::string>(std::move(data));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir,
+                                                    const TraceReadLimits& limits) {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
   if (ec) return absl::NotFoundError(absl::StrCat("cannot read ", dir, ": ", ec.message()));
-  std::vector<TraceFile> files;
+  std::vector<std::string> names;
   for (const auto& entry : it) {
-    const std::string name = entry.path().filename().string();
-    if (!IsTraceFileName(name)) continue;
-    // The folder may belong to a job's user and dlpd may read it as root:
-    // never follow a link put there.
-    absl::StatusOr<std::string> content = contract::ReadFileNoFollow(dir, name);
-    if (content.ok()) files.push_back({name, std::move(*content)});
+    std::string name = entry.path().filename().string();
+    if (IsTraceFileName(name)) names.push_back(std::move(name));
   }
-  std::sort(files.begin(), files.end(),
-            [](const TraceFile& a, const TraceFile& b) { return a.name < b.name; });
+  std::sort(names.begin(), names.end());
+  std::vector<TraceFile> files;
+  uint64_t total = 0;
+  for (const std::string& name : names) {
+    const uint64_t left = limits.max_total_bytes - total;
+    absl::StatusOr<std::optional<std::string>> content =
+        ReadTraceFile(dir, name, std::min(limits.max_file_bytes, left));
+    if (!content.ok()) return content.status();
+    if (!*content) continue;
+    total += (*content)->size();
+    files.push_back({name, std::move(**content)});
+  }
   return files;
 }
 

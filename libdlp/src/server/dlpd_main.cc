@@ -49,6 +49,11 @@ int main(int argc, char** argv) {
                  "how fast each queue's past use is forgotten by fair sharing (\"30m\", "
                  "\"1h\", \"2d\"); 0: only what runs now counts")
       ->capture_default_str();
+  std::string tenant_memory = dlp::FormatMemoryBytes(dlp::server::kDefaultTenantReplicaMemory);
+  app.add_option("--tenant-replica-memory", tenant_memory,
+                 "memory given to a tenant's replica that asks for none (\"4Gi\"), so that "
+                 "none runs without a memory limit; 0: none")
+      ->capture_default_str();
   bool no_ui = false;
   app.add_flag("--no-ui", no_ui, "do not serve the web UI (only the API under /v1/)");
   app.add_option("--ui-dir", options.ui_dir,
@@ -76,6 +81,13 @@ int main(int argc, char** argv) {
     options.memory_bytes = *bytes;
   }
   if (gpus >= 0) options.gpus = gpus;
+  auto tenant_bytes = dlp::ParseMemoryBytes(tenant_memory);
+  if (!tenant_bytes.ok()) {
+    std::fprintf(stderr, "dlpd: --tenant-replica-memory: %s\n",
+                 std::string(tenant_bytes.status().message()).c_str());
+    return 2;
+  }
+  options.tenant_replica_memory = *tenant_bytes;
   absl::StatusOr<absl::Duration> parsed_half_life = dlp::server::ParseHalfLife(half_life);
   if (!parsed_half_life.ok()) {
     std::fprintf(stderr, "dlpd: --fair-share-half-life: %s\n",

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "dlp/spec.h"
 #include "spec/depends_on.h"
+#include "spec/field_names.h"
 #include "spec/reader.h"
 #include "spec/rules.h"
 #include "spec/suggest.h"
@@ -29,10 +30,6 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "image",
                                              "dependsOn"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
-constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu", "gpuType"};
-constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
-constexpr absl::string_view kLogsFields[] = {"maxBytes"};
-constexpr absl::string_view kPreemptionFields[] = {"gracePeriodSeconds"};
 
 Problem NoProblem(absl::string_view) { return std::nullopt; }
 

@@ -3,13 +3,13 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "spec/field_names.h"
 #include "spec/rules.h"
 #include "spec/suggest.h"
 
 namespace dlp::internal {
 namespace {
 
-constexpr absl::string_view kDependencyFields[] = {"job", "condition"};
 constexpr absl::string_view kConditions[] = {"succeeded", "failed", "finished"};
 
 }  // namespace

@@ -56,14 +56,7 @@ bool YamlReader::CheckMap(const YAML::Node& node, absl::string_view path,
     bool known = false;
     for (absl::string_view n : names) known = known || n == name;
     if (known) continue;
-    std::string message = absl::StrCat("unknown ", kind);
-    if (std::optional<std::string> match = ClosestMatch(name, names)) {
-      absl::StrAppend(&message, "; did you mean '", *match, "'?");
-      if (kind != "field") absl::StrAppend(&message, " (", kind, "s: ", JoinNames(names), ")");
-    } else {
-      absl::StrAppend(&message, "; expected one of: ", JoinNames(names));
-    }
-    Report(key, key_path, message);
+    Report(key, key_path, UnknownKey(kind, name, names));
   }
   return true;
 }

@@ -337,7 +337,7 @@ Problem CheckPriority(int64_t priority) {
 
 Problem CheckLogMaxBytes(int64_t bytes) {
   if (bytes != 0 && (bytes < kMinLogMaxBytes || bytes > kMaxLogMaxBytes)) {
-    return absl::StrFormat("must be 0 (no limit) or between 64Ki and 1Ti bytes, got %d", bytes);
+    return absl::StrFormat("must be 0 (the default, 64Mi) or between 64Ki and 1Ti bytes, got %d", bytes);
   }
   return std::nullopt;
 }

@@ -77,6 +77,9 @@ inline constexpr int kMaxYamlDepth = 64;
 // A log file holds at least one whole line (contract::kMaxLogLineBytes).
 inline constexpr int64_t kMinLogMaxBytes = 64 * 1024;
 inline constexpr int64_t kMaxLogMaxBytes = int64_t{1} << 40;  // 1Ti
+// What a replica's log file is rotated past when logs.maxBytes is unset (0):
+// a job's output must not fill a shared disk by default (dlp-job(5)).
+inline constexpr int64_t kDefaultLogMaxBytes = int64_t{64} << 20;  // 64Mi
 
 // Index of `role` in kRoles, or -1.
 int RoleIndex(absl::string_view role);
@@ -112,7 +115,7 @@ Problem CheckBackoffSeconds(int64_t seconds);
 Problem CheckDeadlineSeconds(int64_t seconds);
 Problem CheckPriority(int64_t priority);
 Problem CheckPreemptionGraceSeconds(int64_t seconds);  // 0..kMaxPreemptionGraceSeconds
-Problem CheckLogMaxBytes(int64_t bytes);  // 0 (no limit) or at least kMinLogMaxBytes
+Problem CheckLogMaxBytes(int64_t bytes);  // 0 (the default) or at least kMinLogMaxBytes
 // spec.dependsOn[].job: a job id (digits) or a job name.
 Problem CheckDependencyJob(absl::string_view job);
 // The number of spec.dependsOn entries.

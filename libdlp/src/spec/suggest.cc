@@ -93,4 +93,16 @@ std::string UnknownName(absl::string_view what, absl::string_view value,
   return message;
 }
 
+std::string UnknownKey(absl::string_view kind, absl::string_view key,
+                       std::span<const absl::string_view> valid) {
+  std::string message = absl::StrCat("unknown ", kind);
+  if (std::optional<std::string> match = ClosestMatch(key, valid)) {
+    absl::StrAppend(&message, "; did you mean '", *match, "'?");
+    if (kind != "field") absl::StrAppend(&message, " (", kind, "s: ", JoinNames(valid), ")");
+  } else {
+    absl::StrAppend(&message, "; expected one of: ", JoinNames(valid));
+  }
+  return message;
+}
+
 }  // namespace dlp::internal

@@ -25,4 +25,9 @@ std::string JoinNames(std::span<const absl::string_view> names);
 std::string UnknownName(absl::string_view what, absl::string_view value,
                         std::span<const absl::string_view> valid);
 
+// `unknown KIND; did you mean 'X'?` or `unknown KIND; expected one of: a, b`:
+// a map key that is not one of `valid`, worded the same in YAML and JSON.
+std::string UnknownKey(absl::string_view kind, absl::string_view key,
+                       std::span<const absl::string_view> valid);
+
 }  // namespace dlp::internal

@@ -130,4 +130,13 @@ absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::
   return data;
 }
 
+bool IsSparse(int fd, const struct stat& st) {
+  const int64_t on_disk = int64_t{st.st_blocks} * 512;  // st_blocks counts 512-byte units
+  if (on_disk >= st.st_size / 2) return false;
+  const off_t position = lseek(fd, 0, SEEK_CUR);
+  const off_t hole = lseek(fd, 0, SEEK_HOLE);
+  if (position >= 0) lseek(fd, position, SEEK_SET);
+  return hole >= 0 && hole < st.st_size;
+}
+
 }  // namespace dlp::contract

@@ -9,6 +9,8 @@
 
 #include "absl/status/statusor.h"
 
+struct stat;
+
 namespace dlp::contract {
 
 // Whether a write survives a crash of the machine: kDurable fsyncs the file
@@ -50,5 +52,12 @@ absl::StatusOr<std::string> ReadFileNoFollow(const std::string& dir, const std::
 // The descriptor (O_RDONLY, close-on-exec) of the regular file `dir`/`name`,
 // opened as ReadFileNoFollow does; errors as there. The caller closes it.
 absl::StatusOr<int> OpenRegularFileNoFollow(const std::string& dir, const std::string& name);
+
+// Whether the open file `fd` (whose fstat is `st`) has holes: fewer bytes on
+// disk than half its size, and a hole before its end. dlp-run only appends,
+// so a sparse log or trace was made by the job itself, to cost a reader
+// memory without costing the job disk. A compressed file system's files take
+// less disk too, but have no holes.
+bool IsSparse(int fd, const struct stat& st);
 
 }  // namespace dlp::contract

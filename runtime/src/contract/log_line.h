@@ -21,6 +21,10 @@ enum class LogStream { kOut, kErr };
 // memory than this however long the program's own line is.
 inline constexpr size_t kMaxLogLineBytes = 64 * 1024;
 inline constexpr std::string_view kLogLineContinued = " [dlp-run: line continues]";
+// The longest line of a log file that dlp-run writes (its time, stream, text
+// and kLogLineContinued fit with room to spare). A reader cuts a longer line:
+// the job wrote it into its file itself.
+inline constexpr size_t kMaxLogFileLineBytes = kMaxLogLineBytes + 256;
 
 // "stdout" / "stderr": the names the API and the CLI use.
 std::string_view LogStreamName(LogStream stream);

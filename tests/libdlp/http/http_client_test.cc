@@ -1,7 +1,8 @@
 // HttpClient over plain http:// (libdlp's own HTTP/1.1 on sockets) against a
 // real cpp-httplib server on 127.0.0.1:0: requests as sent, bodies framed by
 // Content-Length or chunked coding, NDJSON streams stopped early, error bodies,
-// a refused connection and a server that never answers.
+// a refused connection, a server that never answers, and servers that never
+// stop answering: a body past the cap, or one trickled past the timeout.
 #include "http/http_client.h"
 
 #include <arpa/inet.h>
@@ -10,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <future>
 #include <string>
@@ -52,6 +54,32 @@ class HttpClientTest : public ::testing::Test {
         }
         sink.done();
         return true;
+      });
+    });
+    // What a hostile or broken server does to a client: sends without end (up
+    // to 256 MiB, so that a client without a cap fails the test, not the machine).
+    server_.Get("/endless", [](const httplib::Request&, httplib::Response& res) {
+      res.set_chunked_content_provider("application/json", [](size_t offset,
+                                                               httplib::DataSink& sink) {
+        const std::string piece(1 << 20, ' ');
+        if (offset >= (size_t{256} << 20)) {
+          sink.done();
+          return true;
+        }
+        return sink.write(piece.data(), piece.size());
+      });
+    });
+    // Or a byte every 20 ms for up to 30 s: never idle long enough for a
+    // read timeout.
+    server_.Get("/trickle", [](const httplib::Request&, httplib::Response& res) {
+      res.set_chunked_content_provider("application/json", [](size_t offset,
+                                                               httplib::DataSink& sink) {
+        if (offset >= 1500) {
+          sink.done();
+          return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return sink.write(" ", 1);
       });
     });
     server_.Get("/hang", [this](const httplib::Request&, httplib::Response& res) {
@@ -141,6 +169,23 @@ TEST_F(HttpClientTest, SilentServerIsNoAnswerButNotAConnectFailure) {
   EXPECT_EQ(body.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(body.status().message(), HasSubstr("no answer"));
   EXPECT_FALSE(IsConnectFailure(body.status()));
+}
+
+// `dlp list` against such a server once grew to 16.8 GB.
+TEST_F(HttpClientTest, ABodyPastTheCapIsAnErrorNotAnAllocation) {
+  const absl::Time start = absl::Now();
+  absl::StatusOr<std::string> body = Client().Get("/endless");
+  EXPECT_EQ(body.status().code(), absl::StatusCode::kOutOfRange) << body.status();
+  EXPECT_THAT(body.status().message(), HasSubstr("more than 64 MiB"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(20));
+}
+
+TEST_F(HttpClientTest, AnAnswerTrickledPastTheTimeoutIsAnError) {
+  const absl::Time start = absl::Now();
+  absl::StatusOr<std::string> body = Client().Get("/trickle", {}, absl::Seconds(1));
+  EXPECT_EQ(body.status().code(), absl::StatusCode::kDeadlineExceeded) << body.status();
+  EXPECT_THAT(body.status().message(), HasSubstr("within 1s"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "dlp/spec.h"
 #include "job/job_group.h"
+#include "spec/rules.h"
 
 namespace dlp {
 namespace {
@@ -145,16 +146,71 @@ TEST(Codec, JobSpecRoundTripsThroughJson) {
   EXPECT_EQ(back->image, spec.image);
 }
 
-TEST(Codec, JobSpecFromJsonAcceptsNumbersDefaultsAndNewFields) {
+TEST(Codec, JobSpecFromJsonAcceptsNumbersAndDefaults) {
   absl::StatusOr<JobSpec> spec =
       JobSpecFromJson(R"({"name":"x","replicas":[{"role":"worker","command":["a"],)"
-                      R"("resources":{"cpu":0.5,"memory":1024}}],"someFutureField":1})");
+                      R"("resources":{"cpu":0.5,"memory":1024}}]})");
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->queue, "default");
   EXPECT_EQ(spec->replicas[0].count, 1);
   EXPECT_EQ(spec->replicas[0].resources.cpu_millis, 500);
   EXPECT_EQ(spec->replicas[0].resources.memory_bytes, 1024);
   EXPECT_EQ(spec->restart_policy.policy, RestartPolicyKind::kNever);
+}
+
+// A misspelt field would otherwise be dropped: "memroy" would leave the
+// replica without a memory limit. The submitted JSON is refused as YAML is.
+TEST(Codec, JobSpecFromJsonRefusesUnknownFieldsAsYamlDoes) {
+  struct Case {
+    const char* json;
+    const char* message;
+  };
+  const Case cases[] = {
+      {R"({"name":"x","replicas":[{"role":"worker","command":["a"],)"
+       R"("resources":{"memroy":"1Gi"}}]})",
+       "replicas[0].resources.memroy: unknown field; did you mean 'memory'?"},
+      {R"({"name":"x","replicsa":[]})", "replicsa: unknown field; did you mean 'replicas'?"},
+      {R"({"name":"x","replicas":[{"role":"worker","comand":["a"]}]})",
+       "replicas[0].comand: unknown field; did you mean 'command'?"},
+      {R"({"name":"x","restartPolicy":{"policy":"Never","retries":3}})",
+       "restartPolicy.retries: unknown field; expected one of: policy, maxRestarts, "
+       "backoffSeconds"},
+      {R"({"name":"x","logs":{"maxbytes":65536}})",
+       "logs.maxbytes: unknown field; did you mean 'maxBytes'?"},
+      {R"({"name":"x","preemption":{"grace":5}})", "preemption.grace: unknown field"},
+      {R"({"name":"x","dependsOn":[{"job":"1","when":"succeeded"}]})",
+       "dependsOn[0].when: unknown field"},
+      {R"({"name":"x","someFutureField":1})", "someFutureField: unknown field"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<JobSpec> spec = JobSpecFromJson(c.json);
+    ASSERT_FALSE(spec.ok()) << c.json;
+    EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(spec.status().message(), HasSubstr(c.message)) << c.json;
+  }
+  // The YAML form words the same mistake the same way.
+  absl::StatusOr<JobSpec> yaml = ParseJobSpec(R"(apiVersion: dlp/v1
+kind: Job
+metadata: {name: x}
+spec:
+  replicas:
+    worker: {command: [a], resources: {memroy: 1Gi}}
+)",
+                                              "/w/job.yaml");
+  ASSERT_FALSE(yaml.ok());
+  EXPECT_THAT(yaml.status().message(),
+              HasSubstr("spec.replicas.worker.resources.memroy: unknown field; did you mean "
+                        "'memory'?"));
+}
+
+// A Job is what dlpd answers: a newer dlpd may add fields to its spec, which
+// an older client reads past.
+TEST(Codec, JobFromJsonReadsPastNewSpecFields) {
+  absl::StatusOr<Job> job = JobFromJson(
+      R"({"id":"7","spec":{"name":"x","someFutureField":1,"replicas":[{"role":"worker",)"
+      R"("command":["a"],"resources":{"memory":1024,"newResource":2}}]}})");
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->spec.replicas[0].resources.memory_bytes, 1024);
 }
 
 TEST(Codec, JobSpecFromJsonTakesPriorityClassNamesAsYamlDoes) {
@@ -289,6 +345,9 @@ spec:
   // Unset, it is not written at all: specs stored before it read the same.
   spec->logs.max_bytes = 0;
   EXPECT_EQ(JobSpecToJson(*spec).find("logs"), std::string::npos);
+  // But dlp-run still rotates: logs are never unlimited (dlp-job(5)).
+  EXPECT_EQ(internal::JobGroup(*spec).log_max_bytes, 64 << 20);
+  EXPECT_EQ(internal::kDefaultLogMaxBytes, 64 << 20);
 }
 
 

@@ -67,7 +67,7 @@ std::vector<Case> Cases() {
        Head("  logs: {maxBytes: 1000}\n"),
        {},
        {"job.yaml:10:",
-        "spec.logs.maxBytes: must be 0 (no limit) or between 64Ki and 1Ti bytes, got 1000"}},
+        "spec.logs.maxBytes: must be 0 (the default, 64Mi) or between 64Ki and 1Ti bytes, got 1000"}},
       {"log limit not a quantity",
        Head("  logs: {maxBytes: lots}\n"),
        {},

@@ -1,6 +1,7 @@
 // Reading files a job's user owns without following its links.
 #include "contract/files.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -52,6 +53,33 @@ TEST(ReadFileNoFollowTest, RefusesLinksAndSpecialFiles) {
     EXPECT_FALSE(read.ok()) << folder << "/" << name;
     EXPECT_TRUE(absl::IsPermissionDenied(read.status())) << read.status();
   }
+}
+
+// A file of `size` bytes with `data` at its start and a hole after it.
+void MakeSparse(const std::string& path, const std::string& data, off_t size) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+  ASSERT_EQ(ftruncate(fd, size), 0);
+  close(fd);
+}
+
+bool SparseAt(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  const bool sparse = fd >= 0 && fstat(fd, &st) == 0 && IsSparse(fd, st);
+  if (fd >= 0) close(fd);
+  return sparse;
+}
+
+TEST(IsSparseTest, AHoleIsSparseWrittenBytesAreNot) {
+  dlp::testing::TempDir dir;
+  MakeSparse(dir.Join("holes"), "x\n", 100 << 20);
+  EXPECT_TRUE(SparseAt(dir.Join("holes")));
+  dir.WriteFile("dense", std::string(4 << 20, 'y'));
+  EXPECT_FALSE(SparseAt(dir.Join("dense")));
+  dir.WriteFile("small", "z");  // may take no block at all on some file systems
+  EXPECT_FALSE(SparseAt(dir.Join("small")));
 }
 
 }  // namespace

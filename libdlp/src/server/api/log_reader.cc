@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "contract/files.h"
 #include "contract/log_line.h"
 #include "dlp/profile.h"
@@ -48,23 +50,28 @@ std::string LogEntryToNdjson(const LogEntry& e) {
 
 namespace {
 
-// Bytes [offset, end of file) of `fd`; adds their count to *bytes_read.
-std::string ReadFrom(int fd, uint64_t offset, uint64_t* bytes_read) {
-  std::string data;
-  char buf[64 * 1024];
-  while (true) {
-    const ssize_t n = pread(fd, buf, sizeof buf, static_cast<off_t>(offset + data.size()));
+// Bytes [offset, size) of `fd`, at most `limit` of them (fewer if it shrank);
+// adds their count to *bytes_read.
+std::string ReadUpTo(int fd, uint64_t offset, uint64_t size, uint64_t limit,
+                     uint64_t* bytes_read) {
+  std::string data(static_cast<size_t>(std::min(limit, size > offset ? size - offset : 0)), '\0');
+  size_t got = 0;
+  while (got < data.size()) {
+    const ssize_t n =
+        pread(fd, data.data() + got, data.size() - got, static_cast<off_t>(offset + got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    data.append(buf, static_cast<size_t>(n));
+    got += static_cast<size_t>(n);
   }
-  *bytes_read += data.size();
+  data.resize(got);
+  *bytes_read += got;
   return data;
 }
 
 struct OpenFile {
   int fd = -1;
   struct stat st = {};
+  bool sparse = false;
   // A job's user owns its log folder: never follow a link it put there.
   explicit OpenFile(const std::string& path) {
     const std::filesystem::path file(path);
@@ -74,6 +81,7 @@ struct OpenFile {
       close(fd);
       fd = -1;
     }
+    sparse = fd >= 0 && contract::IsSparse(fd, st);
   }
   ~OpenFile() {
     if (fd >= 0) close(fd);
@@ -82,10 +90,24 @@ struct OpenFile {
   OpenFile& operator=(const OpenFile&) = delete;
 };
 
+std::string FileName(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
 }  // namespace
 
-std::string LogReader::TailBytes(FileState& state, const std::string& path, int fd, uint64_t size,
-                                 bool final) {
+void LogReader::Say(const std::string& replica, std::string text) {
+  LogEntry e;
+  e.replica = replica;
+  e.stream = "stderr";
+  e.parsed_time = absl::Now();
+  e.time = contract::FormatLogTime(e.parsed_time);
+  e.text = absl::StrCat("[dlpd: ", text, "]");
+  notes_.push_back(std::move(e));
+}
+
+void LogReader::StartTail(FileState& state, const std::string& path, int fd, uint64_t size,
+                          bool final) {
   auto classify = [this](std::string_view line) {
     // As LogEntryFromLine and ReadFile judge it, except that a foreign line
     // (no time of its own) is never older than `since` here.
@@ -99,70 +121,126 @@ std::string LogReader::TailBytes(FileState& state, const std::string& path, int 
     }
     return TailVerdict::kWanted;
   };
-  const TailScan scan = ScanTail(fd, size, options_.tail, final, classify, &bytes_read_);
+  const TailScan scan = ScanTail(fd, size, options_.tail, final, classify, &bytes_read_,
+                                 contract::kMaxLogFileLineBytes);
   state.offset = scan.offset;
-  std::string data;
   if (scan.found < options_.tail && !scan.stopped) {
     // The rest from the rotated file, which ends with a whole line.
     OpenFile old(path + ".1");
-    if (old.fd >= 0) {
-      const TailScan more = ScanTail(old.fd, static_cast<uint64_t>(old.st.st_size),
-                                     options_.tail - scan.found, true, classify, &bytes_read_);
-      data = ReadFrom(old.fd, more.offset, &bytes_read_);
+    if (old.fd >= 0 && !old.sparse) {
+      const TailScan more =
+          ScanTail(old.fd, static_cast<uint64_t>(old.st.st_size), options_.tail - scan.found,
+                   true, classify, &bytes_read_, contract::kMaxLogFileLineBytes);
+      state.rotated_inode = static_cast<uint64_t>(old.st.st_ino);
+      state.rotated_offset = more.offset;
     }
   }
-  return data;
 }
 
-std::optional<std::string> LogReader::ReadBytes(FileState& state, const std::string& path,
-                                                bool final) {
+std::optional<std::string> LogReader::ReadBytes(const std::string& replica, FileState& state,
+                                                const std::string& path, bool final,
+                                                uint64_t budget) {
   OpenFile file(path);
   if (file.fd < 0) return std::nullopt;
+  if (file.sparse) {
+    state.refused = true;
+    Say(replica, absl::StrCat(FileName(path), " not read: a sparse file of ", file.st.st_size,
+                              " bytes with ", int64_t{file.st.st_blocks} * 512, " on disk"));
+    return std::nullopt;
+  }
   const uint64_t inode = static_cast<uint64_t>(file.st.st_ino);
   const uint64_t size = static_cast<uint64_t>(file.st.st_size);
-  std::string data;
   if (!state.tailed && options_.tail >= 0) {
-    data = TailBytes(state, path, file.fd, size, final);
+    StartTail(state, path, file.fd, size, final);
   } else if (state.inode != 0 && (inode != state.inode || size < state.offset)) {
-    // Rotated since the last read: the rest of the old file, now NAME.log.1.
-    OpenFile old(path + ".1");
-    if (inode != state.inode && old.fd >= 0 &&
-        static_cast<uint64_t>(old.st.st_ino) == state.inode) {
-      data = ReadFrom(old.fd, state.offset, &bytes_read_);
+    // Rotated since the last read: the rest of the old file, now NAME.log.1,
+    // comes first.
+    if (inode != state.inode) {
+      state.rotated_inode = state.inode;
+      state.rotated_offset = state.offset;
     }
     state.offset = 0;
   }
   state.inode = inode;
-  std::string rest = ReadFrom(file.fd, state.offset, &bytes_read_);
+  std::string data;
+  if (state.rotated_inode != 0) {
+    OpenFile old(path + ".1");
+    if (old.fd >= 0 && !old.sparse && static_cast<uint64_t>(old.st.st_ino) == state.rotated_inode) {
+      data = ReadUpTo(old.fd, state.rotated_offset, static_cast<uint64_t>(old.st.st_size),
+                      budget, &bytes_read_);
+      state.rotated_offset += data.size();
+      if (data.size() == budget) {
+        state.at_end = false;
+        return data;
+      }
+    }
+    state.rotated_inode = 0;
+  }
+  const uint64_t left = budget - data.size();
+  std::string rest = ReadUpTo(file.fd, state.offset, size, left, &bytes_read_);
   state.offset += rest.size();
+  state.at_end = state.offset >= size;
   return data + rest;
+}
+
+void LogReader::SplitLines(const std::string& replica, FileState& state, std::string_view data,
+                           bool flush, std::vector<LogEntry>& entries) {
+  auto emit = [&](std::string_view line, bool cut) {
+    entries.push_back(LogEntryFromLine(replica, absl::string_view(line.data(), line.size()),
+                                       entries.empty() ? nullptr : &entries.back()));
+    if (cut) entries.back().text.append(kLogLineCut);
+  };
+  const size_t max_line = contract::kMaxLogFileLineBytes;
+  size_t start = 0;
+  while (start < data.size()) {
+    const size_t nl = data.find('\n', start);
+    const size_t end = nl == std::string_view::npos ? data.size() : nl;
+    const size_t next = nl == std::string_view::npos ? data.size() : nl + 1;
+    if (state.cutting) {
+      // The rest of a line already cut and sent.
+      if (nl != std::string_view::npos) state.cutting = false;
+    } else if (state.partial.empty() && nl != std::string_view::npos && end - start <= max_line) {
+      emit(data.substr(start, end - start), false);  // the common case: no copy
+    } else {
+      const std::string_view piece = data.substr(start, end - start);
+      const size_t room = max_line - state.partial.size();
+      state.partial.append(piece.substr(0, room));
+      if (piece.size() > room) {
+        emit(state.partial, true);
+        state.partial.clear();
+        state.cutting = nl == std::string_view::npos;
+      } else if (nl != std::string_view::npos) {
+        emit(state.partial, false);
+        state.partial.clear();
+      }
+    }
+    start = next;
+  }
+  if (flush) {
+    if (!state.partial.empty()) emit(state.partial, false);
+    state.partial.clear();
+    state.cutting = false;
+  }
 }
 
 void LogReader::ReadFile(const std::string& replica, const std::string& path, bool final,
                          std::vector<LogEntry>& out) {
   FileState& state = files_[replica];
-  std::optional<std::string> read = ReadBytes(state, path, final);
-  if (!read) return;
-  std::string data = std::move(*read);
-  data = state.partial + data;
-  state.partial.clear();
-  std::vector<LogEntry> entries;
-  size_t start = 0;
-  while (start < data.size()) {
-    size_t nl = data.find('\n', start);
-    if (nl == std::string::npos) {
-      if (final) {
-        entries.push_back(LogEntryFromLine(replica, absl::string_view(data).substr(start),
-                                           entries.empty() ? nullptr : &entries.back()));
-      } else {
-        state.partial = data.substr(start);
-      }
-      break;
+  if (state.refused) return;
+  uint64_t budget = options_.chunk_bytes;
+  if (options_.max_bytes > 0) {
+    if (bytes_read_ >= options_.max_bytes) {
+      capped_ = true;
+      return;
     }
-    entries.push_back(LogEntryFromLine(replica, absl::string_view(data).substr(start, nl - start),
-                                       entries.empty() ? nullptr : &entries.back()));
-    start = nl + 1;
+    budget = std::min(budget, options_.max_bytes - bytes_read_);
   }
+  std::optional<std::string> data = ReadBytes(replica, state, path, final, budget);
+  if (!data) return;
+  if (options_.max_bytes > 0 && bytes_read_ >= options_.max_bytes) capped_ = true;
+  std::vector<LogEntry> entries;
+  SplitLines(replica, state, *data, final && state.at_end, entries);
+  data.reset();
   if (options_.since) {
     std::erase_if(entries, [&](const LogEntry& e) { return e.parsed_time < *options_.since; });
   }
@@ -182,6 +260,7 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
 
 std::vector<LogEntry> LogReader::ReadNew(bool final) {
   std::vector<LogEntry> out;
+  if (capped_) return out;
   std::vector<std::pair<std::string, std::string>> files;  // replica, path
   if (!options_.replica.empty()) {
     files.emplace_back(options_.replica, options_.dir + "/" + options_.replica + ".log");
@@ -193,10 +272,24 @@ std::vector<LogEntry> LogReader::ReadNew(bool final) {
     }
   }
   std::sort(files.begin(), files.end());
-  for (const auto& [replica, path] : files) ReadFile(replica, path, final, out);
+  caught_up_ = true;
+  for (const auto& [replica, path] : files) {
+    ReadFile(replica, path, final, out);
+    const FileState& state = files_[replica];
+    if (!state.at_end && !state.refused) caught_up_ = false;
+  }
   std::stable_sort(out.begin(), out.end(), [](const LogEntry& a, const LogEntry& b) {
     return a.parsed_time < b.parsed_time;
   });
+  if (capped_) {
+    caught_up_ = true;
+    Say(options_.replica.empty() ? "dlpd" : options_.replica,
+        absl::StrCat("stopped after ", bytes_read_,
+                     " bytes of logs, the most one request reads; ask for fewer lines with "
+                     "tail or since"));
+  }
+  for (LogEntry& e : notes_) out.push_back(std::move(e));
+  notes_.clear();
   return out;
 }
 

@@ -4,6 +4,12 @@
 // A tail is read from the end of the file (server/api/log_tail.h), and from
 // the rotated NAME.log.1 (launch/output.h) when NAME.log has too few lines; a
 // follow that sees NAME.log rotated reads the rest of NAME.log.1 first.
+//
+// The files are the job's, so their size is the job's to choose: a read holds
+// at most a chunk of each file plus one line of at most
+// contract::kMaxLogFileLineBytes
+// (a longer one is cut and marked), a sparse file is not read at all, and a
+// reader may be given a cap on the bytes it reads in all (docs/security.md).
 // Not thread-safe; one reader per request.
 #pragma once
 
@@ -11,11 +17,18 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/time/time.h"
+#include "contract/log_line.h"
 
 namespace dlp::server {
+
+// What a line longer than contract::kMaxLogFileLineBytes ends with once cut.
+inline constexpr std::string_view kLogLineCut = " [dlpd: line cut]";
+// The bytes of one file one ReadNew reads at most.
+inline constexpr uint64_t kLogChunkBytes = 1 << 20;
 
 struct LogEntry {
   std::string replica;
@@ -31,16 +44,24 @@ struct LogReaderOptions {
   int64_t tail = -1;    // last N lines per replica on the first read; -1: all
   std::optional<absl::Time> since;
   bool metrics = true;  // false: leave out metric lines (IsMetricLine), before the tail
+  uint64_t chunk_bytes = kLogChunkBytes;  // read from each file per ReadNew, at most
+  uint64_t max_bytes = 0;  // read in all before the reader stops (and says so); 0: no cap
 };
 
 class LogReader {
  public:
   explicit LogReader(LogReaderOptions options) : options_(std::move(options)) {}
 
-  // Lines appended since the previous call, ordered by time across replicas.
-  // A partial last line is held back until its newline arrives, unless
-  // `final` is set (the job ended: nothing more will be written).
+  // Lines appended since the previous call (at most a chunk of each file),
+  // ordered by time across replicas, then what dlpd has to say about them (a
+  // sparse file, the cap) as stderr lines of their replica. A partial last
+  // line is held back until its newline arrives, unless `final` is set (the
+  // job ended: nothing more will be written) and the file was read to its end.
   std::vector<LogEntry> ReadNew(bool final);
+
+  // Whether the last ReadNew reached the end of every file (or the cap): a
+  // request that does not follow calls ReadNew until it has.
+  bool caught_up() const { return caught_up_; }
 
   // Bytes read from files so far (what a tail costs).
   uint64_t bytes_read() const { return bytes_read_; }
@@ -49,20 +70,35 @@ class LogReader {
   struct FileState {
     uint64_t offset = 0;
     uint64_t inode = 0;  // of the file `offset` is in; 0: none read yet
-    std::string partial;
+    // The rest of the rotated NAME.log.1 to read before NAME.log: its inode
+    // (0: none) and where that rest begins.
+    uint64_t rotated_inode = 0, rotated_offset = 0;
+    std::string partial;  // at most contract::kMaxLogFileLineBytes
+    bool cutting = false;  // an over-long line was cut: its rest is skipped
     bool tailed = false;
+    bool at_end = true;  // the last read reached the end of the file
+    bool refused = false;  // sparse: said once, then never read
   };
-  // The bytes to parse from `path` (and its rotated predecessor) on this read;
-  // nullopt when `path` cannot be opened.
-  std::optional<std::string> ReadBytes(FileState& state, const std::string& path, bool final);
-  std::string TailBytes(FileState& state, const std::string& path, int fd, uint64_t size,
-                        bool final);
+  // At most `budget` bytes to parse from `path` (and its rotated predecessor)
+  // on this read; nullopt when `path` cannot be opened or is refused.
+  std::optional<std::string> ReadBytes(const std::string& replica, FileState& state,
+                                       const std::string& path, bool final, uint64_t budget);
+  void StartTail(FileState& state, const std::string& path, int fd, uint64_t size, bool final);
+  // Splits `data` into lines after state.partial; a line that grows past
+  // contract::kMaxLogFileLineBytes is cut.
+  void SplitLines(const std::string& replica, FileState& state, std::string_view data,
+                  bool flush, std::vector<LogEntry>& entries);
   void ReadFile(const std::string& replica, const std::string& path, bool final,
                 std::vector<LogEntry>& out);
+  // A line from dlpd itself, about `replica`'s file.
+  void Say(const std::string& replica, std::string text);
 
   LogReaderOptions options_;
   std::map<std::string, FileState> files_;  // by replica name
   uint64_t bytes_read_ = 0;
+  bool caught_up_ = true;
+  bool capped_ = false;  // options_.max_bytes were read
+  std::vector<LogEntry> notes_;  // what Say said during this ReadNew
 };
 
 // One line of a replica log (contract::ParseLogFileLine); a line in another

@@ -26,9 +26,12 @@ struct TailScan {
 // until `want` wanted lines are found (want <= 0: none, the region starts
 // after the last newline), a line says kStop, or the start of the file.
 // The bytes after the last newline are a partial line: classified only when
-// `count_partial`, else left in the region. Adds the bytes read to *bytes_read.
+// `count_partial`, else left in the region. A line longer than `max_line` is
+// classified by its first `max_line` bytes (where its time is), so a scan
+// holds at most `max_line` plus a block however long the line. Adds the bytes
+// read to *bytes_read.
 TailScan ScanTail(int fd, uint64_t size, int64_t want, bool count_partial,
                   const std::function<TailVerdict(std::string_view)>& classify,
-                  uint64_t* bytes_read, size_t block = 64 * 1024);
+                  uint64_t* bytes_read, size_t max_line, size_t block = 64 * 1024);
 
 }  // namespace dlp::server

@@ -5,6 +5,9 @@
 // blank line (NDJSON readers skip it) after kHeartbeat of silence, and ends as
 // soon as the client is gone: a hung-up socket fails is_writable() at once,
 // a vanished one fails the heartbeat's write.
+// The files are read a chunk at a time (LogReader), so a response of any
+// size holds a chunk of each file; a request that does not follow reads at
+// most kMaxBytesPerRequest, a follow as much as the job writes while it runs.
 #include <cctype>
 #include <chrono>
 #include <memory>
@@ -21,6 +24,7 @@ namespace dlp::server {
 namespace {
 
 constexpr int64_t kMaxTail = 1000 * 1000;
+constexpr uint64_t kMaxBytesPerRequest = uint64_t{1} << 30;
 constexpr auto kFollowPoll = std::chrono::milliseconds(100);
 constexpr absl::Duration kHeartbeat = absl::Seconds(2);
 
@@ -74,6 +78,7 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   options.metrics = *metrics;
   absl::StatusOr<bool> follow = BoolParam(req, "follow", false);
   if (!follow.ok()) return SendError(res, follow.status());
+  if (!*follow) options.max_bytes = kMaxBytesPerRequest;
   LongRequests::Slot slot;
   if (*follow) {
     absl::StatusOr<LongRequests::Slot> acquired = ctx.long_requests->Acquire(tenant, "log follow");
@@ -92,7 +97,9 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
         std::vector<LogEntry> entries = state->reader.ReadNew(ended || !state->follow);
         std::string chunk;
         for (const LogEntry& e : entries) chunk += LogEntryToNdjson(e);
-        const bool finished = ended || !state->follow;
+        entries.clear();
+        const bool caught_up = state->reader.caught_up();
+        const bool finished = (ended || !state->follow) && caught_up;
         if (chunk.empty() && !finished && absl::Now() - state->last_write >= kHeartbeat) {
           chunk.push_back('\n');  // (not = "\n": a GCC 12 -Wrestrict false alarm)
         }
@@ -104,7 +111,7 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
           sink.done();
           return true;
         }
-        if (entries.empty()) {
+        if (chunk.empty() && caught_up) {
           if (!sink.is_writable()) return false;  // the client hung up
           std::this_thread::sleep_for(kFollowPoll);
         }

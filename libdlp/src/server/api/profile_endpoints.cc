@@ -3,7 +3,8 @@
 // the same library functions: the summary with the straggler
 // (GET /v1/jobs/ID/profile, SummarizeTraces) and the merged Chrome trace
 // (GET /v1/jobs/ID/profile/trace, MergeTraces). The web UI's timeline draws
-// these, so the merge has one implementation.
+// these, so the merge has one implementation. The files are the job's: a
+// request reads at most kMaxTraceBytes of them, and no sparse file.
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
@@ -13,13 +14,17 @@
 namespace dlp::server {
 namespace {
 
+// What one request reads of a job's trace files, each and together.
+constexpr uint64_t kMaxTraceBytes = 64 << 20;
+
 // The job's trace files as they are now; none before it started (no folder).
 absl::StatusOr<std::vector<TraceFile>> JobTraceFiles(const ApiContext& ctx,
                                                      const httplib::Request& req) {
   absl::StatusOr<std::string> dir = ctx.controller->LogDir(req.matches[1], TenantOf(ctx, req));
   if (!dir.ok()) return dir.status();
-  absl::StatusOr<std::vector<TraceFile>> files = ReadTraceDir(*dir);
-  if (!files.ok()) return std::vector<TraceFile>{};
+  absl::StatusOr<std::vector<TraceFile>> files =
+      ReadTraceDir(*dir, {.max_file_bytes = kMaxTraceBytes, .max_total_bytes = kMaxTraceBytes});
+  if (absl::IsNotFound(files.status())) return std::vector<TraceFile>{};
   return files;
 }
 

@@ -9,6 +9,7 @@
 #include "dlp/status.h"
 #include "server/controller/queue_access.h"
 #include "server/controller/snapshot_builder.h"
+#include "server/controller/tenant_defaults.h"
 #include "server/log.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/store/tenant_store.h"
@@ -183,6 +184,7 @@ JobRecord Controller::NewRecord(JobSpec spec, const std::string& tenant) const {
 }
 
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
+  if (!tenant.empty()) ApplyTenantDefaults(options_.tenant_replica_memory, spec);
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   DLP_RETURN_IF_ERROR(ResolveDependsOn(spec, tenant));
   DLP_RETURN_IF_ERROR(Admit(spec, tenant));

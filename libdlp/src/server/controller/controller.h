@@ -59,6 +59,9 @@ struct ControllerOptions {
   // (fair_share_history.h); zero: none. Saved in the store every minute and
   // at Shutdown, and taken back by Start.
   absl::Duration fair_share_half_life = absl::ZeroDuration();
+  // The memory of a tenant's replica that asks for none (tenant_defaults.h);
+  // 0: none. The owner's jobs are left as they are.
+  int64_t tenant_replica_memory = 0;
 };
 
 class Controller {
@@ -74,6 +77,7 @@ class Controller {
   void Shutdown();
   bool stopping() const;
 
+  // A tenant's spec first gets ControllerOptions::tenant_replica_memory.
   // InvalidArgument when the spec is invalid or can never fit, names an
   // unknown queue or a priority outside its queue's range, or when the tenant
   // has no Unix account to run as; PermissionDenied when the tenant may not

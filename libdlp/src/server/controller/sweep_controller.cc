@@ -43,12 +43,15 @@ class SweepController::Host : public internal::TrialHost {
       reader =
           readers_.emplace(job, std::make_unique<LogReader>(LogReaderOptions{.dir = dir})).first;
     }
+    // A chunk of each file per step (LogReader), all of it once the job ended.
     std::vector<MetricPoint> points;
-    for (const LogEntry& e : reader->second->ReadNew(final)) {
-      std::optional<MetricPoint> p =
-          MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text});
-      if (p) points.push_back(std::move(*p));
-    }
+    do {
+      for (const LogEntry& e : reader->second->ReadNew(final)) {
+        std::optional<MetricPoint> p =
+            MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text});
+        if (p) points.push_back(std::move(*p));
+      }
+    } while (final && !reader->second->caught_up());
     if (final) readers_.erase(job);
     return points;
   }

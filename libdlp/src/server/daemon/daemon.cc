@@ -206,6 +206,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   };
   controller_options.queues = queues.get();
   controller_options.fair_share_half_life = options.fair_share_half_life;
+  controller_options.tenant_replica_memory = options.tenant_replica_memory;
   controller_options.capacity = DetectCapacity();
   DLP_ASSIGN_OR_RETURN(controller_options.devices,
                        LoadMachineGpus(options.gpu_inventory, options.gpus));

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "server/controller/tenant_defaults.h"
 #include "server/scheduler/fair_share_history.h"
 
 namespace dlp::server {
@@ -28,6 +29,8 @@ struct DaemonOptions {
   absl::Duration grace_period = absl::Seconds(10);
   // The half-life of the fair-share history (fair_share_history.h); zero: off.
   absl::Duration fair_share_half_life = kDefaultFairShareHalfLife;
+  // The memory of a tenant's replica that asks for none; 0: none.
+  int64_t tenant_replica_memory = kDefaultTenantReplicaMemory;
   std::string dlp_run;  // empty: $DLP_RUN, next to dlpd, PATH
   bool ui = true;       // serve the web UI (docs/ui.md)
   std::string ui_dir;   // non-empty: the UI's files from here, not the built-in ones

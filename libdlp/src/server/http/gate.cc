@@ -244,6 +244,9 @@ void Gate::ReadHead(Connection* c) {
                       absl::InvalidArgumentError(absl::StrCat(
                           "request headers too large (at most ", limits.max_header_count,
                           " headers and ", limits.max_head_bytes, " bytes)")));
+      case HeadScanner::State::kBareLineFeed:
+        return Reject(c, 400,
+                      absl::InvalidArgumentError("the request's lines must end in CRLF"));
       case HeadScanner::State::kComplete: {
         const HeadFields fields =
             ParseHeadFields(absl::string_view(c->buffer).substr(0, c->scanner.head_size()));
@@ -264,9 +267,7 @@ void Gate::ReadHead(Connection* c) {
         if (!fields.has_content_length) {
           // A request with neither header has no body (RFC 9112 6.3); saying so
           // keeps httplib from reading a POST's "body" until the client closes.
-          const size_t end = c->scanner.head_size();
-          const size_t blank = end >= 2 && c->buffer[end - 2] == '\r' ? end - 2 : end - 1;
-          c->buffer.insert(blank, "Content-Length: 0\r\n");
+          c->buffer.insert(c->scanner.head_size() - 2, "Content-Length: 0\r\n");
         }
         if (absl::Status admitted = options_.admit(fields); !admitted.ok()) {
           return Reject(c, HttpCode(admitted), admitted);

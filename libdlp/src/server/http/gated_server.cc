@@ -55,8 +55,13 @@ void GatedServer::Serve(std::unique_ptr<Connection> connection) {
     const bool last =
         ++connection->requests >= static_cast<int>(options_.keep_alive_requests) || !is_running();
     bool closed = false;
-    const bool written = process_request(stream, last, closed, nullptr);
-    keep = written && !closed && !last && stream.healthy() && is_running();
+    // httplib calls this only for a request it parsed. One it could not parse
+    // is answered 400 and its connection closed: what follows the unparsed
+    // bytes cannot be told from a request.
+    bool parsed = false;
+    const bool written =
+        process_request(stream, last, closed, [&parsed](httplib::Request&) { parsed = true; });
+    keep = written && parsed && !closed && !last && stream.healthy() && is_running();
   }
   if (keep) gate_.Resume(std::move(connection));
 }

@@ -12,10 +12,13 @@ namespace dlp::server {
 
 HeadScanner::State HeadScanner::Scan(absl::string_view bytes, const RequestLimits& limits) {
   // Blank lines before the request line are allowed (RFC 9112 2.2) but count.
+  // Every line ends in CRLF: httplib parses no other head, and would leave
+  // what it did not parse to be read as the next request.
   for (; scanned_ < bytes.size() && scanned_ < limits.max_head_bytes; ++scanned_) {
     if (bytes[scanned_] != '\n') continue;
+    if (scanned_ == 0 || bytes[scanned_ - 1] != '\r') return State::kBareLineFeed;
     const size_t length = scanned_ - line_start_;
-    const bool blank = length == 0 || (length == 1 && bytes[line_start_] == '\r');
+    const bool blank = length == 1;  // the CR alone
     line_start_ = scanned_ + 1;
     if (blank && lines_ > 0) {
       head_size_ = scanned_ + 1;

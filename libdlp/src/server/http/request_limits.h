@@ -26,7 +26,12 @@ struct RequestLimits {
 // once, however the head is split across reads. Not thread-safe.
 class HeadScanner {
  public:
-  enum class State { kIncomplete, kComplete, kTooLarge };
+  enum class State {
+    kIncomplete,
+    kComplete,
+    kTooLarge,
+    kBareLineFeed,  // a line ends in LF without CR: no head httplib parses
+  };
 
   // `bytes` holds the connection's received bytes from the head's start; it
   // only grows between calls until Reset().

@@ -28,12 +28,14 @@ std::map<std::string, double> ModelRegistry::FinalMetrics(const std::string& log
   options.dir = log_dir;
   LogReader reader(std::move(options));
   std::map<std::string, double> last;
-  for (const LogEntry& e : reader.ReadNew(/*final=*/true)) {
-    if (std::optional<MetricPoint> p =
-            MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text})) {
-      last[p->name] = p->value;
+  do {  // a chunk of each file at a time (LogReader)
+    for (const LogEntry& e : reader.ReadNew(/*final=*/true)) {
+      if (std::optional<MetricPoint> p =
+              MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text})) {
+        last[p->name] = p->value;
+      }
     }
-  }
+  } while (!reader.caught_up());
   return last;
 }
 

@@ -1,10 +1,16 @@
-// Reading replica logs: parsing, tail, since, interleaving, partial lines.
+// Reading replica logs: parsing, tail, since, interleaving, partial lines, and
+// the bounds on what a read holds: chunks, cut lines, sparse files, the cap.
 #include "server/api/log_reader.h"
 
+#include <fcntl.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "contract/log_line.h"
@@ -149,6 +155,134 @@ TEST(LogReaderTest, FollowReadsTheRestOfTheRotatedFileFirst) {
   EXPECT_EQ(Texts(reader.ReadNew(false)),
             (std::vector<std::string>{"worker-0:line 1", "worker-0:line 2", "worker-0:line 3"}));
   EXPECT_EQ(Texts(reader.ReadNew(true)), (std::vector<std::string>{}));
+}
+
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// Reads until the reader has caught up with every file, as a request that
+// does not follow does.
+std::vector<LogEntry> ReadToTheEnd(LogReader& reader, int* reads = nullptr) {
+  std::vector<LogEntry> all;
+  int n = 0;
+  do {
+    for (LogEntry& e : reader.ReadNew(true)) all.push_back(std::move(e));
+    ++n;
+  } while (!reader.caught_up() && n < 100000);
+  if (reads != nullptr) *reads = n;
+  return all;
+}
+
+// The peak resident memory of this process so far, in bytes.
+int64_t PeakRss() {
+  rusage usage = {};
+  getrusage(RUSAGE_SELF, &usage);
+  return int64_t{usage.ru_maxrss} * 1024;
+}
+
+// Appends a line of `text` followed by `filler` bytes of 'x', written in
+// pieces so that the test itself never holds it.
+void AppendLongLine(const std::string& path, const std::string& text, size_t filler) {
+  std::ofstream out(path, std::ios::app);
+  out << text;
+  const std::string piece(64 * 1024, 'x');
+  for (size_t done = 0; done < filler; done += piece.size()) out << piece;
+  out << "\n";
+}
+
+TEST(LogReaderTest, AnOverLongLineIsCutAndMarkedNotHeldWhole) {
+  testing::TempDir dir;
+  const std::string log = dir.Join("worker-0.log");
+  Append(log, Line(0) + "\n");
+  AppendLongLine(log, Line(1) + " ", 48 << 20);  // a job writing its file itself
+  Append(log, Line(2) + "\n");
+  const int64_t before = PeakRss();
+  LogReader reader({dir.path(), "", -1, std::nullopt});
+  std::vector<LogEntry> all = ReadToTheEnd(reader);
+  EXPECT_LT(PeakRss() - before, 16 << 20);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].text, "line 0");
+  EXPECT_THAT(all[1].text, StartsWith("line 1 xxxx"));
+  EXPECT_THAT(all[1].text, EndsWith(kLogLineCut));
+  EXPECT_LE(all[1].text.size(), contract::kMaxLogFileLineBytes + kLogLineCut.size());
+  EXPECT_EQ(all[2].text, "line 2");
+}
+
+TEST(LogReaderTest, ATailOverAnOverLongLineIsCutToo) {
+  testing::TempDir dir;
+  const std::string log = dir.Join("worker-0.log");
+  Append(log, Line(0) + "\n");
+  AppendLongLine(log, Line(1) + " ", 48 << 20);
+  const int64_t before = PeakRss();
+  LogReader reader({dir.path(), "", 2, std::nullopt});
+  std::vector<LogEntry> all = ReadToTheEnd(reader);
+  EXPECT_LT(PeakRss() - before, 16 << 20);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].text, "line 0");
+  EXPECT_THAT(all[1].text, StartsWith("line 1 xxxx"));
+  EXPECT_THAT(all[1].text, EndsWith(kLogLineCut));
+}
+
+TEST(LogReaderTest, ReadsInBoundedChunksAndLosesNoLine) {
+  testing::TempDir dir;
+  for (const char* replica : {"worker-0", "worker-1"}) {
+    std::ofstream out(dir.Join(absl::StrCat(replica, ".log")));
+    for (int i = 0; i < 50000; ++i) out << Line(i) << "\n";  // about 2 MB each
+  }
+  LogReaderOptions options{dir.path(), "", -1, std::nullopt};
+  options.chunk_bytes = 256 * 1024;
+  LogReader reader(options);
+  std::vector<LogEntry> first = reader.ReadNew(true);
+  EXPECT_FALSE(reader.caught_up());
+  EXPECT_LE(reader.bytes_read(), 2u * options.chunk_bytes);
+  EXPECT_LT(first.size(), 20000u);
+  int reads = 0;
+  std::vector<LogEntry> rest = ReadToTheEnd(reader, &reads);
+  EXPECT_GT(reads, 4);
+  first.insert(first.end(), rest.begin(), rest.end());
+  std::map<std::string, int> next;  // the line each replica should give next
+  for (const LogEntry& e : first) {
+    ASSERT_EQ(e.text, absl::StrCat("line ", next[e.replica]++)) << e.replica;
+  }
+  EXPECT_EQ(next["worker-0"], 50000);
+  EXPECT_EQ(next["worker-1"], 50000);
+}
+
+TEST(LogReaderTest, ASparseFileIsNotRead) {
+  testing::TempDir dir;
+  const std::string log = dir.Join("worker-0.log");
+  Append(log, Line(0) + "\n");
+  ASSERT_EQ(truncate(log.c_str(), int64_t{1} << 30), 0);  // a hole: no disk used
+  Append(dir.Join("worker-1.log"), Line(1) + "\n");
+  LogReader reader({dir.path(), "", -1, std::nullopt});
+  std::vector<LogEntry> all = ReadToTheEnd(reader);
+  EXPECT_LT(reader.bytes_read(), 64u * 1024);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].text, "line 1");
+  // What dlpd says comes after the lines of the same read.
+  EXPECT_EQ(all[1].replica, "worker-0");
+  EXPECT_EQ(all[1].stream, "stderr");
+  EXPECT_THAT(all[1].text, HasSubstr("worker-0.log not read: a sparse file of 1073741824 bytes"));
+  // Said once, not at every read of a follow.
+  EXPECT_TRUE(reader.ReadNew(false).empty());
+}
+
+TEST(LogReaderTest, StopsAtTheRequestsCapAndSaysSo) {
+  testing::TempDir dir;
+  {
+    std::ofstream out(dir.Join("worker-0.log"));
+    for (int i = 0; i < 50000; ++i) out << Line(i) << "\n";
+  }
+  LogReaderOptions options{dir.path(), "", -1, std::nullopt};
+  options.max_bytes = 100 * 1024;
+  LogReader reader(options);
+  std::vector<LogEntry> all = ReadToTheEnd(reader);
+  EXPECT_LE(reader.bytes_read(), options.max_bytes);
+  ASSERT_GT(all.size(), 1000u);
+  EXPECT_LT(all.size(), 5000u);
+  EXPECT_THAT(all.back().text, HasSubstr("stopped after 102400 bytes"));
+  EXPECT_TRUE(reader.ReadNew(true).empty());
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // A real dlpd serves what `dlp profile` computes from a job's trace files: the
 // summary with the straggler (GET /v1/jobs/ID/profile) and the merged Chrome
 // trace (GET /v1/jobs/ID/profile/trace), the same document MergeTraces makes
-// of the files; a job without trace events, and an unknown job, get 404.
+// of the files; a job without trace events, and an unknown job, get 404; a
+// job's sparse trace file is refused, not read.
 #include <gtest/gtest.h>
 
 #include "../daemon/dlpd_fixture.h"
@@ -100,6 +101,24 @@ TEST_F(ProfileEndpointsTest, NoTraceEventsOrNoJobIsNotFound) {
   int status = 0;
   GetJson(*client_, "/v1/jobs/999999/profile/trace", &status);
   EXPECT_EQ(status, 404);
+}
+
+TEST_F(ProfileEndpointsTest, ASparseTraceFileIsRefusedNotRead) {
+  // 100 MB that take no disk: what took dlpd to 2.3 GB when it was read whole.
+  const std::string id =
+      Run("sparse", "truncate -s 100M \"$DLP_TRACE_DIR/rank-$RANK.trace.json\"", 1);
+  ASSERT_FALSE(id.empty());
+  for (const std::string& path : {"/v1/jobs/" + id + "/traces", "/v1/jobs/" + id + "/profile",
+                                  "/v1/jobs/" + id + "/profile/trace"}) {
+    int status = 0;
+    nlohmann::json body = GetJson(*client_, path, &status);
+    EXPECT_EQ(status, 409) << path << ": " << body.dump();
+    EXPECT_NE(body.dump().find("rank-0.trace.json: a sparse file"), std::string::npos)
+        << body.dump();
+  }
+  int status = 0;
+  GetJson(*client_, "/v1/health", &status);
+  EXPECT_EQ(status, 200);
 }
 
 }  // namespace

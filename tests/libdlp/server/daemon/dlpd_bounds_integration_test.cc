@@ -1,6 +1,6 @@
 // Bounded inputs through a real dlpd (docs/limits.md): specs whose totals
 // would overflow, NUL and invalid UTF-8 are refused with 400 and never
-// stored, dlpd stays healthy and restarts; a row whose stored spec cannot be
+// stored, as are unknown fields; dlpd stays healthy and restarts; a row whose stored spec cannot be
 // read back is quarantined, and dlpd still starts and lists for everyone.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -77,6 +77,16 @@ TEST(DlpdBoundsTest, OverflowingSpecsAreRefusedAndDlpdStaysHealthy) {
     Reply utf8 = Post(*client, "{\"name\":\"caf\xc3\xa9\xff\"}");
     EXPECT_EQ(utf8.status, 400);
     EXPECT_NE(Message(utf8).find("ill-formed UTF-8"), std::string::npos) << utf8.body.dump();
+
+    // A misspelt field is refused with its path, as in YAML, not dropped: the
+    // replica would otherwise run without the memory limit it meant to ask for.
+    Reply misspelt = Post(*client, R"({"name":"typo","replicas":[{"role":"worker",)"
+                                   R"("command":["true"],"resources":{"memroy":"1Gi"}}]})");
+    EXPECT_EQ(misspelt.status, 400) << misspelt.body.dump();
+    EXPECT_NE(Message(misspelt).find(
+                  "replicas[0].resources.memroy: unknown field; did you mean 'memory'?"),
+              std::string::npos)
+        << misspelt.body.dump();
 
     ExpectHealthyAndListing(dlpd, 0);
     // A sane job still goes in.

@@ -1,6 +1,7 @@
 // Tenants and tokens on a real dlpd: the owner's /v1/admin endpoints, what a
 // tenant's token may see and do, revoked and expired tokens, a tenant named
-// `default`, the import of `--tokens FILE`, and tokens never stored in clear.
+// `default`, the import of `--tokens FILE`, tokens never stored in clear, and
+// the memory a tenant's replica gets when it asks for none.
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
@@ -232,6 +233,25 @@ TEST_F(DlpdTenantsTest, TenantsAreValidatedAndDeletedOnlyWithoutActiveJobs) {
   EXPECT_EQ(GetJson(*owner_, "/v1/jobs")["jobs"].size(), 1u);  // its history stays
   DeleteJson(*owner_, "/v1/admin/tenants/alice", &status);
   EXPECT_EQ(status, 404);
+}
+
+TEST_F(DlpdTenantsTest, ATenantsReplicaWithoutMemoryGetsTheDefault) {
+  Start({"--cpus", "1"});
+  auto alice = dlpd_->Client(TenantWithToken("alice"));
+  JobSpec spec = ShellJob("nomem", "exit 0", 1, "100");
+  auto theirs = SubmitJson(*alice, spec);
+  EXPECT_EQ(theirs["spec"]["replicas"][0]["resources"].value("memory", ""), "4Gi")
+      << theirs.dump();
+  // Asked for, it is kept; the owner's jobs are left as they are.
+  spec.replicas[0].resources.memory_bytes = 256 << 20;
+  auto asked = SubmitJson(*alice, spec);
+  EXPECT_EQ(asked["spec"]["replicas"][0]["resources"].value("memory", ""), "256Mi");
+  auto owners = SubmitJson(*owner_, ShellJob("owners", "exit 0", 1, "100"));
+  EXPECT_NE(owners["spec"]["replicas"][0]["resources"].value("memory", ""), "4Gi")
+      << owners.dump();
+  // With its limit, the job runs as before.
+  auto done = WaitJob(*alice, theirs.value("id", ""));
+  EXPECT_EQ(done.value("state", ""), "Succeeded") << done.dump();
 }
 
 }  // namespace

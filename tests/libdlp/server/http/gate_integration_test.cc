@@ -1,6 +1,8 @@
 // The HTTP gate in front of a real dlpd: clients that trickle bytes, send huge
 // heads or announce huge bodies are answered (408, 431, 413) without taking a
-// worker thread, so the owner's requests keep being served.
+// worker thread, so the owner's requests keep being served; a request that
+// does not parse (bare LF line ends, a broken request line) gets one answer
+// and its connection is closed.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -122,6 +124,34 @@ TEST_F(GateTest, KeepAliveAndPipelinedRequestsAreServed) {
   ASSERT_TRUE(client.Send(head));
   client.ReadUntil("\"ok\":true", absl::Seconds(10), 3);
   EXPECT_EQ(client.Count("HTTP/1.1 200"), 3);
+}
+
+// Bare LF line ends once got a 400 per request line, each on the same
+// connection: a thousand answers for one connection, without a token.
+TEST_F(GateTest, BareLineFeedsGetOneAnswerAndTheConnectionCloses) {
+  for (const std::string& token : {std::string(), dlpd_->token()}) {
+    RawClient client(dlpd_->address());
+    const std::string auth = token.empty() ? "" : "Authorization: Bearer " + token + "\n";
+    std::string requests;
+    for (int i = 0; i < 1000; ++i) absl::StrAppend(&requests, "GET /v1/jobs HTTP/1.1\n", auth, "\n");
+    client.Send(requests);  // the server may close before it took them all
+    EXPECT_TRUE(client.ReadToEnd(absl::Seconds(10))) << "token: " << !token.empty();
+    EXPECT_LE(client.Count("HTTP/1.1 "), 1) << client.ReadUntil("", absl::ZeroDuration());
+    EXPECT_EQ(client.Count("HTTP/1.1 200"), 0);
+  }
+  EXPECT_EQ(Health(*dlpd_), 200);
+}
+
+// A head the gate passes but httplib cannot parse: answered 400, then closed,
+// so nothing sent after it on the connection is read as a request.
+TEST_F(GateTest, ARequestThatDoesNotParseClosesItsConnection) {
+  RawClient client(dlpd_->address());
+  const std::string head = GetRequest("/v1/health", dlpd_->token());
+  ASSERT_TRUE(client.Send(absl::StrCat("NOT-A-REQUEST-LINE\r\nAuthorization: Bearer ",
+                                       dlpd_->token(), "\r\n\r\n", head, head)));
+  EXPECT_TRUE(client.ReadToEnd(absl::Seconds(10)));
+  EXPECT_EQ(client.Count("HTTP/1.1 400"), 1) << client.ReadUntil("", absl::ZeroDuration());
+  EXPECT_EQ(client.Count("HTTP/1.1 200"), 0);
 }
 
 // Over HTTPS the handshake happens in the gate too: stalled handshakes hold no thread.

@@ -1,5 +1,6 @@
 // A raw TCP client for tests that misbehave on purpose: trickle bytes, send
-// only a head, never read. Every read has a deadline.
+// only a head, never read. Every read has a deadline, and so does every
+// write (10 s without progress: a server that stopped reading).
 #pragma once
 
 #include <arpa/inet.h>
@@ -30,6 +31,8 @@ class RawClient {
     addr.sin_port = htons(static_cast<uint16_t>(port));
     inet_pton(AF_INET, address.substr(0, colon).c_str(), &addr.sin_addr);
     fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const timeval stall = {10, 0};
+    if (fd_ >= 0) setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &stall, sizeof(stall));
     if (fd_ >= 0 && connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
       Close();
     }
@@ -74,6 +77,19 @@ class RawClient {
     return received_;
   }
 
+  // Reads until the server ends the stream (or resets it) or `timeout`
+  // passes; true when it ended.
+  bool ReadToEnd(absl::Duration timeout) {
+    const absl::Time deadline = absl::Now() + timeout;
+    while (absl::Now() < deadline) {
+      if (!Readable(deadline - absl::Now())) return false;
+      char buf[4096];
+      const ssize_t n = recv(fd_, buf, sizeof(buf), 0);
+      if (n <= 0) return true;
+      received_.append(buf, static_cast<size_t>(n));
+    }
+    return false;
+  }
   // The status code of the response's first line, or 0 before `timeout`.
   int Status(absl::Duration timeout) {
     const std::string head = ReadUntil("\r\n", timeout);

@@ -21,10 +21,17 @@ TEST(HeadScannerTest, FindsTheHeadHoweverItIsSplit) {
   EXPECT_EQ(scanner.head_size(), head.size());
 }
 
-TEST(HeadScannerTest, AcceptsBareNewlines) {
+// httplib does not parse such a head, and each bare-LF line it left behind
+// was once read as one more request on the same connection.
+TEST(HeadScannerTest, RefusesBareNewlines) {
   RequestLimits limits;
-  HeadScanner scanner;
-  EXPECT_EQ(scanner.Scan("GET / HTTP/1.1\nHost: x\n\n", limits), State::kComplete);
+  for (const char* head : {"GET / HTTP/1.1\nHost: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\n\n",
+                           "\nGET / HTTP/1.1\r\n\r\n"}) {
+    HeadScanner scanner;
+    EXPECT_EQ(scanner.Scan(head, limits), State::kBareLineFeed) << head;
+  }
+  HeadScanner blank_first;  // a CRLF before the request line is allowed (RFC 9112 2.2)
+  EXPECT_EQ(blank_first.Scan("\r\nGET / HTTP/1.1\r\n\r\n", limits), State::kComplete);
 }
 
 TEST(HeadScannerTest, RefusesTooManyHeaderLines) {
