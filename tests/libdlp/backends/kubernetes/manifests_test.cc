@@ -146,6 +146,10 @@ TEST(Manifests, JobSetHasOneIndexedReplicatedJobPerRole) {
   EXPECT_EQ(env.at(contract::env::kJobId), "k7f3");
   EXPECT_THAT(env.at(contract::env::kRestartCount),
               HasSubstr("metadata.labels['jobset.sigs.k8s.io/restart-attempt']"));
+  // The ranks' rendezvous secret: 64 hex digits, drawn afresh per rendering.
+  EXPECT_EQ(env.at(contract::env::kRdzvSecret).size(), 64u);
+  EXPECT_EQ(env.at(contract::env::kRdzvSecret).find_first_not_of("0123456789abcdef"),
+            std::string::npos);
   // GPUs whole, in requests and limits; memory only where set.
   EXPECT_EQ(c["resources"]["requests"]["cpu"], "500m");
   EXPECT_EQ(c["resources"]["requests"]["nvidia.com/gpu"], "2");
