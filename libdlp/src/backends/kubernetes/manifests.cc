@@ -2,13 +2,8 @@
 // the pods stable host names, and the flavour's workload.
 #include "backends/kubernetes/manifests.h"
 
-#include <sys/random.h>
-
-#include <cerrno>
-#include <cstring>
 #include <string>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "backends/kubernetes/render_input.h"
 #include "contract/group.h"
@@ -86,22 +81,6 @@ absl::Status CheckOptions(const JobSpec& spec, const RenderOptions& options) {
   return absl::OkStatus();
 }
 
-// 32 bytes of getrandom(2) as hex: the ranks' rendezvous secret
-// (docs/runtime-contract.md). In the workload's pod template, so readable to
-// whoever may read the workload in its namespace: the tenant's own.
-absl::StatusOr<std::string> NewRdzvSecret() {
-  unsigned char bytes[32];
-  size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return absl::InternalError(absl::StrCat("getrandom: ", std::strerror(errno)));
-    got += static_cast<size_t>(n);
-  }
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
-}
-
 }  // namespace
 
 absl::StatusOr<std::vector<nlohmann::json>> RenderManifests(const JobSpec& spec,
@@ -113,9 +92,6 @@ absl::StatusOr<std::vector<nlohmann::json>> RenderManifests(const JobSpec& spec,
   in.config_map = absl::StrCat(in.base, "-group");
   in.image = spec.image.empty() ? options.image : spec.image;
   if (spec.priority != 0) in.priority_class = PriorityClassName(spec.priority);
-  absl::StatusOr<std::string> secret = NewRdzvSecret();
-  if (!secret.ok()) return secret.status();
-  in.rdzv_secret = *std::move(secret);
 
   absl::StatusOr<Json> workload;
   if (options.flavour == "jobset") {

@@ -43,9 +43,6 @@ struct RenderInput {
   std::string config_map;  // the group file's ConfigMap
   std::string image;
   std::string priority_class;  // "" for the default priority (0)
-  // The job's rendezvous secret (DLP_RDZV_SECRET, 64 hex digits), drawn per
-  // rendering: every pod of the workload carries the same one.
-  std::string rdzv_secret;
 };
 
 // A DNS-1035 label of at most kMaxBaseNameBytes from the job's name and id
