@@ -22,6 +22,9 @@ int RunOnLocalRanks(const Args& args, RunRank run_rank) {
   if (std::getenv("RANK") != nullptr) return run_rank(args);
   // Ranks are forked before the store's thread exists (a child of a threaded
   // process may inherit a lock that thread held); they read its port from a pipe.
+  // The job's secret, drawn before the fork so that every rank holds it.
+  auto secret = dlp::runtime::JobSecret::Generate();
+  if (!secret.ok()) return 1;
   int port_pipe[2];
   if (pipe(port_pipe) != 0) return 1;
   std::vector<pid_t> pids;
@@ -37,12 +40,13 @@ int RunOnLocalRanks(const Args& args, RunRank run_rank) {
       setenv("LOCAL_RANK", std::to_string(r).c_str(), 1);
       setenv("LOCAL_WORLD_SIZE", std::to_string(args.ranks).c_str(), 1);
       setenv("DLP_STORE_ADDR", ("127.0.0.1:" + std::to_string(port)).c_str(), 1);
+      setenv("DLP_RDZV_SECRET", secret->Hex().c_str(), 1);
       _exit(run_rank(args));
     }
     pids.push_back(pid);
   }
   close(port_pipe[0]);
-  auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0);
+  auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0, *secret);
   if (server.ok()) {
     int port = (*server)->port();
     for (int r = 0; r < args.ranks; ++r) {

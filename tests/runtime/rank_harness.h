@@ -45,6 +45,13 @@ struct RankGroup {
   }
 };
 
+// The job secret of every test in this process: drawn once, before the ranks
+// are forked (RunRanks), so that they all hold the store's.
+inline const JobSecret& TestSecret() {
+  static const JobSecret secret = *JobSecret::Generate();
+  return secret;
+}
+
 // Options for a communicator of `size` ranks meeting at the store on `port`.
 inline CommOptions TestOptions(int rank, int size, const std::string& transport,
                                const std::string& host_id = "h0") {
@@ -56,6 +63,7 @@ inline CommOptions TestOptions(int rank, int size, const std::string& transport,
   o.key_prefix = "r0/comm0";
   o.advertise_host = "127.0.0.1";
   o.timeout = absl::Seconds(10);
+  o.secret = TestSecret();
   return o;
 }
 
@@ -69,6 +77,7 @@ inline RankGroup RunRanks(int n, const std::function<absl::Status(int rank, int 
   // The ranks are forked before the store's thread exists: a child forked from
   // a threaded process may inherit a lock held by that thread and hang. They
   // wait for the store's port on a pipe.
+  const JobSecret& secret = TestSecret();
   int port_pipe[2];
   if (pipe(port_pipe) != 0) std::abort();
   std::vector<pid_t> pids;
@@ -94,7 +103,7 @@ inline RankGroup RunRanks(int n, const std::function<absl::Status(int rank, int 
     pipes.push_back(fds[0]);
   }
   close(port_pipe[0]);
-  auto server = TcpStoreServer::Start("127.0.0.1", 0);
+  auto server = TcpStoreServer::Start("127.0.0.1", 0, secret);
   if (server.ok()) {
     int port = (*server)->port();
     for (int r = 0; r < n; ++r) {

@@ -82,6 +82,7 @@ absl::StatusOr<CommEnv> ReadCommEnv(int instance) {
     return env;
   }
   DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(store));
+  DLP_ASSIGN_OR_RETURN(o.secret, JobSecret::FromEnvironment());
   env.store_host = hp.host;
   env.store_port = hp.port;
   if (const char* a = Env(names::kAdvertiseAddr)) {

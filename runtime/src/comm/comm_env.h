@@ -7,6 +7,8 @@
 //   LOCAL_RANK         rank among the ranks on this host (default 0)
 //   LOCAL_WORLD_SIZE   ranks on this host (default 1)
 //   DLP_STORE_ADDR     host:port of the rendezvous store (required when WORLD_SIZE > 1)
+//   DLP_RDZV_SECRET    the job's secret, 64 hex digits, proved to the store and
+//                      to the other ranks (required with DLP_STORE_ADDR)
 //   DLP_RDZV_ROUND     rendezvous round, bumped by the launcher on every restart
 //                      (default 0); all keys of a round live under "r<round>/"
 //   DLP_HOST_ID        ranks with equal ids share a host (and its /dev/shm and pid
@@ -27,6 +29,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/job_secret.h"
 
 namespace dlp::runtime {
 
@@ -44,6 +47,9 @@ struct CommOptions {
   int local_size = 1;  // ranks on this host
   int channels = 0;    // parallel rings; 0 = chosen from the cores per local rank
   std::string algo = "auto";  // auto | ring | direct | oneshot (algo_select.h)
+  // Proved on every TCP link to another rank (link_handshake.h); links to a
+  // peer that cannot prove it are refused.
+  JobSecret secret;
 };
 
 struct CommEnv {

@@ -38,7 +38,8 @@ absl::StatusOr<std::unique_ptr<Communicator>> Communicator::FromEnv() {
     return comm;
   }
   DLP_ASSIGN_OR_RETURN(auto store,
-                       ConnectTcpStore(env.store_host, env.store_port, env.options.timeout));
+                       ConnectTcpStore(env.store_host, env.store_port, env.options.secret,
+                                       env.options.timeout));
   return Create(env.options, std::shared_ptr<RendezvousStore>(std::move(store)));
 }
 

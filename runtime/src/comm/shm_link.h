@@ -65,7 +65,8 @@ class ShmSegment {
   bool unlinked_ = false;
 };
 
-// A unique segment name for this process and rank.
+// A unique, unguessable segment name for this process and rank. Segments are
+// created 0600 with O_EXCL and opened only when this user's and 0600.
 std::string NewShmName(int rank);
 
 // own: this rank's segment; next/prev: the neighbour's mapped segment.

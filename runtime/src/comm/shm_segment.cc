@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,8 +45,10 @@ bool ProcessAlive(int pid) {
 }  // namespace
 
 std::string NewShmName(int rank) {
+  // 128 random bits: another user cannot create the name first (O_EXCL would
+  // then fail the job) nor find it before it is listed in /dev/shm.
   std::random_device rd;
-  return absl::StrFormat("/dlp-%d-%d-%08x", getpid(), rank, rd());
+  return absl::StrFormat("/dlp-%d-%d-%08x%08x%08x%08x", getpid(), rank, rd(), rd(), rd(), rd());
 }
 
 absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Create(const std::string& name, int rank,
@@ -89,7 +92,20 @@ absl::StatusOr<std::shared_ptr<ShmSegment>> ShmSegment::Open(const std::string& 
                        errno);
   }
   Fd owned(fd);
+  // Only a segment of this user's that no one else may open is a rank's: one
+  // that another user put under the name is refused before it is mapped.
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return ErrnoStatus(absl::StrCat("fstat ", name), errno);
+  if (st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "shared memory ", name, " is not rank ", rank, "'s: owner uid ", st.st_uid, ", mode ",
+        absl::StrFormat("%04o", st.st_mode & 07777)));
+  }
   size_t size = kHeaderBytes + data_bytes;
+  if (static_cast<size_t>(st.st_size) < size) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("shared memory ", name, " does not belong to rank ", rank));
+  }
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) return ErrnoStatus(absl::StrCat("mmap ", name), errno);
   Header* h = static_cast<Header*>(p);

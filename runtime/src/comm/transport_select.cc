@@ -14,10 +14,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "comm/link_handshake.h"
 #include "comm/shm_link.h"
 #include "comm/tcp_link.h"
 #include "common/socket.h"
@@ -31,8 +33,6 @@
 
 namespace dlp::runtime {
 namespace {
-
-constexpr uint32_t kHelloMagic = 0x646c7072;  // "dlpr"
 
 bool UseShm(const CommOptions& o, const std::string& a, const std::string& b) {
   if (o.transport == "shm") return true;
@@ -59,34 +59,11 @@ class Rendezvous {
   RendezvousStore& store_;
 };
 
-absl::StatusOr<Fd> ConnectToNext(const CommOptions& o, Rendezvous& rdzv, int next) {
-  DLP_ASSIGN_OR_RETURN(std::string addr, rdzv.Get("tcp", next));
-  DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(addr));
-  absl::Time deadline = absl::Now() + o.timeout;
-  auto fd = ConnectTcp(hp.host, hp.port, deadline);
-  if (!fd.ok()) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot connect to rank ", next, " at ", addr, ": ", fd.status().message()));
-  }
-  uint32_t hello[2] = {kHelloMagic, static_cast<uint32_t>(o.rank)};
-  DLP_RETURN_IF_ERROR(SendAll(fd->get(), hello, sizeof(hello), deadline));
-  return fd;
-}
-
-absl::StatusOr<Fd> AcceptFromPrev(const CommOptions& o, int listen_fd, int prev) {
-  absl::Time deadline = absl::Now() + o.timeout;
-  auto fd = AcceptTcp(listen_fd, deadline);
-  if (!fd.ok()) {
-    return absl::DeadlineExceededError(absl::StrCat("rank ", prev, " did not connect within ",
-                                                    absl::FormatDuration(o.timeout)));
-  }
-  uint32_t hello[2] = {};
-  DLP_RETURN_IF_ERROR(RecvAll(fd->get(), hello, sizeof(hello), deadline));
-  if (hello[0] != kHelloMagic || static_cast<int>(hello[1]) != prev) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("expected a connection from rank ", prev, ", got another peer"));
-  }
-  return fd;
+// A timeout while accepting names the rank that did not come.
+absl::Status NotConnected(const CommOptions& o, const absl::Status& s, int peer) {
+  if (!absl::IsDeadlineExceeded(s)) return s;
+  return absl::DeadlineExceededError(
+      absl::StrCat("rank ", peer, " did not connect within ", absl::FormatDuration(o.timeout)));
 }
 
 }  // namespace
@@ -119,6 +96,8 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
   }
 
   // Outgoing side first: connect() completes against the peer's backlog.
+  const absl::Time deadline = absl::Now() + o.timeout;
+  std::optional<OutgoingLink> to_next;
   std::shared_ptr<ShmSegment> next_seg;
   if (send_shm) {
     DLP_ASSIGN_OR_RETURN(std::string name, rdzv.Get("shm", next));
@@ -129,9 +108,8 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
     links.next = MakeShmSendLink(own, seg, next);
     links.send_kind = "shm";
   } else {
-    DLP_ASSIGN_OR_RETURN(Fd fd, ConnectToNext(o, rdzv, next));
-    links.next = MakeTcpSendLink(std::move(fd), next);
-    links.send_kind = "tcp";
+    DLP_ASSIGN_OR_RETURN(std::string addr, rdzv.Get("tcp", next));
+    DLP_ASSIGN_OR_RETURN(to_next, OutgoingLink::Connect(o, addr, next, deadline));
   }
   if (recv_shm && next_seg != nullptr && prev == next) {
     links.prev = MakeShmRecvLink(own, next_seg, prev);  // two ranks: one segment each way
@@ -142,10 +120,25 @@ absl::StatusOr<RingLinks> ConnectRing(const CommOptions& o, RendezvousStore& sto
     DLP_RETURN_IF_ERROR(store.Set(absl::StrCat(rdzv.Key("mapped", prev), "/", o.rank), ""));
     links.prev = MakeShmRecvLink(own, seg, prev);
     links.recv_kind = "shm";
-  } else {
-    DLP_ASSIGN_OR_RETURN(Fd fd, AcceptFromPrev(o, listener.get(), prev));
-    links.prev = MakeTcpRecvLink(std::move(fd), prev);
+  }
+  // The TCP links prove the job's secret in the steps of link_handshake.h.
+  IncomingLinks from_prev(o, listener.get(), recv_shm ? 0 : 1);
+  DLP_RETURN_IF_ERROR(NotConnected(o, from_prev.AcceptAll(deadline), prev));
+  if (to_next) DLP_RETURN_IF_ERROR(to_next->Answer(deadline));
+  auto accepted = from_prev.Finish(deadline);
+  DLP_RETURN_IF_ERROR(NotConnected(o, accepted.status(), prev));
+  if (!recv_shm) {
+    if ((*accepted)[0].second != prev) {
+      return absl::FailedPreconditionError(absl::StrCat("expected a connection from rank ", prev,
+                                                        ", got rank ", (*accepted)[0].second));
+    }
+    links.prev = MakeTcpRecvLink(std::move((*accepted)[0].first), prev);
     links.recv_kind = "tcp";
+  }
+  if (to_next) {
+    DLP_ASSIGN_OR_RETURN(Fd fd, to_next->Finish(deadline));
+    links.next = MakeTcpSendLink(std::move(fd), next);
+    links.send_kind = "tcp";
   }
 
   if (own != nullptr) {
@@ -263,35 +256,32 @@ absl::StatusOr<DoublingLinks> ConnectDoubling(const CommOptions& o, RendezvousSt
     links.partners[peer] = {MakeTcpSendLink(std::move(fd), peer), MakeTcpRecvLink(Fd(second), peer)};
     return absl::OkStatus();
   };
-  // Lower partners first: connect() completes against their backlog.
+  // Lower partners first: connect() completes against their backlog. Then the
+  // links prove the job's secret in the steps of link_handshake.h.
+  const absl::Time deadline = absl::Now() + o.timeout;
+  std::vector<OutgoingLink> lower;
   for (int p : partners) {
     if (p > o.rank) continue;
     DLP_ASSIGN_OR_RETURN(std::string addr, rdzv.Get("pair", p));
-    DLP_ASSIGN_OR_RETURN(HostPort hp, ParseHostPort(addr));
-    absl::Time deadline = absl::Now() + o.timeout;
-    auto fd = ConnectTcp(hp.host, hp.port, deadline);
-    if (!fd.ok()) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot connect to rank ", p, " at ", addr, ": ", fd.status().message()));
-    }
-    uint32_t hello[2] = {kHelloMagic, static_cast<uint32_t>(o.rank)};
-    DLP_RETURN_IF_ERROR(SendAll(fd->get(), hello, sizeof(hello), deadline));
-    DLP_RETURN_IF_ERROR(add(p, std::move(*fd)));
+    DLP_ASSIGN_OR_RETURN(OutgoingLink link, OutgoingLink::Connect(o, addr, p, deadline));
+    lower.push_back(std::move(link));
   }
-  while (!higher.empty()) {
-    absl::Time deadline = absl::Now() + o.timeout;
-    auto fd = AcceptTcp(listener.get(), deadline);
-    if (!fd.ok()) {
-      return absl::DeadlineExceededError(absl::StrCat(
-          "rank ", *higher.begin(), " did not connect within ", absl::FormatDuration(o.timeout)));
+  IncomingLinks from_higher(o, listener.get(), static_cast<int>(higher.size()));
+  const int first_higher = higher.empty() ? -1 : *higher.begin();
+  DLP_RETURN_IF_ERROR(NotConnected(o, from_higher.AcceptAll(deadline), first_higher));
+  for (OutgoingLink& link : lower) DLP_RETURN_IF_ERROR(link.Answer(deadline));
+  auto accepted = from_higher.Finish(deadline);
+  DLP_RETURN_IF_ERROR(NotConnected(o, accepted.status(), first_higher));
+  for (auto& [fd, peer] : *accepted) {
+    if (higher.erase(peer) == 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("rank ", peer, " connected for recursive doubling, not a partner"));
     }
-    uint32_t hello[2] = {};
-    DLP_RETURN_IF_ERROR(RecvAll(fd->get(), hello, sizeof(hello), deadline));
-    const int peer = static_cast<int>(hello[1]);
-    if (hello[0] != kHelloMagic || higher.erase(peer) == 0) {
-      return absl::FailedPreconditionError("an unexpected peer connected for recursive doubling");
-    }
-    DLP_RETURN_IF_ERROR(add(peer, std::move(*fd)));
+    DLP_RETURN_IF_ERROR(add(peer, std::move(fd)));
+  }
+  for (OutgoingLink& link : lower) {
+    DLP_ASSIGN_OR_RETURN(Fd fd, link.Finish(deadline));
+    DLP_RETURN_IF_ERROR(add(link.peer(), std::move(fd)));
   }
   return links;
 }

@@ -41,6 +41,9 @@ inline constexpr char kCudaMpsPipeDirectory[] = "CUDA_MPS_PIPE_DIRECTORY";
 // Rendezvous and collectives.
 inline constexpr char kRdzvRound[] = "DLP_RDZV_ROUND";
 inline constexpr char kStoreAddr[] = "DLP_STORE_ADDR";
+// The job's secret (64 hex digits), which every connection to the store and
+// between ranks proves (runtime/src/common/peer_proof.h). Never on a command line.
+inline constexpr char kRdzvSecret[] = "DLP_RDZV_SECRET";
 inline constexpr char kHostId[] = "DLP_HOST_ID";
 inline constexpr char kCommTransport[] = "DLP_COMM_TRANSPORT";
 inline constexpr char kCommTimeout[] = "DLP_COMM_TIMEOUT";

@@ -19,6 +19,7 @@
 #include "contract/names.h"
 #include "launch/child.h"
 #include "launch/exec_rank.h"
+#include "launch/ssh_command.h"
 #include "launch/group_task.h"
 #include "launch/launcher.h"
 #include "launch/slurm.h"
@@ -36,6 +37,7 @@ struct Flags {
   std::vector<std::string> ssh_opts, env;
   std::string bind_to = "none";
   bool exec_rank = false;
+  bool secret_on_stdin = false;
   bool relay_traces = false;
 };
 
@@ -205,6 +207,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "core"}));
   app.add_flag("--exec-rank", f.exec_rank, "Internal: run one remote rank (used over ssh)");
   app.add_option("--env", f.env, "Internal, with --exec-rank: KEY=VALUE to set");
+  app.add_flag(dlp::launch::kSecretOnStdinFlag, f.secret_on_stdin,
+               "Internal, with --exec-rank: read DLP_RDZV_SECRET from the first line of stdin");
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     app.parse(reversed);
@@ -220,7 +224,8 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos || eq == 0) return Fail("bad --env '" + kv + "' (KEY=VALUE)");
       env[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
-    return dlp::launch::RunExecRank(env, f.workdir, command, Seconds(f.grace));
+    return dlp::launch::RunExecRank(env, f.workdir, command, Seconds(f.grace),
+                                    f.secret_on_stdin);
   }
   const bool in_slurm_task = f.np == 0 && f.hosts.empty() && f.hostfile.empty() &&
                              dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment());

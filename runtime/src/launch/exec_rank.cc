@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <optional>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -35,6 +36,21 @@ std::vector<int> CpusToBindTo(const std::map<std::string, std::string>& env) {
     return {};
   }
   return runtime::CpusForLocalRank(runtime::AllowedCpus(), local_rank, local_size);
+}
+
+// One line of stdin, read a byte at a time so that nothing after it is taken
+// from the watchdog; nullopt at EOF before the newline.
+std::optional<std::string> ReadStdinLine() {
+  std::string line;
+  char c;
+  while (line.size() < 4096) {
+    ssize_t got = read(0, &c, 1);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return std::nullopt;
+    if (c == '\n') return line;
+    line.push_back(c);
+  }
+  return std::nullopt;
 }
 
 bool StdinIsChannel() {
@@ -98,8 +114,17 @@ int StartAndSupervise(const std::map<std::string, std::string>& env, const std::
 
 }  // namespace
 
-int RunExecRank(const std::map<std::string, std::string>& env, const std::string& workdir,
-                const std::vector<std::string>& command, absl::Duration grace) {
+int RunExecRank(std::map<std::string, std::string> env, const std::string& workdir,
+                const std::vector<std::string>& command, absl::Duration grace,
+                bool secret_on_stdin) {
+  if (secret_on_stdin) {
+    std::optional<std::string> secret = ReadStdinLine();
+    if (!secret) {
+      fprintf(stderr, "dlp-run: the launcher sent no job secret on stdin\n");
+      return 2;
+    }
+    env[contract::env::kRdzvSecret] = *secret;
+  }
   printf("%s\n", kReadyMarker);
   fflush(stdout);
   return StartAndSupervise(env, workdir, command, StdinIsChannel(), grace, CpusToBindTo(env));

@@ -3,6 +3,8 @@
 // rank's environment, and stays as a watchdog: when its stdin (the ssh
 // channel) closes, or it gets SIGTERM/SIGHUP, it stops the command's group
 // (TERM, grace, KILL). It exits with the command's code, or 128+N after signal N.
+// With `secret_on_stdin` it first reads the job's secret, the first line of
+// its stdin, into the rank's DLP_RDZV_SECRET (ssh_command.h).
 #pragma once
 
 #include <map>
@@ -13,8 +15,9 @@
 
 namespace dlp::launch {
 
-int RunExecRank(const std::map<std::string, std::string>& env, const std::string& workdir,
-                const std::vector<std::string>& command, absl::Duration grace);
+int RunExecRank(std::map<std::string, std::string> env, const std::string& workdir,
+                const std::vector<std::string>& command, absl::Duration grace,
+                bool secret_on_stdin);
 
 // Runs `command` as a child with `env` added, forwarding SIGTERM/SIGINT to its
 // process group, and returns its exit code (128+N after signal N). Used by

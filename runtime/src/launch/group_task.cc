@@ -71,6 +71,7 @@ class GroupTaskRunner {
   SchedulerTask task_;
   RankLayout layout_;
   std::unique_ptr<RankProcess> rank_;
+  runtime::JobSecret secret_;  // every task's alike (TaskSecret)
   std::unique_ptr<runtime::TcpStoreServer> server_;
   std::unique_ptr<runtime::RendezvousStore> store_;
   int signal_fd_ = -1;
@@ -113,6 +114,7 @@ absl::Status GroupTaskRunner::Prepare() {
                                                    " tasks (srun --ntasks)"));
   }
   PlaceTask(task_, &layout_);
+  DLP_ASSIGN_OR_RETURN(secret_, TaskSecret(CurrentEnvironment()));
   ChooseTraceDir();
   std::unique_ptr<LineWriter> writer = PlainWriter();
   if (!options_.log_dir.empty()) {
@@ -124,7 +126,8 @@ absl::Status GroupTaskRunner::Prepare() {
   rank_ = std::make_unique<RankProcess>(layout_.ranks[task_.rank], std::move(writer));
   std::string host = "127.0.0.1";
   if (coordinator()) {
-    DLP_ASSIGN_OR_RETURN(server_, runtime::TcpStoreServer::Start("0.0.0.0", task_.store_port));
+    DLP_ASSIGN_OR_RETURN(server_,
+                         runtime::TcpStoreServer::Start("0.0.0.0", task_.store_port, secret_));
   } else {
     host = task_.nodes[0];
     if (options_.source == RankSource::kKubernetes) {
@@ -132,7 +135,8 @@ absl::Status GroupTaskRunner::Prepare() {
     }
   }
   DLP_ASSIGN_OR_RETURN(store_,
-                       runtime::ConnectTcpStore(host, task_.store_port, options_.start_timeout));
+                       runtime::ConnectTcpStore(host, task_.store_port, secret_,
+                                                options_.start_timeout));
   if (coordinator()) {
     coordinator_ = std::make_unique<RoundCoordinator>(
         options_.group, layout_, [this](const std::string& line) { Notify(line); });
@@ -208,7 +212,8 @@ std::string GroupTaskRunner::Supervise(int round) {
   std::unique_ptr<StoreWatcher> watcher;
   {
     const std::string host = coordinator() ? "127.0.0.1" : task_.nodes[0];
-    auto connection = runtime::ConnectTcpStore(host, task_.store_port, options_.start_timeout);
+    auto connection =
+        runtime::ConnectTcpStore(host, task_.store_port, secret_, options_.start_timeout);
     if (!connection.ok()) {
       Notify(std::string(connection.status().message()));
       return absl::StrCat(kFail, " 1");

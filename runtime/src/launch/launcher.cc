@@ -67,6 +67,7 @@ class Launcher {
   RankLayout layout_;
   std::vector<std::unique_ptr<RankProcess>> ranks_;
   std::unique_ptr<runtime::TcpStoreServer> store_;
+  runtime::JobSecret secret_;  // drawn once; the same for every round
   std::string store_host_, master_addr_, cwd_;
   bool any_remote_ = false;
   int signal_fd_ = -1;
@@ -113,8 +114,9 @@ absl::Status Launcher::Prepare() {
   }
   const RankPlan& first = layout_.ranks.front();
   master_addr_ = first.local ? store_host_ : first.host;
-  DLP_ASSIGN_OR_RETURN(store_,
-                       runtime::TcpStoreServer::Start(any_remote_ ? "0.0.0.0" : "127.0.0.1", 0));
+  DLP_ASSIGN_OR_RETURN(secret_, runtime::JobSecret::Generate());
+  DLP_ASSIGN_OR_RETURN(store_, runtime::TcpStoreServer::Start(
+                                   any_remote_ ? "0.0.0.0" : "127.0.0.1", 0, secret_));
   group_status_.pid = getpid();
   return absl::OkStatus();
 }
@@ -125,6 +127,7 @@ void Launcher::StartRound(int round) {
   cluster.master_addr = master_addr_;
   cluster.master_port = FreePort();
   cluster.store_addr = absl::StrCat(store_host_, ":", store_->port());
+  cluster.secret_hex = secret_.Hex();
   cluster.round = round;
   if (cluster.framework == contract::Framework::kTensorFlow) {
     for (size_t i = 0; i < ranks_.size(); ++i) cluster.tf_ports.push_back(FreePort());
@@ -162,6 +165,7 @@ void Launcher::StartRound(int round) {
       request.stdin_pipe = true;  // its EOF tells the remote watchdog to stop the rank
     }
     absl::Status started = rank->Start(request);
+    if (started.ok() && !rank->plan().local) started = rank->WriteStdinLine(cluster.secret_hex);
     if (!started.ok() && failure_.empty()) {
       failure_ = rank->Describe();
       failed_index_ = static_cast<int>(i);

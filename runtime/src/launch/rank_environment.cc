@@ -58,6 +58,7 @@ std::map<std::string, std::string> RankEnvironment(const RankLayout& layout, con
   vars[env::kTorchRestartCount] = absl::StrCat(cluster.round);
   vars[env::kRdzvRound] = absl::StrCat(cluster.round);
   vars[env::kStoreAddr] = cluster.store_addr;
+  if (!cluster.secret_hex.empty()) vars[env::kRdzvSecret] = cluster.secret_hex;
   vars[env::kHostId] = rank.host;
   vars[env::kFramework] = std::string(contract::FrameworkName(cluster.framework));
   if (rank.assign_gpus) {

@@ -17,6 +17,7 @@ struct ClusterInfo {
   std::string master_addr;    // host of rank 0
   int master_port = 0;        // a free port on rank 0's host
   std::string store_addr;     // host:port of the launcher's rendezvous store
+  std::string secret_hex;     // the job's secret (DLP_RDZV_SECRET); empty: inherited
   int round = 0;              // rendezvous round = restart count
   std::vector<int> tf_ports;  // per rank, for TF_CONFIG's cluster spec
 };

@@ -124,6 +124,16 @@ void RankProcess::SignalGroup(int signo) {
   if (pid_ > 0) kill(-pid_, signo);
 }
 
+absl::Status RankProcess::WriteStdinLine(const std::string& line) {
+  if (in_fd_ < 0) return absl::FailedPreconditionError("the rank has no stdin pipe");
+  const std::string text = line + "\n";
+  // A pipe holds far more than one line: the write does not block.
+  if (write(in_fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+    return absl::UnavailableError(absl::StrCat("writing to ", plan_.name, "'s stdin failed"));
+  }
+  return absl::OkStatus();
+}
+
 void RankProcess::CloseStdin() {
   if (in_fd_ >= 0) close(in_fd_);
   in_fd_ = -1;

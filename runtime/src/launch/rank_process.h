@@ -39,6 +39,9 @@ class RankProcess {
   void SignalGroup(int signo);
   // Closes the remote rank's stdin: its watchdog then stops the command.
   void CloseStdin();
+  // Writes `line` and a newline to the rank's stdin pipe (the job's secret
+  // for a remote rank, ssh_command.h); fails when there is no pipe.
+  absl::Status WriteStdinLine(const std::string& line);
   // Reads whatever is left in the pipes without waiting, then closes them.
   void DrainAndClose();
 

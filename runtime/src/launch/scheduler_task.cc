@@ -1,6 +1,8 @@
 #include "launch/scheduler_task.h"
 
 #include "absl/strings/str_cat.h"
+#include "contract/env_names.h"
+#include "contract/secret_shell.h"
 
 namespace dlp::launch {
 
@@ -13,6 +15,18 @@ ClusterInfo TaskCluster(const SchedulerTask& task, contract::Framework framework
   cluster.round = round;
   for (int r = 0; r < task.world; ++r) cluster.tf_ports.push_back(task.store_port + 2 + r);
   return cluster;
+}
+
+absl::StatusOr<runtime::JobSecret> TaskSecret(const std::map<std::string, std::string>& env) {
+  const char* name = contract::env::kRdzvSecret;
+  auto it = env.find(name);
+  if (it == env.end() || it->second.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        name, " is not set: every task of the job needs the same secret to reach the "
+              "rendezvous store; set it before srun, e.g. ",
+        contract::kExportNewRdzvSecret));
+  }
+  return runtime::JobSecret::FromHex(it->second, name);
 }
 
 void PlaceTask(const SchedulerTask& task, RankLayout* layout) {

@@ -4,8 +4,12 @@
 // differs; group_task.h runs the rank the same way for both.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/job_secret.h"
 
 #include "contract/names.h"
 #include "launch/rank_environment.h"
@@ -34,6 +38,12 @@ struct SchedulerTask {
 // Where the ranks meet in round `round`: rank 0's host, the store's port, the
 // next one for MASTER_PORT and one per rank after that for TF_CONFIG.
 ClusterInfo TaskCluster(const SchedulerTask& task, contract::Framework framework, int round);
+
+// The job's secret, which every task must be given alike (DLP_RDZV_SECRET in
+// `env`): the task that hosts the store and the others cannot draw it
+// themselves. dlp's batch scripts draw it before srun; FailedPrecondition,
+// saying how to set it, when it is missing.
+absl::StatusOr<runtime::JobSecret> TaskSecret(const std::map<std::string, std::string>& env);
 
 // Puts `task.rank` on this task's host and every other rank on its known host
 // (rank_hosts) or else rank 0's; GPUs stay the scheduler's to bind.

@@ -183,6 +183,11 @@ int RunSlurmRank(const std::vector<std::string>& command, const std::string& fra
     fprintf(stderr, "dlp-run: %s\n", std::string(slurm.status().message()).c_str());
     return 2;
   }
+  auto secret = TaskSecret(CurrentEnvironment());
+  if (!secret.ok()) {
+    fprintf(stderr, "dlp-run: %s\n", std::string(secret.status().message()).c_str());
+    return 2;
+  }
   if (slurm->rank != 0) {
     for (const auto& [k, v] : slurm->env) setenv(k.c_str(), v.c_str(), 1);
     std::vector<char*> argv;
@@ -192,7 +197,7 @@ int RunSlurmRank(const std::vector<std::string>& command, const std::string& fra
     fprintf(stderr, "dlp-run: cannot execute %s: %m\n", command[0].c_str());
     return 127;
   }
-  auto store = runtime::TcpStoreServer::Start("0.0.0.0", slurm->store_port);
+  auto store = runtime::TcpStoreServer::Start("0.0.0.0", slurm->store_port, *secret);
   if (!store.ok()) {
     fprintf(stderr, "dlp-run: cannot host the rendezvous store on port %d: %s\n",
             slurm->store_port, std::string(store.status().message()).c_str());

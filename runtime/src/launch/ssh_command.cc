@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "contract/env_names.h"
 #include "contract/shell_quote.h"
 
 namespace dlp::launch {
@@ -40,6 +41,10 @@ std::vector<std::string> SshArgv(const SshOptions& options, const std::string& h
     remote.push_back(workdir);
   }
   for (const auto& [key, value] : env) {
+    if (key == contract::env::kRdzvSecret) {
+      remote.push_back(kSecretOnStdinFlag);
+      continue;
+    }
     remote.push_back("--env");
     remote.push_back(key + "=" + value);
   }

@@ -1,4 +1,5 @@
-// The wire format of the TCP store. Every message is a frame: a 4-byte
+// The wire format of the TCP store. A connection opens with the handshake of
+// common/peer_proof.h (ProofPurpose::kStore); then every message is a frame: a 4-byte
 // little-endian length, then the payload. Requests start with an Op byte;
 // replies with a Reply byte. Strings are a 4-byte length and the bytes;
 // integers are 8 bytes little-endian.
@@ -7,8 +8,13 @@
 //   GET timeout_ms key            -> OK value | TIMEOUT key
 //   WAIT timeout_ms n key...      -> OK | TIMEOUT first-missing-key
 //   ADD key delta                 -> OK new-value(int) | ERROR message
+//
+// A SET or ADD over the store's caps (StoreLimits) is answered FULL message;
+// a frame too large for any cap is skipped unread and answered FULL as well.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,10 +22,19 @@
 namespace dlp::runtime::store_wire {
 
 enum Op : uint8_t { kSet = 1, kGet = 2, kWait = 3, kAdd = 4 };
-enum Reply : uint8_t { kOk = 0, kTimeout = 1, kError = 2 };
+enum Reply : uint8_t { kOk = 0, kTimeout = 1, kError = 2, kFull = 3 };
 
-// The largest frame either side accepts; keys and values are small.
+// The largest reply a client accepts; the server bounds requests by its
+// StoreLimits (RequestFrameCap).
 inline constexpr uint32_t kMaxFrame = 64u << 20;
+
+// The largest request frame worth reading for these caps: a SET of the
+// largest key and value, or a WAIT of `max_keys` of the largest keys.
+inline size_t RequestFrameCap(size_t max_key_bytes, size_t max_value_bytes) {
+  constexpr size_t kWaitKeys = 1024;  // WAITs name a communicator's ranks
+  return std::max(1 + 4 + max_key_bytes + 4 + max_value_bytes,
+                  1 + 8 + 4 + kWaitKeys * (4 + max_key_bytes));
+}
 
 class Writer {
  public:

@@ -1,10 +1,12 @@
-// The client side of the TCP store: one connection, one request at a time
-// (a mutex makes it safe to share between threads). Blocking calls send their
-// timeout to the server, which answers TIMEOUT with the first missing key.
+// The client side of the TCP store: one connection, opened by proving the
+// job's secret, then one request at a time (a mutex makes it safe to share
+// between threads). Blocking calls send their timeout to the server, which
+// answers TIMEOUT with the first missing key.
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/peer_proof.h"
 #include "common/socket.h"
 #include "dlp/status.h"
 #include "rendezvous/store.h"
@@ -107,6 +109,10 @@ class TcpStore : public RendezvousStore {
             absl::StrCat("rendezvous: timed out after ", HumanDuration(timeout),
                          " waiting for key ", missing.empty() ? key : missing));
       }
+      case kFull: {
+        Reader r(body);
+        return absl::ResourceExhaustedError(absl::StrCat("rendezvous: ", r.Str()));
+      }
       default: {
         Reader r(body);
         return absl::InternalError(absl::StrCat("rendezvous: ", r.Str()));
@@ -126,12 +132,24 @@ class TcpStore : public RendezvousStore {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RendezvousStore>> ConnectTcpStore(const std::string& host, int port,
+                                                                 const JobSecret& secret,
                                                                  absl::Duration timeout) {
-  auto fd = ConnectTcp(host, port, absl::Now() + timeout);
+  DLP_RETURN_IF_ERROR(secret.CheckSet());
+  const absl::Time deadline = absl::Now() + timeout;
+  auto fd = ConnectTcp(host, port, deadline);
   if (!fd.ok()) {
     return absl::UnavailableError(absl::StrCat("rendezvous: cannot reach the store at ", host, ":",
                                                port, " within ", HumanDuration(timeout), ": ",
                                                fd.status().message()));
+  }
+  // The server may be busy with other ranks; the proof gets the connect's slack.
+  absl::Status proved = ProveAsConnecting(fd->get(), secret, ProofPurpose::kStore,
+                                          std::max(deadline, absl::Now() + kReplySlack));
+  if (!proved.ok()) {
+    std::string why = absl::StrCat("rendezvous: the store at ", host, ":", port,
+                                   " did not accept this rank: ", proved.message());
+    if (absl::IsPermissionDenied(proved)) return absl::PermissionDeniedError(why);
+    return absl::UnavailableError(why);
   }
   return std::unique_ptr<RendezvousStore>(
       new TcpStore(std::move(*fd), absl::StrCat(host, ":", port)));

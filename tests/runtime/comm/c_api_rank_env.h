@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/comm.h"
+#include "runtime/rank_harness.h"
 
 namespace dlp::runtime::testing {
 
@@ -17,6 +18,7 @@ inline void SetRankEnv(int rank, int size, int port, const char* transport) {
   setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
   setenv("LOCAL_WORLD_SIZE", std::to_string(size).c_str(), 1);
   setenv("DLP_STORE_ADDR", ("127.0.0.1:" + std::to_string(port)).c_str(), 1);
+  setenv("DLP_RDZV_SECRET", TestSecret().Hex().c_str(), 1);
   setenv("DLP_RDZV_ROUND", "2", 1);
   setenv("DLP_HOST_ID", "test-host", 1);
   setenv("DLP_COMM_TRANSPORT", transport, 1);

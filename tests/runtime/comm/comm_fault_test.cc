@@ -32,7 +32,7 @@ TEST_P(CommFaultTest, KilledRankMakesTheOthersFail) {
   RankGroup group = RunRanks(
       kRanks,
       [&](int rank, int port) -> absl::Status {
-        auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+        auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
         if (!store.ok()) return store.status();
         auto options = testing::TestOptions(rank, kRanks, transport);
         options.timeout = absl::Seconds(120);  // longer than the test's deadline
@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Transports, CommFaultTest,
 
 TEST(CommFaultTest, BrokenCommunicatorFailsFast) {
   RankGroup group = RunRanks(2, [&](int rank, int port) -> absl::Status {
-    auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+    auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
     if (!store.ok()) return store.status();
     auto comm = Communicator::Create(testing::TestOptions(rank, 2, "shm"), std::move(*store));
     if (!comm.ok()) return comm.status();

@@ -57,7 +57,7 @@ absl::Status DeviceAllreduce(Communicator& comm, size_t count, const char* want_
 TEST(CommGpuTest, OneRankUsesNccl) {
   SKIP_WITHOUT_GPU();
   RankGroup group = RunRanks(1, [](int rank, int port) -> absl::Status {
-    auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+    auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
     if (!store.ok()) return store.status();
     auto comm = Communicator::Create(testing::TestOptions(rank, 1, "auto"), std::move(*store));
     if (!comm.ok()) return comm.status();
@@ -70,7 +70,7 @@ TEST(CommGpuTest, RanksSharingOneGpuStageThroughHost) {
   SKIP_WITHOUT_GPU();
   for (const char* transport : {"shm", "tcp"}) {
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
-      auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+      auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
       if (!store.ok()) return store.status();
       auto comm = Communicator::Create(testing::TestOptions(rank, 3, transport), std::move(*store));
       if (!comm.ok()) return comm.status();

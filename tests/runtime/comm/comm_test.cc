@@ -30,7 +30,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int size, int port,
                                                    const std::string& transport,
                                                    const std::string& host_id = "h0",
                                                    const std::string& algo = "auto") {
-  auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+  auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
   if (!store.ok()) return store.status();
   CommOptions o = TestOptions(rank, size, transport, host_id);
   o.algo = algo;
@@ -299,7 +299,7 @@ TEST_P(CommChannelsTest, RanksAgreeAndSplitLargeAllreduces) {
   {
     dlp::testing::TempDir dir;
     RankGroup group = RunRanks(3, [&](int rank, int port) -> absl::Status {
-      auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+      auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
       if (!store.ok()) return store.status();
       CommOptions o = TestOptions(rank, 3, transport);
       o.algo = algo;

@@ -25,7 +25,7 @@ constexpr int kRanks = 3;
 
 // `channels` 0: the communicator's own choice (DLP_COMM_CHANNELS unset).
 absl::StatusOr<std::unique_ptr<Communicator>> Join(int rank, int port, int channels = 0) {
-  auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+  auto store = ConnectTcpStore("127.0.0.1", port, testing::TestSecret(), absl::Seconds(10));
   if (!store.ok()) return store.status();
   CommOptions o = testing::TestOptions(rank, kRanks, "shm");
   o.channels = channels;

@@ -2,6 +2,8 @@
 // TouchPages() every page of it is in this process's page tables, so the first
 // megabyte of a ring's traffic pays no page faults.
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -42,6 +44,36 @@ TEST(ShmSegment, TouchPagesMapsEveryPageOfAPeersRing) {
       << "a fresh mapping was already mapped whole: this test could not tell";
   (*peer)->TouchPages();
   EXPECT_EQ(PresentPages((*peer)->ring(), ShmSegment::kRingBytes), pages);
+}
+
+TEST(ShmSegment, NamesAreUnguessable) {
+  // /dlp-<pid>-<rank>-<128 random bits>: two names for the same rank differ.
+  const std::string a = NewShmName(3), b = NewShmName(3);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.size() - a.rfind('-') - 1, 32u) << a;
+}
+
+TEST(ShmSegment, ASegmentOthersMayOpenIsNotMapped) {
+  // As if another user had made it: open to the group and others.
+  auto own = ShmSegment::Create(NewShmName(0), 0);
+  ASSERT_TRUE(own.ok()) << own.status();
+  const int fd = shm_open((*own)->name().c_str(), O_RDWR | O_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(fchmod(fd, 0666), 0);
+  close(fd);
+  auto peer = ShmSegment::Open((*own)->name(), 0);
+  EXPECT_TRUE(absl::IsPermissionDenied(peer.status())) << peer.status();
+}
+
+TEST(ShmSegment, ASegmentShorterThanARingIsNotMapped) {
+  const std::string name = NewShmName(0);
+  const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 4096), 0);
+  close(fd);
+  auto peer = ShmSegment::Open(name, 0);
+  shm_unlink(name.c_str());
+  EXPECT_TRUE(absl::IsFailedPrecondition(peer.status())) << peer.status();
 }
 
 }  // namespace

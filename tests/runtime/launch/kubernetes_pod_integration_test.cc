@@ -49,6 +49,10 @@ class KubernetesPodTest : public ::testing::Test {
       options.env["JOB_COMPLETION_INDEX"] = absl::StrCat(pod.index);
       options.env["DLP_POD_HOST_PATTERN"] = "127.0.1{index}.1";
       options.env["DLP_JOB_ID"] = "k7";
+      // What the pod template carries, the same in every pod.
+      if (!options.env.count("DLP_RDZV_SECRET")) {
+        options.env["DLP_RDZV_SECRET"] = std::string(64, '5');
+      }
       options.unset_env = {"DLP_TRACE_DIR", "SLURM_PROCID", "SLURM_NTASKS"};
       if (!extra_env.count("DLP_RESTART_COUNT")) options.unset_env.push_back("DLP_RESTART_COUNT");
       std::vector<std::string> argv = {BinPath("dlp-run"), "--group",  path,

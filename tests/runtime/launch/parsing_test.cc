@@ -14,6 +14,8 @@ namespace dlp::launch {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(HostList, SlotsDefaultToOne) {
   auto hosts = ParseHostList("a:2, b ,c:3");
@@ -130,6 +132,14 @@ TEST(SshArgv, QuotesEveryWordForTheRemoteShell) {
               ElementsAre("ssh", "-o", "BatchMode=yes", "-T", "-p", "2222", "-i", "key", "--", "h",
                           "'/opt/dlp/bin/dlp-run' '--exec-rank' '--workdir' '/w' '--env' "
                           "'A=x y' '--' 'echo' '$HOME'"));
+}
+
+TEST(SshArgv, KeepsTheJobSecretOffTheCommandLine) {
+  // Any user of either host can read a command line (ps, /proc/PID/cmdline).
+  const std::string secret(64, 'f');
+  auto argv = SshArgv({}, "h", {{"A", "1"}, {"DLP_RDZV_SECRET", secret}}, "", {"true"});
+  for (const std::string& word : argv) EXPECT_THAT(word, Not(HasSubstr(secret)));
+  EXPECT_THAT(argv.back(), HasSubstr("'--rdzv-secret-on-stdin'"));
 }
 
 }  // namespace

@@ -81,13 +81,17 @@ TEST(ExecRank, ClosedChannelStopsTheCommand) {
   EXPECT_TRUE(Eventually([&] { return ProcessGone(remote); }));
 }
 
+// The job's secret, as a batch script exports it to every task.
+constexpr char kSecret[] =
+    "5555555555555555555555555555555555555555555555555555555555555555";
+
 TEST(Slurm, RankEnvironmentFromSlurmVariables) {
   RunOptions options;
   options.env = {{"SLURM_PROCID", "3"},        {"SLURM_NTASKS", "4"},
                  {"SLURM_LOCALID", "1"},       {"SLURM_NODEID", "1"},
                  {"SLURM_JOB_ID", "1234"},     {"SLURM_STEP_NODELIST", "node[07-08],gpu1"},
                  {"SLURM_NODELIST", "ignored"}, {"SLURM_STEP_TASKS_PER_NODE", "2(x2)"},
-                 {"SLURM_STEP_NUM_NODES", "2"}};
+                 {"SLURM_STEP_NUM_NODES", "2"}, {"DLP_RDZV_SECRET", kSecret}};
   RunResult r = ::dlp::testing::Run(
       {DlpRun(), "--framework", "tensorflow", "--", "sh", "-c",
        "echo $RANK $WORLD_SIZE $LOCAL_RANK $LOCAL_WORLD_SIZE $NODE_RANK $MASTER_ADDR $MASTER_PORT "
@@ -105,7 +109,7 @@ TEST(Slurm, KeepsTheReplicaIdentityTheBatchScriptSet) {
                  {"SLURM_LOCALID", "1"},         {"SLURM_STEP_NODELIST", "localhost"},
                  {"SLURM_JOB_ID", "77"},         {"DLP_ROLE", "ps"},
                  {"DLP_REPLICA_INDEX", "0"},     {"DLP_REPLICA", "ps-0"},
-                 {"DLP_RESTART_COUNT", "2"}};
+                 {"DLP_RESTART_COUNT", "2"},   {"DLP_RDZV_SECRET", kSecret}};
   RunResult r = ::dlp::testing::Run(
       {DlpRun(), "--", "sh", "-c", "echo $RANK $DLP_ROLE $DLP_REPLICA_INDEX $DLP_REPLICA $DLP_RESTART_COUNT"},
       options);
@@ -113,15 +117,28 @@ TEST(Slurm, KeepsTheReplicaIdentityTheBatchScriptSet) {
   EXPECT_EQ(r.out, "1 ps 0 ps-0 2\n");
 }
 
+TEST(Slurm, TaskWithoutTheJobSecretIsRefused) {
+  // Another task could never prove it to rank 0's store: fail at once, saying why.
+  RunOptions options;
+  options.env = {
+      {"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_STEP_NODELIST", "localhost"}};
+  options.unset_env = {"DLP_RDZV_SECRET"};
+  RunResult r = ::dlp::testing::Run({DlpRun(), "--", "true"}, options);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("DLP_RDZV_SECRET is not set"));
+}
+
 TEST(Slurm, RankZeroHostsTheStore) {
-  auto probe = runtime::TcpStoreServer::Start("127.0.0.1", 0);
+  auto secret = runtime::JobSecret::Generate();
+  ASSERT_TRUE(secret.ok());
+  auto probe = runtime::TcpStoreServer::Start("127.0.0.1", 0, *secret);
   ASSERT_TRUE(probe.ok());
   const int port = (*probe)->port();
   (*probe)->Stop();
   probe->reset();
   RunOptions options;
   options.env = {{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"}, {"SLURM_LOCALID", "0"},
-                 {"SLURM_STEP_NODELIST", "localhost"}};
+                 {"SLURM_STEP_NODELIST", "localhost"}, {"DLP_RDZV_SECRET", secret->Hex()}};
   // The command reaches the store through DLP_STORE_ADDR while rank 0 runs.
   RunResult r = ::dlp::testing::Run(
       {DlpRun(), "--rdzv-port", absl::StrCat(port), "--", "bash", "-c",

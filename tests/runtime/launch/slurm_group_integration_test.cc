@@ -44,7 +44,9 @@ class SlurmGroupTest : public ::testing::Test {
                      {"SLURMD_NODENAME", "localhost"},
                      {"SLURM_RESTART_COUNT", absl::StrCat(requeues)},
                      // sbatch exports the submitter's environment: Slurm's id wins.
-                     {"DLP_JOB_ID", "submitters-own"}};
+                     {"DLP_JOB_ID", "submitters-own"},
+                     // What the batch script exports to every task.
+                     {"DLP_RDZV_SECRET", std::string(64, '5')}};
       options.unset_env = {"DLP_TRACE_DIR", "DLP_RESTART_COUNT"};
       running.push_back(std::make_unique<Background>(
           std::vector<std::string>{BinPath("dlp-run"), "--group", path, "--log-dir",

@@ -11,15 +11,20 @@ namespace {
 
 using ::testing::HasSubstr;
 
+const JobSecret& Secret() {
+  static const JobSecret secret = *JobSecret::Generate();
+  return secret;
+}
+
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto server = TcpStoreServer::Start("127.0.0.1", 0);
+    auto server = TcpStoreServer::Start("127.0.0.1", 0, Secret());
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
   }
   std::unique_ptr<RendezvousStore> Connect() {
-    auto store = ConnectTcpStore("127.0.0.1", server_->port(), absl::Seconds(5));
+    auto store = ConnectTcpStore("127.0.0.1", server_->port(), Secret(), absl::Seconds(5));
     EXPECT_TRUE(store.ok()) << store.status();
     return store.ok() ? std::move(*store) : nullptr;
   }
@@ -109,16 +114,16 @@ TEST(StoreConnectTest, ClientRetriesUntilServerStarts) {
   // Find a free port, then start the server on it after the client began.
   int port;
   {
-    auto probe = TcpStoreServer::Start("127.0.0.1", 0);
+    auto probe = TcpStoreServer::Start("127.0.0.1", 0, Secret());
     ASSERT_TRUE(probe.ok());
     port = (*probe)->port();
   }
   std::unique_ptr<TcpStoreServer> server;
   std::thread starter([&] {
-    auto s = TcpStoreServer::Start("127.0.0.1", port);
+    auto s = TcpStoreServer::Start("127.0.0.1", port, Secret());
     if (s.ok()) server = std::move(*s);
   });
-  auto store = ConnectTcpStore("127.0.0.1", port, absl::Seconds(10));
+  auto store = ConnectTcpStore("127.0.0.1", port, Secret(), absl::Seconds(10));
   starter.join();
   ASSERT_TRUE(store.ok()) << store.status();
   EXPECT_TRUE((*store)->Set("a", "b").ok());
@@ -127,19 +132,19 @@ TEST(StoreConnectTest, ClientRetriesUntilServerStarts) {
 TEST(StoreConnectTest, UnreachableStoreFailsWithinTimeout) {
   int port;
   {
-    auto probe = TcpStoreServer::Start("127.0.0.1", 0);
+    auto probe = TcpStoreServer::Start("127.0.0.1", 0, Secret());
     ASSERT_TRUE(probe.ok());
     port = (*probe)->port();
   }
-  auto store = ConnectTcpStore("127.0.0.1", port, absl::Milliseconds(300));
+  auto store = ConnectTcpStore("127.0.0.1", port, Secret(), absl::Milliseconds(300));
   EXPECT_FALSE(store.ok());
   EXPECT_THAT(std::string(store.status().message()), HasSubstr("cannot reach the store"));
 }
 
 TEST(StoreConnectTest, ServerStopEndsClientCalls) {
-  auto server = TcpStoreServer::Start("127.0.0.1", 0);
+  auto server = TcpStoreServer::Start("127.0.0.1", 0, Secret());
   ASSERT_TRUE(server.ok());
-  auto store = ConnectTcpStore("127.0.0.1", (*server)->port(), absl::Seconds(5));
+  auto store = ConnectTcpStore("127.0.0.1", (*server)->port(), Secret(), absl::Seconds(5));
   ASSERT_TRUE(store.ok());
   (*server)->Stop();
   server->reset();

@@ -221,11 +221,13 @@ TEST(TraceWriter, MetricPrintsTheLineAndAddsACounter) {
 TEST(TraceWriter, ClockOffsetsThroughTheStoreAreWithinTheRoundTrip) {
   dlp::testing::TempDir dir;
   ASSERT_EQ(InChild({{"DLP_TRACE_DIR", dir.path()}, {"RANK", "0"}}, [] {
-              auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0);
+              auto secret = dlp::runtime::JobSecret::Generate();
+              if (!secret.ok()) exit(9);
+              auto server = dlp::runtime::TcpStoreServer::Start("127.0.0.1", 0, *secret);
               if (!server.ok()) exit(10);
-              auto s0 = dlp::runtime::ConnectTcpStore("127.0.0.1", (*server)->port(),
+              auto s0 = dlp::runtime::ConnectTcpStore("127.0.0.1", (*server)->port(), *secret,
                                                       absl::Seconds(5));
-              auto s1 = dlp::runtime::ConnectTcpStore("127.0.0.1", (*server)->port(),
+              auto s1 = dlp::runtime::ConnectTcpStore("127.0.0.1", (*server)->port(), *secret,
                                                       absl::Seconds(5));
               if (!s0.ok() || !s1.ok()) exit(11);
               absl::Status st0, st1;

@@ -1,10 +1,15 @@
 #include "backends/kubernetes/kubernetes_backend.h"
 
+#include <sys/random.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "backends/factories.h"
 #include "backends/kubernetes/json_fields.h"
@@ -102,6 +107,24 @@ absl::StatusOr<JobObjects> KubernetesBackend::Read(const ApiClient& api, std::st
   return objects;
 }
 
+namespace {
+
+// 32 bytes of getrandom(2) as hex: a job's rendezvous secret.
+absl::StatusOr<std::string> NewRdzvSecret() {
+  unsigned char bytes[32];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return absl::InternalError(absl::StrCat("getrandom: ", std::strerror(errno)));
+    got += static_cast<size_t>(n);
+  }
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+}
+
+}  // namespace
+
 absl::StatusOr<Job> KubernetesBackend::Submit(const JobSpec& spec) {
   return SubmitAs(spec, NewJobId(), {});
 }
@@ -112,6 +135,7 @@ absl::StatusOr<Job> KubernetesBackend::SubmitAs(const JobSpec& spec, const std::
   RenderOptions render = options_.render;
   render.name_space = Namespace();
   render.job_id = id;
+  DLP_ASSIGN_OR_RETURN(render.rdzv_secret, NewRdzvSecret());
   DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
   JobObjects created{render.job_id};
   std::vector<std::pair<ResourceType, std::string>> done;  // to roll back

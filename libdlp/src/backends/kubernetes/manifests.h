@@ -32,6 +32,11 @@ struct RenderOptions {
   // kOutputsMountDir: each job's DLP_OUTPUT_DIR is its folder there, which
   // later jobs of a pipeline read as ${jobs.NAME.outputDir}. Empty: none.
   std::string output_claim;
+  // The ranks' rendezvous secret (DLP_RDZV_SECRET, docs/runtime-contract.md),
+  // drawn by Submit for each job: every pod carries it, so it is readable to
+  // whoever may read the workload in its namespace. Empty (`dlp render`): the
+  // pods carry none, and whoever applies them must add one.
+  std::string rdzv_secret;
 };
 
 // Where a pod sees the output folder of job `job_id` (on output_claim).

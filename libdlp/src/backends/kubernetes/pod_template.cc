@@ -105,6 +105,9 @@ Json RoleContainer(const RenderInput& in, const ReplicaSpec& role, const std::st
   env.push_back(EnvVar(names::kPodRole, role.role));
   env.push_back(EnvVar(names::kPodHostPattern, host_pattern));
   env.push_back(EnvVar(names::kJobName, in.spec.name));
+  if (!in.options.rdzv_secret.empty()) {
+    env.push_back(EnvVar(names::kRdzvSecret, in.options.rdzv_secret));
+  }
   if (!in.options.job_id.empty()) env.push_back(EnvVar(names::kJobId, in.options.job_id));
   if (!in.options.output_claim.empty()) env.push_back(EnvVar(names::kOutputDir, kOwnOutputDir));
   if (in.options.flavour == "jobset") {

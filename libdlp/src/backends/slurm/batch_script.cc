@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/checked_math.h"
 #include "contract/dlp_run.h"
+#include "contract/secret_shell.h"
 #include "contract/shell_quote.h"
 #include "dlp/spec.h"
 
@@ -191,7 +192,9 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   }
   s.script =
       absl::StrCat("#!/bin/bash\n", SbatchLines(s), "# dlp job ", contract::ShellQuote(spec.name),
-                   ": ", tasks, " Slurm tasks, one per replica of the group file.\n", env,
+                   ": ", tasks, " Slurm tasks, one per replica of the group file.\n",
+                   "# Every task's rendezvous secret, drawn here and now (docs/security.md).\n",
+                   contract::kExportNewRdzvSecret, "\n", env,
                    "srun --kill-on-bad-exit=0 ", contract::ShellCommandLine(command.argv), "\n");
   return s;
 }

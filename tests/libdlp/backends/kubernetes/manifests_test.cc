@@ -146,6 +146,8 @@ TEST(Manifests, JobSetHasOneIndexedReplicatedJobPerRole) {
   EXPECT_EQ(env.at(contract::env::kJobId), "k7f3");
   EXPECT_THAT(env.at(contract::env::kRestartCount),
               HasSubstr("metadata.labels['jobset.sigs.k8s.io/restart-attempt']"));
+  // No rendezvous secret unless Submit drew one (RenderOptions::rdzv_secret).
+  EXPECT_EQ(env.count(contract::env::kRdzvSecret), 0u);
   // GPUs whole, in requests and limits; memory only where set.
   EXPECT_EQ(c["resources"]["requests"]["cpu"], "500m");
   EXPECT_EQ(c["resources"]["requests"]["nvidia.com/gpu"], "2");
@@ -388,6 +390,16 @@ TEST(Manifests, BadOptionsAreRefusedByName) {
   options.name_space = "ML Team";
   EXPECT_THAT(RenderManifests(OneRole(), options).status().message(), HasSubstr("namespace"));
   EXPECT_FALSE(WorkloadResourceOf("pytorchjob").ok());
+}
+
+TEST(Manifests, EveryPodCarriesTheJobsRendezvousSecret) {
+  RenderOptions options = Options("jobset");
+  options.rdzv_secret = std::string(64, 'a');
+  const Json js = Render(TwoRoles(), options)[2];
+  for (const Json& replicated : js["spec"]["replicatedJobs"]) {
+    const Json& c = replicated["template"]["spec"]["template"]["spec"]["containers"][0];
+    EXPECT_EQ(Env(c).at(contract::env::kRdzvSecret), options.rdzv_secret) << replicated["name"];
+  }
 }
 
 TEST(Manifests, RenderIsPure) {

@@ -128,7 +128,10 @@ TEST(BuildSubmission, ScriptIsTheAllocationAndOneSrunOfDlpRun) {
   EXPECT_THAT(s->script, Not(HasSubstr("rm -rf")));
   int commands = 0;
   for (const std::string& line : lines) commands += line[0] != '#';
-  EXPECT_EQ(commands, 1) << s->script;
+  EXPECT_EQ(commands, 2) << s->script;  // the rendezvous secret, then srun
+  // Drawn when the script runs: no secret is written into the script itself.
+  EXPECT_EQ(lines[lines.size() - 2],
+            "export DLP_RDZV_SECRET=\"$(od -An -N32 -tx1 /dev/urandom | tr -d ' \\n')\"");
 }
 
 TEST(BuildSubmission, OddTextIsQuotedOrKeptOffTheSbatchLines) {
