@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   unlink((log + ".1").c_str());
   if (!rotated.empty()) Write(log + ".1", rotated);
   Write(log, text);
-  dlp::server::LogReader tailed({dir, "", tail, std::nullopt, metrics});
+  dlp::server::LogReader tailed({dlp::server::LogFolderAt(dir), "", tail, std::nullopt, metrics});
   const std::vector<std::string> got = Lines(tailed.ReadNew(final)), want = Lines(all);
   if (got != want) {
     for (const std::string& l : got) fprintf(stderr, "tail:  [%s]\n", l.c_str());

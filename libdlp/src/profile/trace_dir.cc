@@ -10,8 +10,10 @@
 #include <regex>
 
 #include "absl/strings/str_cat.h"
+#include "artifacts/output_folder.h"
 #include "contract/files.h"
 #include "dlp/profile.h"
+#include "profile/trace_folder.h"
 
 namespace dlp {
 
@@ -24,14 +26,15 @@ namespace {
 
 // The trace file `dir`/`name`, within `limit` bytes; nullopt when it cannot
 // be opened (gone, a link, not a regular file: skipped as before).
-absl::StatusOr<std::optional<std::string>> ReadTraceFile(const std::string& dir,
+absl::StatusOr<std::optional<std::string>> ReadTraceFile(const contract::TenantFolder& folder,
                                                          const std::string& name,
                                                          uint64_t limit) {
   // The folder may belong to a job's user and dlpd may read it as root:
-  // never follow a link put there.
-  absl::StatusOr<int> opened = contract::OpenRegularFileNoFollow(dir, name);
+  // opened through the trust boundary (contract/tenant_files.h).
+  absl::StatusOr<contract::TenantFile> opened = folder.OpenFile(name);
   if (!opened.ok()) return std::optional<std::string>();
-  const int fd = *opened;
+  const int fd = dup(opened->fd.get());
+  if (fd < 0) return std::optional<std::string>();
   struct stat st = {};
   std::string why;
   if (fstat(fd, &st) != 0) {
@@ -61,7 +64,7 @@ absl::StatusOr<std::optional<std::string>> ReadTraceFile(const std::string& dir,
   close(fd);
   if (!why.empty()) {
     return absl::FailedPreconditionError(
-        absl::StrCat(dir, "/", name, ": ", why, "; trace files are not read past their limits"));
+        absl::StrCat(name, ": ", why, "; trace files are not read past their limits"));
   }
   return std::optional<std::string>(std::move(data));
 }
@@ -70,21 +73,23 @@ absl::StatusOr<std::optional<std::string>> ReadTraceFile(const std::string& dir,
 
 absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir,
                                                     const TraceReadLimits& limits) {
-  std::error_code ec;
-  std::filesystem::directory_iterator it(dir, ec);
-  if (ec) return absl::NotFoundError(absl::StrCat("cannot read ", dir, ": ", ec.message()));
+  absl::StatusOr<contract::TenantFolder> folder = internal::OpenOwnFolder(dir);
+  if (!folder.ok()) return absl::NotFoundError(absl::StrCat("cannot read ", dir));
+  return internal::ReadTraceFolder(*folder, limits);
+}
+
+absl::StatusOr<std::vector<TraceFile>> internal::ReadTraceFolder(
+    const contract::TenantFolder& folder, const TraceReadLimits& limits) {
   std::vector<std::string> names;
-  for (const auto& entry : it) {
-    std::string name = entry.path().filename().string();
+  for (std::string& name : contract::ListFolder(folder)) {
     if (IsTraceFileName(name)) names.push_back(std::move(name));
   }
-  std::sort(names.begin(), names.end());
   std::vector<TraceFile> files;
   uint64_t total = 0;
   for (const std::string& name : names) {
     const uint64_t left = limits.max_total_bytes - total;
     absl::StatusOr<std::optional<std::string>> content =
-        ReadTraceFile(dir, name, std::min(limits.max_file_bytes, left));
+        ReadTraceFile(folder, name, std::min(limits.max_file_bytes, left));
     if (!content.ok()) return content.status();
     if (!*content) continue;
     total += (*content)->size();

@@ -1,11 +1,13 @@
 #include "contract/tenant_files.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -182,6 +184,27 @@ absl::StatusOr<std::string> TenantFolder::ReadFile(std::string_view path, uint64
 
 bool TenantFolder::Exists(std::string_view path) const {
   return OpenBeneath(dir_.get(), path, O_PATH).ok();
+}
+
+std::vector<std::string> ListFolder(const TenantFolder& folder, size_t max_names) {
+  std::vector<std::string> names;
+  const int fd = dup(folder.fd());
+  if (fd < 0) return names;
+  DIR* dir = fdopendir(fd);
+  if (dir == nullptr) {
+    close(fd);
+    return names;
+  }
+  rewinddir(dir);  // the descriptor's offset is shared with the folder's
+  while (const dirent* e = readdir(dir)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    if (names.size() >= max_names) break;
+    names.push_back(name);
+  }
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace dlp::contract

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -99,5 +100,10 @@ class TenantFolder {
   uid_t owner_ = 0;
   gid_t group_ = 0;
 };
+
+// The names in `folder` (not "." or ".."), sorted; at most `max_names` of
+// them. Nothing is followed or opened: a name is to be opened through the
+// folder.
+std::vector<std::string> ListFolder(const TenantFolder& folder, size_t max_names = 100000);
 
 }  // namespace dlp::contract

@@ -41,6 +41,7 @@ const std::map<std::string, std::string>& Allowed() {
        "TenantFolder's descriptor with O_NOFOLLOW"},
       {"artifacts/verified_file.cc", "a download the client writes into its own folder"},
       {"profile/chart/cairo_chart.cc", "the chart the user asked to write"},
+      {"profile/trace_dir.cc", "ReadTraceDir: a folder the caller trusts as its own"},
   };
   return allowed;
 }

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "artifacts/output_folder.h"
 #include "contract/files.h"
 #include "contract/log_line.h"
 #include "dlp/profile.h"
@@ -72,11 +73,12 @@ struct OpenFile {
   int fd = -1;
   struct stat st = {};
   bool sparse = false;
-  // A job's user owns its log folder: never follow a link it put there.
-  explicit OpenFile(const std::string& path) {
-    const std::filesystem::path file(path);
-    fd = contract::OpenRegularFileNoFollow(file.parent_path().string(), file.filename().string())
-             .value_or(-1);
+  // A job's user owns its log folder: `name` is opened below it as the trust
+  // boundary allows (contract/tenant_files.h).
+  OpenFile(const std::optional<contract::TenantFolder>& folder, const std::string& name) {
+    absl::StatusOr<contract::TenantFile> file =
+        folder ? folder->OpenFile(name) : absl::NotFoundError("no log folder");
+    if (file.ok()) fd = dup(file->fd.get());
     if (fd >= 0 && fstat(fd, &st) != 0) {
       close(fd);
       fd = -1;
@@ -95,6 +97,10 @@ std::string FileName(const std::string& path) {
 }
 
 }  // namespace
+
+LogFolderOpener LogFolderAt(const std::string& dir) {
+  return [dir] { return internal::OpenOwnFolder(dir); };
+}
 
 void LogReader::Say(const std::string& replica, std::string text) {
   LogEntry e;
@@ -126,7 +132,7 @@ void LogReader::StartTail(FileState& state, const std::string& path, int fd, uin
   state.offset = scan.offset;
   if (scan.found < options_.tail && !scan.stopped) {
     // The rest from the rotated file, which ends with a whole line.
-    OpenFile old(path + ".1");
+    OpenFile old(folder_, path + ".1");
     if (old.fd >= 0 && !old.sparse) {
       const TailScan more =
           ScanTail(old.fd, static_cast<uint64_t>(old.st.st_size), options_.tail - scan.found,
@@ -140,7 +146,7 @@ void LogReader::StartTail(FileState& state, const std::string& path, int fd, uin
 std::optional<std::string> LogReader::ReadBytes(const std::string& replica, FileState& state,
                                                 const std::string& path, bool final,
                                                 uint64_t budget) {
-  OpenFile file(path);
+  OpenFile file(folder_, path);
   if (file.fd < 0) return std::nullopt;
   if (file.sparse) {
     state.refused = true;
@@ -164,7 +170,7 @@ std::optional<std::string> LogReader::ReadBytes(const std::string& replica, File
   state.inode = inode;
   std::string data;
   if (state.rotated_inode != 0) {
-    OpenFile old(path + ".1");
+    OpenFile old(folder_, path + ".1");
     if (old.fd >= 0 && !old.sparse && static_cast<uint64_t>(old.st.st_ino) == state.rotated_inode) {
       data = ReadUpTo(old.fd, state.rotated_offset, static_cast<uint64_t>(old.st.st_size),
                       budget, &bytes_read_);
@@ -261,14 +267,17 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
 std::vector<LogEntry> LogReader::ReadNew(bool final) {
   std::vector<LogEntry> out;
   if (capped_) return out;
-  std::vector<std::pair<std::string, std::string>> files;  // replica, path
+  if (!folder_ && options_.folder) {
+    absl::StatusOr<contract::TenantFolder> opened = options_.folder();
+    if (opened.ok()) folder_.emplace(std::move(*opened));
+  }
+  std::vector<std::pair<std::string, std::string>> files;  // replica, name in the folder
   if (!options_.replica.empty()) {
-    files.emplace_back(options_.replica, options_.dir + "/" + options_.replica + ".log");
-  } else {
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(options_.dir, ec)) {
-      const std::filesystem::path& p = entry.path();
-      if (p.extension() == ".log") files.emplace_back(p.stem().string(), p.string());
+    files.emplace_back(options_.replica, options_.replica + ".log");
+  } else if (folder_) {
+    for (const std::string& name : contract::ListFolder(*folder_)) {
+      const std::filesystem::path p(name);
+      if (p.extension() == ".log") files.emplace_back(p.stem().string(), name);
     }
   }
   std::sort(files.begin(), files.end());

@@ -14,13 +14,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "contract/tenant_files.h"
 #include "contract/log_line.h"
 
 namespace dlp::server {
@@ -38,8 +41,15 @@ struct LogEntry {
   std::string text;
 };
 
+// Opens the job's log folder, through the trust boundary (docs/security.md);
+// NotFound until the job has started.
+using LogFolderOpener = std::function<absl::StatusOr<contract::TenantFolder>()>;
+
+// The folder `dir` as one the caller trusts as its own (tests, tools).
+LogFolderOpener LogFolderAt(const std::string& dir);
+
 struct LogReaderOptions {
-  std::string dir;
+  LogFolderOpener folder;
   std::string replica;  // empty: every replica
   int64_t tail = -1;    // last N lines per replica on the first read; -1: all
   std::optional<absl::Time> since;
@@ -95,6 +105,7 @@ class LogReader {
 
   LogReaderOptions options_;
   std::map<std::string, FileState> files_;  // by replica name
+  std::optional<contract::TenantFolder> folder_;  // opened on the first read that finds it
   uint64_t bytes_read_ = 0;
   bool caught_up_ = true;
   bool capped_ = false;  // options_.max_bytes were read

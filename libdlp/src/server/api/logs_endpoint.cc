@@ -51,10 +51,10 @@ struct FollowState {
 void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
   const std::string id = req.matches[1];
   const std::string tenant = TenantOf(ctx, req);
-  absl::StatusOr<std::string> dir = ctx.controller->LogDir(id, tenant);
-  if (!dir.ok()) return SendError(res, dir.status());
+  absl::StatusOr<LogFolderOpener> folder = ctx.controller->LogFolder(id, tenant);
+  if (!folder.ok()) return SendError(res, folder.status());
   LogReaderOptions options;
-  options.dir = *dir;
+  options.folder = std::move(*folder);
   options.replica = req.get_param_value("replica");
   if (!options.replica.empty() && !ValidReplicaName(options.replica)) {
     return SendError(res, absl::InvalidArgumentError(

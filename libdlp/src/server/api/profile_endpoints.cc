@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/profile.h"
+#include "profile/trace_folder.h"
 #include "server/api/monitor.h"
 
 namespace dlp::server {
@@ -20,12 +21,14 @@ constexpr uint64_t kMaxTraceBytes = 64 << 20;
 // The job's trace files as they are now; none before it started (no folder).
 absl::StatusOr<std::vector<TraceFile>> JobTraceFiles(const ApiContext& ctx,
                                                      const httplib::Request& req) {
-  absl::StatusOr<std::string> dir = ctx.controller->LogDir(req.matches[1], TenantOf(ctx, req));
-  if (!dir.ok()) return dir.status();
-  absl::StatusOr<std::vector<TraceFile>> files =
-      ReadTraceDir(*dir, {.max_file_bytes = kMaxTraceBytes, .max_total_bytes = kMaxTraceBytes});
-  if (absl::IsNotFound(files.status())) return std::vector<TraceFile>{};
-  return files;
+  absl::StatusOr<std::function<absl::StatusOr<contract::TenantFolder>()>> open =
+      ctx.controller->LogFolder(req.matches[1], TenantOf(ctx, req));
+  if (!open.ok()) return open.status();
+  absl::StatusOr<contract::TenantFolder> folder = (*open)();
+  if (absl::IsNotFound(folder.status())) return std::vector<TraceFile>{};
+  if (!folder.ok()) return folder.status();
+  return internal::ReadTraceFolder(
+      *folder, {.max_file_bytes = kMaxTraceBytes, .max_total_bytes = kMaxTraceBytes});
 }
 
 // SummarizeTraces and MergeTraces refuse files without events: for the API

@@ -384,10 +384,14 @@ absl::StatusOr<std::vector<Event>> Controller::Events(const std::string& id,
   return store->Events(record.seq);
 }
 
-absl::StatusOr<std::string> Controller::LogDir(const std::string& id,
-                                               const std::string& tenant) {
+absl::StatusOr<std::function<absl::StatusOr<contract::TenantFolder>()>> Controller::LogFolder(
+    const std::string& id, const std::string& tenant) {
   DLP_ASSIGN_OR_RETURN(JobRecord record, Read(id, tenant));
-  return executor_.LogDir(record.job.id);  // a pure function of the id
+  const Executor* executor = &executor_;
+  return [executor, job = record.job.id]() -> absl::StatusOr<contract::TenantFolder> {
+    DLP_ASSIGN_OR_RETURN(contract::TenantFolder files, executor->JobFiles(job));
+    return files.Sub(contract::kLogFolderName);
+  };
 }
 
 std::vector<SampledJob> Controller::RunningJobs() {

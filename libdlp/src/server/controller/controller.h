@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,7 +97,9 @@ class Controller {
                            absl::Duration timeout);
   absl::StatusOr<std::vector<Event>> Events(const std::string& id, const std::string& tenant);
   // The job's log folder (NotFound as Get).
-  absl::StatusOr<std::string> LogDir(const std::string& id, const std::string& tenant);
+  // Opens it through the trust boundary, once the job has started.
+  absl::StatusOr<std::function<absl::StatusOr<contract::TenantFolder>()>> LogFolder(
+      const std::string& id, const std::string& tenant);
   // Every running job with its processes (Executor::JobProcesses), for the
   // usage sampler.
   std::vector<SampledJob> RunningJobs();

@@ -39,9 +39,9 @@ class SweepController::Host : public internal::TrialHost {
   absl::StatusOr<std::vector<MetricPoint>> NewMetrics(const std::string& job, bool final) override {
     auto reader = readers_.find(job);
     if (reader == readers_.end()) {
-      DLP_ASSIGN_OR_RETURN(std::string dir, jobs_.LogDir(job, tenant_));
-      reader =
-          readers_.emplace(job, std::make_unique<LogReader>(LogReaderOptions{.dir = dir})).first;
+      DLP_ASSIGN_OR_RETURN(LogFolderOpener folder, jobs_.LogFolder(job, tenant_));
+      reader = readers_.emplace(job, std::make_unique<LogReader>(LogReaderOptions{.folder = folder}))
+                   .first;
     }
     // A chunk of each file per step (LogReader), all of it once the job ended.
     std::vector<MetricPoint> points;

@@ -23,9 +23,9 @@ ModelVersion ModelRegistry::Shown(ModelVersion model, const std::string& key,
   return model;
 }
 
-std::map<std::string, double> ModelRegistry::FinalMetrics(const std::string& log_dir) const {
+std::map<std::string, double> ModelRegistry::FinalMetrics(LogFolderOpener log_folder) const {
   LogReaderOptions options;
-  options.dir = log_dir;
+  options.folder = std::move(log_folder);
   LogReader reader(std::move(options));
   std::map<std::string, double> last;
   do {  // a chunk of each file at a time (LogReader)
@@ -63,8 +63,8 @@ absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& re
   model.labels = job.spec.labels;
   model.git_commit = ReadGitCommitAs(job.spec.workdir, output->owner(), output->group());
   model.registered_by = tenant;
-  DLP_ASSIGN_OR_RETURN(std::string log_dir, controller_->LogDir(job.id, tenant));
-  model.metrics = FinalMetrics(log_dir);
+  DLP_ASSIGN_OR_RETURN(LogFolderOpener log_folder, controller_->LogFolder(job.id, tenant));
+  model.metrics = FinalMetrics(std::move(log_folder));
   const std::string key = tenant.empty() ? kOwnerTenant : tenant;
   DLP_ASSIGN_OR_RETURN(ModelVersion added, store_->Add(key, std::move(model), reg.alias));
   return Shown(std::move(added), key, tenant);

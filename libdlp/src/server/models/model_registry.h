@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "dlp/artifacts.h"
+#include "server/api/log_reader.h"
 #include "server/controller/controller.h"
 #include "server/models/blob_store.h"
 #include "server/store/model_store.h"
@@ -46,7 +47,7 @@ class ModelRegistry {
   // The name as the caller sees it.
   static ModelVersion Shown(ModelVersion model, const std::string& key, const std::string& tenant);
   // The last value of each metric the job's ranks reported.
-  std::map<std::string, double> FinalMetrics(const std::string& log_dir) const;
+  std::map<std::string, double> FinalMetrics(LogFolderOpener log_folder) const;
 
   Controller* controller_;
   ModelStore* store_;

@@ -51,7 +51,7 @@ TEST(LogReaderTest, InterleavesReplicasByTime) {
          "2026-11-30T12:00:00.000001Z O a1\n2026-11-30T12:00:00.000003Z O a2\n");
   Append(dir.Join("worker-1.log"),
          "2026-11-30T12:00:00.000002Z O b1\n2026-11-30T12:00:00.000004Z E b2\n");
-  LogReader reader({dir.path(), "", -1, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
   EXPECT_EQ(Texts(reader.ReadNew(false)),
             (std::vector<std::string>{"worker-0:a1", "worker-1:b1", "worker-0:a2", "worker-1:b2"}));
 }
@@ -61,12 +61,12 @@ TEST(LogReaderTest, TailSinceAndReplicaFilter) {
   Append(dir.Join("worker-0.log"),
          "2026-11-30T12:00:01Z O a1\n2026-11-30T12:00:02Z O a2\n2026-11-30T12:00:03Z O a3\n");
   Append(dir.Join("worker-1.log"), "2026-11-30T12:00:04Z O b1\n");
-  LogReader tail({dir.path(), "worker-0", 2, std::nullopt});
+  LogReader tail({LogFolderAt(dir.path()), "worker-0", 2, std::nullopt});
   EXPECT_EQ(Texts(tail.ReadNew(true)), (std::vector<std::string>{"worker-0:a2", "worker-0:a3"}));
   absl::Time since;
   std::string err;
   ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, "2026-11-30T12:00:03Z", &since, &err));
-  LogReader after({dir.path(), "", -1, since});
+  LogReader after({LogFolderAt(dir.path()), "", -1, since});
   EXPECT_EQ(Texts(after.ReadNew(true)), (std::vector<std::string>{"worker-0:a3", "worker-1:b1"}));
 }
 
@@ -77,11 +77,11 @@ TEST(LogReaderTest, LeavesOutMetricLinesBeforeTheTail) {
          "2026-11-30T12:00:03Z O DLP_METRIC loss=0.5 step=1\n"
          "2026-11-30T12:00:04Z E DLP_METRIC on stderr\n"
          "2026-11-30T12:00:05Z O DLP_METRIC loss=0.25 step=2\n");
-  LogReader all({dir.path(), "", 2, std::nullopt});
+  LogReader all({LogFolderAt(dir.path()), "", 2, std::nullopt});
   EXPECT_EQ(Texts(all.ReadNew(true)),
             (std::vector<std::string>{"worker-0:DLP_METRIC on stderr",
                                       "worker-0:DLP_METRIC loss=0.25 step=2"}));
-  LogReader quiet({dir.path(), "", 2, std::nullopt, /*metrics=*/false});
+  LogReader quiet({LogFolderAt(dir.path()), "", 2, std::nullopt, /*metrics=*/false});
   EXPECT_EQ(Texts(quiet.ReadNew(false)),
             (std::vector<std::string>{"worker-0:a2", "worker-0:DLP_METRIC on stderr"}));
   Append(dir.Join("worker-0.log"),
@@ -92,7 +92,7 @@ TEST(LogReaderTest, LeavesOutMetricLinesBeforeTheTail) {
 TEST(LogReaderTest, FollowsAppendsAndHoldsPartialLinesUntilTheEnd) {
   testing::TempDir dir;
   const std::string path = dir.Join("worker-0.log");
-  LogReader reader({dir.path(), "", -1, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
   EXPECT_TRUE(reader.ReadNew(false).empty());
   Append(path, "2026-11-30T12:00:01Z O one\n2026-11-30T12:00:02Z O tw");
   EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:one"}));
@@ -117,14 +117,14 @@ TEST(LogReaderTest, TailReadsFromTheEndNotTheWholeFile) {
     std::ofstream out(dir.Join("worker-0.log"));
     for (int i = 0; i < 400000; ++i) out << Line(i) << "\n";  // about 17 MB
   }
-  LogReader reader({dir.path(), "", 3, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", 3, std::nullopt});
   EXPECT_EQ(Texts(reader.ReadNew(false)),
             (std::vector<std::string>{"worker-0:line 399997", "worker-0:line 399998",
                                       "worker-0:line 399999"}));
   EXPECT_LT(reader.bytes_read(), 256u * 1024);
   // Metric lines left out before the tail are skipped while reading backwards.
   Append(dir.Join("worker-0.log"), "2026-12-01T13:00:00Z O DLP_METRIC loss=0.5 step=1\n");
-  LogReader no_metrics({dir.path(), "worker-0", 1, std::nullopt, false});
+  LogReader no_metrics({LogFolderAt(dir.path()), "worker-0", 1, std::nullopt, false});
   EXPECT_EQ(Texts(no_metrics.ReadNew(false)), (std::vector<std::string>{"worker-0:line 399999"}));
   EXPECT_LT(no_metrics.bytes_read(), 256u * 1024);
 }
@@ -133,7 +133,7 @@ TEST(LogReaderTest, TailTakesTheRestFromTheRotatedFile) {
   testing::TempDir dir;
   for (int i = 0; i < 10; ++i) Append(dir.Join("worker-0.log.1"), Line(i) + "\n");
   for (int i = 10; i < 13; ++i) Append(dir.Join("worker-0.log"), Line(i) + "\n");
-  LogReader reader({dir.path(), "", 5, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", 5, std::nullopt});
   EXPECT_EQ(Texts(reader.ReadNew(false)),
             (std::vector<std::string>{"worker-0:line 8", "worker-0:line 9", "worker-0:line 10",
                                       "worker-0:line 11", "worker-0:line 12"}));
@@ -146,7 +146,7 @@ TEST(LogReaderTest, FollowReadsTheRestOfTheRotatedFileFirst) {
   testing::TempDir dir;
   const std::string log = dir.Join("worker-0.log");
   Append(log, Line(0) + "\n" + Line(1).substr(0, 10));
-  LogReader reader({dir.path(), "", -1, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
   EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:line 0"}));
   // dlp-run finishes the line, writes another, then rotates (launch/output.h).
   Append(log, Line(1).substr(10) + "\n" + Line(2) + "\n");
@@ -198,7 +198,7 @@ TEST(LogReaderTest, AnOverLongLineIsCutAndMarkedNotHeldWhole) {
   AppendLongLine(log, Line(1) + " ", 48 << 20);  // a job writing its file itself
   Append(log, Line(2) + "\n");
   const int64_t before = PeakRss();
-  LogReader reader({dir.path(), "", -1, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
   std::vector<LogEntry> all = ReadToTheEnd(reader);
   EXPECT_LT(PeakRss() - before, 16 << 20);
   ASSERT_EQ(all.size(), 3u);
@@ -215,7 +215,7 @@ TEST(LogReaderTest, ATailOverAnOverLongLineIsCutToo) {
   Append(log, Line(0) + "\n");
   AppendLongLine(log, Line(1) + " ", 48 << 20);
   const int64_t before = PeakRss();
-  LogReader reader({dir.path(), "", 2, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", 2, std::nullopt});
   std::vector<LogEntry> all = ReadToTheEnd(reader);
   EXPECT_LT(PeakRss() - before, 16 << 20);
   ASSERT_EQ(all.size(), 2u);
@@ -230,7 +230,7 @@ TEST(LogReaderTest, ReadsInBoundedChunksAndLosesNoLine) {
     std::ofstream out(dir.Join(absl::StrCat(replica, ".log")));
     for (int i = 0; i < 50000; ++i) out << Line(i) << "\n";  // about 2 MB each
   }
-  LogReaderOptions options{dir.path(), "", -1, std::nullopt};
+  LogReaderOptions options{LogFolderAt(dir.path()), "", -1, std::nullopt};
   options.chunk_bytes = 256 * 1024;
   LogReader reader(options);
   std::vector<LogEntry> first = reader.ReadNew(true);
@@ -255,7 +255,7 @@ TEST(LogReaderTest, ASparseFileIsNotRead) {
   Append(log, Line(0) + "\n");
   ASSERT_EQ(truncate(log.c_str(), int64_t{1} << 30), 0);  // a hole: no disk used
   Append(dir.Join("worker-1.log"), Line(1) + "\n");
-  LogReader reader({dir.path(), "", -1, std::nullopt});
+  LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
   std::vector<LogEntry> all = ReadToTheEnd(reader);
   EXPECT_LT(reader.bytes_read(), 64u * 1024);
   ASSERT_EQ(all.size(), 2u);
@@ -274,7 +274,7 @@ TEST(LogReaderTest, StopsAtTheRequestsCapAndSaysSo) {
     std::ofstream out(dir.Join("worker-0.log"));
     for (int i = 0; i < 50000; ++i) out << Line(i) << "\n";
   }
-  LogReaderOptions options{dir.path(), "", -1, std::nullopt};
+  LogReaderOptions options{LogFolderAt(dir.path()), "", -1, std::nullopt};
   options.max_bytes = 100 * 1024;
   LogReader reader(options);
   std::vector<LogEntry> all = ReadToTheEnd(reader);
