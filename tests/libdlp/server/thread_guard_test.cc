@@ -36,7 +36,7 @@ TEST(ThreadGuardTest, SamplerKeepsSamplingAfterARoundThrew) {
   UsageSampler sampler(
       [&] {
         if (++calls <= 2) throw std::runtime_error("round failed");
-        return std::vector<Job>{};
+        return std::vector<SampledJob>{};
       },
       absl::Milliseconds(1));
   sampler.Start();

@@ -127,7 +127,10 @@ class ControllerPreemptionTest : public ::testing::Test {
   }
   Job Get(const std::string& id) { return controller_->Get(id, "").value_or(Job()); }
   std::string Log(const std::string& id) {
-    return ReadFileOrEmpty(controller_->LogDir(id, "").value_or("") + "/worker-0.log");
+    auto open = controller_->LogFolder(id, "");
+    if (!open.ok()) return "";
+    absl::StatusOr<contract::TenantFolder> folder = (*open)();
+    return folder.ok() ? folder->ReadFile("worker-0.log", 0, 1 << 20).value_or("") : "";
   }
   // Job 2 runs until the test creates `release`.
   JobSpec Preemptor() {
