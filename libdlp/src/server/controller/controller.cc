@@ -9,7 +9,6 @@
 #include "dlp/status.h"
 #include "server/controller/queue_access.h"
 #include "server/controller/snapshot_builder.h"
-#include "server/controller/tenant_defaults.h"
 #include "server/log.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/store/tenant_store.h"
@@ -38,7 +37,9 @@ Controller::Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy,
       policy_(std::move(policy)),
       executor_(std::move(executor)),
       options_(options),
-      history_(options.fair_share_half_life) {}
+      history_(options.fair_share_half_life) {
+  executor_.SetTenantReplicaMemory(options.tenant_replica_memory);
+}
 
 Controller::~Controller() { Shutdown(); }
 
@@ -184,7 +185,6 @@ JobRecord Controller::NewRecord(JobSpec spec, const std::string& tenant) const {
 }
 
 absl::StatusOr<Job> Controller::Submit(JobSpec spec, const std::string& tenant) {
-  if (!tenant.empty()) ApplyTenantDefaults(options_.tenant_replica_memory, spec);
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   DLP_RETURN_IF_ERROR(ResolveDependsOn(spec, tenant));
   DLP_RETURN_IF_ERROR(Admit(spec, tenant));

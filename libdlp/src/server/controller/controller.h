@@ -78,7 +78,8 @@ class Controller {
   void Shutdown();
   bool stopping() const;
 
-  // A tenant's spec first gets ControllerOptions::tenant_replica_memory.
+  // A tenant's replicas without memory are limited to
+  // ControllerOptions::tenant_replica_memory when they start (Executor).
   // InvalidArgument when the spec is invalid or can never fit, names an
   // unknown queue or a priority outside its queue's range, or when the tenant
   // has no Unix account to run as; PermissionDenied when the tenant may not

@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "server/controller/tenant_defaults.h"
+#include "server/executor/tenant_defaults.h"
 #include "server/scheduler/fair_share_history.h"
 
 namespace dlp::server {

@@ -17,6 +17,7 @@
 #include "job/replica_exit.h"
 #include "server/executor/gpu_assignment.h"
 #include "server/executor/process.h"
+#include "server/executor/tenant_defaults.h"
 #include "server/proc/proc_file.h"
 #include "server/proc/session_processes.h"
 #include "server/scheduler/resources.h"
@@ -106,7 +107,9 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   }
   const absl::Time now = absl::Now();
   if (options_.cgroups) {
-    const ResourceVector demand = DemandOf(record.job.spec);
+    JobSpec limited = record.job.spec;
+    if (run_as) ApplyTenantDefaults(tenant_replica_memory_, limited);
+    const ResourceVector demand = DemandOf(limited);
     int replicas = 0;
     for (const ReplicaSpec& r : record.job.spec.replicas) replicas += r.count;
     const CgroupLimits limits = JobCgroupLimits(demand.memory_bytes, demand.cpu_millis, replicas);

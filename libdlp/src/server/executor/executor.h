@@ -75,6 +75,9 @@ class Executor {
   absl::Status Start(JobRecord& record, const std::optional<UnixAccount>& run_as,
                      std::vector<Event>& events);
 
+  // A tenant's replica that asks for no memory is limited to this (0: none).
+  void SetTenantReplicaMemory(int64_t bytes) { tenant_replica_memory_ = bytes; }
+
   // From now on `on_exit` runs (on a thread of its own) whenever a runner
   // started or adopted after this call exits: the caller polls then.
   void WatchRunnerExits(std::function<void()> on_exit) {
@@ -173,6 +176,7 @@ class Executor {
   // Queued job that Reconcile looks at.
   std::optional<std::map<std::string, pid_t>> runners_at_start_;
   std::unique_ptr<RunnerExitWatch> exits_;  // unset: exits are found by polling
+  int64_t tenant_replica_memory_ = 0;
 };
 
 }  // namespace dlp::server

@@ -25,11 +25,17 @@ namespace {
 
 // A process with dlp-run's command line shape that runs `script` (sh) and
 // lives until `hold` closes; with a `ready_file`, until the script created it.
+// Like dlpd's runners it leads a session of its own (unless `own_session` is
+// false: a process that only claims to be a runner), and the job's folder exists.
 class FakeRunner {
  public:
   explicit FakeRunner(const std::string& status_path, const std::string& script = "read line",
-                      const std::string& ready_file = "") {
+                      const std::string& ready_file = "", bool own_session = true) {
     if (pipe(hold_) != 0) std::abort();
+    std::filesystem::create_directories(std::filesystem::path(status_path).parent_path());
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (own_session) posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, hold_[0], 0);
@@ -39,8 +45,9 @@ class FakeRunner {
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    if (posix_spawn(&pid_, argv[0], &actions, &attr, argv.data(), environ) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     close(hold_[0]);
     // posix_spawn returns once the exec began; the kernel sets the new command
     // line a moment later.
@@ -87,6 +94,20 @@ TEST(ExecutorReconcileTest, QueuedJobWithALiveRunnerIsAdopted) {
   EXPECT_GT(record.runner_start_time, 0);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].type, "Adopted");
+}
+
+// Anyone can start a process whose command line names a job's status file:
+// one that does not lead its own session, as dlpd's runners do, is not the job's.
+TEST(ExecutorReconcileTest, AProcessThatOnlyClaimsToBeTheRunnerIsNotAdopted) {
+  dlp::testing::TempDir dir;
+  Executor executor({dir.Join("jobs")});
+  FakeRunner impostor(executor.StatusPath("44"), "read line", "", /*own_session=*/false);
+  ASSERT_GT(impostor.pid(), 0);
+  JobRecord record = QueuedRecord("44");
+  std::vector<Event> events;
+  executor.Reconcile(record, events);
+  EXPECT_EQ(record.job.state, JobState::kQueued);
+  EXPECT_EQ(record.runner_pid, 0);
 }
 
 // dlp-run forks each rank before it executes the rank's command: for that

@@ -1,9 +1,8 @@
-// What dlpd fills in for a tenant's job on a shared machine before it is
-// validated, admitted and stored (docs/security.md): a replica that asks for
-// no memory would otherwise run without a memory limit, able to take the
-// machine's memory from every other tenant. The value is written into the
-// job's spec, so the scheduler counts it, the cgroup enforces it and
-// `dlp describe` shows it.
+// What dlpd fills in for a tenant's job on a shared machine when it starts it
+// (docs/security.md): a replica that asks for no memory would otherwise run
+// without a memory limit, able to take the machine's memory from every other
+// tenant. The value goes into the job's cgroup limit (its Limits event names
+// it), not into its spec: queues whose quotas name no memory keep admitting it.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "server/controller/tenant_defaults.h"
+#include "server/executor/tenant_defaults.h"
 
 namespace dlp::server {
 

@@ -1,6 +1,6 @@
 // A tenant's replica that asks for no memory gets the default, written into
 // its spec; one that asks keeps what it asked for.
-#include "server/controller/tenant_defaults.h"
+#include "server/executor/tenant_defaults.h"
 
 #include <gtest/gtest.h>
 
