@@ -165,7 +165,9 @@ void Launcher::StartRound(int round) {
       request.stdin_pipe = true;  // its EOF tells the remote watchdog to stop the rank
     }
     absl::Status started = rank->Start(request);
-    if (started.ok() && !rank->plan().local) started = rank->WriteStdinLine(cluster.secret_hex);
+    // An ssh that already exited cannot take the secret; its exit (255: the
+    // host stopped answering) says what happened, not this write.
+    if (started.ok() && !rank->plan().local) (void)rank->WriteStdinLine(cluster.secret_hex);
     if (!started.ok() && failure_.empty()) {
       failure_ = rank->Describe();
       failed_index_ = static_cast<int>(i);
