@@ -47,7 +47,9 @@ void UsageSampler::SampleOnce() {
     std::lock_guard<std::mutex> lock(mu_);
     std::map<int64_t, Cpu> seen;
     std::map<std::pair<std::string, std::string>, std::deque<ReplicaUsage>> kept;
-    for (const auto& [job, processes] : jobs) {
+    for (const SampledJob& sampled : jobs) {
+      const Job& job = sampled.job;
+      const std::set<int>& processes = sampled.processes;
       for (const JobReplica& r : job.replicas) {
         auto key = std::make_pair(job.id, r.name);
         auto old = history_.find(key);
