@@ -104,7 +104,8 @@ TEST(LinkHandshake, NoSecretNoLink) {
   Listener l = Listen();
   auto link = OutgoingLink::Connect(Rank(0, JobSecret()), l.addr, 1, absl::Now() + absl::Seconds(1));
   EXPECT_TRUE(absl::IsFailedPrecondition(link.status())) << link.status();
-  IncomingLinks in(Rank(1, JobSecret()), l.fd.get(), 1);
+  const CommOptions options = Rank(1, JobSecret());  // IncomingLinks keeps a reference
+  IncomingLinks in(options, l.fd.get(), 1);
   EXPECT_TRUE(absl::IsFailedPrecondition(in.AcceptAll(absl::Now() + absl::Seconds(1))));
 }
 
