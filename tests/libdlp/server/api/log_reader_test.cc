@@ -207,7 +207,9 @@ TEST(LogReaderTest, AnOverLongLineIsCutAndMarkedNotHeldWhole) {
   LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
   std::vector<LogEntry> all = ReadToTheEnd(reader);
   // ASan keeps freed memory in its quarantine: the peak says nothing there.
-  if (!kSanitized) EXPECT_LT(PeakRss() - before, 16 << 20);
+  if (!kSanitized) {
+    EXPECT_LT(PeakRss() - before, 16 << 20);
+  }
   ASSERT_EQ(all.size(), 3u);
   EXPECT_EQ(all[0].text, "line 0");
   EXPECT_THAT(all[1].text, StartsWith("line 1 xxxx"));
@@ -225,7 +227,9 @@ TEST(LogReaderTest, ATailOverAnOverLongLineIsCutToo) {
   LogReader reader({LogFolderAt(dir.path()), "", 2, std::nullopt});
   std::vector<LogEntry> all = ReadToTheEnd(reader);
   // ASan keeps freed memory in its quarantine: the peak says nothing there.
-  if (!kSanitized) EXPECT_LT(PeakRss() - before, 16 << 20);
+  if (!kSanitized) {
+    EXPECT_LT(PeakRss() - before, 16 << 20);
+  }
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].text, "line 0");
   EXPECT_THAT(all[1].text, StartsWith("line 1 xxxx"));
