@@ -18,7 +18,8 @@ shift
 build_dir=${BUILD_DIR:-build-asan}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(spec_yaml spec_json group_json log_line log_tail log_ndjson trace api)
+  targets=(spec_yaml spec_json group_json log_line log_tail log_ndjson trace api status_json tenant_path
+           rendezvous)
 fi
 
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
