@@ -1,8 +1,7 @@
-// HMAC-SHA256 (RFC 2104 over FIPS 180-4), for proving the job's secret on
-// every rendezvous and collectives connection (peer_proof.h). The runtime's
-// own code rather than OpenSSL's: trainers that embed the collectives often
-// bring their own libcrypto, and the runtime links nothing of libdlp (whose
-// SHA-256, libdlp/src/common/sha256.h, serves artifact checksums).
+// HMAC-SHA256 (RFC 2104 over contract/sha256.h), for proving the job's secret
+// on every rendezvous and collectives connection (peer_proof.h); not
+// OpenSSL's: trainers that embed the collectives often bring their own
+// libcrypto.
 #pragma once
 
 #include <string>
