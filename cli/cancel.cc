@@ -16,24 +16,17 @@ struct CancelFlags {
 
 // Cancels every job given; the exit code is the first failure's.
 int RunCancel(const CancelFlags& flags, const GlobalFlags& globals) {
-  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
-  if (!client.ok()) return ReportError(client.status());
-  int result = Code(ExitCode::kSuccess);
-  for (const std::string& id : flags.ids) {
-    absl::StatusOr<Job> job = (*client)->Cancel(id);
-    if (!job.ok()) {
-      const int code = ReportError(job.status());
-      if (result == 0) result = code;
-      continue;
-    }
-    if (flags.quiet) continue;
+  return ForEachJob(globals, flags.ids, [&](Client& client, const std::string& id) {
+    absl::StatusOr<Job> job = client.Cancel(id);
+    if (!job.ok() || flags.quiet) return job.status();
     if (IsTerminal(job->state) && job->state != JobState::kCancelled) {
-      std::printf("job %s already %s\n", job->id.c_str(), std::string(JobStateName(job->state)).c_str());
+      std::printf("job %s already %s\n", job->id.c_str(),
+                  std::string(JobStateName(job->state)).c_str());
     } else {
       std::printf("job %s cancelled\n", job->id.c_str());
     }
-  }
-  return result;
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ void RegisterList(CLI::App& parent, Invocation& invocation);
 void RegisterLogs(CLI::App& parent, Invocation& invocation);
 void RegisterDescribe(CLI::App& parent, Invocation& invocation);
 void RegisterCancel(CLI::App& parent, Invocation& invocation);
+void RegisterDelete(CLI::App& parent, Invocation& invocation);
 void RegisterWait(CLI::App& parent, Invocation& invocation);
 void RegisterValidate(CLI::App& parent, Invocation& invocation);
 void RegisterRender(CLI::App& parent, Invocation& invocation);

@@ -10,6 +10,7 @@ const std::vector<CommandEntry>& Commands() {
       {"logs", RegisterLogs},
       {"describe", RegisterDescribe},
       {"cancel", RegisterCancel},
+      {"delete", RegisterDelete},
       {"wait", RegisterWait},
       {"validate", RegisterValidate},
       {"render", RegisterRender},

@@ -26,6 +26,21 @@ int ReportError(const absl::Status& status) {
   return Code(ExitCodeForStatus(status));
 }
 
+int ForEachJob(const GlobalFlags& globals, const std::vector<std::string>& ids,
+               const std::function<absl::Status(Client&, const std::string& id)>& act) {
+  absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
+  if (!client.ok()) return ReportError(client.status());
+  int result = Code(ExitCode::kSuccess);
+  for (const std::string& id : ids) {
+    const absl::Status done = act(**client, id);
+    if (!done.ok()) {
+      const int code = ReportError(done);
+      if (result == 0) result = code;
+    }
+  }
+  return result;
+}
+
 ClientOptions ClientOptionsFor(const GlobalFlags& globals) {
   ClientOptions options;
   options.context = globals.context;

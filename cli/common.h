@@ -2,6 +2,7 @@
 // loading specs, terminal detection and colors.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,11 @@ inline int Code(ExitCode code) { return static_cast<int>(code); }
 ClientOptions ClientOptionsFor(const GlobalFlags& globals);
 // The client for --context/--config.
 absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals);
+
+// Runs `act` on each job of `ids` with the client for `globals`, reporting
+// each failure; the exit code is the first failure's (0 when none failed).
+int ForEachJob(const GlobalFlags& globals, const std::vector<std::string>& ids,
+               const std::function<absl::Status(Client&, const std::string& id)>& act);
 
 // Loads a spec ("-" = stdin). A file that cannot be read is a usage error
 // (exit 2), like a spec that does not validate, never "job not found".

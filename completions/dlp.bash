@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin"
+  local commands="submit status list logs describe cancel delete wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin"
   local global_flags="--context --config --no-color --help --help-all"
 
   local cmd="" sub="" verb="" i word
@@ -89,6 +89,7 @@ _dlp() {
     logs) flags="-f --follow --replica --tail --since --timestamps --metrics"; args=jobs ;;
     describe) flags="-o --output"; args=jobs ;;
     cancel) flags="-q --quiet"; args=jobs ;;
+    delete) flags="-q --quiet"; args=jobs ;;
     wait) flags="--timeout -q --quiet"; args=jobs ;;
     validate) flags="--set -q --quiet"; args=files ;;
     render) flags="--backend --field --set -o --output"; args=files ;;

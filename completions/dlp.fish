@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin
+set -l dlp_commands submit status list logs describe cancel delete wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -24,6 +24,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a list -d 'L
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a logs -d "Print a job's logs"
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a describe -d 'Show a job in detail'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a cancel -d 'Cancel jobs'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a delete -d 'Delete ended jobs and their files'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a wait -d 'Wait for jobs to end'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a validate -d 'Check a job spec'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 'Print what the backend would run'
@@ -45,7 +46,7 @@ complete -c dlp -n '__fish_seen_subcommand_from submit' -l metrics -d 'With --fo
 complete -c dlp -n '__fish_seen_subcommand_from submit' -s q -l quiet -d 'Print only the job id'
 
 # commands taking job ids
-complete -c dlp -n '__fish_seen_subcommand_from status describe logs cancel wait' -x -a '(__dlp_jobs)'
+complete -c dlp -n '__fish_seen_subcommand_from status describe logs cancel delete wait' -x -a '(__dlp_jobs)'
 complete -c dlp -n '__fish_seen_subcommand_from status' -l why -d 'Why the job waits: position, estimated start, decision trace'
 complete -c dlp -n '__fish_seen_subcommand_from status list describe' -s o -l output -x -a 'table wide json yaml' -d 'Output format'
 

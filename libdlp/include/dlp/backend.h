@@ -94,6 +94,15 @@ class Backend {
   // Requests cancellation; returns once the request is recorded. Cancelling a
   // terminal job is not an error (the job is returned unchanged).
   virtual absl::StatusOr<Job> Cancel(std::string_view id) = 0;
+  // Deletes an ended job: its record, events and files (logs, traces,
+  // output); returns it as it was. FailedPrecondition while it is Queued or
+  // Running; Unimplemented where the backend's jobs live in another system
+  // (Slurm's accounting, Kubernetes' objects), which keeps its own history.
+  virtual absl::StatusOr<Job> Delete(std::string_view id) {
+    return absl::UnimplementedError("the " + Name() + " backend cannot delete job " +
+                                    std::string(id) + ": its history is kept by the " + Name() +
+                                    " system itself");
+  }
   // Blocks until the job is terminal or `timeout` passes; returns its latest state
   // either way (the caller checks IsTerminal).
   virtual absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) = 0;

@@ -108,6 +108,8 @@ class Client {
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter = {});
   // Requests cancellation; a terminal job is returned unchanged.
   absl::StatusOr<Job> Cancel(std::string_view id);
+  // Deletes an ended job's record and files (Backend::Delete).
+  absl::StatusOr<Job> Delete(std::string_view id);
   // Until the job is terminal; returns it then. DeadlineExceeded ("timed out
   // waiting for job 7: still Running") when options.timeout passes first,
   // Cancelled when options.cancelled says so.

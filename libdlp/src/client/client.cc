@@ -55,6 +55,7 @@ absl::StatusOr<std::vector<Job>> Client::List(const ListFilter& filter) {
 }
 
 absl::StatusOr<Job> Client::Cancel(std::string_view id) { return backend_->Cancel(id); }
+absl::StatusOr<Job> Client::Delete(std::string_view id) { return backend_->Delete(id); }
 
 absl::StatusOr<Job> Client::Wait(std::string_view id, const WaitOptions& options) {
   const absl::Time deadline = absl::Now() + options.timeout;

@@ -54,6 +54,16 @@ int main(int argc, char** argv) {
                  "memory given to a tenant's replica that asks for none (\"4Gi\"), so that "
                  "none runs without a memory limit; 0: none")
       ->capture_default_str();
+  std::string disk_quota = dlp::FormatMemoryBytes(dlp::server::kDefaultTenantDiskQuota);
+  app.add_option("--tenant-disk-quota", disk_quota,
+                 "disk space each tenant's jobs and models may hold (\"100Gi\"); at it, the "
+                 "tenant's submissions are refused and its running jobs stopped; 0: none")
+      ->capture_default_str();
+  double disk_quota_seconds = absl::ToDoubleSeconds(dlp::server::kDefaultDiskQuotaInterval);
+  app.add_option("--disk-quota-interval", disk_quota_seconds,
+                 "seconds between two measures of the disk space of tenants with running jobs")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   bool no_ui = false;
   app.add_flag("--no-ui", no_ui, "do not serve the web UI (only the API under /v1/)");
   app.add_option("--ui-dir", options.ui_dir,
@@ -72,22 +82,27 @@ int main(int argc, char** argv) {
     }
     options.cpu_millis = *millis;
   }
-  if (!memory.empty()) {
-    auto bytes = dlp::ParseMemoryBytes(memory);
+  // A byte quantity ("4Gi") given to `flag`, or a message and false.
+  auto parse_bytes = [](const char* flag, const std::string& text, int64_t& out) {
+    auto bytes = dlp::ParseMemoryBytes(text);
     if (!bytes.ok()) {
-      std::fprintf(stderr, "dlpd: --memory: %s\n", std::string(bytes.status().message()).c_str());
-      return 2;
+      std::fprintf(stderr, "dlpd: %s: %s\n", flag, std::string(bytes.status().message()).c_str());
+      return false;
     }
-    options.memory_bytes = *bytes;
+    out = *bytes;
+    return true;
+  };
+  if (!memory.empty()) {
+    int64_t bytes = 0;
+    if (!parse_bytes("--memory", memory, bytes)) return 2;
+    options.memory_bytes = bytes;
   }
   if (gpus >= 0) options.gpus = gpus;
-  auto tenant_bytes = dlp::ParseMemoryBytes(tenant_memory);
-  if (!tenant_bytes.ok()) {
-    std::fprintf(stderr, "dlpd: --tenant-replica-memory: %s\n",
-                 std::string(tenant_bytes.status().message()).c_str());
+  options.disk_quota_interval = absl::Seconds(disk_quota_seconds);
+  if (!parse_bytes("--tenant-replica-memory", tenant_memory, options.tenant_replica_memory) ||
+      !parse_bytes("--tenant-disk-quota", disk_quota, options.tenant_disk_quota)) {
     return 2;
   }
-  options.tenant_replica_memory = *tenant_bytes;
   absl::StatusOr<absl::Duration> parsed_half_life = dlp::server::ParseHalfLife(half_life);
   if (!parsed_half_life.ok()) {
     std::fprintf(stderr, "dlpd: --fair-share-half-life: %s\n",

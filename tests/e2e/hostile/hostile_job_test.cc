@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -32,11 +35,12 @@ class HostileJob : public ::testing::Test {
     MakeSearchableUpwards(dir_.path());
     tokens_ = dir_.WriteFile(
         "tokens", absl::StrCat("dlptest-a ", kTokenA, "\ndlptest-b ", kTokenB, "\n"));
-    dlpd_ = std::make_unique<Dlpd>(State(), std::vector<std::string>{"--tokens", tokens_});
+    dlpd_ = std::make_unique<Dlpd>(State(), DlpdArgs());
     ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
     tenant_ = dlpd_->Client(kTokenA);
   }
 
+  virtual std::vector<std::string> DlpdArgs() { return {"--tokens", tokens_}; }
   std::string State() const { return dir_.Join("state"); }
 
   // Runs `script` as tenant A's job and waits for its end.
@@ -165,6 +169,124 @@ TEST_F(HostileJob, StatusFileCannotKillAnotherTenantsJob) {
   EXPECT_EQ(GetJson(*b, "/v1/jobs/" + victim).value("state", ""), "Running")
       << "tenant A's job killed tenant B's";
   EXPECT_TRUE(Alive(std::stoi(pgid)));
+}
+
+// A dlpd that places two GPUs (declared: no GPU is needed), and their device
+// nodes made with mknod: opening one the job was not given fails with EPERM
+// (its cgroup denies it), one it was given with ENXIO (no driver here).
+class HostileGpuJob : public HostileJob {
+ protected:
+  std::vector<std::string> DlpdArgs() override {
+    const std::string inventory = dir_.WriteFile(
+        "gpus.yaml", "devices:\n  - {index: 0, uuid: GPU-0, name: NVIDIA H200}\n"
+                     "  - {index: 1, uuid: GPU-1, name: NVIDIA H200}\n");
+    return {"--tokens", tokens_, "--gpu-inventory", inventory};
+  }
+
+  // What a job holding `gpu_millis` could open, after unsetting
+  // CUDA_VISIBLE_DEVICES: "visible=V nvidia0=allowed|denied nvidia1=...".
+  std::string OpenedGpus(const std::string& name, int64_t gpu_millis) {
+    const std::string dev = dir_.Join("dev");
+    mkdir(dev.c_str(), 0755);
+    for (int n : {0, 1}) {
+      const std::string node = absl::StrCat(dev, "/nvidia", n);
+      if (mknod(node.c_str(), S_IFCHR, makedev(195, n)) != 0 && errno != EEXIST) {
+        ADD_FAILURE() << node << ": " << strerror(errno);
+      }
+      chmod(node.c_str(), 0666);  // the tenant may open it, as the driver's nodes
+    }
+    // Allowed: it opens (a driver is there) or ENXIO (none is); denied: EPERM.
+    JobSpec spec = ShellJob(name, absl::StrCat(
+        "printf 'visible=%s' \"$CUDA_VISIBLE_DEVICES\"; unset CUDA_VISIBLE_DEVICES; "
+        "for n in 0 1; do r=$( (exec 3<>", dev, "/nvidia$n) 2>&1 ); case $r in "
+        "*'not permitted'*) s=denied ;; ''|*'No such device'*) s=allowed ;; *) s=\"[$r]\" ;; "
+        "esac; printf ' nvidia%s=%s' $n \"$s\"; done"));
+    spec.replicas[0].resources.gpu_millis = gpu_millis;
+    const std::string id = SubmitJson(*tenant_, spec).value("id", "");
+    const nlohmann::json job = WaitJob(*tenant_, id);
+    EXPECT_EQ(job.value("state", ""), "Succeeded") << job.dump();
+    const nlohmann::json events = GetJson(*tenant_, "/v1/jobs/" + id + "/events");
+    for (const auto& e : events["events"]) {
+      if (e.value("type", "") == "GpuDevicesNotRestricted" ||
+          e.value("type", "") == "LimitsNotEnforced") {
+        skip_ = e.value("message", "");
+      }
+    }
+    return ReadFileOrEmpty(State() + "/jobs/" + id + "/logs/worker-0.log");
+  }
+
+  std::string skip_;
+};
+
+TEST_F(HostileGpuJob, AJobOpensOnlyTheGpuItWasGiven) {
+  const std::string opened = OpenedGpus("one-gpu", 1000);
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  if (opened.find("visible=0") != std::string::npos) {
+    EXPECT_NE(opened.find("nvidia0=allowed nvidia1=denied"), std::string::npos) << opened;
+  } else {
+    EXPECT_NE(opened.find("visible=1 nvidia0=denied nvidia1=allowed"), std::string::npos) << opened;
+  }
+}
+
+TEST_F(HostileGpuJob, AJobWithoutGpusOpensNone) {
+  const std::string opened = OpenedGpus("no-gpu", 0);
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  EXPECT_NE(opened.find("visible= nvidia0=denied nvidia1=denied"), std::string::npos) << opened;
+}
+
+// A disk quota of 1 MiB a tenant, measured every 0.2 s while jobs run.
+class HostileQuotaJob : public HostileJob {
+ protected:
+  std::vector<std::string> DlpdArgs() override {
+    return {"--tokens", tokens_, "--tenant-disk-quota", "1Mi", "--disk-quota-interval", "0.2"};
+  }
+  // A job of tenant A that writes `kib` KiB of random bytes to its output.
+  static std::string Writes(int kib, const std::string& then = "") {
+    return absl::StrCat("head -c ", kib * 1024, " /dev/urandom > \"$DLP_OUTPUT_DIR/data.", kib,
+                        "\"", then);
+  }
+};
+
+TEST_F(HostileQuotaJob, SubmissionsAndModelsStopAtTheQuota) {
+  const nlohmann::json first = RunAsTenant("first", Writes(600));
+  ASSERT_EQ(first.value("state", ""), "Succeeded") << first.dump();
+  // 600 KiB held: a copy of them into the registry would pass 1 MiB.
+  int status = 0;
+  nlohmann::json refused = PostJson(
+      *tenant_, "/v1/models",
+      {{"name", "m"}, {"job", first.value("id", "")}, {"path", "data.600"}}, &status);
+  EXPECT_EQ(status, 429) << refused.dump();
+  EXPECT_NE(refused.dump().find("DiskQuotaExceeded"), std::string::npos) << refused.dump();
+  // The second job passes the quota while it runs: stopped, or done first.
+  const nlohmann::json second = RunAsTenant("second", Writes(600));
+  EXPECT_NE(second.value("state", ""), "Running") << second.dump();
+  refused = SubmitJson(*tenant_, ShellJob("third", "true"), &status);
+  EXPECT_EQ(status, 429) << refused.dump();
+  EXPECT_NE(refused.dump().find("tenant dlptest-a holds"), std::string::npos) << refused.dump();
+  // The quota is each tenant's own, and so are the jobs to delete.
+  auto b = dlpd_->Client(kTokenB);
+  SubmitJson(*b, ShellJob("b", "true"), &status);
+  EXPECT_EQ(status, 201);
+  DeleteJson(*b, "/v1/jobs/" + first.value("id", ""), &status);
+  EXPECT_EQ(status, 404);
+  // Deleting its jobs gives the tenant its space back.
+  for (const nlohmann::json& job : {first, second}) {
+    DeleteJson(*tenant_, "/v1/jobs/" + job.value("id", ""), &status);
+    EXPECT_EQ(status, 200) << job.dump();
+  }
+  SubmitJson(*tenant_, ShellJob("fourth", "true"), &status);
+  EXPECT_EQ(status, 201);
+}
+
+TEST_F(HostileQuotaJob, AJobThatFillsTheQuotaIsStopped) {
+  auto b = dlpd_->Client(kTokenB);
+  const std::string bystander = SubmitJson(*b, ShellJob("bystander", "sleep 600")).value("id", "");
+  const nlohmann::json job = RunAsTenant("filler", Writes(2048, "; sleep 600"));
+  EXPECT_EQ(job.value("state", ""), "Failed") << job.dump();
+  EXPECT_EQ(job.value("reason", "").rfind("DiskQuotaExceeded: tenant dlptest-a holds", 0), 0u)
+      << job.dump();
+  EXPECT_EQ(GetJson(*b, "/v1/jobs/" + bystander).value("state", ""), "Running");
+  PostJson(*b, "/v1/jobs/" + bystander + "/cancel", nlohmann::json::object());
 }
 
 }  // namespace

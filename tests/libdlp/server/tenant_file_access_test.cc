@@ -24,6 +24,7 @@ const std::map<std::string, std::string>& Allowed() {
       {"server/daemon/daemon_config.cc", "dlpd's configuration file"},
       {"server/daemon/state_dir.cc", "dlpd's own state folder (lock, address)"},
       {"server/executor/cgroup.cc", "cgroup files below dlpd's own cgroup"},
+      {"server/executor/gpu_device_access.cc", "a job's cgroup v2 folder, which dlpd made"},
       {"server/executor/process.cc",
        "/dev/null, cgroup.procs, and dlp-run's output file in the child after it became the "
        "job's user"},

@@ -95,6 +95,13 @@ absl::StatusOr<Job> ApiBackend::Cancel(std::string_view id) {
   return JobFromJson(reply);
 }
 
+absl::StatusOr<Job> ApiBackend::Delete(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
+                         return http.Delete(JobPath(id, ""));
+                       }));
+  return JobFromJson(reply);
+}
+
 absl::StatusOr<Job> ApiBackend::Wait(std::string_view id, absl::Duration timeout) {
   const absl::Time deadline = absl::Now() + timeout;  // infinite stays infinite
   while (true) {

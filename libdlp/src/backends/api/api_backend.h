@@ -30,6 +30,7 @@ class ApiBackend : public Backend {
   absl::StatusOr<Job> Get(std::string_view id) override;
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override;
   absl::StatusOr<Job> Cancel(std::string_view id) override;
+  absl::StatusOr<Job> Delete(std::string_view id) override;
   absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) override;
   absl::Status Logs(std::string_view id, const LogOptions& options,
                     const LogSink& sink) override;

@@ -182,6 +182,11 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
                       [](const Job& job) { return JobToJson(job); });
               });
 
+  server.Delete(R"(/v1/jobs/([^/]+))", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    Reply(res, ctx.controller->Delete(req.matches[1], TenantOf(ctx, req)), 200,
+          [](const Job& job) { return JobToJson(job); });
+  });
+
   server.Get(
       R"(/v1/jobs/([^/]+)/wait)", [&ctx](const httplib::Request& req, httplib::Response& res) {
         // Longer timeouts are accepted and held for kMaxWait (docs/api.md).

@@ -169,6 +169,7 @@ absl::Status Controller::Admit(const JobSpec& spec, const std::string& tenant) {
   }
   machine.devices = options_.devices;
   DLP_RETURN_IF_ERROR(policy_->Admit(PendingOf(candidate), machine));
+  if (options_.check_disk_quota) DLP_RETURN_IF_ERROR(options_.check_disk_quota(tenant));
   return RunAs(tenant).status();
 }
 
@@ -329,7 +330,7 @@ absl::StatusOr<std::vector<Job>> Controller::List(const ListFilter& filter,
 }
 
 absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string& tenant,
-                                       const std::string& reason) {
+                                       const std::string& reason, JobState final_state) {
   std::unique_lock<std::mutex> lock(mu_);
   DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
   changed_.wait(lock, [&] { return !starting_.contains(record.seq); });
@@ -338,14 +339,15 @@ absl::StatusOr<Job> Controller::Cancel(const std::string& id, const std::string&
   record = active->second;
   std::vector<Event> events;
   if (record.job.state == JobState::kQueued) {
-    record.job.state = JobState::kCancelled;
+    record.job.state = final_state;
     record.job.reason = reason.empty() ? "cancelled before it started" : reason;
     record.job.finished = absl::Now();
-    for (JobReplica& r : record.job.replicas) r.state = JobState::kCancelled;
-    events.push_back({*record.job.finished, "Cancelled", record.job.reason});
+    for (JobReplica& r : record.job.replicas) r.state = final_state;
+    events.push_back(
+        {*record.job.finished, std::string(JobStateName(final_state)), record.job.reason});
   } else {
-    executor_.RequestStop(record, JobState::kCancelled,
-                          reason.empty() ? "cancelled by user" : reason, events);
+    executor_.RequestStop(record, final_state, reason.empty() ? "cancelled by user" : reason,
+                          events);
   }
   if (events.empty()) return record.job;
   std::vector<JobChange> change;

@@ -63,6 +63,9 @@ struct ControllerOptions {
   // The memory of a tenant's replica that asks for none (tenant_defaults.h);
   // 0: none. The owner's jobs are left as they are.
   int64_t tenant_replica_memory = 0;
+  // OK when the tenant ("" the owner) may submit as far as its disk quota
+  // goes (disk_quota.h); unset: no quota.
+  std::function<absl::Status(const std::string& tenant)> check_disk_quota;
 };
 
 class Controller {
@@ -83,7 +86,8 @@ class Controller {
   // InvalidArgument when the spec is invalid or can never fit, names an
   // unknown queue or a priority outside its queue's range, or when the tenant
   // has no Unix account to run as; PermissionDenied when the tenant may not
-  // use the queue (queue_access.h).
+  // use the queue (queue_access.h); ResourceExhausted when it is at its disk
+  // quota.
   absl::StatusOr<Job> Submit(JobSpec spec, const std::string& tenant);
   absl::StatusOr<Job> Get(const std::string& id, const std::string& tenant);
   // `summary`: each job's spec holds only its name, queue and labels (what a
@@ -91,8 +95,15 @@ class Controller {
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter, const std::string& tenant,
                                         bool summary = false);
   // `reason`: why it ends (a sweep's stop); empty: cancelled by the user.
+  // `final_state`: Failed for a job dlpd stops (a disk quota), not the user.
   absl::StatusOr<Job> Cancel(const std::string& id, const std::string& tenant,
-                             const std::string& reason = "");
+                             const std::string& reason = "",
+                             JobState final_state = JobState::kCancelled);
+  // Deletes an ended job: its files (logs, traces, output; through the trust
+  // boundary), then its record and events. FailedPrecondition while it is
+  // Queued or Running, or when it belongs to a pipeline or sweep; NotFound as
+  // Get. Its registered models stay (they are copies).
+  absl::StatusOr<Job> Delete(const std::string& id, const std::string& tenant);
   // Returns once the job is terminal, `timeout` passed or the daemon stops.
   absl::StatusOr<Job> Wait(const std::string& id, const std::string& tenant,
                            absl::Duration timeout);

@@ -21,6 +21,7 @@
 #include "server/controller/controller.h"
 #include "server/controller/sweep_controller.h"
 #include "server/daemon/daemon_config.h"
+#include "server/daemon/disk_quota_sources.h"
 #include "server/daemon/machine_gpus.h"
 #include "server/daemon/shared_mode.h"
 #include "server/daemon/state_dir.h"
@@ -207,6 +208,10 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   controller_options.queues = queues.get();
   controller_options.fair_share_half_life = options.fair_share_half_life;
   controller_options.tenant_replica_memory = options.tenant_replica_memory;
+  DiskQuota disk_quota(options.tenant_disk_quota, state.File("jobs"), options.disk_quota_interval);
+  controller_options.check_disk_quota = [&disk_quota](const std::string& tenant) {
+    return disk_quota.Check(tenant);
+  };
   controller_options.capacity = DetectCapacity();
   DLP_ASSIGN_OR_RETURN(controller_options.devices,
                        LoadMachineGpus(options.gpu_inventory, options.gpus));
@@ -257,8 +262,16 @@ absl::Status RunDaemon(const DaemonOptions& options) {
     context.ui_assets = &ui_assets;
     context.https = !options.tls_cert.empty();
   }
-  ModelRegistry models(&controller, model_store.get(), &blobs);
+  ModelRegistry models(&controller, model_store.get(), &blobs, &disk_quota);
   context.models = &models;
+  disk_quota.SetSources(TenantDiskSources(controller, *model_store));
+  disk_quota.StartEnforcing(
+      [&controller] { return TenantsRunning(controller); },
+      [&controller](const std::string& tenant, const std::string& reason) {
+        StopTenantJobs(controller, tenant, reason);
+      });
+  // Before the controller goes: the enforcer stops jobs through it.
+  absl::Cleanup stop_enforcing = [&disk_quota] { disk_quota.StopEnforcing(); };
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);

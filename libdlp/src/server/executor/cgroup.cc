@@ -16,6 +16,7 @@
 #include "absl/strings/strip.h"
 #include "contract/files.h"
 #include "dlp/status.h"
+#include "server/executor/gpu_device_access.h"
 
 namespace dlp::server {
 namespace {
@@ -155,7 +156,7 @@ absl::StatusOr<Cgroups> Cgroups::Detect(const std::string& tag) {
     cgroups.bases_[""] = base;
     return cgroups;
   }
-  for (const char* controller : {"memory", "cpu", "pids"}) {
+  for (const char* controller : {"memory", "cpu", "pids", "devices"}) {
     for (const Mount& m : mounts) {
       if (m.v2 || !m.controllers.count(controller) || !paths.count(controller)) continue;
       const std::string base = FolderOf(m, paths[controller]) + "/" + name;
@@ -227,6 +228,20 @@ absl::StatusOr<std::vector<std::string>> Cgroups::Create(const std::string& job,
     }
   }
   return procs;
+}
+
+absl::Status Cgroups::RestrictGpus(const std::string& job,
+                                   const std::vector<int>& allowed_minors) const {
+  if (v2_) return AttachGpuDeviceProgram(Paths(job)[0], allowed_minors);
+  auto devices = bases_.find("devices");
+  if (devices == bases_.end()) {
+    return absl::UnavailableError("no cgroup v1 devices hierarchy is writable");
+  }
+  const std::string deny = absl::StrCat(devices->second, "/job-", job, "/devices.deny");
+  for (const std::string& rule : GpuDenyRules(allowed_minors)) {
+    DLP_RETURN_IF_ERROR(WriteControl(deny, rule));
+  }
+  return absl::OkStatus();
 }
 
 int64_t Cgroups::OomKills(const std::string& job) const {

@@ -3,7 +3,8 @@
 // number of processes. Job cgroups are made only below the cgroup dlpd was
 // started in (the subtree delegated to it), never elsewhere in the hierarchy:
 // in cgroup v2 when the memory controller is available there, else in the v1
-// memory, cpu and pids hierarchies.
+// memory, cpu, pids and devices hierarchies. On a machine whose GPUs dlpd
+// places, the job can open only its own (gpu_device_access.h).
 //
 // Layout: DLPD_CGROUP/dlp-TAG/job-ID, TAG naming the state folder so that
 // several dlpds may share one cgroup. In v2 dlpd first moves itself into the
@@ -37,13 +38,18 @@ class Cgroups {
   // memory controller exists.
   static absl::StatusOr<Cgroups> Detect(const std::string& tag);
 
-  // "cgroup v1 (memory, cpu, pids) below /sys/fs/cgroup/memory/..." for the log.
+  // "cgroup v1 (cpu, devices, memory, pids) below /sys/fs/cgroup/memory/..." for the log.
   std::string Describe() const;
 
   // Creates the job's cgroup with `limits`. Returns the cgroup.procs files a
   // process writes its pid to in order to join it (one per v1 hierarchy).
   absl::StatusOr<std::vector<std::string>> Create(const std::string& job,
                                                   const CgroupLimits& limits) const;
+
+  // Lets the job's processes open only the GPUs whose minors are
+  // `allowed_minors` (none: no GPU). Unavailable, saying why, where neither a
+  // v1 devices hierarchy nor a v2 device program can enforce it.
+  absl::Status RestrictGpus(const std::string& job, const std::vector<int>& allowed_minors) const;
 
   // How many of the job's processes the kernel's OOM killer killed (0 when the
   // job has no cgroup).

@@ -16,6 +16,8 @@
 #include "job/job_group.h"
 #include "job/replica_exit.h"
 #include "server/executor/gpu_assignment.h"
+#include "server/executor/gpu_device_access.h"
+#include "contract/tenant_tree.h"
 #include "server/executor/process.h"
 #include "server/executor/tenant_defaults.h"
 #include "server/proc/proc_file.h"
@@ -116,6 +118,18 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
     absl::StatusOr<std::vector<std::string>> procs = options_.cgroups->Create(id, limits);
     if (procs.ok()) {
       spawn.cgroup_procs = std::move(*procs);
+      std::string gpu_devices;
+      if (placed) {
+        const std::vector<int> minors = PlacedGpuMinors(record.placement, options_.devices);
+        absl::Status restricted = options_.cgroups->RestrictGpus(id, minors);
+        if (restricted.ok()) {
+          gpu_devices = absl::StrCat(", ", DescribeGpuNodes(minors));
+        } else {
+          events.push_back({now, "GpuDevicesNotRestricted",
+                            absl::StrCat(restricted.message(),
+                                         ": the job's processes can open every GPU")});
+        }
+      }
       events.push_back(
           {now, "Limits",
            absl::StrCat(limits.memory_bytes > 0
@@ -123,7 +137,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
                             : "no memory limit",
                         ", ",
                         limits.cpu_millis > 0 ? DescribeCpus(limits.cpu_millis) : "no CPU quota",
-                        ", ", limits.pids, " processes (cgroup ",
+                        ", ", limits.pids, " processes", gpu_devices, " (cgroup ",
                         absl::StrJoin(options_.cgroups->Paths(id), ", "), ")")});
     } else {
       RemoveCgroup(id);
@@ -155,6 +169,11 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
                                  record.job.gpu_sharing.empty() ? "" : "; GPU sharing: ",
                                  record.job.gpu_sharing)});
   return absl::OkStatus();
+}
+
+absl::Status Executor::RemoveJobFiles(const std::string& id) const {
+  absl::Status removed = contract::RemoveTenantFolder(options_.jobs_dir, id);
+  return absl::IsNotFound(removed) ? absl::OkStatus() : removed;
 }
 
 void Executor::RemoveCgroup(const std::string& id) {

@@ -126,6 +126,9 @@ class Executor {
   absl::StatusOr<contract::TenantFolder> JobFiles(const std::string& id) const {
     return contract::TenantFolder::Open(options_.jobs_dir, id);
   }
+  // Removes the folder of an ended job (contract/tenant_tree.h); OK when it
+  // never had one.
+  absl::Status RemoveJobFiles(const std::string& id) const;
   std::string JobDir(const std::string& id) const { return Folder(id).path; }
   std::string LogDir(const std::string& id) const { return Folder(id).LogDir(); }
   std::string StatusPath(const std::string& id) const { return Folder(id).StatusFile(); }

@@ -51,6 +51,7 @@ absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& re
         absl::StrCat("job ", job.id, " has not started: its output folder has no files yet"));
   }
   DLP_ASSIGN_OR_RETURN(internal::OpenedArtifact file, internal::OpenArtifact(*output, reg.path));
+  if (disk_quota_ != nullptr) DLP_RETURN_IF_ERROR(disk_quota_->Check(tenant, file.size));
   // The workdir is read with the rights of the user who owns the job's files.
   DLP_ASSIGN_OR_RETURN(Blob blob, blobs_->Put(file.fd.get()));
   ModelVersion model;

@@ -13,6 +13,7 @@
 #include "dlp/artifacts.h"
 #include "server/api/log_reader.h"
 #include "server/controller/controller.h"
+#include "server/controller/disk_quota.h"
 #include "server/models/blob_store.h"
 #include "server/store/model_store.h"
 
@@ -20,13 +21,15 @@ namespace dlp::server {
 
 class ModelRegistry {
  public:
-  // Each must outlive the registry.
-  ModelRegistry(Controller* controller, ModelStore* store, BlobStore* blobs)
-      : controller_(controller), store_(store), blobs_(blobs) {}
+  // Each must outlive the registry; `disk_quota` may be null (no quota).
+  ModelRegistry(Controller* controller, ModelStore* store, BlobStore* blobs,
+                DiskQuota* disk_quota = nullptr)
+      : controller_(controller), store_(store), blobs_(blobs), disk_quota_(disk_quota) {}
 
   // `tenant` is the caller ("" the owner), who must see the job.
   // InvalidArgument for a bad name, alias or path; NotFound for an unknown
-  // job or file.
+  // job or file; ResourceExhausted when the copy would take the tenant to its
+  // disk quota (checked before copying).
   absl::StatusOr<ModelVersion> Register(const ModelRegistration& reg, const std::string& tenant);
   absl::StatusOr<std::vector<ModelVersion>> List(const std::string& tenant);
   // `ref`: "NAME", "NAME:3" or "NAME@ALIAS" of the caller's models, or of
@@ -52,6 +55,7 @@ class ModelRegistry {
   Controller* controller_;
   ModelStore* store_;
   BlobStore* blobs_;
+  DiskQuota* disk_quota_;
 };
 
 }  // namespace dlp::server

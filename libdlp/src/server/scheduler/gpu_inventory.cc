@@ -62,12 +62,19 @@ class InventoryReader {
   }
 
   absl::StatusOr<PhysicalGpu> Device(const YAML::Node& node, const std::string& field) {
-    DLP_RETURN_IF_ERROR(CheckKeys(node, field, {"index", "uuid", "name", "memory", "mig"}));
+    DLP_RETURN_IF_ERROR(CheckKeys(node, field, {"index", "uuid", "name", "memory", "minor", "mig"}));
     PhysicalGpu gpu;
     DLP_ASSIGN_OR_RETURN(std::string index, String(node, field, "index", true));
     if (!absl::SimpleAtoi(index, &gpu.index) || gpu.index < 0 || gpu.index >= kMaxDevices) {
       return Error(node["index"], field + ".index",
                    absl::StrCat("must be an integer from 0 to ", kMaxDevices - 1));
+    }
+    DLP_ASSIGN_OR_RETURN(std::string minor, String(node, field, "minor", false));
+    if (!minor.empty() && (!absl::SimpleAtoi(minor, &gpu.minor) || gpu.minor < 0 ||
+                           gpu.minor > kMaxGpuMinor)) {
+      return Error(node["minor"], field + ".minor",
+                   absl::StrCat("must be an integer from 0 to ", kMaxGpuMinor,
+                                " (N of /dev/nvidiaN)"));
     }
     DLP_ASSIGN_OR_RETURN(gpu.uuid, String(node, field, "uuid", true));
     DLP_ASSIGN_OR_RETURN(gpu.name, String(node, field, "name", true));
@@ -129,12 +136,14 @@ class InventoryReader {
 std::vector<GpuDevice> SchedulableDevices(const std::vector<PhysicalGpu>& gpus) {
   std::vector<GpuDevice> devices;
   for (const PhysicalGpu& gpu : gpus) {
+    const int minor = gpu.minor >= 0 ? gpu.minor : gpu.index;
     if (!gpu.mig_enabled) {
       devices.push_back({.id = absl::StrCat(gpu.index),
                          .uuid = gpu.uuid,
                          .name = gpu.name,
                          .flavour = FlavourOf(gpu.name),
-                         .memory_bytes = gpu.memory_bytes});
+                         .memory_bytes = gpu.memory_bytes,
+                         .minor = minor});
       continue;
     }
     for (const PhysicalGpu::MigInstance& m : gpu.mig) {
@@ -145,7 +154,8 @@ std::vector<GpuDevice> SchedulableDevices(const std::vector<PhysicalGpu>& gpus) 
                          .uuid = m.uuid,
                          .name = name,
                          .flavour = FlavourOf(name),
-                         .memory_bytes = m.memory_bytes});
+                         .memory_bytes = m.memory_bytes,
+                         .minor = minor});
     }
   }
   return devices;

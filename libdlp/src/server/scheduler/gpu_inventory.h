@@ -14,9 +14,17 @@
 
 namespace dlp::server {
 
+// NVIDIA's GPU device nodes: /dev/nvidiaN is character device 195:N with
+// N <= 253 (254 is nvidia-modeset, 255 nvidiactl).
+inline constexpr int kNvidiaMajor = 195;
+inline constexpr int kMaxGpuMinor = 253;
+
 // What NVML (or an inventory file) says of one physical device.
 struct PhysicalGpu {
   int index = 0;
+  // N of the device node /dev/nvidiaN (character device 195:N) that a process
+  // opens to use it: NVML's minor number, usually the index (-1: the index).
+  int minor = -1;
   std::string uuid;  // "GPU-..."
   std::string name;  // "NVIDIA H200"
   int64_t memory_bytes = 0;
@@ -36,7 +44,7 @@ std::vector<GpuDevice> SchedulableDevices(const std::vector<PhysicalGpu>& gpus);
 
 // Parses an inventory (YAML or JSON):
 //   devices:
-//     - {index: 0, uuid: GPU-..., name: NVIDIA H200, memory: 141Gi}
+//     - {index: 0, uuid: GPU-..., name: NVIDIA H200, memory: 141Gi, minor: 0}
 //     - index: 1
 //       uuid: GPU-...
 //       name: NVIDIA H100 80GB HBM3

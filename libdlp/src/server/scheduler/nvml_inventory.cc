@@ -24,6 +24,7 @@ struct Nvml {
   int (*name)(Device, char*, unsigned) = nullptr;
   int (*uuid)(Device, char*, unsigned) = nullptr;
   int (*memory)(Device, Memory*) = nullptr;
+  int (*minor)(Device, unsigned*) = nullptr;                 // optional
   int (*mig_mode)(Device, unsigned*, unsigned*) = nullptr;  // optional
   int (*max_mig)(Device, unsigned*) = nullptr;              // optional
   int (*mig_handle)(Device, unsigned, Device*) = nullptr;   // optional
@@ -87,6 +88,7 @@ absl::StatusOr<std::vector<PhysicalGpu>> ReadNvmlGpus() {
   Bind(lib, "nvmlDeviceGetName", nvml.name);
   Bind(lib, "nvmlDeviceGetUUID", nvml.uuid);
   Bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory);
+  Bind(lib, "nvmlDeviceGetMinorNumber", nvml.minor);
   Bind(lib, "nvmlDeviceGetMigMode", nvml.mig_mode);
   Bind(lib, "nvmlDeviceGetMaxMigDeviceCount", nvml.max_mig);
   Bind(lib, "nvmlDeviceGetMigDeviceHandleByIndex", nvml.mig_handle);
@@ -109,6 +111,9 @@ absl::StatusOr<std::vector<PhysicalGpu>> ReadNvmlGpus() {
     gpu.name = Text(nvml.name, device);
     gpu.uuid = Text(nvml.uuid, device);
     gpu.memory_bytes = MemoryOf(nvml, device);
+    if (unsigned minor = 0; nvml.minor != nullptr && nvml.minor(device, &minor) == kSuccess) {
+      gpu.minor = static_cast<int>(minor);
+    }
     ReadMig(nvml, device, gpu);
     gpus.push_back(std::move(gpu));
   }

@@ -25,6 +25,9 @@ struct GpuDevice {
   std::string name;     // NVML's device name, e.g. "NVIDIA H200"
   std::string flavour;  // FlavourOf(name): "h200"
   int64_t memory_bytes = 0;
+  // N of /dev/nvidiaN, the node a process opens to use the device (a MIG
+  // instance: its GPU's); -1: unknown.
+  int minor = -1;
   friend bool operator==(const GpuDevice&, const GpuDevice&) = default;
 };
 

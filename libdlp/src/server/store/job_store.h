@@ -127,6 +127,13 @@ class JobStore {
   // Queued keeps its row as it is.
   absl::Status UpdateExplanations(const std::vector<QueuedExplanation>& explanations);
 
+  // Removes a job's row, replicas, events and usage samples in one commit
+  // (job_deletion.cc). FailedPrecondition naming the pipeline or sweep it
+  // belongs to (a job kept with them, as CheckDeletable says first). The
+  // caller checks that the job has ended.
+  absl::Status CheckDeletable(int64_t seq);
+  absl::Status Delete(int64_t seq);
+
   // NotFound when there is no such job.
   absl::StatusOr<JobRecord> Get(int64_t seq);
   absl::StatusOr<std::vector<JobRecord>> List(const StoreFilter& filter);

@@ -20,6 +20,7 @@ constexpr char kInventory[] = R"(devices:
     uuid: GPU-bbbb
     name: NVIDIA H100 80GB HBM3
     memory: 80Gi
+    minor: 5
     mig:
       - {uuid: MIG-1111, profile: 3g.40gb, memory: 40Gi}
       - {uuid: 2222, name: 3g.40gb, memory: 40Gi}
@@ -30,9 +31,12 @@ TEST(GpuInventory, MigInstancesReplaceTheirDevice) {
   ASSERT_TRUE(gpus.ok()) << gpus.status();
   const std::vector<GpuDevice> devices = SchedulableDevices(*gpus);
   ASSERT_EQ(devices.size(), 3u);
-  EXPECT_EQ(devices[0], (GpuDevice{"0", "GPU-aaaa", "NVIDIA H200", "h200", int64_t{141} << 30}));
+  // The device node: the index by default, else the declared minor (a MIG
+  // instance's is its GPU's).
+  EXPECT_EQ(devices[0],
+            (GpuDevice{"0", "GPU-aaaa", "NVIDIA H200", "h200", int64_t{141} << 30, 0}));
   EXPECT_EQ(devices[1], (GpuDevice{"MIG-1111", "MIG-1111", "NVIDIA H100 80GB HBM3 MIG 3g.40gb",
-                                   "h100-80gb-hbm3-mig-3g.40gb", int64_t{40} << 30}));
+                                   "h100-80gb-hbm3-mig-3g.40gb", int64_t{40} << 30, 5}));
   EXPECT_EQ(devices[2].id, "MIG-2222");  // the prefix CUDA_VISIBLE_DEVICES needs
   EXPECT_EQ(devices[2].flavour, "h100-80gb-hbm3-mig-3g.40gb");
 }
@@ -76,6 +80,8 @@ TEST(GpuInventory, ErrorsNameTheFileLineAndField) {
       {"devices:\n  - index: 0\n    uuid: GPU-a\n    name: X\n    mig: {uuid: MIG-a}\n",
        "inv.yaml:5: devices[0].mig: must be a list of MIG instances"},
       {"gpus: []\n", "inv.yaml:1: gpus: unknown field; expected one of devices"},
+      {"devices:\n  - {index: 0, uuid: GPU-a, name: X, minor: 254}\n",
+       "inv.yaml:2: devices[0].minor: must be an integer from 0 to 253 (N of /dev/nvidiaN)"},
       {"devices: [\n", "invalid YAML"},
       {"- 1\n", "inv.yaml:1: (top): must be a map with a list of devices"},
   };

@@ -1,0 +1,85 @@
+#include "server/controller/disk_quota.h"
+
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "contract/tenant_tree.h"
+#include "contract/tenant_files.h"
+#include "server/scheduler/resources.h"
+
+namespace dlp::server {
+
+DiskQuota::DiskQuota(int64_t quota_bytes, std::string jobs_dir, absl::Duration interval)
+    : quota_bytes_(quota_bytes), jobs_dir_(std::move(jobs_dir)), interval_(interval) {}
+
+DiskQuota::~DiskQuota() { StopEnforcing(); }
+
+void DiskQuota::StopEnforcing() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (enforcer_.joinable()) enforcer_.join();
+}
+
+void DiskQuota::SetSources(Sources sources) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sources_ = std::move(sources);
+}
+
+int64_t DiskQuota::Measure(const std::string& tenant) {
+  Sources sources;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    sources = sources_;
+  }
+  int64_t bytes = sources.other_bytes ? sources.other_bytes(tenant) : 0;
+  if (!sources.job_ids) return bytes;
+  for (const std::string& id : sources.job_ids(tenant)) {
+    absl::StatusOr<contract::TenantFolder> folder = contract::TenantFolder::Open(jobs_dir_, id);
+    if (!folder.ok()) continue;  // not started yet
+    const contract::DiskUsage usage = contract::MeasureDiskUsage(*folder);
+    // A tree too large to walk is as good as full.
+    bytes += usage.complete ? usage.bytes : std::max(usage.bytes, quota_bytes_);
+  }
+  return bytes;
+}
+
+std::string DiskQuota::Exceeded(const std::string& tenant, int64_t used) const {
+  return absl::StrCat("DiskQuotaExceeded: tenant ", tenant, " holds ", DescribeMemory(used),
+                      " of its ", DescribeMemory(quota_bytes_),
+                      " disk quota (its jobs' folders and models; dlpd --tenant-disk-quota)");
+}
+
+absl::Status DiskQuota::Check(const std::string& tenant, int64_t more_bytes) {
+  if (quota_bytes_ <= 0 || tenant.empty()) return absl::OkStatus();
+  const int64_t used = Measure(tenant);
+  if (used + more_bytes < quota_bytes_) return absl::OkStatus();
+  return absl::ResourceExhaustedError(
+      more_bytes > 0 ? absl::StrCat(Exceeded(tenant, used), "; ", DescribeMemory(more_bytes),
+                                    " more would exceed it")
+                     : Exceeded(tenant, used));
+}
+
+void DiskQuota::StartEnforcing(
+    std::function<std::vector<std::string>()> running_tenants,
+    std::function<void(const std::string& tenant, const std::string& reason)> stop) {
+  if (quota_bytes_ <= 0) return;
+  enforcer_ = std::thread([this, running_tenants = std::move(running_tenants),
+                           stop = std::move(stop)] {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [&] { return stop_; })) {
+      lock.unlock();
+      const std::vector<std::string> tenants = running_tenants();
+      for (const std::string& tenant : std::set<std::string>(tenants.begin(), tenants.end())) {
+        if (tenant.empty()) continue;
+        const int64_t used = Measure(tenant);
+        if (used >= quota_bytes_) stop(tenant, Exceeded(tenant, used));
+      }
+      lock.lock();
+    }
+  });
+}
+
+}  // namespace dlp::server

@@ -1,0 +1,76 @@
+// The per-tenant disk quota (`dlpd --tenant-disk-quota`): what a tenant's jobs
+// keep under STATE/jobs/ID (logs, traces, status, outputs: everything dlp-run
+// and the job write there) plus the models it registered. A tenant at or over
+// its quota cannot submit nor register a model (checked before anything is
+// written), and its running jobs are stopped (Failed, DiskQuotaExceeded), as
+// the OOM killer stops a job over its memory. The owner has no quota.
+//
+// Usage is measured through the trust boundary (contract/tenant_tree.h)
+// afresh for every check (a walk of at most a million entries a job folder),
+// so a tenant that just freed space or just filled it is judged by what is on
+// disk now. Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace dlp::server {
+
+// What dlpd does when a tenant's usage is not bounded otherwise.
+inline constexpr int64_t kDefaultTenantDiskQuota = int64_t{100} << 30;  // 100 GiB
+inline constexpr absl::Duration kDefaultDiskQuotaInterval = absl::Seconds(30);
+
+class DiskQuota {
+ public:
+  struct Sources {
+    // The ids of every job of the tenant (any state).
+    std::function<std::vector<std::string>(const std::string& tenant)> job_ids;
+    // Bytes the tenant holds elsewhere (its registered models).
+    std::function<int64_t(const std::string& tenant)> other_bytes;
+  };
+
+  // `quota_bytes` 0: no quota. `jobs_dir`: STATE/jobs. Running jobs are
+  // checked every `interval`.
+  DiskQuota(int64_t quota_bytes, std::string jobs_dir,
+            absl::Duration interval = kDefaultDiskQuotaInterval);
+  ~DiskQuota();  // stops enforcing
+
+  // Call before any Check; `sources` may use objects made after this one.
+  void SetSources(Sources sources);
+
+  // OK when the tenant ("" the owner) may write `more_bytes` more;
+  // ResourceExhausted saying how much it uses of what otherwise.
+  absl::Status Check(const std::string& tenant, int64_t more_bytes = 0);
+
+  // Every `interval`, measures the tenants `running_tenants` returns and calls `stop(tenant, reason)` for each at or over its quota.
+  void StartEnforcing(std::function<std::vector<std::string>()> running_tenants,
+                      std::function<void(const std::string& tenant, const std::string& reason)> stop);
+
+  // Ends StartEnforcing's thread (also on destruction).
+  void StopEnforcing();
+
+  int64_t quota_bytes() const { return quota_bytes_; }
+
+ private:
+  int64_t Measure(const std::string& tenant);
+  std::string Exceeded(const std::string& tenant, int64_t used) const;
+
+  const int64_t quota_bytes_;
+  const std::string jobs_dir_;
+  const absl::Duration interval_;
+  Sources sources_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread enforcer_;
+};
+
+}  // namespace dlp::server

@@ -1,0 +1,50 @@
+#include "server/daemon/disk_quota_sources.h"
+
+#include "absl/strings/str_cat.h"
+#include "server/log.h"
+#include "server/store/tenant_store.h"
+
+namespace dlp::server {
+
+DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models) {
+  DiskQuota::Sources sources;
+  sources.job_ids = [&controller](const std::string& tenant) {
+    std::vector<std::string> ids;
+    absl::StatusOr<std::vector<Job>> jobs = controller.List(ListFilter{}, tenant, true);
+    if (jobs.ok()) {
+      for (const Job& job : *jobs) ids.push_back(job.id);
+    }
+    return ids;
+  };
+  sources.other_bytes = [&models](const std::string& tenant) {
+    int64_t bytes = 0;
+    absl::StatusOr<std::vector<StoredModel>> stored = models.List(tenant);
+    if (stored.ok()) {
+      for (const StoredModel& m : *stored) bytes += m.model.size;
+    }
+    return bytes;
+  };
+  return sources;
+}
+
+std::vector<std::string> TenantsRunning(Controller& controller) {
+  std::vector<std::string> tenants;
+  for (const SampledJob& running : controller.RunningJobs()) {
+    if (running.job.tenant != kOwnerTenant) tenants.push_back(running.job.tenant);
+  }
+  return tenants;
+}
+
+void StopTenantJobs(Controller& controller, const std::string& tenant, const std::string& reason) {
+  ListFilter running;
+  running.state = JobState::kRunning;
+  absl::StatusOr<std::vector<Job>> jobs = controller.List(running, tenant, true);
+  if (!jobs.ok()) return;
+  for (const Job& job : *jobs) {
+    absl::StatusOr<Job> stopped = controller.Cancel(job.id, tenant, reason, JobState::kFailed);
+    Log(absl::StrCat("job ", job.id, ": ",
+                     stopped.ok() ? reason : std::string(stopped.status().message())));
+  }
+}
+
+}  // namespace dlp::server
