@@ -1,5 +1,5 @@
 // Helpers every subcommand shares: error reporting, exit codes, the client,
-// loading specs, terminal detection and colors.
+// terminal detection and colors.
 #pragma once
 
 #include <memory>
@@ -25,10 +25,6 @@ inline int Code(ExitCode code) { return static_cast<int>(code); }
 ClientOptions ClientOptionsFor(const GlobalFlags& globals);
 // The client for --context/--config.
 absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals);
-
-// Loads a spec ("-" = stdin). A file that cannot be read is a usage error
-// (exit 2), like a spec that does not validate, never "job not found".
-absl::StatusOr<JobSpec> LoadSpecForCli(const std::string& path, const SpecOptions& options);
 
 bool IsTty(int fd);
 // Colors only on a terminal, and never with --no-color, $NO_COLOR or TERM=dumb.
