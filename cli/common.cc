@@ -52,13 +52,6 @@ absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals) {
   return Client::Create(ClientOptionsFor(globals));
 }
 
-absl::StatusOr<JobSpec> LoadSpecForCli(const std::string& path, const SpecOptions& options) {
-  absl::StatusOr<JobSpec> spec = LoadJobSpec(path, options);
-  if (spec.ok() || absl::IsInvalidArgument(spec.status())) return spec;
-  // Missing or unreadable files are the user's input too.
-  return absl::InvalidArgumentError(spec.status().message());
-}
-
 bool IsTty(int fd) { return isatty(fd) == 1; }
 
 bool UseColor(const GlobalFlags& globals, int fd) {

@@ -1,5 +1,5 @@
 // Helpers every subcommand shares: error reporting, exit codes, the client,
-// loading specs, terminal detection and colors.
+// terminal detection and colors.
 #pragma once
 
 #include <functional>
@@ -31,10 +31,6 @@ absl::StatusOr<std::unique_ptr<Client>> MakeClient(const GlobalFlags& globals);
 // each failure; the exit code is the first failure's (0 when none failed).
 int ForEachJob(const GlobalFlags& globals, const std::vector<std::string>& ids,
                const std::function<absl::Status(Client&, const std::string& id)>& act);
-
-// Loads a spec ("-" = stdin). A file that cannot be read is a usage error
-// (exit 2), like a spec that does not validate, never "job not found".
-absl::StatusOr<JobSpec> LoadSpecForCli(const std::string& path, const SpecOptions& options);
 
 bool IsTty(int fd);
 // Colors only on a terminal, and never with --no-color, $NO_COLOR or TERM=dumb.

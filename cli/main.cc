@@ -5,11 +5,14 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string>
 
 #include "CLI/CLI.hpp"
 #include "command.h"
 #include "common.h"
 #include "dlp/exit_code.h"
+#include "unknown_command.h"
 
 namespace dlp::cli {
 namespace {
@@ -46,7 +49,8 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    PrintError(e.what());
+    const std::optional<std::string> unknown = UnknownCommandError(app);
+    PrintError(unknown ? *unknown : e.what());
     std::fprintf(stderr, "Run 'dlp --help' for usage.\n");
     return Code(ExitCode::kUsage);
   }

@@ -1,8 +1,11 @@
-// dlp version: the client's version and, when one runs, the local dlpd's.
+// dlp version, and dlp --version: the client's version and, for the subcommand
+// when one runs, the local dlpd's.
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
 #include "command.h"
 #include "common.h"
 #include "dlp/local_server.h"
@@ -11,26 +14,34 @@
 namespace dlp::cli {
 namespace {
 
-int RunVersion(bool client_only) {
-  std::printf("dlp %s\n", Version());
-  if (client_only) return Code(ExitCode::kSuccess);
+// "dlp X.Y.Z", then (unless `client_only`) a line for a running local dlpd.
+std::string VersionText(bool client_only) {
+  std::string text = absl::StrCat("dlp ", Version());
+  if (client_only) return text;
   // Never starts a daemon: only reports one that is already running.
   absl::StatusOr<LocalServerInfo> server = LocalServerStatus();
   if (server.ok() && server->running) {
-    std::printf("dlpd %s (pid %d, %s)\n", server->version.c_str(), server->pid,
-                server->address.c_str());
+    absl::StrAppend(&text, "\ndlpd ", server->version, " (pid ", server->pid, ", ",
+                    server->address, ")");
   }
-  return Code(ExitCode::kSuccess);
+  return text;
 }
 
 }  // namespace
 
 void RegisterVersion(CLI::App& parent, Invocation& invocation) {
+  // The flag, like `version --client`, never looks for a daemon: CLI11 prints
+  // the text and main() exits 0.
+  parent.set_version_flag("--version", [] { return VersionText(true); },
+                          "Print dlp's version and exit (as 'dlp version --client')");
   auto client_only = std::make_shared<bool>(false);
   CLI::App* cmd = parent.add_subcommand("version", "Print the versions of dlp and the local dlpd");
   cmd->add_flag("--client", *client_only, "Only the client's version");
   cmd->callback([client_only, &invocation] {
-    invocation.action = [client_only] { return RunVersion(*client_only); };
+    invocation.action = [client_only] {
+      std::printf("%s\n", VersionText(*client_only).c_str());
+      return Code(ExitCode::kSuccess);
+    };
   });
 }
 

@@ -1,6 +1,6 @@
 # dlp-run starts once for every job, so its start-up is on every job's path from
 # Queued to Running. Loading and relocating Debian's shared Abseil (about 30
-# libraries) and libstdc++ doubled its CPU time per start (bench/RESULTS.md,
+# libraries) and libstdc++ doubled its CPU time per start (bench/history/RESULTS-2026.md,
 # "On a quiet machine, and a leaner start and reap path"); the launcher links
 # their archives instead, and keeps libc and libm shared. Sanitized builds keep
 # the shared libraries: the sanitizer runtimes expect them.

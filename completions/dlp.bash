@@ -26,7 +26,7 @@ _dlp() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
   local commands="submit status list logs describe cancel delete wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin"
-  local global_flags="--context --config --no-color --help --help-all"
+  local global_flags="--context --config --no-color --help --help-all --version"
 
   local cmd="" sub="" verb="" i word
   for ((i = 1; i < COMP_CWORD; i++)); do

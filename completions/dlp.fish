@@ -17,6 +17,7 @@ complete -c dlp -l config -r -F -d 'Config file'
 complete -c dlp -l no-color -d 'Never color the output'
 complete -c dlp -s h -l help -d 'Show help'
 complete -c dlp -l help-all -d 'Show help for every subcommand'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -l version -d "Print dlp's version"
 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a submit -d 'Submit a job spec'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a status -d "Show a job's state"

@@ -5,7 +5,7 @@ from 2 to 1,024 ranks and 4 KiB to 1 GiB, and the algorithm with the least.
 
     bench/allreduce/model.py [ALPHA_SHM_US BETA_SHM_GBPS ALPHA_TCP_US BETA_TCP_GBPS]
 
-Defaults are the figures measured on the 2-core machine (bench/RESULTS.md).
+Defaults are the figures measured on the 2-core machine (bench/history/RESULTS-2026.md).
 alpha: the cost of one synchronisation / message; beta: bytes per second a rank
 moves through the transport (for shm, memcpy-like traffic).
 """

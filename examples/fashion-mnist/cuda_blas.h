@@ -1,6 +1,6 @@
 // cuBLAS, opened the first time a run computes on a GPU. Linked in, its
 // initialisers would run at every start of fmnist-train, CPU runs included:
-// 0.45 s of a 2-core machine's time per process (bench/RESULTS.md, "Trainer
+// 0.45 s of a 2-core machine's time per process (bench/history/RESULTS-2026.md, "Trainer
 // start"), paid by every rank of every job.
 #pragma once
 

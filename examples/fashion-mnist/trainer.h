@@ -38,7 +38,7 @@ struct TrainOptions {
   // runs (gradient_buckets.h), or once after backward. kAuto overlaps where a
   // GPU computes or the host has a spare core for each rank's bucket thread:
   // where the ranks fill the cores, that thread only takes turns with backward
-  // (bench/RESULTS.md, "Trainer scaling").
+  // (bench/history/RESULTS-2026.md, "Trainer scaling").
   enum class Toggle { kAuto, kOn, kOff };
   using Overlap = Toggle;
   Overlap overlap = Overlap::kAuto;

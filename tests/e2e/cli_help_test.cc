@@ -79,11 +79,27 @@ TEST(CliHelp, UsageErrorsExitTwo) {
   }
 }
 
+TEST(CliHelp, UnknownCommandSuggestsTheClosestOne) {
+  CliEnv env;
+  RunResult r = env.Dlp({"sumbit", "job.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("dlp: error: unknown command 'sumbit'; did you mean 'submit'?\n"));
+  for (const char* word : {"run", "ssh"}) {
+    RunResult far = env.Dlp({word});
+    EXPECT_EQ(far.exit_code, 2) << far.err;
+    EXPECT_THAT(far.err, HasSubstr(absl::StrCat("dlp: error: unknown command '", word, "'\n")));
+  }
+}
+
 TEST(CliHelp, VersionPrintsTheVersion) {
   CliEnv env;
   RunResult r = env.Dlp({"version", "--client"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::StartsWith("dlp "));
+  // The flag prints what the subcommand prints.
+  RunResult flag = env.Dlp({"--version"});
+  EXPECT_EQ(flag.exit_code, 0) << flag.err;
+  EXPECT_EQ(flag.out, r.out);
 }
 
 TEST(CliHelp, CompletionsAndManPageNameEverySubcommand) {

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "dlp/suggest.h"
 
 namespace dlp::internal {
 
@@ -106,3 +107,13 @@ std::string UnknownKey(absl::string_view kind, absl::string_view key,
 }
 
 }  // namespace dlp::internal
+
+namespace dlp {
+
+std::optional<std::string> ClosestName(std::string_view word,
+                                       const std::vector<std::string>& candidates) {
+  const std::vector<absl::string_view> names(candidates.begin(), candidates.end());
+  return internal::ClosestMatch(absl::string_view(word.data(), word.size()), names);
+}
+
+}  // namespace dlp

@@ -1,4 +1,5 @@
-// "Did you mean ...?": the closest valid name to a misspelt one.
+// "Did you mean ...?": the closest valid name to a misspelt one (dlp/suggest.h
+// gives ClosestMatch to the dlp command).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 // Which allreduce algorithm runs: the one place that decides, from the
 // group's shape and the message size (docs/collectives.md derives the table
-// from the α–β cost model and the figures measured in bench/RESULTS.md).
+// from the α–β cost model and the figures measured in bench/history/RESULTS-2026.md).
 //
 //   ranks  all on one host  bytes                 algorithm
 //   1      -                any                   copy (no peers)
@@ -32,14 +32,14 @@ const char* AlgoName(Algo a);
 // One-shot while the bytes all ranks stage (N times the message) stay under
 // this: every rank reads all of them, so the one-shot's saved synchronisation
 // is outweighed by its N-fold reduction beyond a few KiB per rank
-// (bench/RESULTS.md, "Vectorised reduction kernels": at 2 ranks one-shot wins
+// (bench/history/RESULTS-2026.md, "Vectorised reduction kernels": at 2 ranks one-shot wins
 // at 4 KiB, ties at 8 KiB, and direct is 1.13x faster at 16 KiB).
 inline constexpr size_t kOneShotBytes = 16 << 10;
 
 // With more ranks than cores, direct's two all-rank synchronisations per
 // round wait for descheduled ranks; the ring, whose ranks only wait for a
 // neighbour and can run ahead into its buffer, is as fast or faster above
-// this (bench/RESULTS.md, 4 ranks on 2 cores, and the trainer).
+// this (bench/history/RESULTS-2026.md, 4 ranks on 2 cores, and the trainer).
 inline constexpr size_t kSharedDirectBytes = 256 << 10;
 
 // Recursive doubling while the message is this small: log2(N) latencies
@@ -70,7 +70,7 @@ Algo ChooseAllreduce(const GroupShape& shape, size_t bytes, const std::string& f
 // Unlike the direct allreduce they synchronise once per round, not twice, and
 // where ranks share cores a round is a whole slot: a sharded trainer step
 // (reduce-scatter, update, allgather) waits twice, where the ring hands the
-// core over at every chunk (bench/RESULTS.md, "Subnormals flushed, and a
+// core over at every chunk (bench/history/RESULTS-2026.md, "Subnormals flushed, and a
 // sharded optimizer"). The ring everywhere else.
 Algo ChooseBlockCollective(const GroupShape& shape, const std::string& forced = "auto");
 

@@ -7,7 +7,7 @@
 // cores at the time, more than the model predicts: with 2 ranks one VM's
 // direct wins from 16 KiB, another's one-shot up to 256 KiB (1.2x), and its
 // ring beats direct by 1.3-1.7x at 1-4 MiB in some hours and loses in others
-// (bench/RESULTS.md, "Measured, not predicted"). So the first calls of each
+// (bench/history/RESULTS-2026.md, "Measured, not predicted"). So the first calls of each
 // size class (a power of two) go to each candidate in turn, kSettle calls
 // untimed and then kTrials timed, each rank timing its own; then every rank
 // writes its lower medians in its segment, the group passes a barrier, and

@@ -41,9 +41,8 @@ class Communicator {
 
   int rank() const { return options_.rank; }
   int size() const { return options_.size; }
-  // "tcp" or "shm" (or "none" for one rank): the transports to the neighbours.
+  // "tcp" or "shm" (or "none" for one rank): the transport to the neighbour it sends to.
   const char* send_transport() const { return links_.empty() ? "none" : links_[0].send_kind; }
-  const char* recv_transport() const { return links_.empty() ? "none" : links_[0].recv_kind; }
   // Parallel rings that large allreduces are split over.
   int channels() const { return static_cast<int>(rings_.size()); }
   // The algorithm the table (algo_select.h) gives a host allreduce of `bytes`;

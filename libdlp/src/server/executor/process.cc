@@ -79,8 +79,6 @@ std::optional<pid_t> RootOf(const std::vector<pid_t>& pids) {
   return root;
 }
 
-bool GroupAlive(pid_t pgid) { return pgid > 0 && (kill(-pgid, 0) == 0 || errno == EPERM); }
-
 void SignalGroup(pid_t pgid, int signo) {
   if (pgid > 1) kill(-pgid, signo);
 }

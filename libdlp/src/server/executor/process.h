@@ -32,9 +32,6 @@ std::map<std::string, pid_t> ProcessesByArgument(const std::string& flag);
 // process tree, not what it forked); nullopt unless there is exactly one.
 std::optional<pid_t> RootOf(const std::vector<pid_t>& pids);
 
-// True when any process is in process group `pgid`.
-bool GroupAlive(pid_t pgid);
-
 // kill(-pgid, signo) for a positive pgid; ignores groups that are gone.
 void SignalGroup(pid_t pgid, int signo);
 

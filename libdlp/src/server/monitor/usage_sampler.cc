@@ -111,12 +111,4 @@ std::map<std::string, std::vector<ReplicaUsage>> UsageSampler::LatestAll() const
   return out;
 }
 
-std::vector<ReplicaUsage> UsageSampler::History(const std::string& job_id,
-                                                const std::string& replica) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = history_.find({job_id, replica});
-  if (it == history_.end()) return {};
-  return {it->second.begin(), it->second.end()};
-}
-
 }  // namespace dlp::server

@@ -49,8 +49,6 @@ class UsageSampler {
   std::vector<ReplicaUsage> Latest(const std::string& job_id) const;
   // Latest of every job: job id -> samples.
   std::map<std::string, std::vector<ReplicaUsage>> LatestAll() const;
-  // The retained history of one replica, oldest first.
-  std::vector<ReplicaUsage> History(const std::string& job_id, const std::string& replica) const;
 
  private:
   struct Cpu {

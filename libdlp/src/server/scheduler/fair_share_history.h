@@ -30,7 +30,7 @@
 namespace dlp::server {
 
 // dlpd's default (--fair-share-half-life), chosen on dlp-bench-policy-sim
-// over four traces (bench/RESULTS.md, "Fair-share history").
+// over four traces (bench/history/RESULTS-2026.md, "Fair-share history").
 inline constexpr absl::Duration kDefaultFairShareHalfLife = absl::Hours(1);
 // The most a half-life may be: longer ones are refused (--fair-share-half-life).
 inline constexpr absl::Duration kMaxFairShareHalfLife = absl::Hours(24 * 30);

@@ -1,0 +1,54 @@
+// `dlp sumbit` names the word it did not know and the subcommand meant, where
+// CLI11 alone would say "A subcommand is required".
+#include "unknown_command.h"
+
+#include <gtest/gtest.h>
+
+#include "CLI/CLI.hpp"
+
+namespace dlp::cli {
+namespace {
+
+// Parses `line` with a root command shaped like dlp's; the error for the word
+// it left over, once the parse has failed.
+std::optional<std::string> ErrorFor(const std::string& line) {
+  CLI::App app("test", "dlp");
+  app.require_subcommand(1);
+  std::string context, job;
+  app.add_option("--context", context);
+  app.add_subcommand("submit", "Submit");
+  app.add_subcommand("status", "Status")->add_option("JOB", job)->required();
+  app.add_subcommand("server", "Server");
+  app.add_subcommand("__complete", "Hidden")->group("");
+  try {
+    app.parse(line);
+  } catch (const CLI::ParseError&) {
+    return UnknownCommandError(app);
+  }
+  ADD_FAILURE() << "'" << line << "' parsed";
+  return std::nullopt;
+}
+
+TEST(UnknownCommandTest, SuggestsTheClosestSubcommand) {
+  EXPECT_EQ(ErrorFor("sumbit"), "unknown command 'sumbit'; did you mean 'submit'?");
+  EXPECT_EQ(ErrorFor("--context prod sever start"),
+            "unknown command 'sever'; did you mean 'server'?");
+}
+
+TEST(UnknownCommandTest, NamesTheWordAloneWhenNothingIsClose) {
+  EXPECT_EQ(ErrorFor("ssh"), "unknown command 'ssh'");
+  EXPECT_EQ(ErrorFor("run -np 4"), "unknown command 'run'");
+}
+
+TEST(UnknownCommandTest, NeverSuggestsAHiddenSubcommand) {
+  EXPECT_EQ(ErrorFor("__complet"), "unknown command '__complet'");
+}
+
+TEST(UnknownCommandTest, LeavesOtherErrorsToCli11) {
+  EXPECT_EQ(ErrorFor("status"), std::nullopt);  // a subcommand was chosen
+  EXPECT_EQ(ErrorFor("--no-such-flag"), std::nullopt);
+  EXPECT_EQ(ErrorFor(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace dlp::cli
