@@ -3,7 +3,7 @@
 // the session ended, so the page goes to the sign-in form. The token itself
 // never reaches this code, and nothing is kept in local storage.
 import type { MergedTrace } from "./trace";
-import type { Job, JobEvent, Profile, QueueStanding, ReplicaUsage, Session, Why } from "./types";
+import type { Job, JobEvent, JobSummary, Profile, QueueStanding, ReplicaUsage, Session, Why } from "./types";
 
 export class ApiError extends Error {
   constructor(
@@ -71,7 +71,7 @@ export interface ListQuery {
   fields?: "summary" | "all";
 }
 
-export function listJobs(q: ListQuery, signal?: AbortSignal): Promise<{ jobs: Job[] }> {
+export function listJobs(q: ListQuery, signal?: AbortSignal): Promise<{ jobs: JobSummary[] }> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) {
     if (v !== undefined && v !== "") params.set(k, String(v));

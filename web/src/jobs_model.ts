@@ -1,6 +1,6 @@
 // The jobs the Jobs page holds: pages of GET /v1/jobs merged by id, newest
 // first, and the name search over them. Pure: tested in Node.
-import type { Job } from "./types";
+import type { JobSummary } from "./types";
 
 export function compareIds(a: string, b: string): number {
   // Ids are decimal; longer is larger.
@@ -8,8 +8,8 @@ export function compareIds(a: string, b: string): number {
 }
 
 // Two lists sorted newest first, as one.
-function mergeNewestFirst(a: Job[], b: Job[]): Job[] {
-  const out: Job[] = [];
+function mergeNewestFirst(a: JobSummary[], b: JobSummary[]): JobSummary[] {
+  const out: JobSummary[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) out.push(compareIds(a[i].id, b[j].id) > 0 ? a[i++] : b[j++]);
@@ -19,14 +19,14 @@ function mergeNewestFirst(a: Job[], b: Job[]): Job[] {
 }
 
 export class JobSet {
-  private byId = new Map<string, Job>();
-  private sorted: Job[] | null = [];
+  private byId = new Map<string, JobSummary>();
+  private sorted: JobSummary[] | null = [];
 
   // Adds or replaces jobs; returns the ids of those that are new or changed.
   // New jobs are merged into the order (pages come sorted), not sorted again.
-  merge(jobs: Job[]): string[] {
+  merge(jobs: JobSummary[]): string[] {
     const changed: string[] = [];
-    const added: Job[] = [];
+    const added: JobSummary[] = [];
     for (const j of jobs) {
       const old = this.byId.get(j.id);
       if (old && JSON.stringify(old) === JSON.stringify(j)) continue;
@@ -52,7 +52,7 @@ export class JobSet {
   }
 
   // Newest first.
-  all(): Job[] {
+  all(): JobSummary[] {
     if (!this.sorted) this.sorted = [...this.byId.values()].sort((a, b) => compareIds(b.id, a.id));
     return this.sorted;
   }
@@ -66,7 +66,7 @@ export class JobSet {
 // ids, so each page reaches down at least to the next window's `before` and
 // together they leave no gap (a window with gaps answers jobs of the next
 // one too; they merge by id). Elsewhere one page, as a cursor.
-export function olderPages(jobs: Job[], size: number, parallel: number): string[] {
+export function olderPages(jobs: JobSummary[], size: number, parallel: number): string[] {
   if (!jobs.length) return [];
   const tail = jobs.slice(-size);
   const oldest = Number(tail[tail.length - 1].id);
@@ -78,7 +78,7 @@ export function olderPages(jobs: Job[], size: number, parallel: number): string[
   return befores;
 }
 
-export function matchesSearch(job: Job, search: string): boolean {
+export function matchesSearch(job: JobSummary, search: string): boolean {
   if (!search) return true;
   const s = search.toLowerCase();
   return job.name.toLowerCase().includes(s) || job.id === search;
@@ -86,7 +86,7 @@ export function matchesSearch(job: Job, search: string): boolean {
 
 // "running/total" replicas; a queued job has none yet, so its spec counts
 // (when the listing has it).
-export function replicaSummary(job: Job): string {
+export function replicaSummary(job: JobSummary): string {
   if (!job.replicas?.length && !job.spec?.replicas) return "–";
   const total = job.replicas?.length
     ? job.replicas.length
@@ -95,4 +95,4 @@ export function replicaSummary(job: Job): string {
   return job.state === "Running" ? `${running}/${total}` : String(total);
 }
 
-export const isActive = (job: Job) => job.state === "Queued" || job.state === "Running";
+export const isActive = (job: JobSummary) => job.state === "Queued" || job.state === "Running";

@@ -3,36 +3,52 @@
 export type JobState = "Queued" | "Running" | "Succeeded" | "Failed" | "Cancelled";
 export const JOB_STATES: JobState[] = ["Queued", "Running", "Succeeded", "Failed", "Cancelled"];
 
+// libdlp's codec (codec_job.cc, codec_spec.cc) writes these; optional members
+// are the ones it leaves out.
 export interface Replica {
   name: string;
   role: string;
   index: number;
-  state: string;
+  state: JobState;
   exitCode: number | null;
   signal: number | null;
-  host?: string;
-  pid?: number;
+  host: string; // "" until it starts
+  pid: number; // 0 until it starts
   reason?: string;
-  gpus?: string[];
+  // The devices dlpd placed it on, as its CUDA_VISIBLE_DEVICES lists them, a
+  // shared device with its share after it: "0", "0,1", "MIG-...", "0 (0.5)".
+  gpus?: string;
 }
 
 export interface ReplicaSpec {
   role: string;
   count: number;
-  command?: string[];
-  resources?: { cpu?: string; memory?: string; gpu?: number | string };
+  command: string[];
+  env: Record<string, string>;
+  // gpu: whole GPUs as an integer, a share of one device as a fraction (0.5).
+  resources: { cpu: string; memory: string; gpu: number; gpuType?: string };
 }
 
 export interface JobSpec {
   name: string;
-  labels?: Record<string, string>;
-  queue?: string;
-  priority?: number;
-  replicas?: ReplicaSpec[];
-  [key: string]: unknown;
+  labels: Record<string, string>;
+  framework: string;
+  queue: string;
+  priority: number;
+  replicas: ReplicaSpec[];
+  workdir: string;
+  restartPolicy: { policy: string; maxRestarts: number; backoffSeconds: number };
+  activeDeadlineSeconds: number;
+  image?: string;
+  logs?: { maxBytes: number };
+  preemptible?: false;
+  preemption?: { gracePeriodSeconds: number };
+  dependsOn?: { job: string; condition: string }[];
 }
 
-export interface Job {
+// A job as a listing has it: fields=summary leaves out the spec and adds the
+// spec's labels.
+export interface JobSummary {
   id: string;
   name: string;
   tenant: string;
@@ -44,12 +60,20 @@ export interface Job {
   finished: string | null;
   exitCode: number | null;
   restartCount: number;
-  preemptions?: number;
-  position?: number | null;
-  estimatedStart?: string | null;
-  spec: JobSpec; // absent from a fields=summary listing
-  labels?: Record<string, string>; // a summary's (the spec's labels)
+  preemptions: number;
+  position?: number | null; // Queued jobs only
+  estimatedStart?: string | null; // Queued jobs only
+  spec?: JobSpec;
+  labels?: Record<string, string>;
   replicas: Replica[];
+  // How replicas on a shared device are kept apart: "MPS (...)" or "by
+  // placement only (...)"; only while one of its devices is shared.
+  gpuSharing?: string;
+}
+
+// GET /v1/jobs/ID and a cancel's answer: always with the spec.
+export interface Job extends JobSummary {
+  spec: JobSpec;
 }
 
 export interface JobEvent {
@@ -60,7 +84,7 @@ export interface JobEvent {
 
 export interface Why {
   id: string;
-  state: string;
+  state: JobState;
   reason: string;
   position: number | null;
   estimatedStart: string | null;

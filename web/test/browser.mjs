@@ -3,8 +3,9 @@
 // list following a job from Running to Succeeded, live logs, cancelling from
 // the page, metrics against `dlp metrics -o json`, the timeline of a 2-rank
 // fmnist-train, usage, signing out, and the security properties (sign-in required, tenant
-// isolation, log text never executes, CSRF, CSP). Screenshots of every page go
-// to BUILD_DIR/test-artifacts/web/.
+// isolation, log text never executes, CSRF, CSP); on a second dlpd with
+// `--gpus 2`, the pages of a whole-GPU and a half-GPU job. Screenshots of every
+// page go to BUILD_DIR/test-artifacts/web/.
 //
 // usage: node web/test/browser.mjs BUILD_DIR   (ctest: web_browser)
 import assert from "node:assert/strict";
@@ -17,6 +18,8 @@ const build = resolve(process.argv[2] ?? "build");
 const artefacts = join(build, "test-artifacts/web");
 mkdirSync(artefacts, { recursive: true });
 const env = new DlpEnv(build);
+// GPUs by count, without NVML: dlpd places replicas on devices "0" and "1".
+const gpuEnv = new DlpEnv(build, { dlpdArgs: ["--gpus", "2"] });
 const TIMEOUT = 90_000;
 
 const results = [];
@@ -54,6 +57,19 @@ async function newPage(context) {
 const text = (page, sel) => page.$eval(sel, (el) => el.textContent);
 const pathOf = (page) => new URL(page.url()).pathname;
 
+// The text of every error note on the page (errorNote in src/widgets.ts).
+const errorsShown = (page) => page.$$eval("[role=alert]", (es) => es.map((e) => e.textContent));
+
+// Waits until `selector` matches or an error note shows, then asserts that none does.
+async function waitWithoutError(page, selector) {
+  await page.waitForFunction((sel) => document.querySelector(sel) || document.querySelector("[role=alert]"), {}, selector);
+  assert.deepEqual(await errorsShown(page), [], `an error note on ${page.url()}`);
+}
+
+// The value of a fact in the job page's header ("GPU sharing"); null when absent.
+const fact = (page, name) => page.$$eval(".facts dt",
+  (dts, n) => dts.find((dt) => dt.textContent === n)?.nextElementSibling.textContent ?? null, name);
+
 // Waits until a log row containing `needle` is in the (virtual) log view.
 function waitForLogLine(page, needle) {
   return page.waitForFunction(
@@ -72,6 +88,7 @@ try {
   const owner = await browser.createBrowserContext();
   const page = await newPage(owner);
   const ids = {};
+  let gpuBase, gpuPage;
 
   await step("without a session: the sign-in page, 401 from the API, a restrictive CSP", async () => {
     const anon = await browser.createBrowserContext();
@@ -245,6 +262,46 @@ try {
     await shot(page, "timeline");
   });
 
+  await step("a dlpd with --gpus 2 runs a whole-GPU and a half-GPU job", async () => {
+    gpuBase = gpuEnv.start();
+    // Its own browser context: both dlpds are on 127.0.0.1, where cookies ignore the port.
+    gpuPage = await newPage(await browser.createBrowserContext());
+    await gpuPage.goto(await gpuEnv.signInUrl());
+    await gpuPage.waitForSelector("[data-test=tenant]");
+    const script = ["echo DLP_METRIC loss=0.5 step=1", `while [ ! -e ${gpuEnv.work("gpu-go")} ]; do sleep 0.05; done`].join("\n");
+    ids.gpu = { whole: gpuEnv.submit("whole-gpu", script, { gpu: 1 }), half: gpuEnv.submit("half-gpu", script, { gpu: 0.5 }) };
+  });
+
+  for (const [kind, shape] of [["whole", /^[01]$/], ["half", /^[01] \(0\.5\)$/]]) {
+    await step(`the ${kind}-GPU job's page shows its device; its metrics and timeline open`, async () => {
+      const id = ids.gpu[kind];
+      await gpuPage.goto(`${gpuBase}/jobs/${id}`);
+      // Placed once it runs; the page redraws every 2 s until then.
+      await waitWithoutError(gpuPage, "[data-test=replica-gpus]:not(:empty)");
+      const status = gpuEnv.status(id);
+      const shown = await text(gpuPage, "[data-test=replica-gpus]");
+      assert.match(shown, shape);
+      assert.equal(shown, status.replicas[0].gpus);
+      assert.equal(await fact(gpuPage, "GPU sharing"), status.gpuSharing ?? null);
+      assert.equal(status.gpuSharing === undefined, kind === "whole");
+      await shot(gpuPage, `job-gpu-${kind}`);
+      await gpuPage.goto(`${gpuBase}/charts?jobs=${id}`);
+      await waitWithoutError(gpuPage, `figure[data-metric="loss"]`);
+      await gpuPage.goto(`${gpuBase}/jobs/${id}/timeline`);
+      await waitWithoutError(gpuPage, "[data-test=no-trace]");
+      await gpuPage.goto(`${gpuBase}/jobs/${id}`);
+      await waitWithoutError(gpuPage, "[data-test=replica-gpus]:not(:empty)");
+    });
+  }
+
+  await step("the GPU jobs succeed once let go", async () => {
+    gpuEnv.touch("gpu-go");
+    for (const id of Object.values(ids.gpu)) {
+      gpuEnv.dlp(["wait", id]);
+      assert.equal(gpuEnv.status(id).state, "Succeeded");
+    }
+  });
+
   await step("sign out: the session ends, the cookie is cleared and the old cookie gets 401", async () => {
     const ctx = await browser.createBrowserContext();
     const p = await newPage(ctx);
@@ -268,11 +325,13 @@ try {
   console.log(`FAIL setup: ${e?.stack ?? e}`);
 } finally {
   await browser?.close();
-  if (results.some(([, r]) => r !== "ok")) {
-    const log = join(env.stateDir(), "dlpd.log");
-    if (existsSync(log)) console.log(`--- the end of dlpd.log:\n${readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`);
+  for (const e of [env, gpuEnv]) {
+    const log = join(e.stateDir(), "dlpd.log");
+    if (results.some(([, r]) => r !== "ok") && existsSync(log)) {
+      console.log(`--- the end of ${log}:\n${readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`);
+    }
+    e.stop();
   }
-  env.stop();
 }
 
 const failed = results.filter(([, r]) => r !== "ok");

@@ -22,6 +22,7 @@ function header(job: Job, why: Why | null, onCancel: () => void): HTMLElement {
     ["exit code", job.exitCode === null ? "–" : String(job.exitCode)],
     ["restarts", String(job.restartCount)],
   ];
+  if (job.gpuSharing) facts.push(["GPU sharing", job.gpuSharing]);
   const reason = why?.reason || job.reason;
   return h("header", { class: "job-header" },
     h("h1", null, h("span", { class: "muted" }, `#${job.id} `), job.name, " ",
@@ -47,8 +48,9 @@ function replicaTable(job: Job): HTMLElement {
     h("tbody", null, ...(job.replicas ?? []).map((r) =>
       h("tr", null,
         h("td", null, r.name), h("td", null, r.role), h("td", null, stateBadge(r.state)),
-        h("td", null, r.exitCode ?? "–"), h("td", null, r.signal ?? "–"), h("td", null, r.host ?? ""),
-        h("td", null, r.pid ?? ""), h("td", null, (r.gpus ?? []).join(", ")), h("td", null, r.reason ?? "")))));
+        h("td", null, r.exitCode ?? "–"), h("td", null, r.signal ?? "–"), h("td", null, r.host),
+        h("td", null, r.pid || ""), h("td", { class: "gpus", "data-test": "replica-gpus" }, r.gpus),
+        h("td", null, r.reason ?? "")))));
 }
 
 function eventList(events: JobEvent[]): HTMLElement {

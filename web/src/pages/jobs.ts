@@ -9,7 +9,7 @@ import { listJobs, type ListQuery } from "../api";
 import { clear, h } from "../dom";
 import { duration, parseTime } from "../format";
 import {JobSet, compareIds, isActive, matchesSearch, olderPages, replicaSummary} from '../jobs_model';
-import { JOB_STATES, type Job } from "../types";
+import { JOB_STATES, type JobSummary } from "../types";
 import { VirtualList } from "../virtual_list";
 import { confirmCancel, errorNote, poll, stateBadge } from "../widgets";
 
@@ -21,7 +21,7 @@ const MAX_JOBS = 100_000; // held in the page at most
 
 export function jobsPage(root: HTMLElement, _: Record<string, string>, query: URLSearchParams) {
   const jobs = new JobSet();
-  let shown: Job[] = [];
+  let shown: JobSummary[] = [];
   let olderDone = false;
   let loadingOlder = false;
   let generation = 0; // bumps when the filters change; late answers are dropped
@@ -54,7 +54,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
   }
 
   // Age and duration, as of now.
-  function times(job: Job): [string, string] {
+  function times(job: JobSummary): [string, string] {
     const now = Date.now();
     const created = parseTime(job.created);
     const started = parseTime(job.started);
@@ -65,7 +65,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
     ];
   }
 
-  function row(job: Job): HTMLElement {
+  function row(job: JobSummary): HTMLElement {
     const [age, took] = times(job);
     const cancel = isActive(job)
       ? h("button", { class: "small", "data-test": "cancel", on: { click: () => onCancel(job) } }, "Cancel")
@@ -80,7 +80,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
         h('span', {class: 'took'}, took), h('span', null, cancel));
   }
 
-  async function onCancel(job: Job) {
+  async function onCancel(job: JobSummary) {
     try {
       const j = await confirmCancel(job);
       if (j) show(jobs.merge([j]));
@@ -114,7 +114,7 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
   // The jobs in view below the newest page: one page from the top row down
   // to the bottom one (the set holds every job between them), so that the
   // rows in view never stay stale; the others are asked for once in view.
-  async function inView(q: ListQuery, newest: Job[]): Promise<Job[]> {
+  async function inView(q: ListQuery, newest: JobSummary[]): Promise<JobSummary[]> {
     const [first, last] = list.range();
     if (first >= last || !newest.length) return [];
     const top = shown[first];

@@ -8,7 +8,7 @@ import { isActive } from "../jobs_model";
 import { MetricChart } from "../chart";
 import { metricFromLogLine, toCsv, toSeries, type LogLine, type MetricPoint } from "../metrics";
 import { readNdjson } from "../ndjson";
-import type { Job } from "../types";
+import type { JobSummary } from "../types";
 import { errorNote, poll } from "../widgets";
 
 async function jobMetrics(id: string, signal: AbortSignal): Promise<MetricPoint[]> {
@@ -110,7 +110,7 @@ export function metricsPage(root: HTMLElement, _: Record<string, string>, query:
   // The newest jobs, to add to the chart or take off it with a click.
   const picks = h("div", { class: "picks" });
   root.insertBefore(picks, status);
-  function drawPicks(jobs: Job[]) {
+  function drawPicks(jobs: JobSummary[]) {
     const chosen = new Set(ids());
     picks.replaceChildren(h("span", { class: "muted" }, "recent:"), ...jobs.slice(0, 12).map((j) =>
       h("button", { class: chosen.has(j.id) ? "small pick on" : "small pick", title: j.state, on: { click: () => {

@@ -6,8 +6,11 @@ import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+const shellQuote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+
 export class DlpEnv {
-  constructor(buildDir) {
+  // dlpdArgs: flags for dlpd beyond the state folder and address (["--gpus", "2"]).
+  constructor(buildDir, { dlpdArgs = [] } = {}) {
     this.bin = join(buildDir, "bin");
     this.dir = mkdtempSync(join(tmpdir(), "dlp-web-test-"));
     // Searchable by others, as tenants' jobs run as their own Unix users
@@ -23,6 +26,13 @@ export class DlpEnv {
       NO_COLOR: "1",
     };
     delete this.env.DLP_CONTEXT;
+    if (dlpdArgs.length) {
+      // `dlp server start` gives $DLP_DLPD only --state-dir and --listen.
+      const wrapper = join(this.dir, "dlpd");
+      const [dlpd, ...args] = [join(this.bin, "dlpd"), ...dlpdArgs].map(shellQuote);
+      writeFileSync(wrapper, `#!/bin/sh\nexec ${dlpd} "$@" ${args.join(" ")}\n`, { mode: 0o755 });
+      this.env.DLP_DLPD = wrapper;
+    }
   }
 
   stateDir() {
@@ -62,12 +72,13 @@ export class DlpEnv {
   }
 
   // A one-role job whose replicas run `script` with /bin/sh; returns its id.
-  submit(name, script, { count = 1, cpu = "100m", extra = "" } = {}) {
+  // gpu: each replica's resources.gpu (1, 0.5), none when undefined.
+  submit(name, script, { count = 1, cpu = "100m", gpu, extra = "" } = {}) {
     const indented = script.trim().split("\n").join("\n          ");
     const yaml = `apiVersion: dlp/v1\nkind: Job\nmetadata: {name: ${name}}\nspec:\n` +
       `  replicas:\n    worker:\n      count: ${count}\n      command:\n` +
       `        - /bin/sh\n        - -c\n        - |\n          ${indented}\n` +
-      `      resources: {cpu: ${cpu}}\n${extra}`;
+      `      resources: {cpu: ${cpu}${gpu === undefined ? "" : `, gpu: ${gpu}`}}\n${extra}`;
     const path = join(this.dir, `${name}.yaml`);
     writeFileSync(path, yaml);
     return this.dlp(["submit", "-q", path]).trim();
