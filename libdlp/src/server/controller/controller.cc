@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
 #include "server/controller/queue_access.h"
@@ -264,12 +265,30 @@ void Controller::Reschedule() {
 
 namespace {
 
+// The job `id` names: its id, or its name when no other of the caller's jobs
+// has it (as Slurm's and kubectl's users expect); FailedPrecondition listing
+// the ids when several do.
+absl::StatusOr<int64_t> JobSeqOf(JobStore& store, const std::string& id,
+                                 const std::string& tenant) {
+  int64_t seq = 0;
+  if (absl::SimpleAtoi(id, &seq)) {
+    if (seq <= 0) return absl::NotFoundError(absl::StrCat("job ", id, " not found"));
+    return seq;
+  }
+  constexpr int kShown = 5;
+  DLP_ASSIGN_OR_RETURN(std::vector<int64_t> named, store.JobsNamed(tenant, id, kShown + 1));
+  if (named.empty()) return absl::NotFoundError(absl::StrCat("no job named ", id));
+  if (named.size() == 1) return named[0];
+  const bool more = named.size() > kShown;
+  named.resize(std::min<size_t>(named.size(), kShown));
+  return absl::FailedPreconditionError(
+      absl::StrCat("several jobs are named ", id, " (", absl::StrJoin(named, ", "),
+                   more ? ", ..." : "", "): give the job's id"));
+}
+
 absl::StatusOr<JobRecord> FindJob(JobStore& store, const std::string& id,
                                   const std::string& tenant) {
-  int64_t seq = 0;
-  if (!absl::SimpleAtoi(id, &seq) || seq <= 0) {
-    return absl::NotFoundError(absl::StrCat("job ", id, " not found"));
-  }
+  DLP_ASSIGN_OR_RETURN(const int64_t seq, JobSeqOf(store, id, tenant));
   absl::StatusOr<JobRecord> record = store.Get(seq);
   if (!record.ok() || (!tenant.empty() && record->job.tenant != tenant)) {
     if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();

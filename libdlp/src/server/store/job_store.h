@@ -176,6 +176,10 @@ class JobStore {
   // The id of `tenant`'s newest job named `name` (any tenant's when empty);
   // NotFound when there is none.
   absl::StatusOr<int64_t> NewestJobNamed(const std::string& tenant, const std::string& name);
+  // The ids of `tenant`'s jobs named `name` (any tenant's when empty), newest
+  // first, at most `limit`.
+  absl::StatusOr<std::vector<int64_t>> JobsNamed(const std::string& tenant,
+                                                 const std::string& name, int limit);
 
   int schema_version() const { return schema_version_; }
 

@@ -94,15 +94,26 @@ absl::StatusOr<std::vector<PipelineRecord>> JobStore::ListPipelines(const std::s
   return ReadPipelines(db_, s);
 }
 
-absl::StatusOr<int64_t> JobStore::NewestJobNamed(const std::string& tenant,
-                                                 const std::string& name) {
+absl::StatusOr<std::vector<int64_t>> JobStore::JobsNamed(const std::string& tenant,
+                                                         const std::string& name, int limit) {
   DLP_ASSIGN_OR_RETURN(Statement s,
                        db_.Prepare("SELECT id FROM jobs WHERE name = ?1 AND (?2 = '' OR "
-                                   "tenant = ?2) ORDER BY id DESC LIMIT 1"));
-  s.Bind(1, name).Bind(2, tenant);
-  DLP_ASSIGN_OR_RETURN(bool row, s.Step());
-  if (!row) return absl::NotFoundError(absl::StrCat("no job named ", name));
-  return s.Int(0);
+                                   "tenant = ?2) ORDER BY id DESC LIMIT ?3"));
+  s.Bind(1, name).Bind(2, tenant).Bind(3, int64_t{limit});
+  std::vector<int64_t> ids;
+  while (true) {
+    DLP_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    ids.push_back(s.Int(0));
+  }
+  return ids;
+}
+
+absl::StatusOr<int64_t> JobStore::NewestJobNamed(const std::string& tenant,
+                                                 const std::string& name) {
+  DLP_ASSIGN_OR_RETURN(std::vector<int64_t> ids, JobsNamed(tenant, name, 1));
+  if (ids.empty()) return absl::NotFoundError(absl::StrCat("no job named ", name));
+  return ids[0];
 }
 
 }  // namespace dlp::server
