@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/api/storm.sh [BUILD_DIR] [SLOWLORIS] [FOLLOWS] [SAMPLES]   (defaults: build 500 200 40)
 #
-# dlpd's API under a connection storm: a fresh dlpd with 8 tenants, each with
+# dlpd's API under a connection storm: a fresh dlpd with 8 tenants (Unix
+# accounts dlpbench0..7, made for the run where missing: run it as root), each with
 # a silent job; then dlp-bench-api-storm opens SLOWLORIS sockets that trickle
 # one header byte every 2 s (500) and FOLLOWS idle log follows spread over the
 # tenants (200), and times the owner's GET /v1/health and `dlp list`.
@@ -18,6 +19,7 @@ for tool in dlp dlpd dlp-run dlp-bench-api-storm; do
 done
 
 tmp=$(mktemp -d /tmp/dlp-bench-storm-XXXXXX)
+chmod 755 "$tmp"  # the tenants' jobs reach their folders below it (dlpd --tokens)
 export XDG_STATE_HOME=$tmp/xdg DLP_CONFIG=$tmp/config.yaml
 unset DLP_CONTEXT
 state=$XDG_STATE_HOME/dlp
@@ -27,13 +29,20 @@ cleanup() {
     "$bin/dlp" cancel "$id" >/dev/null 2>&1 || true
   done
   [[ -n $dlpd_pid ]] && kill "$dlpd_pid" 2>/dev/null && wait "$dlpd_pid" 2>/dev/null || true
+  for user in $(cat "$tmp/made-users" 2>/dev/null); do userdel "$user" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 
 : >"$tmp/tokens"
 for t in 0 1 2 3 4 5 6 7; do
-  echo "tenant$t $(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')" >>"$tmp/tokens"
+  # A tenant's jobs run as its Unix account.
+  if ! id "dlpbench$t" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin "dlpbench$t" ||
+      { echo "storm.sh: cannot add the account dlpbench$t (run as root)" >&2; exit 2; }
+    echo "dlpbench$t" >>"$tmp/made-users"
+  fi
+  echo "dlpbench$t $(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')" >>"$tmp/tokens"
 done
 "${DLPD:-$bin/dlpd}" --state-dir "$state" --listen 127.0.0.1:0 --tokens "$tmp/tokens" \
   --cpus 64 --log-file "$tmp/dlpd.log" 2>/dev/null &
