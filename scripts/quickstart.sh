@@ -13,6 +13,4 @@ BUILD_TARGETS=programs scripts/build.sh
 build_dir=${BUILD_DIR:-build}
 # The job's command (fmnist-train) is found through PATH, as installed programs are.
 export PATH="$PWD/$build_dir/bin:$PATH"
-# A fresh run: the trainer would otherwise resume from the last run's checkpoint.
-rm -rf examples/fashion-mnist/fmnist-checkpoint
 exec "$build_dir/bin/dlp" submit "$JOB_FILE" --follow

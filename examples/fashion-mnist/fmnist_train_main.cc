@@ -1,6 +1,7 @@
 // fmnist-train: data-parallel training on Fashion-MNIST. Rank 0 prints one
 // JSON object per epoch on stdout; notes and errors go to stderr.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -52,7 +53,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"mlp", "cnn"}))
       ->capture_default_str();
   app.add_option("--checkpoint", o.checkpoint_dir,
-                 "Folder for the per-epoch checkpoint; resumes from it when present");
+                 "Folder for the per-epoch checkpoint; resumes from it when present (under "
+                 "dlp, default: $DLP_OUTPUT_DIR/checkpoint, so a restarted group resumes and "
+                 "a new job trains afresh; give another job's to continue it)");
   app.add_option("--data", o.data_dir, "Folder with the Fashion-MNIST IDX .gz files")
       ->capture_default_str();
   std::string device = "auto";
@@ -97,6 +100,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help exits 0; a bad flag or value is a usage error: 2, as documented.
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  // The job's own folder: a second job of the same spec must not find the
+  // first one's checkpoint and skip its training.
+  if (const char* output = std::getenv("DLP_OUTPUT_DIR");
+      o.checkpoint_dir.empty() && output != nullptr && *output != '\0') {
+    o.checkpoint_dir = std::string(output) + "/checkpoint";
   }
   o.lr_schedule = lr_schedule == "cosine" ? dlp::fmnist::LrSchedule::kCosine
                                           : dlp::fmnist::LrSchedule::kConstant;

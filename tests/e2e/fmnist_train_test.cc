@@ -1,5 +1,7 @@
 // End-to-end tests of fmnist-train with one rank: the real binary on subsets
 // of the real dataset (Debian's dataset-fashion-mnist).
+#include <sys/stat.h>
+
 #include <string>
 #include <vector>
 
@@ -168,6 +170,29 @@ TEST(FmnistTrainTest, RefusesACheckpointOfAnotherModel) {
   const RunResult r = testing::Run(With({"--epochs", "2", "--model", "cnn", "--checkpoint", ckpt}));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("mlp"));
+}
+
+// Under dlp the checkpoint is the job's own ($DLP_OUTPUT_DIR/checkpoint): the
+// same spec submitted again trains afresh, a restarted group (same output
+// folder) resumes.
+TEST(FmnistTrainTest, AJobsCheckpointIsInItsOwnOutputFolder) {
+  TempDir dir;
+  auto as_job = [&](const std::string& output, const std::string& epochs) {
+    testing::RunOptions options;
+    options.env = {{"DLP_OUTPUT_DIR", dir.Join(output)}};
+    options.cwd = dir.path();
+    return testing::Run(With({"--epochs", epochs}), options);
+  };
+  for (const char* output : {"job1", "job2"}) mkdir(dir.Join(output).c_str(), 0700);
+  ASSERT_EQ(as_job("job1", "1").exit_code, 0);
+  const RunResult second_job = as_job("job2", "1");
+  ASSERT_EQ(second_job.exit_code, 0) << second_job.err;
+  EXPECT_THAT(EpochLines(second_job), SizeIs(1)) << "the second job did not train";
+  const RunResult restarted = as_job("job1", "2");
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.err;
+  const auto lines = EpochLines(restarted);
+  ASSERT_THAT(lines, SizeIs(1)) << restarted.out;  // epoch 1 came from the checkpoint
+  EXPECT_EQ(lines[0]["epoch"], 2);
 }
 
 TEST(FmnistTrainTest, CorruptCheckpointIsReportedNotUsed) {
