@@ -44,6 +44,7 @@ void RegisterLogs(CLI::App& parent, Invocation& invocation);
 void RegisterDescribe(CLI::App& parent, Invocation& invocation);
 void RegisterCancel(CLI::App& parent, Invocation& invocation);
 void RegisterDelete(CLI::App& parent, Invocation& invocation);
+void RegisterCompletion(CLI::App& parent, Invocation& invocation);
 void RegisterWait(CLI::App& parent, Invocation& invocation);
 void RegisterValidate(CLI::App& parent, Invocation& invocation);
 void RegisterRender(CLI::App& parent, Invocation& invocation);

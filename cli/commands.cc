@@ -27,6 +27,7 @@ const std::vector<CommandEntry>& Commands() {
       {"admin", RegisterAdmin},
       {"config", RegisterConfig},
       {"version", RegisterVersion},
+      {"completion", RegisterCompletion},
       {"__complete", RegisterComplete},
   };
   return kCommands;

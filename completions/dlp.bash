@@ -25,7 +25,7 @@ _dlp() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local _dlp_bin=${COMP_WORDS[0]} _dlp_context="" _dlp_config=""
-  local commands="submit status list logs describe cancel delete wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin"
+  local commands="submit status list logs describe cancel delete wait validate render server config version completion profile metrics artifacts model top ui pipeline queue sweep admin"
   local global_flags="--context --config --no-color --help --help-all --version"
 
   local cmd="" sub="" verb="" i word
@@ -94,6 +94,7 @@ _dlp() {
     validate) flags="--set -q --quiet"; args=files ;;
     render) flags="--backend --field --set -o --output"; args=files ;;
     version) flags="--client" ;;
+    completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
     profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
     metrics) flags="--name --replica -o --output --plot --png --svg --smooth --x"; args=jobs ;;
     artifacts)

@@ -1,7 +1,7 @@
 # fish completion for dlp: subcommands, flags, context names and job ids
 # (the latter two from `dlp __complete contexts|jobs`).
 
-set -l dlp_commands submit status list logs describe cancel delete wait validate render server config version profile metrics artifacts model top ui pipeline queue sweep admin
+set -l dlp_commands submit status list logs describe cancel delete wait validate render server config version completion profile metrics artifacts model top ui pipeline queue sweep admin
 
 function __dlp_jobs
     dlp __complete jobs 2>/dev/null
@@ -32,6 +32,8 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a render -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a server -d 'Manage the local dlpd'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 'View and edit contexts'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a completion -d 'Print the completion script of a shell'
+complete -c dlp -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a queue -d 'Show the queues: quota, use, borrowing, pending jobs, share'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants, tokens and queues of a shared dlpd'

@@ -135,6 +135,18 @@ TEST(CliHelp, CompletionsAndManPageNameEverySubcommand) {
   }
 }
 
+TEST(CliHelp, CompletionPrintsTheShellsScript) {
+  CliEnv env;
+  const std::string source = DLP_SOURCE_DIR;
+  for (const auto& [shell, file] : std::vector<std::pair<std::string, std::string>>{
+           {"bash", "dlp.bash"}, {"zsh", "_dlp"}, {"fish", "dlp.fish"}}) {
+    RunResult r = env.Dlp({"completion", shell});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, ReadFileOrEmpty(source + "/completions/" + file)) << shell;
+  }
+  EXPECT_EQ(env.Dlp({"completion", "tcsh"}).exit_code, 2);
+}
+
 TEST(CliHelp, CompleteHelperListsContextsWithoutADaemon) {
   CliEnv env;
   RunResult r = env.Dlp({"__complete", "contexts"});
