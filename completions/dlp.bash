@@ -89,7 +89,7 @@ _dlp() {
     logs) flags="-f --follow --replica --tail --since --timestamps --metrics"; args=jobs ;;
     describe) flags="-o --output"; args=jobs ;;
     cancel) flags="-q --quiet"; args=jobs ;;
-    delete) flags="-q --quiet"; args=jobs ;;
+    delete) flags="-f --force -q --quiet"; args=jobs ;;
     wait) flags="--timeout -q --quiet"; args=jobs ;;
     validate) flags="--set -q --quiet"; args=files ;;
     render) flags="--backend --field --set -o --output"; args=files ;;

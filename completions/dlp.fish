@@ -34,6 +34,7 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a config -d 
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a version -d 'Print versions'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a completion -d 'Print the completion script of a shell'
 complete -c dlp -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
+complete -c dlp -n '__fish_seen_subcommand_from delete' -s f -l force -d 'Cancel a job that has not ended first'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a queue -d 'Show the queues: quota, use, borrowing, pending jobs, share'
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a admin -d 'Administer tenants, tokens and queues of a shared dlpd'
