@@ -59,9 +59,20 @@ int main(int argc, char** argv) {
                  "disk space each tenant's jobs and models may hold (\"100Gi\"); at it, the "
                  "tenant's submissions are refused and its running jobs stopped; 0: none")
       ->capture_default_str();
-  double disk_quota_seconds = absl::ToDoubleSeconds(dlp::server::kDefaultDiskQuotaInterval);
-  app.add_option("--disk-quota-interval", disk_quota_seconds,
-                 "seconds between two measures of the disk space of tenants with running jobs")
+  double retain_days = 0;
+  app.add_option("--retain-days", retain_days,
+                 "remove the logs, traces and output of jobs that ended more than this many "
+                 "days ago (their records stay); 0: keep them")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  std::string retain_bytes = "0";
+  app.add_option("--retain-bytes", retain_bytes,
+                 "remove the files of the oldest ended jobs while all ended jobs' files hold "
+                 "more than this (\"50Gi\"); 0: no budget")
+      ->capture_default_str();
+  double disk_check_seconds = absl::ToDoubleSeconds(dlp::server::kDefaultDiskCheckInterval);
+  app.add_option("--disk-check-interval", disk_check_seconds,
+                 "seconds between two disk checks: running tenants' quotas, then retention")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   bool no_ui = false;
@@ -98,9 +109,11 @@ int main(int argc, char** argv) {
     options.memory_bytes = bytes;
   }
   if (gpus >= 0) options.gpus = gpus;
-  options.disk_quota_interval = absl::Seconds(disk_quota_seconds);
+  options.disk_check_interval = absl::Seconds(disk_check_seconds);
+  options.retention.max_age = absl::Seconds(retain_days * 86400);
   if (!parse_bytes("--tenant-replica-memory", tenant_memory, options.tenant_replica_memory) ||
-      !parse_bytes("--tenant-disk-quota", disk_quota, options.tenant_disk_quota)) {
+      !parse_bytes("--tenant-disk-quota", disk_quota, options.tenant_disk_quota) ||
+      !parse_bytes("--retain-bytes", retain_bytes, options.retention.max_bytes)) {
     return 2;
   }
   absl::StatusOr<absl::Duration> parsed_half_life = dlp::server::ParseHalfLife(half_life);

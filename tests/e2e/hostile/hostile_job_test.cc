@@ -238,7 +238,7 @@ TEST_F(HostileGpuJob, AJobWithoutGpusOpensNone) {
 class HostileQuotaJob : public HostileJob {
  protected:
   std::vector<std::string> DlpdArgs() override {
-    return {"--tokens", tokens_, "--tenant-disk-quota", "1Mi", "--disk-quota-interval", "0.2"};
+    return {"--tokens", tokens_, "--tenant-disk-quota", "1Mi", "--disk-check-interval", "0.2"};
   }
   // A job of tenant A that writes `kib` KiB of random bytes to its output.
   static std::string Writes(int kib, const std::string& then = "") {

@@ -104,6 +104,9 @@ class Controller {
   // Queued or Running, or when it belongs to a pipeline or sweep; NotFound as
   // Get. Its registered models stay (they are copies).
   absl::StatusOr<Job> Delete(const std::string& id, const std::string& tenant);
+  // Adds an event to the job's record (what dlpd did to it from outside the
+  // loop, e.g. pruning its files). NotFound for an unknown job.
+  absl::Status NoteEvent(const std::string& id, const Event& event);
   // Returns once the job is terminal, `timeout` passed or the daemon stops.
   absl::StatusOr<Job> Wait(const std::string& id, const std::string& tenant,
                            absl::Duration timeout);

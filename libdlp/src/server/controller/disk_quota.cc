@@ -9,19 +9,8 @@
 
 namespace dlp::server {
 
-DiskQuota::DiskQuota(int64_t quota_bytes, std::string jobs_dir, absl::Duration interval)
-    : quota_bytes_(quota_bytes), jobs_dir_(std::move(jobs_dir)), interval_(interval) {}
-
-DiskQuota::~DiskQuota() { StopEnforcing(); }
-
-void DiskQuota::StopEnforcing() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  if (enforcer_.joinable()) enforcer_.join();
-}
+DiskQuota::DiskQuota(int64_t quota_bytes, std::string jobs_dir)
+    : quota_bytes_(quota_bytes), jobs_dir_(std::move(jobs_dir)) {}
 
 void DiskQuota::SetSources(Sources sources) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -62,24 +51,16 @@ absl::Status DiskQuota::Check(const std::string& tenant, int64_t more_bytes) {
                      : Exceeded(tenant, used));
 }
 
-void DiskQuota::StartEnforcing(
-    std::function<std::vector<std::string>()> running_tenants,
-    std::function<void(const std::string& tenant, const std::string& reason)> stop) {
+void DiskQuota::Enforce(
+    const std::function<std::vector<std::string>()>& running_tenants,
+    const std::function<void(const std::string& tenant, const std::string& reason)>& stop) {
   if (quota_bytes_ <= 0) return;
-  enforcer_ = std::thread([this, running_tenants = std::move(running_tenants),
-                           stop = std::move(stop)] {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [&] { return stop_; })) {
-      lock.unlock();
-      const std::vector<std::string> tenants = running_tenants();
-      for (const std::string& tenant : std::set<std::string>(tenants.begin(), tenants.end())) {
-        if (tenant.empty()) continue;
-        const int64_t used = Measure(tenant);
-        if (used >= quota_bytes_) stop(tenant, Exceeded(tenant, used));
-      }
-      lock.lock();
-    }
-  });
+  const std::vector<std::string> tenants = running_tenants();
+  for (const std::string& tenant : std::set<std::string>(tenants.begin(), tenants.end())) {
+    if (tenant.empty()) continue;
+    const int64_t used = Measure(tenant);
+    if (used >= quota_bytes_) stop(tenant, Exceeded(tenant, used));
+  }
 }
 
 }  // namespace dlp::server

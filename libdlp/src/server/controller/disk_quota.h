@@ -11,12 +11,10 @@
 // disk now. Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -26,7 +24,8 @@ namespace dlp::server {
 
 // What dlpd does when a tenant's usage is not bounded otherwise.
 inline constexpr int64_t kDefaultTenantDiskQuota = int64_t{100} << 30;  // 100 GiB
-inline constexpr absl::Duration kDefaultDiskQuotaInterval = absl::Seconds(30);
+// How often dlpd checks running tenants' quotas and prunes ended jobs' files.
+inline constexpr absl::Duration kDefaultDiskCheckInterval = absl::Seconds(30);
 
 class DiskQuota {
  public:
@@ -37,11 +36,8 @@ class DiskQuota {
     std::function<int64_t(const std::string& tenant)> other_bytes;
   };
 
-  // `quota_bytes` 0: no quota. `jobs_dir`: STATE/jobs. Running jobs are
-  // checked every `interval`.
-  DiskQuota(int64_t quota_bytes, std::string jobs_dir,
-            absl::Duration interval = kDefaultDiskQuotaInterval);
-  ~DiskQuota();  // stops enforcing
+  // `quota_bytes` 0: no quota. `jobs_dir`: STATE/jobs.
+  DiskQuota(int64_t quota_bytes, std::string jobs_dir);
 
   // Call before any Check; `sources` may use objects made after this one.
   void SetSources(Sources sources);
@@ -50,12 +46,11 @@ class DiskQuota {
   // ResourceExhausted saying how much it uses of what otherwise.
   absl::Status Check(const std::string& tenant, int64_t more_bytes = 0);
 
-  // Every `interval`, measures the tenants `running_tenants` returns and calls `stop(tenant, reason)` for each at or over its quota.
-  void StartEnforcing(std::function<std::vector<std::string>()> running_tenants,
-                      std::function<void(const std::string& tenant, const std::string& reason)> stop);
-
-  // Ends StartEnforcing's thread (also on destruction).
-  void StopEnforcing();
+  // Measures the tenants `running_tenants` returns and calls `stop(tenant,
+  // reason)` for each at or over its quota (a round of dlpd's disk checks).
+  void Enforce(const std::function<std::vector<std::string>()>& running_tenants,
+               const std::function<void(const std::string& tenant, const std::string& reason)>&
+                   stop);
 
   int64_t quota_bytes() const { return quota_bytes_; }
 
@@ -65,12 +60,8 @@ class DiskQuota {
 
   const int64_t quota_bytes_;
   const std::string jobs_dir_;
-  const absl::Duration interval_;
   Sources sources_;
   std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;
-  std::thread enforcer_;
 };
 
 }  // namespace dlp::server

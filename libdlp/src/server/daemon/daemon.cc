@@ -21,13 +21,14 @@
 #include "server/controller/controller.h"
 #include "server/controller/sweep_controller.h"
 #include "server/daemon/daemon_config.h"
-#include "server/daemon/disk_quota_sources.h"
+#include "server/daemon/disk_checks.h"
 #include "server/daemon/machine_gpus.h"
 #include "server/daemon/shared_mode.h"
 #include "server/daemon/state_dir.h"
 #include "server/executor/cgroup.h"
 #include "server/http/gated_server.h"
 #include "server/log.h"
+#include "server/periodic.h"
 #include "server/models/blob_store.h"
 #include "server/scheduler/gpu_inventory.h"
 #include "server/store/model_store.h"
@@ -208,7 +209,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   controller_options.queues = queues.get();
   controller_options.fair_share_half_life = options.fair_share_half_life;
   controller_options.tenant_replica_memory = options.tenant_replica_memory;
-  DiskQuota disk_quota(options.tenant_disk_quota, state.File("jobs"), options.disk_quota_interval);
+  DiskQuota disk_quota(options.tenant_disk_quota, state.File("jobs"));
   controller_options.check_disk_quota = [&disk_quota](const std::string& tenant) {
     return disk_quota.Check(tenant);
   };
@@ -265,13 +266,11 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   ModelRegistry models(&controller, model_store.get(), &blobs, &disk_quota);
   context.models = &models;
   disk_quota.SetSources(TenantDiskSources(controller, *model_store));
-  disk_quota.StartEnforcing(
-      [&controller] { return TenantsRunning(controller); },
-      [&controller](const std::string& tenant, const std::string& reason) {
-        StopTenantJobs(controller, tenant, reason);
-      });
-  // Before the controller goes: the enforcer stops jobs through it.
-  absl::Cleanup stop_enforcing = [&disk_quota] { disk_quota.StopEnforcing(); };
+  const Retention retention(options.retention, state.File("jobs"));
+  // Declared after the controller, so stopped before it goes: a round stops
+  // jobs through it.
+  Periodic disk_checks("disk checks", options.disk_check_interval,
+                       [&] { CheckDisk(controller, disk_quota, retention); });
   InstallRoutes(*server, context);
   int bound = port == 0 ? server->bind_to_any_port(host.c_str())
                         : (server->bind_to_port(host.c_str(), port) ? port : -1);

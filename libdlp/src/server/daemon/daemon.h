@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "server/controller/disk_quota.h"
+#include "server/controller/retention.h"
 #include "server/executor/tenant_defaults.h"
 #include "server/scheduler/fair_share_history.h"
 
@@ -34,7 +35,8 @@ struct DaemonOptions {
   int64_t tenant_replica_memory = kDefaultTenantReplicaMemory;
   // The disk space each tenant may hold (disk_quota.h); 0: none.
   int64_t tenant_disk_quota = kDefaultTenantDiskQuota;
-  absl::Duration disk_quota_interval = kDefaultDiskQuotaInterval;
+  RetentionOptions retention;  // ended jobs' files (retention.h)
+  absl::Duration disk_check_interval = kDefaultDiskCheckInterval;
   std::string dlp_run;  // empty: $DLP_RUN, next to dlpd, PATH
   bool ui = true;       // serve the web UI (docs/ui.md)
   std::string ui_dir;   // non-empty: the UI's files from here, not the built-in ones

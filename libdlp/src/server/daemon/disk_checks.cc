@@ -1,4 +1,6 @@
-#include "server/daemon/disk_quota_sources.h"
+#include "server/daemon/disk_checks.h"
+
+#include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "server/log.h"
@@ -44,6 +46,37 @@ void StopTenantJobs(Controller& controller, const std::string& tenant, const std
     absl::StatusOr<Job> stopped = controller.Cancel(job.id, tenant, reason, JobState::kFailed);
     Log(absl::StrCat("job ", job.id, ": ",
                      stopped.ok() ? reason : std::string(stopped.status().message())));
+  }
+}
+
+namespace {
+
+// Every ended job that still may hold files, oldest first.
+std::vector<EndedJob> EndedJobs(Controller& controller) {
+  std::vector<EndedJob> ended;
+  absl::StatusOr<std::vector<Job>> jobs = controller.List(ListFilter{}, "", true);
+  if (!jobs.ok()) return ended;
+  for (const Job& job : *jobs) {
+    if (IsTerminal(job.state) && job.finished) ended.push_back({job.id, *job.finished});
+  }
+  std::stable_sort(ended.begin(), ended.end(),
+                   [](const EndedJob& a, const EndedJob& b) { return a.finished < b.finished; });
+  return ended;
+}
+
+}  // namespace
+
+void CheckDisk(Controller& controller, DiskQuota& quota, const Retention& retention) {
+  quota.Enforce([&controller] { return TenantsRunning(controller); },
+                [&controller](const std::string& tenant, const std::string& reason) {
+                  StopTenantJobs(controller, tenant, reason);
+                });
+  const absl::Time now = absl::Now();
+  for (const auto& [id, why] : retention.Prune(EndedJobs(controller), now)) {
+    const std::string message = absl::StrCat("logs, traces and output removed: ", why);
+    const absl::Status noted = controller.NoteEvent(id, {now, "FilesPruned", message});
+    Log(absl::StrCat("job ", id, ": ", message,
+                     noted.ok() ? "" : absl::StrCat(" (no event: ", noted.message(), ")")));
   }
 }
 

@@ -1,6 +1,8 @@
-// What the per-tenant disk quota (controller/disk_quota.h) learns from, and
-// does through, the rest of dlpd: a tenant's jobs and models, the tenants with
-// running jobs, and stopping a tenant's running jobs.
+// dlpd's disk checks, run every --disk-check-interval: the per-tenant disk
+// quota (controller/disk_quota.h) and the retention of ended jobs' files
+// (controller/retention.h), and what they learn from and do through the rest
+// of dlpd: a tenant's jobs and models, stopping its running jobs, the ended
+// jobs, an event on each pruned one.
 #pragma once
 
 #include <string>
@@ -8,6 +10,7 @@
 
 #include "server/controller/controller.h"
 #include "server/controller/disk_quota.h"
+#include "server/controller/retention.h"
 #include "server/store/model_store.h"
 
 namespace dlp::server {
@@ -20,5 +23,8 @@ std::vector<std::string> TenantsRunning(Controller& controller);
 
 // Stops each running job of `tenant`: it fails with `reason`.
 void StopTenantJobs(Controller& controller, const std::string& tenant, const std::string& reason);
+
+// One round: the quota of each tenant with a running job, then retention.
+void CheckDisk(Controller& controller, DiskQuota& quota, const Retention& retention);
 
 }  // namespace dlp::server

@@ -1,4 +1,4 @@
-// Controller::Delete: an ended job's files, then its record.
+// Controller::Delete (an ended job's files, then its record) and NoteEvent.
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
 #include "server/controller/controller.h"
@@ -23,6 +23,12 @@ absl::StatusOr<Job> Controller::Delete(const std::string& id, const std::string&
   lock.lock();
   DLP_RETURN_IF_ERROR(store_.Delete(record.seq));
   return record.job;
+}
+
+absl::Status Controller::NoteEvent(const std::string& id, const Event& event) {
+  std::lock_guard<std::mutex> lock(mu_);
+  DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, ""));
+  return store_.AddEvent(record.seq, event);
 }
 
 }  // namespace dlp::server
