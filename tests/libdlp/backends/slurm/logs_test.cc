@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "absl/strings/str_cat.h"
 #include "contract/log_line.h"
 #include "support/temp_dir.h"
@@ -71,6 +73,33 @@ TEST(ReadJobLogs, ReadsTheRotatedFileFirst) {
   EXPECT_THAT(Read(dir.path(), {}),
               ::testing::ElementsAre("worker-0/stdout:line 0", "worker-0/stdout:line 1",
                                      "worker-0/stdout:line 2"));
+}
+
+TEST(ReadJobLogs, AFollowGoesOnInTheNewFileAfterARotation) {
+  testing::TempDir dir;
+  dir.WriteFile("logs/worker-0.log", Line(0) + Line(1));
+  const std::string log = dir.Join("logs/worker-0.log");
+  LogOptions follow;
+  follow.follow = true;
+  std::vector<std::string> seen;
+  int polls = 0;
+  absl::Status status = ReadJobLogs(
+      dir.path(), follow,
+      [&](const LogLine& line) {
+        seen.push_back(line.text);
+        return true;
+      },
+      [&]() -> absl::StatusOr<bool> {
+        // Between the first read and the last, dlp-run rotates the log and
+        // writes a line shorter than what was read of the old one.
+        if (++polls == 2) {
+          EXPECT_EQ(rename(log.c_str(), (log + ".1").c_str()), 0);
+          dir.WriteFile("logs/worker-0.log", Line(2));
+        }
+        return polls >= 2;
+      });
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_THAT(seen, ::testing::ElementsAre("line 0", "line 1", "line 2"));
 }
 
 TEST(ReadJobLogs, MetricsOnlyReadsTheMetricsFileOrTheLogOfAnOlderJob) {
