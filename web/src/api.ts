@@ -96,7 +96,9 @@ export interface LogQuery {
   replica?: string;
   follow?: boolean;
   tail?: number;
-  metrics?: boolean;
+  // false: leave out DLP_METRIC lines; "only": just them, from the files that
+  // keep every one whatever the log's rotation.
+  metrics?: boolean | "only";
 }
 
 // The NDJSON log stream (read it with readNdjson).
@@ -105,6 +107,8 @@ export async function openLogs(id: string, q: LogQuery, signal: AbortSignal): Pr
   if (q.replica) params.set("replica", q.replica);
   if (q.follow) params.set("follow", "1");
   if (q.tail !== undefined) params.set("tail", String(q.tail));
-  if (q.metrics !== undefined) params.set("metrics", q.metrics ? "1" : "0");
+  if (q.metrics !== undefined) {
+    params.set("metrics", q.metrics === "only" ? "only" : q.metrics ? "1" : "0");
+  }
   return request(`${job(id)}/logs?${params}`, { signal });
 }

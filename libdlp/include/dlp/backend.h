@@ -39,6 +39,9 @@ struct LogOptions {
   // IsMetricLine in dlp/profile.h) before `tail` counts lines. Every backend
   // honours it where the logs are read (dlpd: the logs endpoint's metrics=0).
   bool metrics = true;
+  // true: only metric lines, from the files that keep every one whatever the
+  // log's rotation (dlpd: metrics=only); `metrics` is then ignored.
+  bool metrics_only = false;
 };
 
 struct LogLine {

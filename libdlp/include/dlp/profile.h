@@ -188,6 +188,8 @@ std::optional<MetricPoint> ParseMetricLine(std::string_view text);
 std::optional<MetricPoint> MetricFromLogLine(const LogLine& line);
 // Whether the line is a metric (what LogOptions::metrics = false leaves out).
 bool IsMetricLine(const LogLine& line);
+// Whether a read of logs keeps `line`: LogOptions::metrics and metrics_only.
+bool MetricFilterKeeps(const LogLine& line, bool metrics, bool metrics_only);
 
 // A replica's progress through its steps, from the `step=` of its metrics.
 struct StepRate {

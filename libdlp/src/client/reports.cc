@@ -7,7 +7,7 @@
 namespace dlp {
 namespace {
 
-// `dlp top` reads this many recent lines of each replica for its step rate.
+// `dlp top` reads this many recent metric lines of each replica for its step rate.
 constexpr int64_t kStepRateLines = 200;
 
 }  // namespace
@@ -25,6 +25,7 @@ absl::StatusOr<UiSignInLink> Client::UiSignIn() { return backend_->UiSignIn(); }
 absl::StatusOr<std::map<std::string, StepRate>> Client::StepRates(std::string_view id) {
   LogOptions options;
   options.tail = kStepRateLines;
+  options.metrics_only = true;
   std::vector<LogLine> lines;
   DLP_RETURN_IF_ERROR(backend_->Logs(id, options, [&](const LogLine& line) {
     if (IsMetricLine(line)) lines.push_back(line);
@@ -37,6 +38,7 @@ absl::StatusOr<std::vector<MetricPoint>> Client::Metrics(std::string_view id,
                                                          const MetricsFilter& filter) {
   LogOptions options;
   options.replica = filter.replica;
+  options.metrics_only = true;
   std::vector<MetricPoint> points;
   DLP_RETURN_IF_ERROR(backend_->Logs(id, options, [&](const LogLine& line) {
     std::optional<MetricPoint> p = MetricFromLogLine(line);

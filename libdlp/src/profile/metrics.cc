@@ -4,25 +4,14 @@
 #include <cstdlib>
 #include <map>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "common/string_view_compat.h"
+#include "contract/metric_line.h"
 #include "dlp/profile.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp {
 namespace {
-
-constexpr std::string_view kPrefix = "DLP_METRIC ";
-
-std::string_view NextWord(std::string_view& s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  size_t end = s.find(' ');
-  std::string_view word = s.substr(0, end);
-  s.remove_prefix(end == std::string_view::npos ? s.size() : end);
-  return word;
-}
 
 std::string Rfc3339(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", t, absl::UTCTimeZone());
@@ -31,22 +20,12 @@ std::string Rfc3339(absl::Time t) {
 }  // namespace
 
 std::optional<MetricPoint> ParseMetricLine(std::string_view text) {
-  while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
-  if (text.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  text.remove_prefix(kPrefix.size());
-  std::string_view pair = NextWord(text);
-  size_t eq = pair.find('=');
-  if (eq == std::string_view::npos || eq == 0) return std::nullopt;
+  std::optional<contract::MetricText> parsed = contract::ParseMetricText(text);
+  if (!parsed) return std::nullopt;
   MetricPoint p;
-  p.name = std::string(pair.substr(0, eq));
-  if (!absl::SimpleAtod(internal::ToAbsl(pair.substr(eq + 1)), &p.value)) return std::nullopt;
-  p.step = -1;
-  std::string_view rest = NextWord(text);
-  if (!rest.empty()) {
-    if (rest.substr(0, 5) != "step=") return std::nullopt;
-    if (!absl::SimpleAtoi(internal::ToAbsl(rest.substr(5)), &p.step)) return std::nullopt;
-  }
-  if (!NextWord(text).empty()) return std::nullopt;
+  p.name = std::move(parsed->name);
+  p.value = parsed->value;
+  p.step = parsed->step;
   return p;
 }
 
@@ -60,6 +39,11 @@ std::optional<MetricPoint> MetricFromLogLine(const LogLine& line) {
 }
 
 bool IsMetricLine(const LogLine& line) { return MetricFromLogLine(line).has_value(); }
+
+bool MetricFilterKeeps(const LogLine& line, bool metrics, bool metrics_only) {
+  if (metrics && !metrics_only) return true;
+  return IsMetricLine(line) == metrics_only;
+}
 
 std::map<std::string, StepRate> StepRatesFromLogs(const std::vector<LogLine>& lines) {
   // Per replica: (time, step) of each metric that names a step.

@@ -46,6 +46,7 @@ class BackendHost : public TrialHost {
   absl::StatusOr<std::vector<MetricPoint>> NewMetrics(const std::string& job, bool) override {
     std::vector<MetricPoint> points;
     LogOptions options;
+    options.metrics_only = true;  // append-only, so the points already seen stay first
     DLP_RETURN_IF_ERROR(backend_.Logs(job, options, [&](const LogLine& line) {
       if (std::optional<MetricPoint> p = MetricFromLogLine(line)) points.push_back(*p);
       return true;

@@ -12,6 +12,8 @@
 #include "absl/time/time.h"
 #include "contract/files.h"
 #include "contract/log_line.h"
+#include "contract/metric_line.h"
+#include "dlp/status.h"
 
 namespace dlp::launch {
 namespace {
@@ -25,10 +27,56 @@ void WriteAll(int fd, absl::string_view data) {
   }
 }
 
+// Appends the metric lines of a replica to its metrics file up to a limit,
+// then one line that says the rest are dropped (contract/metric_line.h).
+class MetricsFile {
+ public:
+  MetricsFile(int fd, int64_t size, int64_t max_bytes)
+      : fd_(fd), size_(size), max_bytes_(max_bytes) {}
+  ~MetricsFile() {
+    if (fd_ >= 0) close(fd_);
+  }
+  MetricsFile(const MetricsFile&) = delete;
+  MetricsFile& operator=(const MetricsFile&) = delete;
+
+  // Appends `file_line` (a log file line of `text`) when `text` is a metric
+  // line on stdout; returns true when this line found the file full.
+  bool Append(Stream stream, absl::string_view text, const std::string& file_line) {
+    if (fd_ < 0 || stream != Stream::kOut || full_ ||
+        !contract::ParseMetricText(std::string_view(text.data(), text.size()))) {
+      return false;
+    }
+    if (size_ + static_cast<int64_t>(file_line.size()) > max_bytes_) {
+      full_ = true;
+      WriteAll(fd_, DroppedLine());
+      return true;
+    }
+    WriteAll(fd_, file_line);
+    size_ += static_cast<int64_t>(file_line.size());
+    return false;
+  }
+
+  static std::string DroppedLine() {
+    return contract::FormatLogFileLine(absl::Now(), contract::LogStream::kErr,
+                                       contract::kMetricsDropped);
+  }
+
+ private:
+  int fd_;
+  int64_t size_;
+  int64_t max_bytes_;
+  bool full_ = false;
+};
+
 class LogFile : public LineWriter {
  public:
-  LogFile(std::string path, int fd, int64_t size, int64_t max_bytes)
-      : path_(std::move(path)), fd_(fd), size_(size), max_bytes_(max_bytes) {}
+  LogFile(std::string path, int fd, int64_t size, int64_t max_bytes,
+          std::unique_ptr<MetricsFile> metrics)
+      : path_(std::move(path)),
+        fd_(fd),
+        size_(size),
+        max_bytes_(max_bytes),
+        metrics_(std::move(metrics)) {}
   ~LogFile() override {
     if (fd_ >= 0) close(fd_);
   }
@@ -36,6 +84,13 @@ class LogFile : public LineWriter {
     const std::string text = contract::FormatLogFileLine(
         absl::Now(), stream == Stream::kOut ? contract::LogStream::kOut : contract::LogStream::kErr,
         std::string_view(line.data(), line.size()));
+    // A metric point also goes to the metrics file, which rotation leaves alone.
+    if (metrics_->Append(stream, line, text)) Append(MetricsFile::DroppedLine());
+    Append(text);
+  }
+
+ private:
+  void Append(const std::string& text) {
     const int64_t length = static_cast<int64_t>(text.size());
     if (max_bytes_ > 0 && size_ > 0 && size_ + length > max_bytes_) Rotate();
     if (fd_ < 0) return;
@@ -43,7 +98,6 @@ class LogFile : public LineWriter {
     size_ += length;
   }
 
- private:
   // NAME.log becomes NAME.log.1; a failure keeps writing where it can.
   void Rotate() {
     const std::string old = path_ + ".1";
@@ -59,6 +113,7 @@ class LogFile : public LineWriter {
   int fd_;
   int64_t size_;
   int64_t max_bytes_;
+  std::unique_ptr<MetricsFile> metrics_;
 };
 
 class Prefixed : public LineWriter {
@@ -78,16 +133,28 @@ class Prefixed : public LineWriter {
 
 absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
                                                         const std::string& name,
-                                                        int64_t max_bytes) {
+                                                        int64_t max_bytes,
+                                                        int64_t metrics_max_bytes) {
+  // Opened O_APPEND with its size: a restart appends after what is there.
+  auto open = [](const std::string& path, int64_t* size) -> absl::StatusOr<int> {
+    const int fd = contract::OpenPrivateFile(path, O_APPEND);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+      const int err = errno;
+      if (fd >= 0) close(fd);
+      return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", strerror(err)));
+    }
+    *size = st.st_size;
+    return fd;
+  };
   const std::string path = absl::StrCat(dir, "/", name, ".log");
-  const int fd = contract::OpenPrivateFile(path, O_APPEND);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    const int err = errno;
-    if (fd >= 0) close(fd);
-    return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", strerror(err)));
-  }
-  return std::unique_ptr<LineWriter>(new LogFile(path, fd, st.st_size, max_bytes));
+  int64_t size = 0, metrics_size = 0;
+  DLP_ASSIGN_OR_RETURN(const int metrics_fd,
+                       open(absl::StrCat(dir, "/", name, std::string(contract::kMetricsFileSuffix)),
+                            &metrics_size));
+  auto metrics = std::make_unique<MetricsFile>(metrics_fd, metrics_size, metrics_max_bytes);
+  DLP_ASSIGN_OR_RETURN(const int fd, open(path, &size));
+  return std::unique_ptr<LineWriter>(new LogFile(path, fd, size, max_bytes, std::move(metrics)));
 }
 
 std::unique_ptr<LineWriter> PrefixWriter(const std::string& prefix) {

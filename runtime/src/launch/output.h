@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "contract/metric_line.h"
 
 namespace dlp::launch {
 
@@ -28,10 +29,11 @@ class LineWriter {
 // append), mode 0600. With `max_bytes` > 0, a line that would take the file
 // past it first renames the file to <name>.log.1 (replacing the previous one)
 // and starts a new one: the newest output is kept, between max_bytes and twice
-// that on disk.
-absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(const std::string& dir,
-                                                        const std::string& name,
-                                                        int64_t max_bytes = 0);
+// that on disk. Metric lines also go to DIR/<name>.metrics, never rotated, up
+// to `metrics_max_bytes` (contract/metric_line.h).
+absl::StatusOr<std::unique_ptr<LineWriter>> OpenLogFile(
+    const std::string& dir, const std::string& name, int64_t max_bytes = 0,
+    int64_t metrics_max_bytes = contract::kMaxMetricsFileBytes);
 // Writes "[prefix] line" to fd 1 or 2, one write() per line.
 std::unique_ptr<LineWriter> PrefixWriter(const std::string& prefix);
 // Writes each line unchanged to fd 1 or 2: the one rank of a pod, whose

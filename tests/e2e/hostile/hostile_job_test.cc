@@ -118,6 +118,27 @@ TEST_F(HostileJob, GitRefsLinkedToTheStateFolderRevealNothing) {
   ExpectNoSecretIn(model.dump(), "the model's gitCommit");
 }
 
+// C2b: the job replaces its metrics file and its rotated log with links to
+// dlpd's token; the logs endpoint reads both kinds of file as root.
+TEST_F(HostileJob, MetricsFileAndRotatedLogLinkedToTheTokenRevealNothing) {
+  const std::string token = State() + "/dlpd.token";
+  const std::string script =
+      absl::StrCat("echo 'DLP_METRIC loss=1 step=1'\ncd \"$DLP_TRACE_DIR\" && ",
+                   "rm -f \"$DLP_REPLICA.metrics\" && ",
+                   "ln -s ", token, " \"$DLP_REPLICA.metrics\" && ",
+                   "ln -s ", token, " \"$DLP_REPLICA.log.1\"");
+  auto job = RunAsTenant("c2b", script);
+  ASSERT_EQ(job.value("state", ""), "Succeeded") << job.dump();
+  const std::string logs = absl::StrCat("/v1/jobs/", job.value("id", ""), "/logs");
+  for (const std::string& query : {"", "?metrics=only", "?tail=5"}) {
+    const std::string answer = Answer(logs + query);
+    EXPECT_EQ(answer.substr(0, 3), "200") << query << ": " << answer.substr(0, 200);
+    ExpectNoSecretIn(answer, logs + query);
+  }
+  // Metrics then come from the log, as for a job written before metrics files.
+  EXPECT_NE(Answer(logs + "?metrics=only").find("DLP_METRIC loss=1 step=1"), std::string::npos);
+}
+
 // C3: the job writes its own status file, naming another process group (a
 // process of root's here) and a host made of terminal escapes, freezes the
 // file so that dlp-run cannot correct it, and fails: dlpd's clean-up must not

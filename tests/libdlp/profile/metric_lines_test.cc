@@ -1,5 +1,5 @@
-// Metric lines in a job's logs: which lines are metrics, and the step rates
-// `dlp top` derives from them.
+// Metric lines in a job's logs: which lines are metrics, which a read of logs
+// keeps, and the step rates `dlp top` derives from them.
 #include <vector>
 
 #include "dlp/profile.h"
@@ -33,6 +33,20 @@ TEST(MetricFromLogLine, OnlyWholeDlpMetricLinesOnStdout) {
   EXPECT_FALSE(IsMetricLine(Line("worker-0", 0, "DLP_METRIC loss=high")));
   EXPECT_FALSE(IsMetricLine(Line("worker-0", 0, "DLP_METRICS loss=0.1")));
   EXPECT_FALSE(IsMetricLine(Line("worker-0", 0, "training...")));
+}
+
+TEST(MetricFilterKeeps, AllLinesNoMetricsOrOnlyMetrics) {
+  const LogLine metric = Line("worker-0", 0, "DLP_METRIC loss=1 step=1");
+  const LogLine other = Line("worker-0", 0, "DLP_METRIC loss=1 step=1", "stderr");
+  EXPECT_TRUE(MetricFilterKeeps(metric, /*metrics=*/true, /*metrics_only=*/false));
+  EXPECT_TRUE(MetricFilterKeeps(other, true, false));
+  EXPECT_FALSE(MetricFilterKeeps(metric, false, false));
+  EXPECT_TRUE(MetricFilterKeeps(other, false, false));
+  // metrics_only wins over metrics.
+  for (bool metrics : {true, false}) {
+    EXPECT_TRUE(MetricFilterKeeps(metric, metrics, true));
+    EXPECT_FALSE(MetricFilterKeeps(other, metrics, true));
+  }
 }
 
 TEST(StepRatesFromLogs, LatestStepAndRateBetweenFirstAndLastPerReplica) {

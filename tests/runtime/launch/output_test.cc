@@ -1,11 +1,13 @@
 // A rank's output: lines split at a bounded length, log files with mode 0600
-// whatever the umask, and rotation past logs.maxBytes keeping the newest lines.
+// whatever the umask, rotation past logs.maxBytes keeping the newest lines, and
+// every metric line kept in the metrics file whatever the rotation.
 #include "launch/output.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "contract/log_line.h"
+#include "contract/metric_line.h"
 #include "support/temp_dir.h"
 
 namespace dlp::launch {
@@ -146,6 +149,66 @@ TEST(LogFile, RotatesPastMaxBytesKeepingTheNewestLines) {
     ASSERT_TRUE(parsed.has_value()) << lines[i];
     EXPECT_EQ(parsed->text, absl::StrCat("line ", 500 - lines.size() + i));
   }
+}
+
+// The texts of a log file's lines.
+std::vector<std::string> Texts(const std::string& path) {
+  std::vector<std::string> texts;
+  for (absl::string_view line : absl::StrSplit(ReadAll(path), '\n', absl::SkipEmpty())) {
+    auto parsed = contract::ParseLogFileLine(std::string_view(line.data(), line.size()));
+    texts.push_back(parsed ? parsed->text : "not a log line: " + std::string(line));
+  }
+  return texts;
+}
+
+TEST(LogFile, KeepsEveryMetricLineInTheMetricsFileWhateverTheRotation) {
+  testing::TempDir dir;
+  {
+    auto writer = OpenLogFile(dir.path(), "w", /*max_bytes=*/2000);
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    for (int i = 0; i < 300; ++i) {
+      (*writer)->WriteLine(Stream::kOut, absl::StrCat("DLP_METRIC loss=", i, " step=", i));
+      (*writer)->WriteLine(Stream::kOut, absl::StrCat("epoch line ", i));
+      // On stderr it is no metric.
+      (*writer)->WriteLine(Stream::kErr, absl::StrCat("DLP_METRIC stderr=", i));
+    }
+  }
+  std::vector<std::string> expected;
+  for (int i = 0; i < 300; ++i) {
+    expected.push_back(absl::StrCat("DLP_METRIC loss=", i, " step=", i));
+  }
+  EXPECT_EQ(Texts(dir.Join("w.metrics")), expected);
+  EXPECT_EQ(Mode(dir.Join("w.metrics")), 0600);
+  // The log still has them too, as far as rotation kept it.
+  EXPECT_THAT(Texts(dir.Join("w.log")), ::testing::Contains("DLP_METRIC loss=299 step=299"));
+  EXPECT_THAT(Texts(dir.Join("w.log.1")),
+              ::testing::Not(::testing::Contains("DLP_METRIC loss=0 step=0")));
+}
+
+TEST(LogFile, AMetricsFilePastItsLimitDropsFurtherPointsAndSaysSoOnce) {
+  testing::TempDir dir;
+  // An earlier attempt's points count towards the limit.
+  const std::string earlier = "2026-11-30T12:00:00.000000Z O DLP_METRIC loss=9 step=0\n";
+  std::ofstream(dir.Join("w.metrics")) << earlier;
+  const int64_t limit = static_cast<int64_t>(earlier.size()) + 200;
+  {
+    auto writer = OpenLogFile(dir.path(), "w", /*max_bytes=*/0, limit);
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    for (int i = 1; i <= 20; ++i) {
+      (*writer)->WriteLine(Stream::kOut, absl::StrCat("DLP_METRIC loss=", i, " step=", i));
+    }
+  }
+  const std::vector<std::string> texts = Texts(dir.Join("w.metrics"));
+  // 200 bytes hold 3 lines of about 60 bytes: points 1 to 3, then the notice.
+  ASSERT_EQ(texts.size(), 5u) << ReadAll(dir.Join("w.metrics"));
+  EXPECT_EQ(texts[0], "DLP_METRIC loss=9 step=0");
+  EXPECT_EQ(texts[3], "DLP_METRIC loss=3 step=3");
+  EXPECT_EQ(texts[4], contract::kMetricsDropped);
+  // The log has every point and the notice, once.
+  const std::vector<std::string> log = Texts(dir.Join("w.log"));
+  EXPECT_EQ(log.size(), 21u);
+  EXPECT_EQ(std::count(log.begin(), log.end(), std::string(contract::kMetricsDropped)), 1);
+  EXPECT_EQ(log.back(), "DLP_METRIC loss=20 step=20");
 }
 
 }  // namespace

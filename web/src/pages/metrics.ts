@@ -1,7 +1,7 @@
 // The Metrics page: every DLP_METRIC series of one or more jobs (read from
-// their logs, the one metrics channel), a chart per metric with the jobs
-// overlaid, smoothing, x by step or time, CSV export. Refreshes while a
-// job runs.
+// their metrics files, which keep every point whatever the logs' rotation), a
+// chart per metric with the jobs overlaid, smoothing, x by step or time, CSV
+// export. Refreshes while a job runs.
 import { getJob, listJobs, openLogs } from "../api";
 import { download, h } from "../dom";
 import { isActive } from "../jobs_model";
@@ -13,7 +13,7 @@ import { errorNote, poll } from "../widgets";
 
 async function jobMetrics(id: string, signal: AbortSignal): Promise<MetricPoint[]> {
   const points: MetricPoint[] = [];
-  const res = await openLogs(id, {}, signal);
+  const res = await openLogs(id, { metrics: "only" }, signal);
   await readNdjson<LogLine>(res.body!, (l) => {
     const p = metricFromLogLine(l);
     if (p) points.push(p);

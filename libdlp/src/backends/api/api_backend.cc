@@ -150,7 +150,11 @@ absl::Status ApiBackend::Logs(std::string_view id, const LogOptions& options,
   if (!options.replica.empty()) query.emplace_back("replica", options.replica);
   if (options.follow) query.emplace_back("follow", "1");
   if (options.tail >= 0) query.emplace_back("tail", absl::StrCat(options.tail));
-  if (!options.metrics) query.emplace_back("metrics", "0");
+  if (options.metrics_only) {
+    query.emplace_back("metrics", "only");
+  } else if (!options.metrics) {
+    query.emplace_back("metrics", "0");
+  }
   if (options.since) {
     query.emplace_back("since",
                        absl::FormatTime(absl::RFC3339_full, *options.since, absl::UTCTimeZone()));

@@ -45,8 +45,9 @@ LogLine ParseLine(std::string_view raw, const std::string& replica) {
 
 // Lines `dlp logs` does not show: relayed trace lines always, metric lines
 // unless asked for.
-bool Hidden(const LogLine& line, bool metrics) {
-  return contract::IsTraceRelayLine(line.text) || (!metrics && IsMetricLine(line));
+bool Hidden(const LogLine& line, const LogOptions& options) {
+  return contract::IsTraceRelayLine(line.text) ||
+         !MetricFilterKeeps(line, options.metrics, options.metrics_only);
 }
 
 ApiQuery BaseQuery(const nlohmann::json& pod, const LogOptions& options) {
@@ -87,11 +88,11 @@ std::vector<nlohmann::json> PodsOf(const ApiClient& api, std::string_view name_s
 // Serialises the sink across followers and remembers a stop.
 class SharedSink {
  public:
-  SharedSink(const LogSink& sink, bool metrics) : sink_(sink), metrics_(metrics) {}
+  SharedSink(const LogSink& sink, const LogOptions& options) : sink_(sink), options_(options) {}
   bool Emit(const LogLine& line) {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopped_) return false;
-    if (Hidden(line, metrics_)) return true;
+    if (Hidden(line, options_)) return true;
     if (!sink_(line)) stopped_ = true;
     return !stopped_;
   }
@@ -102,7 +103,7 @@ class SharedSink {
 
  private:
   const LogSink& sink_;
-  const bool metrics_;
+  const LogOptions options_;
   std::mutex mu_;
   bool stopped_ = false;
 };
@@ -174,7 +175,7 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
     for (const nlohmann::json& pod : PodsOf(*api, Namespace(), id, error)) {
       if (!wanted(pod) || !Started(pod)) continue;
       ApiQuery query = BaseQuery(pod, options);
-      if (options.tail >= 0 && options.metrics) {
+      if (options.tail >= 0 && options.metrics && !options.metrics_only) {
         query.emplace_back("tailLines", absl::StrCat(options.tail));
       }
       absl::StatusOr<std::vector<LogLine>> read = ReadPodLines(*api, Namespace(), pod, query);
@@ -182,7 +183,7 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
       DLP_RETURN_IF_ERROR(read.status());
       std::vector<LogLine> own;
       for (LogLine& line : *read) {
-        if (!Hidden(line, options.metrics)) own.push_back(std::move(line));
+        if (!Hidden(line, options)) own.push_back(std::move(line));
       }
       if (options.tail >= 0 && own.size() > static_cast<size_t>(options.tail)) {
         own.erase(own.begin(), own.end() - options.tail);
@@ -198,7 +199,7 @@ absl::Status KubernetesBackend::Logs(std::string_view id, const LogOptions& opti
     return absl::OkStatus();
   }
 
-  SharedSink shared(sink, options.metrics);
+  SharedSink shared(sink, options);
   std::set<std::string> followed;
   std::vector<std::thread> followers;
   WatchOptions watch;

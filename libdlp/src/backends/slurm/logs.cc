@@ -10,8 +10,10 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "contract/log_line.h"
+#include "contract/metric_line.h"
 #include "dlp/profile.h"
 #include "dlp/status.h"
 
@@ -25,6 +27,7 @@ constexpr absl::Duration kPollInterval = absl::Milliseconds(200);
 struct FileState {
   std::string replica;
   std::string path;
+  std::string rotated;  // NAME.log.1, read whole before `path` on the first read
   std::streamoff offset = 0;
   std::string partial;
 };
@@ -48,28 +51,50 @@ LogLine ParseLine(const std::string& replica, const std::string& line, absl::Tim
 }
 
 // The files to read, by replica name; rediscovered at every poll because each
-// task creates its file when it starts.
-void Discover(const std::string& job_dir, const std::string& only,
+// task creates its file when it starts. Metrics come from each replica's
+// metrics file, which rotation leaves whole (its log for a job written before).
+void Discover(const std::string& job_dir, const LogOptions& options,
               std::map<std::string, FileState>* files) {
-  auto add = [&](const std::string& replica, const std::string& path) {
-    if (!only.empty() && only != replica) return;
-    if (files->count(replica) == 0) (*files)[replica] = FileState{replica, path};
-  };
   std::error_code ec;
+  auto add = [&](const std::string& replica, const std::string& path) {
+    if (!options.replica.empty() && options.replica != replica) return;
+    if (files->count(replica) != 0) return;
+    const std::string metrics =
+        absl::StrCat(job_dir, "/logs/", replica, std::string(contract::kMetricsFileSuffix));
+    if (options.metrics_only && fs::exists(metrics, ec)) {
+      (*files)[replica] = FileState{replica, metrics};
+    } else {
+      const std::string rotated = path + ".1";
+      (*files)[replica] = FileState{replica, path, fs::exists(rotated, ec) ? rotated : ""};
+    }
+  };
   for (const auto& entry : fs::directory_iterator(job_dir + "/logs", ec)) {
     std::string name = entry.path().filename().string();
     if (absl::EndsWith(name, ".log")) add(std::string(absl::StripSuffix(name, ".log")), entry.path());
   }
-  if (fs::exists(job_dir + "/slurm.out", ec)) add("slurm", job_dir + "/slurm.out");
+  if (!options.metrics_only && fs::exists(job_dir + "/slurm.out", ec)) {
+    add("slurm", job_dir + "/slurm.out");
+  }
+}
+
+std::string ReadFrom(const std::string& path, std::streamoff offset) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(offset);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // New lines of one file; the partial last line too when `final`.
 std::vector<LogLine> ReadNew(FileState* f, bool final) {
   std::vector<LogLine> lines;
-  std::ifstream in(f->path, std::ios::binary);
-  if (!in) return lines;
-  in.seekg(f->offset);
-  std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!f->rotated.empty()) {
+    // Ends with a whole line: rotation happens between lines.
+    f->partial += ReadFrom(f->rotated, 0);
+    f->rotated.clear();
+  }
+  struct stat st;
+  if (stat(f->path.c_str(), &st) == 0 && st.st_size < f->offset) f->offset = 0;  // rotated
+  const std::string chunk = ReadFrom(f->path, f->offset);
   f->offset += static_cast<std::streamoff>(chunk.size());
   f->partial += chunk;
   const absl::Time fallback = FileTime(f->path);
@@ -87,7 +112,7 @@ std::vector<LogLine> ReadNew(FileState* f, bool final) {
 
 bool Wanted(const LogLine& line, const LogOptions& options) {
   return (!options.since || line.time >= *options.since) &&
-         (options.metrics || !IsMetricLine(line));
+         MetricFilterKeeps(line, options.metrics, options.metrics_only);
 }
 
 }  // namespace
@@ -101,7 +126,7 @@ absl::Status ReadJobLogs(const std::string& job_dir, const LogOptions& options,
     DLP_ASSIGN_OR_RETURN(done, finished());
   }
   // What is there now: per replica (with --tail), then merged by time.
-  Discover(job_dir, options.replica, &files);
+  Discover(job_dir, options, &files);
   std::vector<LogLine> first;
   for (auto& [name, f] : files) {
     std::vector<LogLine> lines = ReadNew(&f, done);
@@ -119,7 +144,7 @@ absl::Status ReadJobLogs(const std::string& job_dir, const LogOptions& options,
   while (!done) {
     std::this_thread::sleep_for(absl::ToChronoMilliseconds(kPollInterval));
     DLP_ASSIGN_OR_RETURN(done, finished());
-    Discover(job_dir, options.replica, &files);
+    Discover(job_dir, options, &files);
     for (auto& [name, f] : files) {
       for (const LogLine& line : ReadNew(&f, done)) {
         if (Wanted(line, options) && !sink(line)) return absl::OkStatus();

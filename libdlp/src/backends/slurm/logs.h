@@ -2,6 +2,9 @@
 // lines, written by each task's dlp-run), plus the batch
 // script's own output JOB_DIR/slurm.out shown as replica "slurm" (srun's and
 // Slurm's messages, such as a time-limit kill). Following is tailing the files.
+// A read starts with what rotation kept in NAME.log.1; a follow that sees
+// NAME.log rotated goes on from the new file's start. Metrics
+// (LogOptions::metrics_only) come from NAME.metrics.
 #pragma once
 
 #include <functional>

@@ -14,6 +14,7 @@
 #include "artifacts/output_folder.h"
 #include "contract/files.h"
 #include "contract/log_line.h"
+#include "contract/metric_line.h"
 #include "dlp/profile.h"
 #include "server/api/log_tail.h"
 
@@ -119,11 +120,13 @@ void LogReader::StartTail(FileState& state, const std::string& path, int fd, uin
     // (no time of its own) is never older than `since` here.
     auto parsed = contract::ParseLogFileLine(line);
     if (parsed && options_.since && parsed->time < *options_.since) return TailVerdict::kStop;
-    if (!options_.metrics) {
+    if (!options_.metrics || options_.metrics_only) {
       const LogLine l = parsed ? LogLine{"", std::string(contract::LogStreamName(parsed->stream)),
                                          parsed->time, parsed->text}
                                : LogLine{"", "stdout", absl::UnixEpoch(), std::string(line)};
-      if (IsMetricLine(l)) return TailVerdict::kSkip;
+      if (!MetricFilterKeeps(l, options_.metrics, options_.metrics_only)) {
+        return TailVerdict::kSkip;
+      }
     }
     return TailVerdict::kWanted;
   };
@@ -158,7 +161,14 @@ std::optional<std::string> LogReader::ReadBytes(const std::string& replica, File
   const uint64_t size = static_cast<uint64_t>(file.st.st_size);
   if (!state.tailed && options_.tail >= 0) {
     StartTail(state, path, file.fd, size, final);
-  } else if (state.inode != 0 && (inode != state.inode || size < state.offset)) {
+  } else if (state.inode == 0) {
+    // A read from the start: what rotation kept of the older lines comes first.
+    OpenFile old(folder_, path + ".1");
+    if (old.fd >= 0 && static_cast<uint64_t>(old.st.st_ino) != inode) {
+      state.rotated_inode = static_cast<uint64_t>(old.st.st_ino);
+      state.rotated_offset = 0;
+    }
+  } else if (inode != state.inode || size < state.offset) {
     // Rotated since the last read: the rest of the old file, now NAME.log.1,
     // comes first.
     if (inode != state.inode) {
@@ -250,9 +260,10 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
   if (options_.since) {
     std::erase_if(entries, [&](const LogEntry& e) { return e.parsed_time < *options_.since; });
   }
-  if (!options_.metrics) {
-    std::erase_if(entries, [](const LogEntry& e) {
-      return IsMetricLine(LogLine{e.replica, e.stream, e.parsed_time, e.text});
+  if (!options_.metrics || options_.metrics_only) {
+    std::erase_if(entries, [this](const LogEntry& e) {
+      return !MetricFilterKeeps(LogLine{e.replica, e.stream, e.parsed_time, e.text},
+                                options_.metrics, options_.metrics_only);
     });
   }
   if (!state.tailed) {
@@ -264,6 +275,14 @@ void LogReader::ReadFile(const std::string& replica, const std::string& path, bo
   for (LogEntry& e : entries) out.push_back(std::move(e));
 }
 
+std::string LogReader::FileOf(const std::string& replica) {
+  std::string& name = files_[replica].name;
+  if (!name.empty() || !folder_) return name.empty() ? replica + ".log" : name;
+  const std::string metrics = replica + std::string(contract::kMetricsFileSuffix);
+  name = options_.metrics_only && folder_->OpenFile(metrics).ok() ? metrics : replica + ".log";
+  return name;
+}
+
 std::vector<LogEntry> LogReader::ReadNew(bool final) {
   std::vector<LogEntry> out;
   if (capped_) return out;
@@ -273,11 +292,11 @@ std::vector<LogEntry> LogReader::ReadNew(bool final) {
   }
   std::vector<std::pair<std::string, std::string>> files;  // replica, name in the folder
   if (!options_.replica.empty()) {
-    files.emplace_back(options_.replica, options_.replica + ".log");
+    files.emplace_back(options_.replica, FileOf(options_.replica));
   } else if (folder_) {
     for (const std::string& name : contract::ListFolder(*folder_)) {
       const std::filesystem::path p(name);
-      if (p.extension() == ".log") files.emplace_back(p.stem().string(), name);
+      if (p.extension() == ".log") files.emplace_back(p.stem().string(), FileOf(p.stem().string()));
     }
   }
   std::sort(files.begin(), files.end());

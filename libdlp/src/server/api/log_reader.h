@@ -3,7 +3,8 @@
 // replica, tail, since and metric lines, and interleaves replicas by timestamp.
 // A tail is read from the end of the file (server/api/log_tail.h), and from
 // the rotated NAME.log.1 (launch/output.h) when NAME.log has too few lines; a
-// follow that sees NAME.log rotated reads the rest of NAME.log.1 first.
+// read from the start reads NAME.log.1 first, and a follow that sees NAME.log
+// rotated reads the rest of NAME.log.1 first.
 //
 // The files are the job's, so their size is the job's to choose: a read holds
 // at most a chunk of each file plus one line of at most
@@ -54,6 +55,9 @@ struct LogReaderOptions {
   int64_t tail = -1;    // last N lines per replica on the first read; -1: all
   std::optional<absl::Time> since;
   bool metrics = true;  // false: leave out metric lines (IsMetricLine), before the tail
+  // Only metric lines, from each replica's metrics file (contract/metric_line.h),
+  // which rotation leaves whole; from its log for a job written before those.
+  bool metrics_only = false;
   uint64_t chunk_bytes = kLogChunkBytes;  // read from each file per ReadNew, at most
   uint64_t max_bytes = 0;  // read in all before the reader stops (and says so); 0: no cap
 };
@@ -83,6 +87,7 @@ class LogReader {
     // The rest of the rotated NAME.log.1 to read before NAME.log: its inode
     // (0: none) and where that rest begins.
     uint64_t rotated_inode = 0, rotated_offset = 0;
+    std::string name;  // the file read, in the folder: chosen once (FileOf)
     std::string partial;  // at most contract::kMaxLogFileLineBytes
     bool cutting = false;  // an over-long line was cut: its rest is skipped
     bool tailed = false;
@@ -93,6 +98,8 @@ class LogReader {
   // on this read; nullopt when `path` cannot be opened or is refused.
   std::optional<std::string> ReadBytes(const std::string& replica, FileState& state,
                                        const std::string& path, bool final, uint64_t budget);
+  // The file `replica`'s lines are read from: NAME.metrics or NAME.log.
+  std::string FileOf(const std::string& replica);
   void StartTail(FileState& state, const std::string& path, int fd, uint64_t size, bool final);
   // Splits `data` into lines after state.partial; a line that grows past
   // contract::kMaxLogFileLineBytes is cut.

@@ -1,6 +1,7 @@
 // GET /v1/jobs/ID/logs: the replicas' log lines as chunked NDJSON. With
 // follow=1 the stream polls the files for appended lines and ends once the job
-// is terminal and every line was sent; metrics=0 leaves out metric lines.
+// is terminal and every line was sent; metrics=0 leaves out metric lines,
+// metrics=only keeps only them, read from the replicas' metrics files.
 // A follow holds a worker thread, so it takes a LongRequests slot, writes a
 // blank line (NDJSON readers skip it) after kHeartbeat of silence, and ends as
 // soon as the client is gone: a hung-up socket fails is_writable() at once,
@@ -73,9 +74,13 @@ void ServeLogs(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
     }
     options.since = since;
   }
-  absl::StatusOr<bool> metrics = BoolParam(req, "metrics", true);
-  if (!metrics.ok()) return SendError(res, metrics.status());
-  options.metrics = *metrics;
+  if (req.get_param_value("metrics") == "only") {
+    options.metrics_only = true;
+  } else {
+    absl::StatusOr<bool> metrics = BoolParam(req, "metrics", true);
+    if (!metrics.ok()) return SendError(res, metrics.status());
+    options.metrics = *metrics;
+  }
   absl::StatusOr<bool> follow = BoolParam(req, "follow", false);
   if (!follow.ok()) return SendError(res, follow.status());
   if (!*follow) options.max_bytes = kMaxBytesPerRequest;

@@ -12,7 +12,7 @@
 namespace dlp::server {
 
 // Trials as jobs of the controller, of the sweep's tenant; metrics read
-// incrementally from the jobs' log files.
+// incrementally from the jobs' metrics files (the logs of older jobs).
 class SweepController::Host : public internal::TrialHost {
  public:
   explicit Host(Controller& jobs) : jobs_(jobs) {}
@@ -40,8 +40,8 @@ class SweepController::Host : public internal::TrialHost {
     auto reader = readers_.find(job);
     if (reader == readers_.end()) {
       DLP_ASSIGN_OR_RETURN(LogFolderOpener folder, jobs_.LogFolder(job, tenant_));
-      reader = readers_.emplace(job, std::make_unique<LogReader>(LogReaderOptions{.folder = folder}))
-                   .first;
+      LogReaderOptions options{.folder = folder, .metrics_only = true};
+      reader = readers_.emplace(job, std::make_unique<LogReader>(std::move(options))).first;
     }
     // A chunk of each file per step (LogReader), all of it once the job ended.
     std::vector<MetricPoint> points;

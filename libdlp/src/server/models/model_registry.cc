@@ -26,6 +26,7 @@ ModelVersion ModelRegistry::Shown(ModelVersion model, const std::string& key,
 std::map<std::string, double> ModelRegistry::FinalMetrics(LogFolderOpener log_folder) const {
   LogReaderOptions options;
   options.folder = std::move(log_folder);
+  options.metrics_only = true;
   LogReader reader(std::move(options));
   std::map<std::string, double> last;
   do {  // a chunk of each file at a time (LogReader)

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "contract/log_line.h"
+#include "contract/metric_line.h"
 #include "support/temp_dir.h"
 
 namespace dlp::server {
@@ -161,6 +162,61 @@ TEST(LogReaderTest, FollowReadsTheRestOfTheRotatedFileFirst) {
   EXPECT_EQ(Texts(reader.ReadNew(false)),
             (std::vector<std::string>{"worker-0:line 1", "worker-0:line 2", "worker-0:line 3"}));
   EXPECT_EQ(Texts(reader.ReadNew(true)), (std::vector<std::string>{}));
+}
+
+TEST(LogReaderTest, AReadFromTheStartTakesTheRotatedFileFirst) {
+  testing::TempDir dir;
+  for (int i = 0; i < 10; ++i) Append(dir.Join("worker-0.log.1"), Line(i) + "\n");
+  for (int i = 10; i < 13; ++i) Append(dir.Join("worker-0.log"), Line(i) + "\n");
+  std::vector<std::string> all;
+  for (int i = 0; i < 13; ++i) all.push_back(absl::StrCat("worker-0:line ", i));
+  LogReader reader({LogFolderAt(dir.path()), "", -1, std::nullopt});
+  EXPECT_EQ(Texts(reader.ReadNew(false)), all);
+  Append(dir.Join("worker-0.log"), Line(13) + "\n");
+  EXPECT_EQ(Texts(reader.ReadNew(false)), (std::vector<std::string>{"worker-0:line 13"}));
+  // One replica asked for by name, and a since that reaches into the rotated file.
+  LogReader since({LogFolderAt(dir.path()), "worker-0", -1,
+                   absl::FromUnixSeconds(1796040000) + absl::Microseconds(8)});
+  EXPECT_EQ(Texts(since.ReadNew(true)).front(), "worker-0:line 8");
+}
+
+// A metric line of a replica log, with its newline.
+std::string MetricLine(int i, contract::LogStream stream = contract::LogStream::kOut) {
+  return contract::FormatLogFileLine(absl::FromUnixSeconds(1796040000) + absl::Microseconds(i),
+                                     stream, absl::StrCat("DLP_METRIC loss=", i, " step=", i));
+}
+
+TEST(LogReaderTest, MetricsOnlyReadsTheMetricsFileAndTheLogOfAnOlderJob) {
+  testing::TempDir dir;
+  // worker-0: every point in its metrics file, the log rotated past most.
+  for (int i = 0; i < 5; ++i) Append(dir.Join("worker-0.metrics"), MetricLine(i));
+  Append(dir.Join("worker-0.metrics"),
+         contract::FormatLogFileLine(absl::FromUnixSeconds(1796040000) + absl::Microseconds(6),
+                                     contract::LogStream::kErr, contract::kMetricsDropped));
+  Append(dir.Join("worker-0.log"), Line(3) + "\n" + MetricLine(4));
+  // worker-1, written before metrics files: the metric lines of its log.
+  Append(dir.Join("worker-1.log"),
+         Line(0) + "\n" + MetricLine(1) + MetricLine(2, contract::LogStream::kErr) + Line(3) +
+             "\n" + MetricLine(4));
+  LogReaderOptions options{LogFolderAt(dir.path())};
+  options.metrics_only = true;
+  LogReader reader(options);
+  EXPECT_EQ(Texts(reader.ReadNew(true)),
+            (std::vector<std::string>{
+                "worker-0:DLP_METRIC loss=0 step=0", "worker-0:DLP_METRIC loss=1 step=1",
+                "worker-1:DLP_METRIC loss=1 step=1", "worker-0:DLP_METRIC loss=2 step=2",
+                "worker-0:DLP_METRIC loss=3 step=3", "worker-0:DLP_METRIC loss=4 step=4",
+                "worker-1:DLP_METRIC loss=4 step=4"}));
+  // A follow goes on in the metrics file; a tail counts metric lines only.
+  Append(dir.Join("worker-0.metrics"), MetricLine(7));
+  EXPECT_EQ(Texts(reader.ReadNew(true)),
+            (std::vector<std::string>{"worker-0:DLP_METRIC loss=7 step=7"}));
+  options.tail = 2;
+  options.replica = "worker-1";
+  LogReader tail(options);
+  EXPECT_EQ(Texts(tail.ReadNew(true)),
+            (std::vector<std::string>{"worker-1:DLP_METRIC loss=1 step=1",
+                                      "worker-1:DLP_METRIC loss=4 step=4"}));
 }
 
 using ::testing::EndsWith;
