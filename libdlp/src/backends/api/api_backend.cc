@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "backends/remote/render.h"
 #include "dlp/codec.h"
+#include "dlp/profile.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
 
@@ -146,37 +147,48 @@ absl::StatusOr<LogLine> ParseNdjsonLogLine(std::string_view text) {
 
 absl::Status ApiBackend::Logs(std::string_view id, const LogOptions& options,
                               const LogSink& sink) {
-  Query query;
-  if (!options.replica.empty()) query.emplace_back("replica", options.replica);
-  if (options.follow) query.emplace_back("follow", "1");
-  if (options.tail >= 0) query.emplace_back("tail", absl::StrCat(options.tail));
-  if (options.metrics_only) {
-    query.emplace_back("metrics", "only");
-  } else if (!options.metrics) {
-    query.emplace_back("metrics", "0");
-  }
-  if (options.since) {
-    query.emplace_back("since",
-                       absl::FormatTime(absl::RFC3339_full, *options.since, absl::UTCTimeZone()));
-  }
+  // `metrics`: the parameter's value ("" leaves it out).
+  auto query_with = [&](const char* metrics) {
+    Query query;
+    if (!options.replica.empty()) query.emplace_back("replica", options.replica);
+    if (options.follow) query.emplace_back("follow", "1");
+    if (options.tail >= 0) query.emplace_back("tail", absl::StrCat(options.tail));
+    if (*metrics != '\0') query.emplace_back("metrics", metrics);
+    if (options.since) {
+      query.emplace_back("since",
+                         absl::FormatTime(absl::RFC3339_full, *options.since, absl::UTCTimeZone()));
+    }
+    return query;
+  };
   // A followed job may be silent for hours; an unfollowed read is short.
   const absl::Duration idle = options.follow ? absl::Hours(24) : absl::Seconds(60);
   absl::Status parse_error;
-  auto stream = [&](const HttpClient& http) -> absl::StatusOr<bool> {
-    DLP_RETURN_IF_ERROR(http.StreamLines(
-        JobPath(id, "/logs"), query,
-        [&](std::string_view text) {
-          auto line = ParseNdjsonLogLine(text);
-          if (!line.ok()) {
-            parse_error = line.status();
-            return false;
-          }
-          return sink(*line);
-        },
-        idle));
-    return true;
+  bool streamed = false;
+  // `only_metrics`: keep the metric lines of what the server sends.
+  auto stream_with = [&](const Query& q, bool only_metrics) {
+    return WithClient([&](const HttpClient& http) -> absl::StatusOr<bool> {
+      DLP_RETURN_IF_ERROR(http.StreamLines(
+          JobPath(id, "/logs"), q,
+          [&](std::string_view text) {
+            auto line = ParseNdjsonLogLine(text);
+            if (!line.ok()) {
+              parse_error = line.status();
+              return false;
+            }
+            streamed = true;
+            return only_metrics && !IsMetricLine(*line) ? true : sink(*line);
+          },
+          idle));
+      return true;
+    }).status();
   };
-  DLP_RETURN_IF_ERROR(WithClient(stream).status());
+  absl::Status done = stream_with(
+      query_with(options.metrics_only ? "only" : options.metrics ? "" : "0"), false);
+  // A dlpd older than metrics=only refuses it: ask for the log's metric lines.
+  if (options.metrics_only && !streamed && absl::IsInvalidArgument(done)) {
+    done = stream_with(query_with("1"), true);
+  }
+  DLP_RETURN_IF_ERROR(done);
   return parse_error;
 }
 
