@@ -130,7 +130,7 @@ TEST_F(HostileJob, MetricsFileAndRotatedLogLinkedToTheTokenRevealNothing) {
   auto job = RunAsTenant("c2b", script);
   ASSERT_EQ(job.value("state", ""), "Succeeded") << job.dump();
   const std::string logs = absl::StrCat("/v1/jobs/", job.value("id", ""), "/logs");
-  for (const std::string& query : {"", "?metrics=only", "?tail=5"}) {
+  for (const char* query : {"", "?metrics=only", "?tail=5"}) {
     const std::string answer = Answer(logs + query);
     EXPECT_EQ(answer.substr(0, 3), "200") << query << ": " << answer.substr(0, 200);
     ExpectNoSecretIn(answer, logs + query);
