@@ -73,8 +73,8 @@ TEST(GpuInventory, ErrorsNameTheFileLineAndField) {
       {"devices:\n  - {index: x, uuid: GPU-a, name: X}\n",
        "inv.yaml:2: devices[0].index: must be an integer from 0 to 1023"},
       {"devices:\n  - {index: 0, uuid: GPU-a, name: X, colour: red}\n",
-       "inv.yaml:2: devices[0].colour: unknown field; expected one of index, memory, mig, name, "
-       "uuid"},
+       "inv.yaml:2: devices[0].colour: unknown field; expected one of index, memory, mig, minor, "
+       "name, uuid"},
       {"devices:\n  - index: 0\n    uuid: GPU-a\n    name: X\n    mig:\n      - {profile: 1g}\n",
        "inv.yaml:6: devices[0].mig[0].uuid: required"},
       {"devices:\n  - index: 0\n    uuid: GPU-a\n    name: X\n    mig: {uuid: MIG-a}\n",
