@@ -23,21 +23,28 @@ ModelVersion ModelRegistry::Shown(ModelVersion model, const std::string& key,
   return model;
 }
 
-std::map<std::string, double> ModelRegistry::FinalMetrics(LogFolderOpener log_folder) const {
+std::map<std::string, double> ModelRegistry::FinalMetrics(
+    LogFolderOpener log_folder, const std::vector<JobReplica>& ranks) const {
   LogReaderOptions options;
   options.folder = std::move(log_folder);
   options.metrics_only = true;
   LogReader reader(std::move(options));
-  std::map<std::string, double> last;
+  std::map<std::string, std::map<std::string, double>> last;  // replica -> name -> value
   do {  // a chunk of each file at a time (LogReader)
     for (const LogEntry& e : reader.ReadNew(/*final=*/true)) {
       if (std::optional<MetricPoint> p =
               MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text})) {
-        last[p->name] = p->value;
+        last[e.replica][p->name] = p->value;
       }
     }
   } while (!reader.caught_up());
-  return last;
+  // Rank 0's value, as a trainer logs it; a metric only others report, from
+  // the lowest rank that did.
+  std::map<std::string, double> metrics;
+  for (const JobReplica& replica : ranks) {
+    for (const auto& [name, value] : last[replica.name]) metrics.emplace(name, value);
+  }
+  return metrics;
 }
 
 absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& reg,
@@ -66,7 +73,7 @@ absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& re
   model.git_commit = ReadGitCommitAs(job.spec.workdir, output->owner(), output->group());
   model.registered_by = tenant;
   DLP_ASSIGN_OR_RETURN(LogFolderOpener log_folder, controller_->LogFolder(job.id, tenant));
-  model.metrics = FinalMetrics(std::move(log_folder));
+  model.metrics = FinalMetrics(std::move(log_folder), job.replicas);
   const std::string key = tenant.empty() ? kOwnerTenant : tenant;
   DLP_ASSIGN_OR_RETURN(ModelVersion added, store_->Add(key, std::move(model), reg.alias));
   return Shown(std::move(added), key, tenant);

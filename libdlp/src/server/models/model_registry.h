@@ -49,8 +49,10 @@ class ModelRegistry {
   static absl::StatusOr<std::string> KeyFor(const std::string& of, const std::string& tenant);
   // The name as the caller sees it.
   static ModelVersion Shown(ModelVersion model, const std::string& key, const std::string& tenant);
-  // The last value of each metric the job's ranks reported.
-  std::map<std::string, double> FinalMetrics(LogFolderOpener log_folder) const;
+  // The last value of each metric the job's ranks reported: rank 0's (the
+  // first of `ranks`, the job's replicas in rank order) where it reported it.
+  std::map<std::string, double> FinalMetrics(LogFolderOpener log_folder,
+                                             const std::vector<JobReplica>& ranks) const;
 
   Controller* controller_;
   ModelStore* store_;

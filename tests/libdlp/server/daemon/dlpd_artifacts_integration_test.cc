@@ -87,6 +87,25 @@ TEST_F(DlpdArtifactsTest, ListsAndServesTheOutputFolderOnly) {
   EXPECT_EQ(Status("/v1/jobs/999/artifacts/model.ckpt"), 404);
 }
 
+TEST_F(DlpdArtifactsTest, AModelsMetricsAreRankZeros) {
+  // worker-1 reports a worse loss (its log is read after worker-0's); only
+  // worker-1 reports `skew`.
+  JobSpec spec = ShellJob(
+      "ranks",
+      "if [ \"$DLP_REPLICA\" = worker-0 ]; then echo 'DLP_METRIC loss=0.25 step=9'; echo x > "
+      "\"$DLP_OUTPUT_DIR/model.ckpt\"; else echo 'DLP_METRIC loss=9 step=9'; "
+      "echo 'DLP_METRIC skew=2 step=9'; fi",
+      2, "100");
+  const std::string id = SubmitJson(*client_, spec).value("id", "");
+  ASSERT_EQ(WaitJob(*client_, id).value("state", ""), "Succeeded");
+  int status = 0;
+  const nlohmann::json model = PostJson(
+      *client_, "/v1/models", {{"name", "ranked"}, {"job", id}, {"path", "model.ckpt"}}, &status);
+  ASSERT_EQ(status, 201) << model.dump();
+  EXPECT_EQ(model["metrics"]["loss"], 0.25) << model.dump();
+  EXPECT_EQ(model["metrics"]["skew"], 2) << model.dump();
+}
+
 TEST_F(DlpdArtifactsTest, RegistersVersionsDeduplicatedWithTheirProvenance) {
   const std::string id = RunWriter();
   int status = 0;
