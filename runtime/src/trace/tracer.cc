@@ -29,6 +29,10 @@ struct Writer {
   std::string buffer;
   int64_t last_flush_ns = 0;
   bool closed = false;
+  // The file's budget (DLP_TRACE_MAX_BYTES; 0: none) and what it holds.
+  int64_t max_bytes = 0;
+  int64_t bytes = 0;
+  bool truncated = false;
 };
 
 Writer& W() {
@@ -55,6 +59,14 @@ int EnvInt(const char* name, int fallback) {
   return v != nullptr ? std::atoi(v) : fallback;
 }
 
+// A whole number of bytes; `fallback` when unset or not one.
+int64_t EnvBytes(const char* name, int64_t fallback) {
+  const char* v = Env(name);
+  char* end = nullptr;
+  const long long n = v != nullptr ? std::strtoll(v, &end, 10) : -1;  // NOLINT(runtime/int)
+  return v != nullptr && *end == '\0' && n >= 0 ? n : fallback;
+}
+
 // Caller holds w.mu.
 void WriteOut(Writer& w) {
   size_t off = 0;
@@ -70,9 +82,18 @@ void WriteOut(Writer& w) {
 void AppendLine(std::string line) {
   Writer& w = W();
   std::lock_guard<std::mutex> lock(w.mu);
-  if (w.fd < 0 || w.closed) return;
+  if (w.fd < 0 || w.closed || w.truncated) return;
+  line += ",\n";
+  if (w.max_bytes > 0 && w.bytes + static_cast<int64_t>(line.size()) > w.max_bytes) {
+    // Past the budget one event says so, and the file keeps what came before.
+    w.truncated = true;
+    line = absl::StrFormat(
+        "{\"name\":\"trace_truncated\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,\"pid\":%d,"
+        "\"tid\":0,\"args\":{\"max_bytes\":%d}},\n",
+        NowNs() / 1e3, w.rank, w.max_bytes);
+  }
+  w.bytes += static_cast<int64_t>(line.size());
   w.buffer += line;
-  w.buffer += ",\n";
   if (w.buffer.size() >= kFlushBytes || NowNs() - w.last_flush_ns >= kFlushEveryNs) WriteOut(w);
 }
 
@@ -119,6 +140,7 @@ void Init() {
   }
   w.buffer = "[\n";
   w.last_flush_ns = NowNs();
+  w.max_bytes = EnvBytes(kMaxBytesVariable, kDefaultMaxBytes);
   g_state.store(1);
   const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::system_clock::now().time_since_epoch())

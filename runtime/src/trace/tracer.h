@@ -15,7 +15,9 @@
 // this host's clock is from rank 0's (see clock_sync.h).
 //
 // Events are buffered under one mutex and written every 64 KiB, every second
-// and at exit. Thread-safe.
+// and at exit. A file holds at most DLP_TRACE_MAX_BYTES (default 16 MiB, 0 for
+// no budget): past it one "trace_truncated" event says so and later events
+// are dropped, so tracing on by default cannot fill the disk. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,9 @@
 #include <string_view>
 
 namespace dlp::runtime::trace {
+
+inline constexpr char kMaxBytesVariable[] = "DLP_TRACE_MAX_BYTES";
+inline constexpr int64_t kDefaultMaxBytes = int64_t{16} << 20;
 
 // True when this process writes a trace (decided once, from the environment).
 bool Enabled();

@@ -92,6 +92,29 @@ TEST(TraceWriter, OffWithoutDirOrFlag) {
   EXPECT_FALSE(std::ifstream(dir.Join("rank-1.trace.json")).good());
 }
 
+TEST(TraceWriter, AFileStopsAtItsBudgetAndSaysSo) {
+  dlp::testing::TempDir dir;
+  int rc = InChild({{"DLP_TRACE_DIR", dir.path()}, {"RANK", "0"}, {"DLP_TRACE_MAX_BYTES", "20000"}},
+                   [] {
+                     for (int i = 0; i < 10000; ++i) {
+                       dlp_trace_begin("tick");
+                       dlp_trace_end();
+                     }
+                   });
+  ASSERT_EQ(rc, 0);
+  const std::string path = dir.Join("rank-0.trace.json");
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_LE(st.st_size, 20000 + 400);  // the budget, the last event and the end
+  bool closed = false;
+  const std::vector<json> events = ReadEvents(path, &closed);
+  EXPECT_TRUE(closed);
+  const json* truncated = Find(events, "trace_truncated");
+  ASSERT_NE(truncated, nullptr);
+  EXPECT_EQ((*truncated)["args"]["max_bytes"], 20000);
+  EXPECT_GT(events.size(), 50u);  // what came before is kept
+}
+
 TEST(TraceWriter, WritesCompleteValidArrayWithMetadataAndNesting) {
   dlp::testing::TempDir dir;
   int rc = InChild({{"DLP_TRACE_DIR", dir.path()}, {"RANK", "2"}, {"WORLD_SIZE", "4"}}, [] {
