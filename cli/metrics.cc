@@ -75,8 +75,8 @@ int TerminalWidth() {
   return 80;
 }
 
-// The chart of --compare: one metric, one line per job (its first replica's
-// points, so that replicas do not zigzag).
+// The chart of --compare: one metric, one line per job (its lowest-rank
+// replica's points, as the table's figures, so that replicas do not zigzag).
 std::vector<Series> CompareSeries(
     const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs,
     const std::string& name) {
@@ -84,11 +84,11 @@ std::vector<Series> CompareSeries(
   for (const auto& [job, points] : runs) {
     Series s;
     s.label = absl::StrCat("job ", job);
-    std::string replica;
+    const std::string replica = LowestRankReporting(points, name);
     for (const MetricPoint& p : points) {
-      if (p.name != name) continue;
-      if (replica.empty()) replica = p.replica;
-      if (p.replica == replica) s.points.push_back({static_cast<double>(p.step), p.value});
+      if (p.name == name && p.replica == replica) {
+        s.points.push_back({static_cast<double>(p.step), p.value});
+      }
     }
     if (!s.points.empty()) out.push_back(std::move(s));
   }

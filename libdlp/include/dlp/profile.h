@@ -224,8 +224,14 @@ struct MetricComparison {
   std::map<std::string, RunMetric> runs;  // by run (job id); runs without the metric absent
 };
 
-// Per metric name (sorted), each run's final and best value over all its
-// replicas' points. `runs`: (job id, its points in log order).
+// Of the replicas that reported metric `name` in `points`, the one of lowest
+// rank (roles in rank order: chief, ps, worker, evaluator; then the index):
+// rank 0's where it reported the metric, as a trainer logs it. "" for none.
+std::string LowestRankReporting(const std::vector<MetricPoint>& points, std::string_view name);
+
+// Per metric name (sorted), each run's final and best value, from the points
+// of its lowest-rank replica that reported the metric (LowestRankReporting).
+// `runs`: (job id, its points in log order).
 std::vector<MetricComparison> CompareRuns(
     const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs);
 // {"jobs":[...],"metrics":[{"name","goal":"min"|"max","runs":{"ID":{"points","final",

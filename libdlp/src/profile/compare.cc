@@ -1,7 +1,12 @@
 // Runs side by side (dlp metrics --compare): each metric's final and best value
 // per run.
+#include <algorithm>
+#include <array>
+#include <map>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "dlp/profile.h"
 #include "nlohmann/json.hpp"
 
@@ -15,11 +20,44 @@ MetricGoal GuessMetricGoal(std::string_view name) {
   return MetricGoal::kMaximize;
 }
 
+namespace {
+
+// Where a replica comes in rank order: (its role's place, its index).
+std::pair<size_t, int64_t> RankKey(std::string_view replica) {
+  static constexpr std::array<std::string_view, 4> kRoleOrder = {"chief", "ps", "worker",
+                                                                 "evaluator"};
+  const size_t dash = replica.rfind('-');
+  const std::string_view role = replica.substr(0, dash);
+  int64_t index = 0;
+  if (dash == std::string_view::npos ||
+      !absl::SimpleAtoi(absl::string_view(replica.data() + dash + 1, replica.size() - dash - 1),
+                        &index)) {
+    index = 0;
+  }
+  const auto* at = std::find(kRoleOrder.begin(), kRoleOrder.end(), role);
+  return {static_cast<size_t>(at - kRoleOrder.begin()), index};
+}
+
+}  // namespace
+
+std::string LowestRankReporting(const std::vector<MetricPoint>& points, std::string_view name) {
+  const MetricPoint* lowest = nullptr;
+  for (const MetricPoint& p : points) {
+    if (p.name != name) continue;
+    if (lowest == nullptr || RankKey(p.replica) < RankKey(lowest->replica)) lowest = &p;
+  }
+  return lowest == nullptr ? "" : lowest->replica;
+}
+
 std::vector<MetricComparison> CompareRuns(
     const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs) {
   std::map<std::string, MetricComparison> by_name;
   for (const auto& [run, points] : runs) {
+    std::map<std::string, std::string> reporter;  // metric -> its lowest-rank replica
     for (const MetricPoint& p : points) {
+      auto [known, added] = reporter.try_emplace(p.name);
+      if (added) known->second = LowestRankReporting(points, p.name);
+      if (p.replica != known->second) continue;
       MetricComparison& c = by_name[p.name];
       c.name = p.name;
       c.goal = GuessMetricGoal(p.name);

@@ -40,6 +40,22 @@ TEST(CompareRuns, FinalAndBestPerRun) {
   EXPECT_FALSE(j["metrics"][0]["runs"].contains("13"));
 }
 
+TEST(CompareRuns, ARunsFiguresAreItsLowestRanksThatReported) {
+  auto at = [](const std::string& replica, double value, int64_t step) {
+    return MetricPoint{replica, "loss", value, step, absl::UnixEpoch()};
+  };
+  // worker-1 logs last and worst; the chief is rank 0 and reports the loss.
+  const std::vector<MetricPoint> points = {at("worker-0", 0.4, 2), at("chief-0", 0.5, 2),
+                                           at("worker-1", 0.9, 3)};
+  EXPECT_EQ(LowestRankReporting(points, "loss"), "chief-0");
+  EXPECT_EQ(LowestRankReporting(points, "accuracy"), "");
+  EXPECT_EQ(LowestRankReporting({at("worker-10", 1, 1), at("worker-2", 1, 1)}, "loss"), "worker-2");
+  const std::vector<MetricComparison> c = CompareRuns({{"7", points}});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].runs.at("7").final_value, 0.5);
+  EXPECT_EQ(c[0].runs.at("7").points, 1);
+}
+
 TEST(CompareRuns, GoalFromTheName) {
   EXPECT_EQ(GuessMetricGoal("epoch_loss"), MetricGoal::kMinimize);
   EXPECT_EQ(GuessMetricGoal("Val_Error"), MetricGoal::kMinimize);
