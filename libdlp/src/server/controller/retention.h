@@ -32,6 +32,8 @@ class Retention {
   Retention(RetentionOptions options, std::string jobs_dir)
       : options_(options), jobs_dir_(std::move(jobs_dir)) {}
 
+  bool enabled() const { return options_.enabled(); }
+
   // One pass over `ended`, oldest first: returns the ids whose files it
   // removed, each with why ("older than 30d", "over the 50Gi budget").
   std::vector<std::pair<std::string, std::string>> Prune(const std::vector<EndedJob>& ended,

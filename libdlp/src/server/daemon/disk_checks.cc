@@ -71,6 +71,8 @@ void CheckDisk(Controller& controller, DiskQuota& quota, const Retention& retent
                 [&controller](const std::string& tenant, const std::string& reason) {
                   StopTenantJobs(controller, tenant, reason);
                 });
+  // Listing every job costs a moment's memory: only when there is retention.
+  if (!retention.enabled()) return;
   const absl::Time now = absl::Now();
   for (const auto& [id, why] : retention.Prune(EndedJobs(controller), now)) {
     const std::string message = absl::StrCat("logs, traces and output removed: ", why);
