@@ -46,5 +46,21 @@ TEST(CliDelete, RefusesARunningJob) {
   EXPECT_EQ(env.Dlp({"status", id}).exit_code, 3);
 }
 
+TEST(CliDelete, RefusesAJobAnotherWaitsOn) {
+  CliEnv env;
+  const std::string first = env.Submit(env.WriteJob("first", "true"));
+  ASSERT_EQ(env.Dlp({"wait", first}).exit_code, 0);
+  // Every CPU held, so the dependent stays Queued.
+  const std::string blocker = env.Submit(env.WriteJob("blocker", "sleep 300", 1, "2"));
+  const std::string second = env.Submit(
+      env.WriteJob("second", "true", 1, "100m", "  dependsOn: [{job: '" + first + "'}]\n"));
+  RunResult refused = env.Dlp({"delete", first});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("job " + second + " depends on job " + first));
+  ASSERT_EQ(env.Dlp({"cancel", blocker}).exit_code, 0);
+  EXPECT_EQ(env.Dlp({"wait", second}).exit_code, 0);
+  EXPECT_EQ(env.Dlp({"delete", first}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace dlp::testing

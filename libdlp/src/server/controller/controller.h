@@ -101,8 +101,9 @@ class Controller {
                              JobState final_state = JobState::kCancelled);
   // Deletes an ended job: its files (logs, traces, output; through the trust
   // boundary), then its record and events. FailedPrecondition while it is
-  // Queued or Running, or when it belongs to a pipeline or sweep; NotFound as
-  // Get. Its registered models stay (they are copies).
+  // Queued or Running, while a queued job depends on it, or when it belongs
+  // to a pipeline or sweep; NotFound as Get. Its registered models stay
+  // (they are copies).
   absl::StatusOr<Job> Delete(const std::string& id, const std::string& tenant);
   // Adds an event to the job's record (what dlpd did to it from outside the
   // loop, e.g. pruning its files). NotFound for an unknown job.

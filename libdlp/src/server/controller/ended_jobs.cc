@@ -14,6 +14,18 @@ absl::StatusOr<Job> Controller::Delete(const std::string& id, const std::string&
         "job ", record.job.id, " is ", std::string(JobStateName(active_.at(record.seq).job.state)),
         ": cancel it first (dlp cancel ", record.job.id, ")"));
   }
+  // A job waiting on this one would lose its dependency and be cancelled
+  // (HoldDependents).
+  for (const auto& [seq, active] : active_) {
+    if (active.job.state != JobState::kQueued || active.start_attempt > 0) continue;
+    for (const JobDependency& d : active.job.spec.depends_on) {
+      if (d.job == record.job.id) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "job ", active.job.id, " depends on job ", record.job.id, ": delete it once ",
+            active.job.id, " has ended"));
+      }
+    }
+  }
   DLP_RETURN_IF_ERROR(store_.CheckDeletable(record.seq));
   // Files first: while any remain (a job of the tenant writing into them),
   // the record stays, so the disk quota still counts them. An ended job never
