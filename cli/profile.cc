@@ -94,9 +94,16 @@ void PrintTable(const Profile& p, const std::string& title, const GlobalFlags& g
   }
   for (const CollectiveStats& c : p.collectives) {
     const std::string label = absl::StrCat(CollectiveLabel(c.op), ":");
-    std::printf("%-15s%d calls, %s each (median), bus bandwidth %.3f GB/s (median)\n",
-                label.c_str(), c.count, absl::StrFormat("%.1f KiB", c.bytes / 1024.0).c_str(),
-                c.busbw_GBps);
+    if (c.op == "barrier") {
+      std::printf("%-15s%d waits, %.3f ms each (median)\n", label.c_str(), c.count, c.median_ms);
+    } else if (!c.HasBandwidth()) {
+      std::printf("%-15s%d calls, %lld B each (median), %.3f ms each (median)\n", label.c_str(),
+                  c.count, static_cast<long long>(c.bytes), c.median_ms);  // NOLINT(runtime/int)
+    } else {
+      std::printf("%-15s%d calls, %s each (median), bus bandwidth %.3f GB/s (median)\n",
+                  label.c_str(), c.count, absl::StrFormat("%.1f KiB", c.bytes / 1024.0).c_str(),
+                  c.busbw_GBps);
+    }
   }
   if (p.straggler) {
     std::printf("Straggler:     %s (+%.2f ms per step)\n",

@@ -67,6 +67,10 @@ struct CollectiveStats {
   int count = 0;
   int64_t bytes = 0;      // median size (the whole buffer for allgather and reduce-scatter)
   double busbw_GBps = 0;  // median bus bandwidth
+  double median_ms = 0;   // median time in the call
+  // Whether the bandwidth says something: a barrier moves no data, and under
+  // 1 KiB a call's time is its latency.
+  bool HasBandwidth() const { return op != "barrier" && bytes >= 1024; }
 };
 
 struct Profile {

@@ -112,7 +112,10 @@ std::string ProfileToJson(const Profile& p) {
   }
   json collectives = json::object();
   for (const CollectiveStats& c : p.collectives) {
-    collectives[c.op] = {{"count", c.count}, {"bytes", c.bytes}, {"busbwGBps", c.busbw_GBps}};
+    collectives[c.op] = {{"count", c.count},
+                         {"bytes", c.bytes},
+                         {"busbwGBps", c.busbw_GBps},
+                         {"medianMs", c.median_ms}};
   }
   json j = {{"ranks", p.ranks},
             {"perRank", ranks},

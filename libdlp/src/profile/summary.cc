@@ -107,8 +107,11 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
   std::map<int, RankAccum> ranks;
   std::map<int, RestartSegment> restarts;  // per restart: the lowest rank's segment
   std::map<int, double> restart_samples;
-  // Per collective: the bus bandwidths and sizes of its spans.
-  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> collectives;
+  // Per collective: the bus bandwidths, sizes and durations of its spans.
+  struct Spans {
+    std::vector<double> busbw, bytes, ms;
+  };
+  std::map<std::string, Spans> collectives;
   size_t events = 0;
   for (const RankTrace& t : traces) {
     events += t.events.size();
@@ -124,9 +127,10 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
           !e.args.contains("busbw_GBps")) {
         continue;
       }
-      auto& [busbw, bytes] = collectives[e.name];
-      busbw.push_back(e.args.value("busbw_GBps", 0.0));
-      bytes.push_back(e.args.value("bytes", 0.0));
+      Spans& spans = collectives[e.name];
+      spans.busbw.push_back(e.args.value("busbw_GBps", 0.0));
+      spans.bytes.push_back(e.args.value("bytes", 0.0));
+      spans.ms.push_back(e.dur / 1000);
     }
   }
   if (events == 0) {
@@ -164,9 +168,9 @@ absl::StatusOr<Profile> SummarizeTraces(const std::vector<TraceFile>& files,
     p.overlapped_comm_share = overlapped_total / step_total;
   }
   for (auto& [op, spans] : collectives) {
-    auto& [busbw, bytes] = spans;
-    p.collectives.push_back(
-        {op, static_cast<int>(busbw.size()), static_cast<int64_t>(Median(bytes)), Median(busbw)});
+    p.collectives.push_back({op, static_cast<int>(spans.busbw.size()),
+                             static_cast<int64_t>(Median(spans.bytes)), Median(spans.busbw),
+                             Median(spans.ms)});
     if (op == "allreduce") {
       p.allreduce_count = p.collectives.back().count;
       p.allreduce_bytes = p.collectives.back().bytes;

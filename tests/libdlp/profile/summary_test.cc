@@ -141,8 +141,13 @@ TEST(ProfileSummary, EveryCollectiveIsSummarisedByName) {
   EXPECT_EQ(p->collectives[1].count, 3);
   EXPECT_EQ(p->collectives[1].bytes, 1001);
   EXPECT_NEAR(p->collectives[1].busbw_GBps, 3, 1e-9);
+  EXPECT_NEAR(p->collectives[1].median_ms, 2, 1e-9);
+  EXPECT_FALSE(p->collectives[0].HasBandwidth());  // 1,000 bytes: latency, not bandwidth
+  EXPECT_FALSE((CollectiveStats{.op = "barrier", .bytes = 4096}.HasBandwidth()));
+  EXPECT_TRUE((CollectiveStats{.op = "allreduce", .bytes = 4096}.HasBandwidth()));
   const json j = json::parse(ProfileToJson(*p));
   EXPECT_EQ(j["collectives"]["reduce_scatter"]["count"], 3);
+  EXPECT_EQ(j["collectives"]["allgather"]["medianMs"], 1);
   EXPECT_EQ(j["collectives"]["allgather"]["bytes"], 1000);
   EXPECT_FALSE(j["collectives"].contains("rendezvous"));
 }
