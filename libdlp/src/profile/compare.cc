@@ -1,7 +1,6 @@
 // Runs side by side (dlp metrics --compare): each metric's final and best value
 // per run.
 #include <algorithm>
-#include <array>
 #include <map>
 
 #include "absl/strings/ascii.h"
@@ -9,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "dlp/profile.h"
 #include "nlohmann/json.hpp"
+#include "spec/rules.h"
 
 namespace dlp {
 
@@ -22,20 +22,18 @@ MetricGoal GuessMetricGoal(std::string_view name) {
 
 namespace {
 
-// Where a replica comes in rank order: (its role's place, its index).
+// Where a replica comes in rank order: (its role's place in kRoles, its index).
 std::pair<size_t, int64_t> RankKey(std::string_view replica) {
-  static constexpr std::array<std::string_view, 4> kRoleOrder = {"chief", "ps", "worker",
-                                                                 "evaluator"};
   const size_t dash = replica.rfind('-');
-  const std::string_view role = replica.substr(0, dash);
+  const absl::string_view role(replica.data(), std::min(dash, replica.size()));
   int64_t index = 0;
   if (dash == std::string_view::npos ||
       !absl::SimpleAtoi(absl::string_view(replica.data() + dash + 1, replica.size() - dash - 1),
                         &index)) {
     index = 0;
   }
-  const auto* at = std::find(kRoleOrder.begin(), kRoleOrder.end(), role);
-  return {static_cast<size_t>(at - kRoleOrder.begin()), index};
+  const auto* at = std::find(internal::kRoles.begin(), internal::kRoles.end(), role);
+  return {static_cast<size_t>(at - internal::kRoles.begin()), index};
 }
 
 }  // namespace

@@ -35,12 +35,15 @@ class HostileJob : public ::testing::Test {
     MakeSearchableUpwards(dir_.path());
     tokens_ = dir_.WriteFile(
         "tokens", absl::StrCat("dlptest-a ", kTokenA, "\ndlptest-b ", kTokenB, "\n"));
-    dlpd_ = std::make_unique<Dlpd>(State(), DlpdArgs());
+    std::vector<std::string> args = {"--tokens", tokens_};
+    for (std::string& arg : ExtraArgs()) args.push_back(std::move(arg));
+    dlpd_ = std::make_unique<Dlpd>(State(), args);
     ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
     tenant_ = dlpd_->Client(kTokenA);
   }
 
-  virtual std::vector<std::string> DlpdArgs() { return {"--tokens", tokens_}; }
+  // What a fixture adds to dlpd's command line.
+  virtual std::vector<std::string> ExtraArgs() { return {}; }
   std::string State() const { return dir_.Join("state"); }
 
   // Runs `script` as tenant A's job and waits for its end.
@@ -197,11 +200,11 @@ TEST_F(HostileJob, StatusFileCannotKillAnotherTenantsJob) {
 // (its cgroup denies it), one it was given with ENXIO (no driver here).
 class HostileGpuJob : public HostileJob {
  protected:
-  std::vector<std::string> DlpdArgs() override {
+  std::vector<std::string> ExtraArgs() override {
     const std::string inventory = dir_.WriteFile(
         "gpus.yaml", "devices:\n  - {index: 0, uuid: GPU-0, name: NVIDIA H200}\n"
                      "  - {index: 1, uuid: GPU-1, name: NVIDIA H200}\n");
-    return {"--tokens", tokens_, "--gpu-inventory", inventory};
+    return {"--gpu-inventory", inventory};
   }
 
   // What a job holding `gpu_millis` could open, after unsetting
@@ -258,8 +261,8 @@ TEST_F(HostileGpuJob, AJobWithoutGpusOpensNone) {
 // A disk quota of 1 MiB a tenant, measured every 0.2 s while jobs run.
 class HostileQuotaJob : public HostileJob {
  protected:
-  std::vector<std::string> DlpdArgs() override {
-    return {"--tokens", tokens_, "--tenant-disk-quota", "1Mi", "--disk-check-interval", "0.2"};
+  std::vector<std::string> ExtraArgs() override {
+    return {"--tenant-disk-quota", "1Mi", "--disk-check-interval", "0.2"};
   }
   // A job of tenant A that writes `kib` KiB of random bytes to its output.
   static std::string Writes(int kib, const std::string& then = "") {

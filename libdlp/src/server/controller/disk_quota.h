@@ -18,14 +18,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/time/time.h"
 
 namespace dlp::server {
 
 // What dlpd does when a tenant's usage is not bounded otherwise.
 inline constexpr int64_t kDefaultTenantDiskQuota = int64_t{100} << 30;  // 100 GiB
-// How often dlpd checks running tenants' quotas and prunes ended jobs' files.
-inline constexpr absl::Duration kDefaultDiskCheckInterval = absl::Seconds(30);
 
 class DiskQuota {
  public:

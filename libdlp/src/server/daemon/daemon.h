@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "server/controller/disk_quota.h"
 #include "server/controller/retention.h"
+#include "server/daemon/disk_checks.h"
 #include "server/executor/tenant_defaults.h"
 #include "server/scheduler/fair_share_history.h"
 

@@ -8,12 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "server/controller/controller.h"
 #include "server/controller/disk_quota.h"
 #include "server/controller/retention.h"
 #include "server/store/model_store.h"
 
 namespace dlp::server {
+
+// How often dlpd checks running tenants' quotas and prunes ended jobs' files.
+inline constexpr absl::Duration kDefaultDiskCheckInterval = absl::Seconds(30);
 
 // Both must outlive what is returned.
 DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models);
