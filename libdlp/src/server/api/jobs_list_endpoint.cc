@@ -1,7 +1,8 @@
 // GET /v1/jobs: the job list, filtered by state, labels and queue, in pages
 // from the newest job back (limit=N&before=ID; docs/api.md). A full page
 // carries a Link header naming the next one. fields=summary leaves out each
-// job's spec (its labels stay), which is most of a listing's bytes.
+// job's spec (its labels stay), which is most of a listing's bytes. With
+// columns, where, sort or offset it is the runs table (runs_endpoint.cc).
 #include <limits>
 
 #include "absl/strings/match.h"
@@ -9,7 +10,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "codec/codec_internal.h"
 #include "dlp/codec.h"
 #include "server/api/query_params.h"
@@ -21,19 +21,6 @@ namespace {
 constexpr int64_t kMaxPage = 1000;
 constexpr int64_t kDefaultPage = 100;
 
-// The label=K=V parameters. httplib splits a parameter at every '=', losing
-// "K=V" when the client did not encode it, so these are read from the raw target.
-std::vector<std::string> LabelParams(const httplib::Request& req) {
-  std::vector<std::string> labels;
-  const size_t question = req.target.find('?');
-  if (question == std::string::npos) return labels;
-  for (absl::string_view param :
-       absl::StrSplit(absl::string_view(req.target).substr(question + 1), '&')) {
-    if (absl::ConsumePrefix(&param, "label=")) labels.push_back(PercentDecode(param));
-  }
-  return labels;
-}
-
 absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
   ListFilter filter;
   if (req.has_param("state")) {
@@ -44,7 +31,7 @@ absl::StatusOr<ListFilter> ParseListFilter(const httplib::Request& req) {
                        "\" (expected Queued, Running, Succeeded, Failed or Cancelled)"));
     }
   }
-  for (const std::string& label : LabelParams(req)) {
+  for (const std::string& label : RawParams(req, "label")) {
     size_t eq = label.find('=');
     if (eq == std::string::npos || eq == 0) {
       return absl::InvalidArgumentError(
@@ -97,8 +84,15 @@ std::string SummaryJson(const std::vector<Job>& jobs) {
 }  // namespace
 
 void ServeJobList(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  const bool runs = req.has_param("columns") || req.has_param("where") ||
+                    req.has_param("sort") || req.has_param("offset");
+  if (runs && req.has_param("before")) {
+    return SendError(res, absl::InvalidArgumentError(
+                              "before: pages of a sorted or filtered list go by offset"));
+  }
   absl::StatusOr<ListFilter> filter = ParseListFilter(req);
   if (!filter.ok()) return SendError(res, filter.status());
+  if (runs) return ServeRuns(ctx, req, res, *filter);
   const std::string fields = req.get_param_value("fields");
   if (!fields.empty() && fields != "summary" && fields != "all") {
     return SendError(res, absl::InvalidArgumentError(absl::StrCat(

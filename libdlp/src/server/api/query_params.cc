@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 
 namespace dlp::server {
 namespace {
@@ -36,6 +37,18 @@ std::string PercentDecode(absl::string_view text) {
     }
   }
   return out;
+}
+
+std::vector<std::string> RawParams(const httplib::Request& req, absl::string_view name) {
+  std::vector<std::string> values;
+  const size_t question = req.target.find('?');
+  if (question == std::string::npos) return values;
+  const std::string prefix = absl::StrCat(name, "=");
+  for (absl::string_view param :
+       absl::StrSplit(absl::string_view(req.target).substr(question + 1), '&')) {
+    if (absl::ConsumePrefix(&param, prefix)) values.push_back(PercentDecode(param));
+  }
+  return values;
 }
 
 std::string FormField(absl::string_view body, absl::string_view name) {

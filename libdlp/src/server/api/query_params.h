@@ -7,6 +7,8 @@
 #include <httplib.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -19,12 +21,17 @@ absl::StatusOr<double> SecondsParam(const httplib::Request& req, const char* nam
 // An integer in [min, max].
 absl::StatusOr<int64_t> IntParam(const httplib::Request& req, const char* name, int64_t fallback,
                                  int64_t min, int64_t max);
-// "1", "true", "0" or "false".
 // Decodes %XX escapes and '+' (as a space) of a query or form value.
 std::string PercentDecode(absl::string_view text);
 // The first value of `name` in an application/x-www-form-urlencoded body, or "".
 std::string FormField(absl::string_view body, absl::string_view name);
 
+// Every value of the repeatable parameter `name`, decoded, read from the raw
+// target: httplib splits a parameter at every '=', losing "K=V" or "x>=1"
+// when the client did not encode the '='.
+std::vector<std::string> RawParams(const httplib::Request& req, absl::string_view name);
+
+// "1", "true", "0" or "false".
 absl::StatusOr<bool> BoolParam(const httplib::Request& req, const char* name, bool fallback);
 
 }  // namespace dlp::server

@@ -10,6 +10,7 @@
 #include "artifacts/output_folder.h"
 #include "server/api/auth.h"
 #include "server/api/long_requests.h"
+#include "server/api/metric_summaries.h"
 #include "server/controller/controller.h"
 #include "server/controller/sweep_controller.h"
 #include "server/models/model_registry.h"
@@ -37,6 +38,7 @@ struct ApiContext {
   const UiAssets* ui_assets = nullptr;
   bool https = false;  // session cookies are Secure
   ModelRegistry* models = nullptr;  // /v1/models; null: no registry (404)
+  MetricSummaries* metric_summaries = nullptr;  // the runs table's metric columns
 };
 
 // Who makes a request: a bearer token's tenant ("" for the owner), or the
@@ -85,6 +87,12 @@ void InstallSweepRoutes(httplib::Server& server, const ApiContext& context);
 
 // GET /v1/jobs (the list with its pagination; jobs_list_endpoint.cc).
 void ServeJobList(const ApiContext& context, const httplib::Request& req, httplib::Response& res);
+
+// GET /v1/jobs with columns, where, sort or offset: the runs table, within
+// `base` (state, labels, queue; its limit and before are not used)
+// (runs_endpoint.cc).
+void ServeRuns(const ApiContext& context, const httplib::Request& req, httplib::Response& res,
+               const ListFilter& base);
 
 // GET /v1/jobs/ID/artifacts[/PATH] (artifact_endpoints.cc).
 void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context);

@@ -265,6 +265,8 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   }
   ModelRegistry models(&controller, model_store.get(), &blobs, &disk_quota);
   context.models = &models;
+  MetricSummaries metric_summaries;
+  context.metric_summaries = &metric_summaries;
   disk_quota.SetSources(TenantDiskSources(controller, *model_store));
   const Retention retention(options.retention, state.File("jobs"));
   // Declared after the controller, so stopped before it goes: a round stops
