@@ -3,7 +3,10 @@
 // the session ended, so the page goes to the sign-in form. The token itself
 // never reaches this code, and nothing is kept in local storage.
 import type { MergedTrace } from "./trace";
-import type { Job, JobEvent, JobSummary, Profile, QueueStanding, ReplicaUsage, Session, Why } from "./types";
+import type {
+  Artifact, Job, JobEvent, JobSummary, ModelVersion, Pipeline, Profile, QueueStanding, ReplicaUsage, RunsPage,
+  Session, Sweep, Why,
+} from "./types";
 
 export class ApiError extends Error {
   constructor(
@@ -80,6 +83,30 @@ export function listJobs(q: ListQuery, signal?: AbortSignal): Promise<{ jobs: Jo
   return json(`/v1/jobs${qs ? `?${qs}` : ""}`, { signal });
 }
 
+// The runs table's query (GET /v1/jobs with columns, where, sort, offset):
+// sorted and filtered by dlpd over every job the session may see.
+export interface RunsQuery {
+  columns: string[];
+  where: string[];
+  sort: string; // "-metric.loss" for descending; "" for newest first
+  state?: string;
+  offset: number;
+  limit: number;
+}
+
+export function runsSearch(q: RunsQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set("columns", q.columns.join(","));
+  for (const w of q.where) params.append("where", w);
+  if (q.sort) params.set("sort", q.sort);
+  if (q.state) params.set("state", q.state);
+  params.set("offset", String(q.offset));
+  params.set("limit", String(q.limit));
+  return params;
+}
+
+export const listRuns = (q: RunsQuery, signal?: AbortSignal) => json<RunsPage>(`/v1/jobs?${runsSearch(q)}`, { signal });
+
 const job = (id: string) => `/v1/jobs/${encodeURIComponent(id)}`;
 
 export const getJob = (id: string, signal?: AbortSignal) => json<Job>(job(id), { signal });
@@ -90,6 +117,23 @@ export const profileTraceUrl = (id: string) => `${job(id)}/profile/trace`;
 export const getProfile = (id: string) => json<Profile>(`${job(id)}/profile`);
 export const getMergedTrace = (id: string) => json<MergedTrace>(profileTraceUrl(id));
 export const getQueues = () => json<QueueStanding[]>("/v1/queues");
+export const listArtifacts = (id: string) => json<{ artifacts: Artifact[] }>(`${job(id)}/artifacts`);
+// Each path component encoded, the slashes kept (dlpd's route takes the rest of the path).
+export const artifactUrl = (id: string, path: string) => `${job(id)}/artifacts/${path.split("/").map(encodeURIComponent).join("/")}`;
+export const listSweeps = () => json<{ sweeps: Sweep[] }>("/v1/sweeps");
+export const getSweep = (id: string) => json<Sweep>(`/v1/sweeps/${encodeURIComponent(id)}`);
+export const listPipelines = () => json<{ pipelines: Pipeline[] }>("/v1/pipelines");
+export const getPipeline = (id: string) => json<Pipeline>(`/v1/pipelines/${encodeURIComponent(id)}`);
+export const listModels = () => json<{ models: ModelVersion[] }>("/v1/models");
+// REF is NAME, NAME:3 or NAME@alias; the owner names a tenant's model TENANT/NAME.
+function modelUrl(ref: string, suffix = ""): string {
+  const slash = ref.indexOf("/");
+  const name = slash < 0 ? ref : ref.slice(slash + 1);
+  const tenant = slash < 0 ? "" : `?tenant=${encodeURIComponent(ref.slice(0, slash))}`;
+  return `/v1/models/${encodeURIComponent(name)}${suffix}${tenant}`;
+}
+export const getModel = (ref: string) => json<ModelVersion>(modelUrl(ref));
+export const modelFileUrl = (ref: string) => modelUrl(ref, "/file");
 export const cancelJob = (id: string) => json<Job>(`${job(id)}/cancel`, { method: "POST" });
 
 export interface LogQuery {

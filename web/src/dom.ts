@@ -54,3 +54,12 @@ export function download(name: string, data: Blob): void {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+// An SVG element (charts drawn as SVG: the parallel coordinates, the DAG);
+// text goes in as text nodes, as with h().
+export function svg(tag: string, attrs: Record<string, string | number> = {}, ...children: Child[]): SVGElement {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  append(el, ...children);
+  return el;
+}

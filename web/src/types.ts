@@ -139,3 +139,98 @@ export interface Profile {
   perRank: RankSummary[];
   straggler: { rank: number; ratio: number; phase: string; message: string } | null;
 }
+
+// GET /v1/jobs with columns/where/sort/offset (docs/api.md, "Runs"): a
+// summary with its sweep trial's parameters (trials only) and each asked
+// column's value (null where the run has none).
+export type RunValue = number | string | null;
+export interface Run extends JobSummary {
+  params?: Record<string, string>;
+  values: Record<string, RunValue>;
+}
+export interface RunsPage {
+  jobs: Run[];
+  total: number;
+  offset: number;
+}
+
+// GET /v1/sweeps/ID (libdlp's SweepToJson): parameter values as the strings
+// substituted; objective and rungs as the trial reported them.
+export interface SweepTrial {
+  trial: number;
+  job: string; // "" while Pending
+  params: Record<string, string>;
+  state: JobState | "Pending";
+  reason: string;
+  objective: number | null;
+  resource: number;
+  rungs: Record<string, number>;
+  stopRequested: boolean;
+}
+export interface SweepParameter {
+  name: string;
+  type: "int" | "float" | "logfloat" | "categorical";
+  min?: number;
+  max?: number;
+  steps?: number;
+  values?: string[];
+}
+export interface Sweep {
+  id: string;
+  tenant: string;
+  state: "Running" | "Succeeded" | "Cancelled" | "Failed";
+  reason: string;
+  created: string | null;
+  finished: string | null;
+  spec: {
+    name: string;
+    labels: Record<string, string>;
+    objective: { metric: string; goal: "maximize" | "minimize" };
+    search: { algorithm: "grid" | "random" | "asha"; seed: number; resource: string; min: number; max: number; reductionFactor: number };
+    maxTrials: number;
+    parallelism: number;
+    parameters: SweepParameter[];
+  };
+  trials: SweepTrial[];
+}
+
+// GET /v1/pipelines/ID (libdlp's PipelineToJson).
+export interface PipelineJob {
+  name: string;
+  job: string;
+  state: JobState;
+  reason: string;
+  dependsOn: string[];
+}
+export interface Pipeline {
+  id: string;
+  name: string;
+  state: JobState;
+  created: string | null;
+  jobs: PipelineJob[];
+}
+
+// GET /v1/models[/REF] (libdlp's ModelVersionToJson).
+export interface ModelVersion {
+  name: string;
+  version: number;
+  file: string;
+  size: number;
+  sha256: string;
+  aliases: string[];
+  job: string;
+  jobSpec?: JobSpec;
+  metrics: Record<string, number>;
+  labels: Record<string, string>;
+  gitCommit: string;
+  registeredBy: string;
+  created: string | null;
+}
+
+// GET /v1/jobs/ID/artifacts.
+export interface Artifact {
+  path: string;
+  size: number;
+  sha256: string;
+  mtime: string;
+}

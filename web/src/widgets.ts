@@ -1,6 +1,6 @@
 // Small pieces several pages share: state badges, error notes, the cancel
 // confirmation, and polling that stops when the page is left.
-import { cancelJob } from "./api";
+import { ApiError, cancelJob } from "./api";
 import { h } from "./dom";
 import type { Job } from "./types";
 
@@ -10,6 +10,14 @@ export function stateBadge(state: string): HTMLElement {
 
 export function errorNote(e: unknown): HTMLElement {
   return h("div", { class: "error", role: "alert" }, e instanceof Error ? e.message : String(e));
+}
+
+// What a page shows for something dlpd answers 404 to (absent, or another
+// tenant's: the two look the same); other errors as errorNote.
+export function failureNote(e: unknown, what: string): HTMLElement {
+  if (!(e instanceof ApiError && e.status === 404)) return errorNote(e);
+  return h("div", null, h("h1", { "data-test": "not-found" }, `${what} not found`),
+    h("p", null, "It does not exist, or it belongs to another tenant."));
 }
 
 // Asks before cancelling; resolves to the job as dlpd answered, or null when
@@ -51,4 +59,15 @@ export function poll(fn: () => Promise<void> | void, ms: number): () => void {
     stopped = true;
     clearTimeout(timer);
   };
+}
+
+// Polls `draw` every `ms` and shows what it returns in `body` (or the error).
+export function pollInto(body: HTMLElement, draw: () => Promise<HTMLElement>, ms: number): () => void {
+  return poll(async () => {
+    try {
+      body.replaceChildren(await draw());
+    } catch (e) {
+      body.replaceChildren(errorNote(e));
+    }
+  }, ms);
 }

@@ -9,62 +9,21 @@
 //
 // usage: node web/test/browser.mjs BUILD_DIR   (ctest: web_browser)
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import puppeteer from "puppeteer-core";
 import { DlpEnv } from "./lib/dlp_env.mjs";
+import { Steps, newPage, pathOf, text, waitWithoutError } from "./lib/steps.mjs";
 
 const build = resolve(process.argv[2] ?? "build");
 const artefacts = join(build, "test-artifacts/web");
-mkdirSync(artefacts, { recursive: true });
+const steps = new Steps(artefacts);
+const step = (name, fn) => steps.step(name, fn);
+const shot = (page, name) => steps.shot(page, name);
+const results = steps.results;
 const env = new DlpEnv(build);
 // GPUs by count, without NVML: dlpd places replicas on devices "0" and "1".
 const gpuEnv = new DlpEnv(build, { dlpdArgs: ["--gpus", "2"] });
-const TIMEOUT = 90_000;
-
-const results = [];
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push([name, "ok"]);
-    console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    results.push([name, "FAILED"]);
-    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
-    // What each open page showed, for the artefacts.
-    const pages = browser ? await browser.pages().catch(() => []) : [];
-    for (const [i, p] of pages.entries()) {
-      await p.screenshot({ path: join(artefacts, `failed-${results.length}-${i}.png`) }).catch(() => {});
-      console.log(`  page ${i}: ${p.url()} (failed-${results.length}-${i}.png)`);
-    }
-  }
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: join(artefacts, `${name}.png`), fullPage: false });
-}
-
-async function newPage(context) {
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  await page.setViewport({ width: 1400, height: 900 });
-  page.on("pageerror", (e) => console.log(`  page error: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && console.log(`  console: ${m.text()}`));
-  return page;
-}
-
-const text = (page, sel) => page.$eval(sel, (el) => el.textContent);
-const pathOf = (page) => new URL(page.url()).pathname;
-
-// The text of every error note on the page (errorNote in src/widgets.ts).
-const errorsShown = (page) => page.$$eval("[role=alert]", (es) => es.map((e) => e.textContent));
-
-// Waits until `selector` matches or an error note shows, then asserts that none does.
-async function waitWithoutError(page, selector) {
-  await page.waitForFunction((sel) => document.querySelector(sel) || document.querySelector("[role=alert]"), {}, selector);
-  assert.deepEqual(await errorsShown(page), [], `an error note on ${page.url()}`);
-}
 
 // The value of a fact in the job page's header ("GPU sharing"); null when absent.
 const fact = (page, name) => page.$$eval(".facts dt",
@@ -80,7 +39,7 @@ function waitForLogLine(page, needle) {
 let browser;
 try {
   const base = env.start();
-  browser = await puppeteer.launch({
+  browser = steps.browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],

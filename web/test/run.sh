@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctest's entry to the web tests: `run.sh unit` (the pure modules under Node)
 # or `run.sh browser BUILD_DIR` (the pages in headless Chromium against the
-# build's dlpd). Exits 77, which ctest reports as skipped, when what they need
+# build's dlpd), or `run.sh tracking BUILD_DIR` (sweeps, runs, pipelines and
+# models in the same way). Exits 77, which ctest reports as skipped, when what they need
 # is missing.
 set -euo pipefail
 web="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,16 +14,17 @@ case "${1:-}" in
     cd "$web"
     exec node --test test/unit/*.test.mjs
     ;;
-  browser)
-    build="${2:?usage: run.sh browser BUILD_DIR}"
+  browser | tracking)
+    build="${2:?usage: run.sh browser|tracking BUILD_DIR}"
     chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
     [ -n "$chromium" ] || skip "chromium is not installed (scripts/install-deps.sh)"
     [ -d "$web/node_modules/puppeteer-core" ] || skip "puppeteer-core is missing: run npm ci in web/"
     [ -x "$build/bin/dlpd" ] || skip "no $build/bin/dlpd"
-    CHROMIUM="$chromium" exec node "$web/test/browser.mjs" "$build"
+    script=$([ "$1" = tracking ] && echo tracking_browser.mjs || echo browser.mjs)
+    CHROMIUM="$chromium" exec node "$web/test/$script" "$build"
     ;;
   *)
-    echo "usage: run.sh unit | browser BUILD_DIR" >&2
+    echo "usage: run.sh unit | browser BUILD_DIR | tracking BUILD_DIR" >&2
     exit 2
     ;;
 esac

@@ -7,8 +7,9 @@ import { duration, parseTime } from "../format";
 import { isActive } from "../jobs_model";
 import { LogView } from "../log_view";
 import type { Job, JobEvent, Why } from "../types";
-import { confirmCancel, errorNote, poll, stateBadge } from "../widgets";
+import { confirmCancel, errorNote, failureNote, poll, stateBadge } from "../widgets";
 import { toYaml } from "../yaml";
+import { artifactTable } from "./artifacts";
 
 function header(job: Job, why: Why | null, onCancel: () => void): HTMLElement {
   const now = Date.now();
@@ -70,6 +71,7 @@ export function jobPage(root: HTMLElement, params: Record<string, string>) {
   const replicas = h("section", null);
   const events = h("section", null);
   const spec = h("section", null);
+  const artifacts = h("section", null);
   let logs: LogView | null = null;
   let last: Job | null = null;
   root.append(top);
@@ -80,8 +82,7 @@ export function jobPage(root: HTMLElement, params: Record<string, string>) {
       job = await getJob(id);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
-        top.replaceChildren(h("h1", { "data-test": "not-found" }, `Job ${id} not found`),
-          h("p", null, "It does not exist, or it belongs to another tenant."));
+        top.replaceChildren(failureNote(e, `Job ${id}`));
         stop();
         return;
       }
@@ -101,10 +102,14 @@ export function jobPage(root: HTMLElement, params: Record<string, string>) {
     }));
     replicas.replaceChildren(h("h2", null, "Replicas"), replicaTable(job));
     events.replaceChildren(h("h2", null, "Events"), eventList(ev.events));
+    // Listed (with digests) when the page opens and once the job ended.
+    if ((!last || !isActive(job)) && job.state !== "Queued") {
+      artifacts.replaceChildren(h("h2", null, "Artifacts"), await artifactTable(id));
+    }
     if (!last) {
       spec.replaceChildren(h("h2", null, "Spec"), h("pre", { class: "yaml", "data-test": "spec" }, toYaml(job.spec)));
       logs = new LogView(id, replicaNames(job));
-      root.append(h("div", { class: "job-columns" }, h("div", null, replicas, events, spec), logs.el));
+      root.append(h("div", { class: "job-columns" }, h("div", null, replicas, artifacts, events, spec), logs.el));
       logs.open();
     }
     last = job;

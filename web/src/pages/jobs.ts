@@ -12,6 +12,9 @@ import {JobSet, compareIds, isActive, matchesSearch, olderPages, replicaSummary}
 import { JOB_STATES, type JobSummary } from "../types";
 import { VirtualList } from "../virtual_list";
 import { confirmCancel, errorNote, poll, stateBadge } from "../widgets";
+import { navigate } from "../router";
+import { isRunsView, viewFromQuery } from "../runs_model";
+import { runsTable } from "./runs";
 
 const FIRST = 500; // the newest, polled every 2 s
 const OLDER = 1000; // each older page (dlpd's most)
@@ -20,6 +23,9 @@ const ROW = 30;
 const MAX_JOBS = 100_000; // held in the page at most
 
 export function jobsPage(root: HTMLElement, _: Record<string, string>, query: URLSearchParams) {
+  // Columns, conditions or a sort: the runs table, sorted and filtered by dlpd.
+  const view = viewFromQuery(query);
+  if (isRunsView(view)) return runsTable(root, view);
   const jobs = new JobSet();
   let shown: JobSummary[] = [];
   let olderDone = false;
@@ -36,13 +42,16 @@ export function jobsPage(root: HTMLElement, _: Record<string, string>, query: UR
   queue.value = query.get("queue") ?? "";
   search.value = query.get("q") ?? "";
   const count = h("span", { class: "muted", "data-test": "job-count" });
+  // Picking columns turns the list into the runs table.
+  const columns = h("input", { name: "columns", placeholder: "add columns: metric.loss, param.lr", "aria-label": "columns",
+    on: { change: () => columns.value.trim() && navigate(`/jobs?columns=${encodeURIComponent(columns.value.replace(/\s+/g, ""))}`) } });
   const status = h("div");
 
   const list = new VirtualList(ROW, (i) => row(shown[i]), 'jobs-list', (i) => shown[i].id);
 
   root.append(
     h("h1", null, "Jobs"),
-    h("div", { class: "toolbar" }, state, label, queue, search, count),
+    h("div", { class: "toolbar" }, state, label, queue, search, columns, count),
     status,
     h("div", { class: "jobs-head grid-jobs" }, ...["ID", "Name", "State", "Queue", "Tenant", "Replicas", "Age", "Duration", ""].map((t) => h("span", null, t))),
     list.el,

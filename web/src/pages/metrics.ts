@@ -11,7 +11,7 @@ import { readNdjson } from "../ndjson";
 import type { JobSummary } from "../types";
 import { errorNote, poll } from "../widgets";
 
-async function jobMetrics(id: string, signal: AbortSignal): Promise<MetricPoint[]> {
+export async function jobMetrics(id: string, signal: AbortSignal): Promise<MetricPoint[]> {
   const points: MetricPoint[] = [];
   const res = await openLogs(id, { metrics: "only" }, signal);
   await readNdjson<LogLine>(res.body!, (l) => {

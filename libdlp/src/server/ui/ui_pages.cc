@@ -8,7 +8,9 @@ namespace {
 std::string Page(absl::string_view title, absl::string_view body) {
   return absl::StrCat("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
                       "<meta name=\"viewport\" content=\"width=device-width\"><title>",
-                      HtmlEscape(title), " - dlp</title></head>\n<body>\n<h1>", HtmlEscape(title),
+                      HtmlEscape(title),
+                      " - dlp</title>\n<link rel=\"stylesheet\" href=\"/login.css\">"
+                      "</head>\n<body>\n<h1>", HtmlEscape(title),
                       "</h1>\n", body, "</body></html>\n");
 }
 
