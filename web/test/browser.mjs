@@ -11,7 +11,6 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import puppeteer from "puppeteer-core";
 import { DlpEnv } from "./lib/dlp_env.mjs";
 import { Steps, newPage, pathOf, text, waitWithoutError } from "./lib/steps.mjs";
 
@@ -39,11 +38,7 @@ function waitForLogLine(page, needle) {
 let browser;
 try {
   const base = env.start();
-  browser = steps.browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
-  });
+  browser = await steps.launch();
   const owner = await browser.createBrowserContext();
   const page = await newPage(owner);
   const ids = {};

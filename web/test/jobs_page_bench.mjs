@@ -6,13 +6,20 @@
 // MutationObserver installed before its scripts run), so polling from here
 // adds nothing. Asserts only what was drawn, never a time.
 //
-// usage: node web/test/jobs_page_bench.mjs BASE_URL OWNER_TOKEN JOBS [LOADS]
+// With VIEW=runs, the runs table instead: /jobs with two metric columns,
+// sorted by one (dlpd sorts; the page fetches the rows in view), until its
+// first rows are drawn and it counts every job.
+//
+// usage: [VIEW=runs] node web/test/jobs_page_bench.mjs BASE_URL OWNER_TOKEN JOBS [LOADS]
 import assert from "node:assert/strict";
 import puppeteer from "puppeteer-core";
 
 const [base, token, jobsArg, loadsArg] = process.argv.slice(2);
 const JOBS = Number(jobsArg);
 const LOADS = Number(loadsArg ?? 7);
+const RUNS = process.env.VIEW === "runs";
+const PATH = RUNS ? "/jobs?columns=metric.loss,metric.accuracy&sort=-metric.accuracy" : "/jobs";
+const COUNT = RUNS ? { sel: "[data-test=run-count]", noun: "runs" } : { sel: "[data-test=job-count]", noun: "jobs" };
 if (!base || !token || !JOBS) {
   console.error("usage: node web/test/jobs_page_bench.mjs BASE_URL OWNER_TOKEN JOBS [LOADS]");
   process.exit(2);
@@ -24,13 +31,13 @@ const { code } = await res.json();
 
 // Runs in the page before its scripts: notes the first row and the moment
 // the count says every job, as performance.now() (ms from navigation start).
-function watch(jobs) {
+function watch(jobs, { sel, noun }) {
   window.__bench = {};
   new MutationObserver(() => {
     const b = window.__bench;
     if (b.firstRows === undefined && document.querySelector(".job-row")) b.firstRows = performance.now();
-    const count = document.querySelector("[data-test=job-count]")?.textContent;
-    if (b.all === undefined && count === `${jobs} jobs` && document.querySelector(".job-row")) b.all = performance.now();
+    const count = document.querySelector(sel)?.textContent;
+    if (b.all === undefined && count === `${jobs} ${noun}` && document.querySelector(".job-row")) b.all = performance.now();
   }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
@@ -50,10 +57,10 @@ try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
     page.on("pageerror", (e) => console.log(`page error: ${e.message}`));
-    await page.evaluateOnNewDocument(watch, JOBS);
-    await page.goto(`${base}/jobs`);
+    await page.evaluateOnNewDocument(watch, JOBS, COUNT);
+    await page.goto(`${base}${PATH}`);
     await page.waitForFunction(() => window.__bench?.all !== undefined, { timeout: 120_000 }).catch(async (e) => {
-      const shown = await page.$eval("[data-test=job-count]", (el) => el.textContent).catch(() => "no count");
+      const shown = await page.$eval(COUNT.sel, (el) => el.textContent).catch(() => "no count");
       throw new Error(`the page did not count ${JOBS} jobs (it says "${shown}"): ${e.message}`);
     });
     const t = await page.evaluate(() => ({
@@ -67,7 +74,7 @@ try {
     loads.push(t);
     await page.close();
   }
-  console.log(`jobs page, ${JOBS} jobs, median of ${LOADS} loads: first rows ${median(loads.map((l) => l.firstRows)).toFixed(0)} ms, ` +
+  console.log(`${RUNS ? `runs table (${PATH})` : "jobs page"}, ${JOBS} jobs, median of ${LOADS} loads: first rows ${median(loads.map((l) => l.firstRows)).toFixed(0)} ms, ` +
     `table with every job ${median(loads.map((l) => l.all)).toFixed(0)} ms after navigation start`);
 } finally {
   await browser.close();

@@ -14,7 +14,6 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, resolve } from "node:path";
-import puppeteer from "puppeteer-core";
 import { DlpEnv } from "./lib/dlp_env.mjs";
 import { Steps, newPage, waitFor, waitWithoutError } from "./lib/steps.mjs";
 
@@ -82,11 +81,7 @@ const sha256In = (page, href) => page.evaluate(async (u) => {
 let browser;
 try {
   const base = env.start();
-  browser = steps.browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
-  });
+  browser = await steps.launch();
   const page = await newPage(await browser.createBrowserContext());
   await page.goto(await env.signInUrl());
   await page.waitForSelector("[data-test=tenant]");

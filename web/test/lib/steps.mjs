@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import puppeteer from "puppeteer-core";
 
 export const TIMEOUT = 90_000;
 
@@ -31,6 +32,16 @@ export class Steps {
         console.log(`  page ${i}: ${p.url()} (failed-${this.results.length}-${i}.png)`);
       }
     }
+  }
+
+  // Debian's headless Chromium (CHROMIUM to use another); failures screenshot its pages.
+  async launch() {
+    this.browser = await puppeteer.launch({
+      executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+    });
+    return this.browser;
   }
 
   shot(page, name) {
