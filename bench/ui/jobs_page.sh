@@ -12,6 +12,9 @@
 # summaries. Needs build/bin/dlpd, curl, node with web/node_modules and chromium.
 # STATE=DIR keeps the filled store there and uses it again on the next run
 # (only the page loads are repeated; its blocker job keeps running).
+# VIEW=runs measures the runs table instead (two metric columns, sorted by
+# dlpd); then the first METRIC_JOBS (200) jobs run before the others and each
+# prints a loss and an accuracy, so those columns have values to sort.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/soak/common.sh
@@ -19,12 +22,14 @@ source bench/soak/common.sh
 build=${1:-build}
 bin=$(cd "$build/bin" && pwd)
 JOBS=${JOBS:-10000} LOADS=${LOADS:-7}
+METRIC_JOBS=$([[ ${VIEW:-} == runs ]] && echo "${METRIC_JOBS:-200}" || echo 0)
+blocker=$((METRIC_JOBS + 1))
 tmp=$(mktemp -d /tmp/dlp-bench-ui-XXXXXX)
 state=${STATE:-$tmp/state}
 dlpd_pid=""
 cleanup() {
   if [[ -n $dlpd_pid ]]; then
-    [[ -z ${STATE:-} ]] && soak_api POST /v1/jobs/1/cancel >/dev/null 2>&1
+    [[ -z ${STATE:-} ]] && soak_api POST "/v1/jobs/$blocker/cancel" >/dev/null 2>&1
     kill "$dlpd_pid" 2>/dev/null && wait "$dlpd_pid" 2>/dev/null || true
   fi
   rm -rf "$tmp"
@@ -44,18 +49,36 @@ request() {  # request PATH [JSON_BODY]: one entry of a curl config file (POST)
     printf 'request = "POST"\n'
   fi
 }
+# The jobs with metrics run to the end before the blocker takes the CPU.
+seed_metrics() {
+  local i n
+  ((METRIC_JOBS > 0)) || return 0
+  for ((i = 1; i <= METRIC_JOBS; ++i)); do
+    ((i > 1)) && echo next
+    request /v1/jobs "$(soak_spec "metrics-$i" ui "[\"/bin/sh\",\"-c\",\"echo DLP_METRIC loss=0.$((i * 37 % 1000)) step=1; echo DLP_METRIC accuracy=0.$((i * 53 % 1000)) step=1\"]")"
+  done >"$tmp/metrics.cfg"
+  parallel_curl "$tmp/metrics.cfg"
+  for ((i = 0; i < 3000; ++i)); do
+    n=$(soak_count "/v1/jobs?fields=summary&state=Succeeded")
+    ((n >= METRIC_JOBS)) && return 0
+    sleep 0.1
+  done
+  echo "only $n of $METRIC_JOBS jobs with metrics succeeded within 300 s" >&2
+  return 1
+}
 seed() {
   local t0 i id
   t0=$(date +%s.%N)
+  seed_metrics
   soak_api POST /v1/jobs "$(soak_spec blocker ui '["sleep","3600"]' | sed 's/"100m"/"1"/')" >/dev/null
-  for ((i = 1; i < JOBS; ++i)); do
+  for ((i = METRIC_JOBS + 1; i < JOBS; ++i)); do
     ((i > 1)) && echo next
     request /v1/jobs "$(soak_spec "train-$((i % 97))-$i" ui '["true"]')"
   done >"$tmp/submit.cfg"
   parallel_curl "$tmp/submit.cfg"
-  for ((id = 2; id <= JOBS; ++id)); do
+  for ((id = blocker + 1; id <= JOBS; ++id)); do
     ((id % 10 == 0)) && continue
-    ((id > 2)) && echo next
+    ((id > blocker + 1)) && echo next
     request "/v1/jobs/$id/cancel"
   done >"$tmp/cancel.cfg"
   parallel_curl "$tmp/cancel.cfg"
@@ -76,4 +99,11 @@ page_ms=$(for i in 1 2 3 4 5; do
 done | sort -g | awk '{a[NR] = $1 * 1000} END {printf "%.1f", a[int((NR + 1) / 2)]}')
 echo "GET /v1/jobs?limit=1000&before=$((JOBS + 1))&fields=summary: median of 5 $page_ms ms"
 
-node web/test/jobs_page_bench.mjs "http://$addr" "$token" "$listed" "$LOADS"
+if [[ ${VIEW:-} == runs ]]; then
+  q="columns=metric.loss,metric.accuracy&sort=-metric.accuracy&limit=200"
+  runs_ms=$(for i in 1 2 3 4 5; do
+    curl -s -o /dev/null -w '%{time_total}\n' -H "Authorization: Bearer $token" "http://$addr/v1/jobs?$q"
+  done | sort -g | awk '{a[NR] = $1 * 1000} END {printf "%.1f", a[int((NR + 1) / 2)]}')
+  echo "GET /v1/jobs?$q: median of 5 $runs_ms ms"
+fi
+VIEW=${VIEW:-} node web/test/jobs_page_bench.mjs "http://$addr" "$token" "$listed" "$LOADS"

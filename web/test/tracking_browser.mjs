@@ -261,6 +261,17 @@ try {
     assert.ok(total < FIRST_LOAD_BUDGET, `${total} bytes`);
   });
 
+  await steps.step("the usage page shows the CPUs running jobs hold, by queue and tenant", async () => {
+    ids.hold = env.submit("hold", `while [ ! -e ${env.work("hold-go")} ]; do sleep 0.05; done`, { count: 2, cpu: "500m" });
+    const tenant = env.status(ids.hold).tenant;
+    await page.goto(`${base}/usage`);
+    const row = `[data-test=in-use] tr[data-queue=default][data-tenant="${tenant}"]`;
+    await page.waitForSelector(row);
+    assert.equal(await page.$eval(`${row} [data-test=cpu]`, (td) => td.textContent), "1");
+    await page.waitForSelector(`[data-test=tenant-history] tr[data-tenant="${tenant}"] canvas`);
+    await steps.shot(page, "usage");
+  });
+
   await steps.step("the pages fit an 800 px window", async () => {
     const narrow = await newPage(page.browserContext(), 800);
     for (const [path, ready, name] of [
@@ -282,6 +293,8 @@ try {
     await signIn.waitForSelector("input[name=token]");
     assert.ok(await signIn.evaluate(() => document.documentElement.scrollWidth) <= 800);
     await steps.shot(signIn, "login-800");
+    env.touch("hold-go");
+    env.dlp(["wait", ids.hold]);
   });
 } catch (e) {
   steps.results.push(["setup", "FAILED"]);

@@ -1,10 +1,12 @@
 // The Usage page: CPU, memory and GPU of every running replica (the data of
 // `dlp top`, sampled by dlpd every 2 s) as live sparklines, and the queues
-// with their quotas, use and fair shares.
+// with their quotas, use, borrowed, lent and fair shares; what running jobs
+// hold by queue and tenant (ClusterView).
 import { getQueues, getUsage, listJobs } from "../api";
 import { h } from "../dom";
 import { bytes, number } from "../format";
 import { Sparkline } from "../sparkline";
+import { ClusterView } from "./cluster";
 import type { QueueStanding, ReplicaUsage, Resources } from "../types";
 import { errorNote, poll } from "../widgets";
 
@@ -39,18 +41,20 @@ function queueTable(queues: QueueStanding[]): HTMLElement {
 export function usagePage(root: HTMLElement) {
   const tbody = h("tbody");
   const empty = h("p", { class: "muted" }, "No running replicas.");
-  const queues = h("div");
+  const queues = h("div", { class: "table-scroll" });
   const status = h("div");
+  const cluster = new ClusterView();
   root.append(h("h1", null, "Usage"), status,
-    h("table", { class: "usage", "data-test": "usage" },
+    h("div", { class: "table-scroll" }, h("table", { class: "usage", "data-test": "usage" },
       h("thead", null, h("tr", null, ...["job", "replica", "CPU %", "", "memory", "", "GPU %", "", "GPU memory", ""].map((c) => h("th", null, c)))),
-      tbody),
-    empty, h("h2", null, "Queues"), queues);
+      tbody)),
+    empty, h("h2", null, "Queues"), queues, cluster.el);
 
   const histories = new Map<string, History>();
 
   async function refresh() {
     const { jobs } = await listJobs({ state: "Running" });
+    cluster.update(jobs);
     const usages = await Promise.all(jobs.map((j) => getUsage(j.id).then((u) => ({ j, u }), () => null)));
     const seen = new Set<string>();
     for (const r of usages) {
