@@ -127,7 +127,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "/metrics",           "/v1/shutdown"};
   static const char* const kIds[] = {"1", "2", "3", "0", "-1", "99999999999999999999"};
   static const char* const kKeys[] = {"tail",  "since", "replica", "metrics", "state",
-                                      "queue", "limit", "label",   "tenant",  "all"};
+                                      "queue", "limit", "label",   "tenant",  "all",
+                                      "columns", "where", "sort",  "offset"};
   static const char* const kTokens[] = {"Bearer owner-token", "Bearer alice-token", "Bearer nobody",
                                         "owner-token"};
   const std::string method = Pick(in, kMethods);
