@@ -5,7 +5,7 @@
 import type { MergedTrace } from "./trace";
 import type {
   Artifact, Job, JobEvent, JobSummary, ModelVersion, Pipeline, Profile, QueueStanding, ReplicaUsage, RunsPage,
-  Session, Sweep, Why,
+  Session, Sweep, UsageHistory, Why,
 } from "./types";
 
 export class ApiError extends Error {
@@ -116,6 +116,7 @@ export const getUsage = (id: string) => json<{ replicas: ReplicaUsage[] }>(`${jo
 export const profileTraceUrl = (id: string) => `${job(id)}/profile/trace`;
 export const getProfile = (id: string) => json<Profile>(`${job(id)}/profile`);
 export const getMergedTrace = (id: string) => json<MergedTrace>(profileTraceUrl(id));
+export const getUsageHistory = (hours: number) => json<UsageHistory>(`/v1/usage/history?hours=${hours}`);
 export const getQueues = () => json<QueueStanding[]>("/v1/queues");
 export const listArtifacts = (id: string) => json<{ artifacts: Artifact[] }>(`${job(id)}/artifacts`);
 // Each path component encoded, the slashes kept (dlpd's route takes the rest of the path).

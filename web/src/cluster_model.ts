@@ -34,15 +34,3 @@ export function heldBy(jobs: JobSummary[]): Held[] {
   }
   return [...out.values()].sort((a, b) => a.queue.localeCompare(b.queue) || a.tenant.localeCompare(b.tenant));
 }
-
-// The same summed by tenant (the history's series).
-export function byTenant(held: Held[]): Map<string, { cpu: number; gpu: number }> {
-  const out = new Map<string, { cpu: number; gpu: number }>();
-  for (const h of held) {
-    const t = out.get(h.tenant) ?? { cpu: 0, gpu: 0 };
-    t.cpu += h.cpu;
-    t.gpu += h.gpu;
-    out.set(h.tenant, t);
-  }
-  return out;
-}

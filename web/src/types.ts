@@ -234,3 +234,16 @@ export interface Artifact {
   sha256: string;
   mtime: string;
 }
+
+// GET /v1/usage/history: CPU- and GPU-hours each tenant's jobs held, per
+// bucket (oldest first) from `start`.
+export interface UsageHistory {
+  start: string;
+  bucketSeconds: number;
+  tenants: TenantUsage[];
+}
+export interface TenantUsage {
+  tenant: string;
+  cpuHours: number[];
+  gpuHours: number[];
+}

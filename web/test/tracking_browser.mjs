@@ -136,15 +136,23 @@ try {
     const trials = ids.status.trials.filter((t) => t.objective !== null).sort((a, b) => b.objective - a.objective);
     await page.goto(`${base}/jobs?columns=param.lr,metric.score,metric.score:max&where=label.dlp.dev/sweep=${ids.sweep}&sort=-metric.score`);
     await page.waitForFunction((n) => document.querySelector("[data-test=run-count]")?.textContent === `${n} runs`, {}, ids.status.trials.length);
-    const rows = await page.$$eval(".run-row[data-job]", (rs) => rs.map((r) => ({ id: r.dataset.job, score: r.querySelector("[data-column='metric.score']").textContent })));
-    assert.deepEqual(rows.slice(0, trials.length).map((r) => r.id), trials.map((t) => t.job));
+    const rows = await page.$$eval(".run-row[data-job]", (rs) => rs.map((r) => ({ id: r.dataset.job, score: Number(r.querySelector("[data-column='metric.score']").textContent) })));
+    // Every trial, by its last score (a stopped trial may have printed one more
+    // epoch than the objective its rung recorded), as `dlp metrics` reads it.
+    assert.deepEqual(rows.map((r) => r.id).sort(), ids.status.trials.map((t) => t.job).sort());
+    for (const r of rows) {
+      const points = JSON.parse(env.dlp(["metrics", r.id, "-o", "json"])).metrics.filter((p) => p.name === "score");
+      assert.equal(r.score, points.at(-1).value, `score of job ${r.id}`);
+    }
+    assert.deepEqual(rows.map((r) => r.score), rows.map((r) => r.score).sort((a, b) => b - a));
     // A filter on a metric, as typed into the page.
     await page.$eval("input[name=where]", (i) => (i.value = ""));
-    const cut = trials[1].objective;
+    const cut = rows[1].score;
     await page.type("input[name=where]", `label.dlp.dev/sweep=${ids.sweep} metric.score>=${cut}`);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => new URL(location.href).searchParams.getAll("where").length === 2);
-    await page.waitForFunction(() => document.querySelector("[data-test=run-count]")?.textContent === "2 runs");
+    const passing = rows.filter((r) => r.score >= cut).length;
+    await page.waitForFunction((n) => document.querySelector("[data-test=run-count]")?.textContent === `${n} runs`, {}, passing);
     assert.match(new URL(page.url()).search, /sort=-metric\.score/);
     await steps.shot(page, "runs");
     // Three trials, compared: series named by the one parameter that differs.
@@ -286,6 +294,13 @@ try {
     const row = `[data-test=in-use] tr[data-queue=default][data-tenant="${tenant}"]`;
     await page.waitForSelector(row);
     assert.equal(await page.$eval(`${row} [data-test=cpu]`, (td) => td.textContent), "1");
+    // The history counts the jobs that ran before (the sweep's, the pipeline's) too.
+    const history = await page.evaluate(async () => (await fetch("/v1/usage/history?hours=1")).json());
+    checkAgainst("UsageHistory", history);
+    const mine = history.tenants.find((t) => t.tenant === tenant);
+    checkAgainst("TenantUsage", mine);
+    assert.equal(mine.cpuHours.length, 48);
+    assert.ok(mine.cpuHours.reduce((a, b) => a + b, 0) > 0);
     await page.waitForSelector(`[data-test=tenant-history] tr[data-tenant="${tenant}"] canvas`);
     await steps.shot(page, "usage");
   });

@@ -54,7 +54,7 @@ export function usagePage(root: HTMLElement) {
 
   async function refresh() {
     const { jobs } = await listJobs({ state: "Running" });
-    cluster.update(jobs);
+    await cluster.update(jobs);
     const usages = await Promise.all(jobs.map((j) => getUsage(j.id).then((u) => ({ j, u }), () => null)));
     const seen = new Set<string>();
     for (const r of usages) {

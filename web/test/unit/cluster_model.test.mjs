@@ -24,5 +24,4 @@ test("running jobs' CPUs and GPUs by queue and tenant", () => {
     { queue: "default", tenant: "bob", jobs: 1, cpu: 1, gpu: 0 },
     { queue: "gpu", tenant: "alice", jobs: 2, cpu: 3, gpu: 2.5 },
   ]);
-  assert.deepEqual(Object.fromEntries(cm.byTenant(held)), { alice: { cpu: 3, gpu: 2.5 }, bob: { cpu: 1, gpu: 0 } });
 });

@@ -1,15 +1,21 @@
 // Queues (docs/api.md, "Queues"): the owner's GET/POST /v1/admin/queues and
 // POST (update)/DELETE /v1/admin/queues/NAME; everyone's GET /v1/queues and
 // /v1/queues/NAME, each queue's standing (tenants see every queue's totals,
-// never another tenant's jobs).
+// never another tenant's jobs); GET /v1/usage/history, what each tenant's
+// jobs held over the past hours (the owner's: every tenant's).
 #include "absl/strings/str_cat.h"
 #include "dlp/queue.h"
 #include "dlp/status.h"
 #include "server/api/owner_only.h"
+#include "server/api/query_params.h"
 #include "server/api/routes.h"
+#include "server/api/usage_history.h"
 
 namespace dlp::server {
 namespace {
+
+constexpr int kUsageBuckets = 48;
+constexpr int64_t kMaxUsageHours = 720;  // 30 days
 
 QueueUsage UsageOf(const QueueStatus& s) {
   QueueUsage u;
@@ -103,6 +109,17 @@ void InstallQueueRoutes(httplib::Server& server, const ApiContext& ctx) {
       if (u.name == req.matches[1].str()) return SendAdminJson(res, 200, QueueUsageToJson(u));
     }
     SendError(res, absl::NotFoundError(absl::StrCat("no queue \"", req.matches[1].str(), "\"")));
+  });
+  server.Get("/v1/usage/history", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<int64_t> hours = IntParam(req, "hours", 24, 1, kMaxUsageHours);
+    if (!hours.ok()) return SendError(res, hours.status());
+    absl::StatusOr<std::vector<Job>> jobs = ctx.controller->List(ListFilter{}, TenantOf(ctx, req));
+    if (!jobs.ok()) return SendError(res, jobs.status());
+    const absl::Duration bucket = absl::Hours(*hours) / kUsageBuckets;
+    res.status = 200;
+    res.set_content(
+        UsageHistoryToJson(TenantUsageHistory(*jobs, absl::Now(), bucket, kUsageBuckets)) + "\n",
+        "application/json");
   });
 }
 
