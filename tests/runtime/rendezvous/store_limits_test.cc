@@ -115,7 +115,8 @@ TEST_F(StoreLimitsTest, WireTimeoutsOutsideTheRangeAreHeldToIt) {
   Send(fd->get(), Writer().U8(store_wire::kGet).I64(INT64_MAX).Str("later"));
   EXPECT_TRUE(absl::IsDeadlineExceeded(store_->Get("later", absl::Milliseconds(50)).status()));
   ASSERT_TRUE(store_->Set("later", "v").ok());
-  store_wire::Reader reply(ReadReply(fd->get()));
+  const std::string payload = ReadReply(fd->get());
+  store_wire::Reader reply(payload);
   EXPECT_EQ(reply.U8(), store_wire::kOk);
   EXPECT_EQ(reply.Str(), "v");
 }
