@@ -33,24 +33,15 @@ def test_model_register_get_list_download(client, write_job, tmp_path):
         assert e.exit_code == 3
 
 
-def test_sweep_submit_wait_and_trials(client, tmp_path):
-    spec = tmp_path / "sweep.yaml"
-    spec.write_text("""apiVersion: dlp/v1
-kind: Sweep
-metadata: {name: pysweep}
-spec:
-  objective: {metric: score, goal: maximize}
-  search: {algorithm: grid}
-  parallelism: 2
-  parameters:
-    a: {type: int, min: 1, max: 2}
-  template:
-    workdir: /tmp
-    replicas:
-      worker:
-        command: [/bin/sh, -c, 'echo "DLP_METRIC score=${params.a}0 step=1"']
-        resources: {cpu: 100m}
-""")
+def test_sweep_from_a_dict_wait_and_trials(client):
+    # Two trials, each reporting its score = a·10 as the objective.
+    worker = {"command": ["/bin/sh", "-c", 'echo "DLP_METRIC score=${params.a}0 step=1"'],
+              "resources": {"cpu": "100m"}}
+    spec = {"apiVersion": "dlp/v1", "kind": "Sweep", "metadata": {"name": "pysweep"},
+            "spec": {"objective": {"metric": "score", "goal": "maximize"},
+                     "search": {"algorithm": "grid"}, "parallelism": 2,
+                     "parameters": {"a": {"type": "int", "min": 1, "max": 2}},
+                     "template": {"workdir": "/tmp", "replicas": {"worker": worker}}}}
     sweep = client.submit(spec)
     assert isinstance(sweep, dlp.Sweep)
     assert sweep.wait(timeout=180) == "Succeeded"
