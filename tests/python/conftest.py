@@ -44,11 +44,11 @@ def client(dlp_home):
 
 @pytest.fixture
 def write_job(tmp_path):
-    """write_job(name, script, count=1, python=False) -> path of a one-role
-    job spec whose replicas run `script` with /bin/sh (or with this Python,
-    the dlp package importable)."""
+    """write_job(name, script, count=1, python=False, extra="") -> path of a
+    one-role job spec whose replicas run `script` with /bin/sh (or with this
+    Python, the dlp package importable); `extra`: more lines under `spec:`."""
 
-    def write(name, script, count=1, python=False):
+    def write(name, script, count=1, python=False, extra=""):
         program = [sys.executable, "-c"] if python else ["/bin/sh", "-c"]
         body = textwrap.indent(textwrap.dedent(script).strip(), " " * 10)
         path = tmp_path / f"{name}.yaml"
@@ -57,7 +57,7 @@ def write_job(tmp_path):
             f"  workdir: {tmp_path}\n  replicas:\n    worker:\n      count: {count}\n"
             f"      command:\n        - {program[0]}\n        - {program[1]}\n        - |\n{body}\n"
             f"      env: {{PYTHONPATH: '{os.environ.get('PYTHONPATH', '')}'}}\n"
-            f"      resources: {{cpu: 100m}}\n")
+            f"      resources: {{cpu: 100m}}\n{extra}")
         return path
 
     return write

@@ -1,5 +1,6 @@
 """Jobs through dlp.Client against a real dlpd: submit, wait, status, logs,
-metrics (reported with dlp.log_metric inside the job), cancel, list."""
+metrics (reported with dlp.log_metric inside the job), a restart resumed from
+dlp.checkpoint_dir(), cancel, Ctrl-C, list."""
 
 import signal
 import subprocess
@@ -45,6 +46,22 @@ def test_metrics_from_log_metric_inside_the_job(client, write_job):
     assert {p.replica for p in points} == {"worker-0"}
     assert [p.value for p in job.metrics(name="accuracy")] == [0.75]
     assert [l.text for l in job.logs(metrics=False)] == ["rank 0 of 1 restarts 0"]
+
+
+def test_a_restarted_job_resumes_from_its_checkpoint(client, write_job):
+    script = """
+        import sys, dlp
+        saved = dlp.checkpoint_dir() / "step"
+        if dlp.restart_count() == 0:
+            saved.write_text("41")
+            sys.exit(1)
+        dlp.log_metric("resumed_at", int(saved.read_text()) + 1, step=dlp.restart_count())
+        """
+    extra = "  restartPolicy: {policy: OnFailure, maxRestarts: 1, backoffSeconds: 0}\n"
+    job = client.submit(write_job("resumed", script, python=True, extra=extra))
+    assert job.wait(timeout=120) == "Succeeded", list(job.logs())
+    assert job.info["restartCount"] == 1
+    assert [(p.name, p.step, p.value) for p in job.metrics()] == [("resumed_at", 1, 42.0)]
 
 
 def test_metrics_as_a_dataframe(client, write_job):
