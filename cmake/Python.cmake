@@ -9,8 +9,10 @@ set_property(CACHE DLP_WITH_PYTHON PROPERTY STRINGS AUTO ON OFF)
 set(DLP_PYTHON_VENV "" CACHE PATH "The virtual environment with pytest that runs tests/python")
 set(DLP_HAVE_PYTHON OFF)
 if(DLP_WITH_PYTHON AND NOT DLP_SANITIZE)
-  if(DLP_PYTHON_VENV AND EXISTS ${DLP_PYTHON_VENV}/bin/python AND NOT Python_EXECUTABLE)
-    set(Python_EXECUTABLE ${DLP_PYTHON_VENV}/bin/python CACHE FILEPATH "")
+  # Also in a build folder configured before the venv existed: the module must
+  # be the one the tests' Python imports.
+  if(DLP_PYTHON_VENV AND EXISTS ${DLP_PYTHON_VENV}/bin/python)
+    set(Python_EXECUTABLE ${DLP_PYTHON_VENV}/bin/python CACHE FILEPATH "" FORCE)
   endif()
   if(DLP_WITH_PYTHON STREQUAL "ON")
     find_package(Python 3.9 COMPONENTS Interpreter Development.Module REQUIRED)
