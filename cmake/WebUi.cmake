@@ -35,9 +35,12 @@ set(dlp_ui_dist ${CMAKE_BINARY_DIR}/web-ui-not-built)  # absent: an empty table
 if(DLP_HAVE_UI)
   # web/'s own files, not node_modules/ or dist/.
   file(GLOB_RECURSE dlp_web_sources CONFIGURE_DEPENDS ${dlp_web_dir}/src/* ${dlp_web_dir}/public/*)
+  list(FILTER dlp_web_sources EXCLUDE REGEX "/src/generated/")
   file(GLOB dlp_web_top CONFIGURE_DEPENDS ${dlp_web_dir}/*.json ${dlp_web_dir}/*.html
     ${dlp_web_dir}/*.mjs ${dlp_web_dir}/*.js ${dlp_web_dir}/*.ts)
   list(APPEND dlp_web_sources ${dlp_web_top})
+  # The API's schema, from which the build generates the UI's types.
+  list(APPEND dlp_web_sources ${CMAKE_SOURCE_DIR}/schema/api.schema.json)
   set(dlp_ui_stamp ${CMAKE_BINARY_DIR}/web-ui.stamp)
   add_custom_command(OUTPUT ${dlp_ui_stamp}
     COMMAND ${DLP_NPM} ci --offline --no-audit --no-fund

@@ -15,10 +15,18 @@ if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 . scripts/deps/dir.sh
 cuda=()
 if [ -x "$dlp_deps_dir/cuda/bin/nvcc" ]; then cuda=(-DDLP_CUDA_ROOT="$dlp_deps_dir/cuda"); fi
+# The Python package's test environment (scripts/deps/install-python.sh), also
+# into a build folder configured before it existed.
+python=()
+if [ -x "$dlp_deps_dir/python-package/bin/pytest" ]; then
+  python=(-DDLP_PYTHON_VENV="$dlp_deps_dir/python-package")
+fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" "$@"
-elif [ $# -gt 0 ]; then
-  cmake -S . -B "$build_dir" "$@"
+  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" \
+    "${python[@]}" "$@"
+elif [ $# -gt 0 ] || { [ ${#python[@]} -gt 0 ] &&
+                       ! grep -q "^DLP_PYTHON_VENV:PATH=." "$build_dir/CMakeCache.txt"; }; then
+  cmake -S . -B "$build_dir" "${python[@]}" "$@"
 fi
 targets=()
 if [ -n "${BUILD_TARGETS:-}" ]; then

@@ -2,15 +2,19 @@
 # Installs what dlp needs to build and run, from Debian 12's packages and the
 # dashboard's npm packages; with --cuda also the CUDA toolkit from NVIDIA's
 # wheels (scripts/deps/install-cuda.sh), which scripts/test.sh asks for so that
-# the CUDA code paths compile in every run. Idempotent: what is present is kept.
+# the CUDA code paths compile in every run; with --python also the Python
+# package's test dependencies (pytest, pandas: scripts/deps/install-python.sh),
+# which scripts/test.sh asks for too. Idempotent: what is present is kept.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 with_cuda=0
+with_python=0
 for arg in "$@"; do
   case $arg in
     --cuda) with_cuda=1 ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "install-deps: unknown option '$arg' (expected --cuda)" >&2; exit 2 ;;
+    --python) with_python=1 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg' (expected --cuda or --python)" >&2; exit 2 ;;
   esac
 done
 
@@ -27,6 +31,7 @@ packages=(
   slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
   python3 python3-jsonschema python3-yaml  # Kubernetes manifests vs. the CRD schemas
   python3-venv  # the project's own virtual environments (scripts/deps/)
+  python3-dev pybind11-dev  # the Python package's module over libdlp (python/)
   chromium  # web/test: the dashboard's tests in a real browser
 )
 # web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
@@ -55,3 +60,4 @@ if command -v npm >/dev/null && [ -f "$web/package-lock.json" ] && [ ! -d "$web/
 fi
 
 if [ "$with_cuda" = 1 ]; then "$here/deps/install-cuda.sh"; fi
+if [ "$with_python" = 1 ]; then "$here/deps/install-python.sh"; fi

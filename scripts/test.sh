@@ -63,7 +63,7 @@ if [ "${1:-}" = "--sanitize" ] || [ "${1:-}" = "--sanitize-ci" ]; then
   exit 0
 fi
 
-scripts/install-deps.sh --cuda
+scripts/install-deps.sh --cuda --python
 scripts/build.sh ${CI:+-DDLP_WERROR=ON}
 
 started_services=()

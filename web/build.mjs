@@ -1,6 +1,7 @@
 // Builds the dashboard into dist/: index.html and content-hashed assets
 // (dlpd embeds the folder; see docs/ui.md). No inline script or style, so
 // the page runs under dlpd's Content-Security-Policy.
+import "./gen-types.mjs"; // src/generated/api.ts, from schema/api.schema.json
 import * as esbuild from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

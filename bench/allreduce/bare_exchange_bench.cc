@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "comm/reduce.h"
+#include "comm/algorithms/reduce.h"
 #include "fork_ranks.h"
 
 namespace {

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "comm/channels.h"
+#include "comm/algorithms/channels.h"
 #include "comm/communicator.h"
-#include "comm/reduce_to_each.h"
-#include "comm/shared_window.h"
-#include "comm/zero_copy.h"
+#include "comm/algorithms/reduce_to_each.h"
+#include "comm/transports/shared_window.h"
+#include "comm/algorithms/zero_copy.h"
 #include "local_ranks.h"
 
 namespace {

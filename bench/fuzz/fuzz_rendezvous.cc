@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 
@@ -39,6 +40,12 @@ std::string Drain(int fd) {
   return got;
 }
 
+// Stops the run, saying which expectation failed (a bare trap says nothing).
+[[noreturn]] void Fail(const char* what, const absl::Status& status = absl::OkStatus()) {
+  std::fprintf(stderr, "fuzz_rendezvous: %s %s\n", what, status.ToString().c_str());
+  __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -48,24 +55,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto server = dlp::runtime::TcpStoreServer::Start(
       "127.0.0.1", 0, Secret(),
       {.max_key_bytes = 64, .max_value_bytes = 256, .max_total_bytes = 4096});
-  if (!server.ok()) __builtin_trap();
+  if (!server.ok()) Fail("the server did not start:", server.status());
   const int port = (*server)->port();
   const absl::Time deadline = absl::Now() + absl::Seconds(10);
   {
     auto fd = dlp::runtime::ConnectTcp("127.0.0.1", port, deadline);
-    if (!fd.ok()) __builtin_trap();
-    if (proven && !dlp::runtime::ProveAsConnecting(fd->get(), Secret(),
-                                                   dlp::runtime::ProofPurpose::kStore, deadline)
-                       .ok()) {
-      __builtin_trap();
+    if (!fd.ok()) Fail("the stranger could not connect:", fd.status());
+    if (proven) {
+      absl::Status proof = dlp::runtime::ProveAsConnecting(
+          fd->get(), Secret(), dlp::runtime::ProofPurpose::kStore, deadline);
+      if (!proof.ok()) Fail("the proof failed:", proof);
     }
     (void)dlp::runtime::SendAll(fd->get(), bytes.data(), bytes.size(), deadline);
     ::shutdown(fd->get(), SHUT_WR);
     const std::string heard = Drain(fd->get());
     // A stranger hears the challenge at most: no reply to anything it sent.
-    if (!proven && heard.size() > dlp::runtime::kProofChallengeBytes) __builtin_trap();
+    if (!proven && heard.size() > dlp::runtime::kProofChallengeBytes) {
+      Fail("a stranger heard more than the challenge");
+    }
   }
   auto rank = dlp::runtime::ConnectTcpStore("127.0.0.1", port, Secret(), absl::Seconds(10));
-  if (!rank.ok() || !(*rank)->Wait({}, absl::Seconds(10)).ok()) __builtin_trap();
+  if (!rank.ok()) Fail("a rank could not connect afterwards:", rank.status());
+  if (absl::Status wait = (*rank)->Wait({}, absl::Seconds(10)); !wait.ok()) {
+    Fail("a rank's request failed afterwards:", wait);
+  }
   return 0;
 }

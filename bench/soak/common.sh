@@ -1,6 +1,10 @@
 # Shared by the soak scripts (source it): a real dlpd in a temporary state folder, the API
 # through curl, and dlpd's resource figures.
 
+# A soak stopped by `set -e` says where, so that a failure is never silent.
+set -E
+trap 'echo "${BASH_SOURCE[0]##*/}:$LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
+
 # soak_start_dlpd BIN STATE LISTEN [DLPD FLAGS...]: starts dlpd in the background (pid in
 # $dlpd_pid, output appended to $STATE.out) and waits until it answers; sets $addr and $token.
 soak_start_dlpd() {

@@ -89,8 +89,12 @@ submitted=$(date +%s.%N)
 deadline=$(( $(date +%s) + TIMEOUT ))
 left=1
 while (( $(date +%s) < deadline )); do
-  left=$(( $(soak_count "/v1/jobs?state=Queued") + $(soak_count "/v1/jobs?state=Running") ))
-  (( left == 0 )) && break
+  # A query that fails (dlpd busy recovering) counts as not done, never as none left.
+  if queued=$(soak_count "/v1/jobs?state=Queued") && running=$(soak_count "/v1/jobs?state=Running")
+  then
+    left=$((queued + running))
+    (( left == 0 )) && break
+  fi
   sleep 0.5
 done
 

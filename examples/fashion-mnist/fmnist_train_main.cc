@@ -71,30 +71,30 @@ int main(int argc, char** argv) {
       "on a GPU or where the host has two cores per local rank)");
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
-  // on, off or auto, each of them defaulting to auto.
+  // on, off or auto; off by default: the default step all-reduces the gradient.
   const auto add_toggle = [&app](const char* name, dlp::fmnist::TrainOptions::Toggle& value,
                                  const std::string& help) {
     using Toggle = dlp::fmnist::TrainOptions::Toggle;
-    app.add_option_function<std::string>(
+    return app.add_option_function<std::string>(
            name,
            [&value](const std::string& v) {
              value = v == "on" ? Toggle::kOn : v == "off" ? Toggle::kOff : Toggle::kAuto;
            },
            help)
         ->check(CLI::IsMember({"auto", "on", "off"}))
-        ->default_str("auto");
+        ->default_str("off");
   };
-  add_toggle("--shard-optimizer", o.shard_optimizer,
+  CLI::Option* shard_flag = add_toggle("--shard-optimizer", o.shard_optimizer,
              "Reduce-scatter the gradient and let each rank update its share of the model, "
-             "then allgather it (ZeRO stage 1): on, off, or auto (on the CPU, when the "
-             "gradient is reduced after backward and the ranks share one host or have "
-             "one each)");
+             "then allgather it (ZeRO stage 1), instead of all-reducing it: on, off, or "
+             "auto (on the CPU, when the gradient is reduced after backward and the ranks "
+             "share one host or have one each)");
   add_toggle("--shared-model", o.shared_model,
              "With the sharded optimizer, keep one copy of the model in shared memory that "
              "the ranks update in place, each summing its share of the gradient from the "
              "others' (of the MLP's weight gradient, from the others' activations), instead "
-             "of a copy each and two collectives a step: on, off, or auto (when every rank is "
-             "on this host)");
+             "of a copy each and two collectives a step (an optimisation of this trainer's "
+             "own, for ranks on one host): on, off, or auto (when every rank is on this host)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -107,6 +107,8 @@ int main(int argc, char** argv) {
       o.checkpoint_dir.empty() && output != nullptr && *output != '\0') {
     o.checkpoint_dir = std::string(output) + "/checkpoint";
   }
+  // The shared model is a mode of the sharded optimizer: asking for it asks for both.
+  if (shard_flag->count() == 0) o.shard_optimizer = o.shared_model;
   o.lr_schedule = lr_schedule == "cosine" ? dlp::fmnist::LrSchedule::kCosine
                                           : dlp::fmnist::LrSchedule::kConstant;
   if (overlap_flag->count() > 0) {

@@ -43,17 +43,21 @@ struct TrainOptions {
   using Overlap = Toggle;
   Overlap overlap = Overlap::kAuto;
   int bucket_kb = 128;
+  // The default step is what a PyTorch DDP or Keras program does: every rank
+  // all-reduces the whole gradient (above) and applies the whole update. The
+  // two modes below are optimisations of this trainer's own, asked for by name.
+  //
   // Reduce-scatter the gradient and update 1/N of the model per rank
-  // (step_layout.h), on the CPU, when the gradient goes in one piece after
-  // backward. kAuto: wherever that holds and the ranks are on one host (or
-  // one a host); kOn where it cannot be is an error.
+  // (step_layout.h; ZeRO stage 1), on the CPU, when the gradient goes in one
+  // piece after backward. kAuto: wherever that holds and the ranks are on one
+  // host (or one a host); kOn where it cannot be is an error.
   using Shard = Toggle;
-  Shard shard_optimizer = Shard::kAuto;
+  Shard shard_optimizer = Shard::kOff;
   // Sharded, keep one copy of the model in shared memory that the ranks of
   // one host update in place, instead of one a rank (shard_exchange.h; for
   // the MLP, activation_exchange.h).
   // kAuto: when every rank is on this host; kOn where they are not is an error.
-  Toggle shared_model = Toggle::kAuto;
+  Toggle shared_model = Toggle::kOff;
 };
 
 struct EpochReport {

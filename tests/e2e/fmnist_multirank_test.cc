@@ -79,18 +79,19 @@ TEST(FmnistMultiRankTest, BucketsBesideBackwardGiveTheLossCurveOfOneAllreduce) {
                      TrainWithRanks(3, {"--overlap", "--bucket-kb", "4"}));
 }
 
-// By default the buckets go beside backward only where each rank has a core to
-// spare for its bucket thread, and otherwise the weight gradient is summed
-// after backward from the ranks' activations, with the optimizer sharded over
-// one model in shared memory; the flags choose each way.
-TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
+// By default every rank all-reduces the whole gradient, as a DDP program does:
+// in buckets beside backward where each rank has a core to spare for its
+// bucket thread, else once after backward. The sharded step over one model in
+// shared memory (the weight gradient summed from the ranks' activations) is
+// there when asked for.
+TEST(FmnistMultiRankTest, TheDefaultStepAllReducesBesideBackwardWhereEachRankHasASpareCore) {
   const bool spare = std::thread::hardware_concurrency() >= 4;
   const RunResult chosen = TrainWithRanks(2, {"--epochs", "1"});
   const RunResult on = TrainWithRanks(2, {"--epochs", "1", "--overlap"});
   const RunResult off = TrainWithRanks(2, {"--epochs", "1", "--no-overlap"});
-  const RunResult whole =
-      TrainWithRanks(2, {"--epochs", "1", "--no-overlap", "--shard-optimizer", "off"});
-  for (const RunResult* r : {&chosen, &on, &off, &whole}) {
+  const RunResult shared =
+      TrainWithRanks(2, {"--epochs", "1", "--no-overlap", "--shared-model", "auto"});
+  for (const RunResult* r : {&chosen, &on, &off, &shared}) {
     ASSERT_EQ(r->exit_code, 0) << r->out << r->err;
   }
   const std::string beside =
@@ -101,10 +102,10 @@ TEST(FmnistMultiRankTest, BucketsGoBesideBackwardWhereEachRankHasASpareCore) {
       "model";
   const std::string after =
       "2 rank(s), 1024 samples read once on this host, gradients all-reduced after backward";
-  EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : sharded));
+  EXPECT_THAT(chosen.err + chosen.out, HasSubstr(spare ? beside : after));
   EXPECT_THAT(on.err + on.out, HasSubstr(beside));
-  EXPECT_THAT(off.err + off.out, HasSubstr(sharded));
-  EXPECT_THAT(whole.err + whole.out, HasSubstr(after));
+  EXPECT_THAT(off.err + off.out, HasSubstr(after));
+  EXPECT_THAT(shared.err + shared.out, HasSubstr(sharded));
 }
 
 // Sharded, each rank updates a third of the model from its share of the
@@ -171,11 +172,12 @@ TEST(FmnistMultiRankTest, AConvolutionalModelSumsItsGradientsInSharedMemory) {
 }
 
 // Ranks that the communicator finds on separate hosts (each its own host over
-// TCP) cannot share memory: by default the sharded step goes through
-// collectives instead, and asked for, the shared model is a clear error.
+// TCP) cannot share memory: with `auto` the sharded step goes through
+// collectives instead, and with `on` the shared model is a clear error.
 TEST(FmnistMultiRankTest, ASharedModelNeedsEveryRankOnOneHost) {
   const std::map<std::string, std::string> apart = {{"DLP_COMM_TRANSPORT", "tcp"}};
-  const RunResult chosen = TrainWithRanks(2, {"--epochs", "1", "--no-overlap"}, apart);
+  const RunResult chosen =
+      TrainWithRanks(2, {"--epochs", "1", "--no-overlap", "--shared-model", "auto"}, apart);
   ASSERT_EQ(chosen.exit_code, 0) << chosen.out << chosen.err;
   EXPECT_THAT(chosen.out + chosen.err, HasSubstr("gradients reduce-scattered after backward"));
   EXPECT_THAT(chosen.out + chosen.err, Not(HasSubstr("read once on this host")));
@@ -217,13 +219,14 @@ TEST(FmnistMultiRankTest, ADatasetRankZeroCannotReadEndsTheRun) {
 
 // Two "hosts" on loopback addresses: with two ranks on each, the allreduce is
 // hierarchical and moves fewer bytes between hosts than a sharded step's flat
-// ring, so the trainer keeps it; with one rank on each it shards.
+// ring, so `--shard-optimizer auto` keeps it; with one rank on each it shards.
 TEST(FmnistMultiRankTest, SeveralRanksOnEachOfSeveralHostsKeepTheAllreduce) {
   auto note = [](const std::string& hosts) {
     const RunResult r =
         testing::Run({testing::BinPath("dlp-run"), "-H", hosts, "--",
                       testing::BinPath("fmnist-train"), "--epochs", "1", "--limit-train", "256",
-                      "--limit-test", "100", "--device", "cpu", "--no-overlap"},
+                      "--limit-test", "100", "--device", "cpu", "--no-overlap",
+                      "--shard-optimizer", "auto"},
                      {.timeout = absl::Seconds(60)});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     return r.out + r.err;

@@ -49,15 +49,15 @@ export function cellText(v: RunValue | undefined): string {
 // labels, "param.lr" and "label.team", with each run's value ("" if none).
 export interface Described {
   name: string;
-  params?: Record<string, string>;
-  labels?: Record<string, string>;
+  params?: Record<string, string | undefined>;
+  labels?: Record<string, string | undefined>;
 }
 
 export function facts(run: Described): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(run.params ?? {})) out.set(k, v);
+  for (const [k, v] of Object.entries(run.params ?? {})) if (v !== undefined) out.set(k, v);
   for (const [k, v] of Object.entries(run.labels ?? {})) {
-    if (!k.startsWith("dlp.dev/")) out.set(`label.${k}`, v);
+    if (v !== undefined && !k.startsWith("dlp.dev/")) out.set(`label.${k}`, v);
   }
   return out;
 }

@@ -16,7 +16,6 @@ import { request } from "node:http";
 import { join, resolve } from "node:path";
 import { DlpEnv } from "./lib/dlp_env.mjs";
 import { Steps, newPage, waitFor, waitWithoutError } from "./lib/steps.mjs";
-import { checkAgainst } from "./lib/types_check.mjs";
 
 const build = resolve(process.argv[2] ?? "build");
 const steps = new Steps(join(build, "test-artifacts/web-tracking"));
@@ -256,23 +255,6 @@ try {
     await bob.waitForFunction(() => document.querySelector("[data-test=run-count]")?.textContent === "0 runs");
   });
 
-  await steps.step("what dlpd sends has the members of web/src/types.ts", async () => {
-    const get = (u) => page.evaluate(async (x) => (await fetch(x)).json(), u);
-    const sweep = await get(`/v1/sweeps/${ids.sweep}`);
-    checkAgainst("Sweep", sweep);
-    for (const t of sweep.trials) checkAgainst("SweepTrial", t);
-    for (const p of sweep.spec.parameters) checkAgainst("SweepParameter", p);
-    const pipeline = await get(`/v1/pipelines/${ids.pipeline}`);
-    checkAgainst("Pipeline", pipeline);
-    for (const j of pipeline.jobs) checkAgainst("PipelineJob", j);
-    checkAgainst("ModelVersion", await get("/v1/models/classifier"));
-    for (const a of (await get(`/v1/jobs/${ids.writer}/artifacts`)).artifacts) checkAgainst("Artifact", a);
-    const runs = await get(`/v1/jobs?columns=metric.score,param.lr&where=label.dlp.dev/sweep=${ids.sweep}`);
-    checkAgainst("RunsPage", runs);
-    for (const r of runs.jobs) checkAgainst("Run", r);
-    assert.ok(runs.jobs.some((r) => r.params?.lr !== undefined && typeof r.values["param.lr"] === "number"));
-  });
-
   await steps.step("the first load stays under 300 KB compressed", async () => {
     const html = await (await fetch(`${base}/`)).text();
     const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
@@ -296,9 +278,7 @@ try {
     assert.equal(await page.$eval(`${row} [data-test=cpu]`, (td) => td.textContent), "1");
     // The history counts the jobs that ran before (the sweep's, the pipeline's) too.
     const history = await page.evaluate(async () => (await fetch("/v1/usage/history?hours=1")).json());
-    checkAgainst("UsageHistory", history);
     const mine = history.tenants.find((t) => t.tenant === tenant);
-    checkAgainst("TenantUsage", mine);
     assert.equal(mine.cpuHours.length, 48);
     assert.ok(mine.cpuHours.reduce((a, b) => a + b, 0) > 0);
     await page.waitForSelector(`[data-test=tenant-history] tr[data-tenant="${tenant}"] canvas`);

@@ -51,7 +51,7 @@ class ProofChallenge {
 
 // The connecting side's half, in two steps, for callers that must send every
 // answer before they wait for any confirmation (the collectives' ring, where
-// each rank both connects and accepts: comm/link_handshake.h).
+// each rank both connects and accepts: comm/transports/link_handshake.h).
 class ProofAnswer {
  public:
   // Answers the accepting side's kProofChallengeBytes; PermissionDenied when

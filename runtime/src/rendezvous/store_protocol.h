@@ -24,6 +24,10 @@ namespace dlp::runtime::store_wire {
 enum Op : uint8_t { kSet = 1, kGet = 2, kWait = 3, kAdd = 4 };
 enum Reply : uint8_t { kOk = 0, kTimeout = 1, kError = 2, kFull = 3 };
 
+// The longest GET/WAIT timeout: a client's "forever" (about 35 years). The
+// server holds any longer or negative one it is sent to [0, this].
+inline constexpr int64_t kLongestWaitMs = int64_t{1} << 40;
+
 // The largest reply a client accepts; the server bounds requests by its
 // StoreLimits (RequestFrameCap).
 inline constexpr uint32_t kMaxFrame = 64u << 20;

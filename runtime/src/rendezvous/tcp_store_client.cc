@@ -2,6 +2,7 @@
 // job's secret, then one request at a time (a mutex makes it safe to share
 // between threads). Blocking calls send their timeout to the server, which
 // answers TIMEOUT with the first missing key.
+#include <algorithm>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
@@ -26,8 +27,8 @@ std::string HumanDuration(absl::Duration d) {
 }
 
 int64_t TimeoutMs(absl::Duration timeout) {
-  if (timeout == absl::InfiniteDuration()) return int64_t{1} << 40;
-  return std::max<int64_t>(0, absl::ToInt64Milliseconds(timeout));
+  if (timeout == absl::InfiniteDuration()) return kLongestWaitMs;
+  return std::clamp<int64_t>(absl::ToInt64Milliseconds(timeout), 0, kLongestWaitMs);
 }
 
 class TcpStore : public RendezvousStore {

@@ -117,9 +117,10 @@ class TcpStoreServerImpl : public TcpStoreServer {
       if (!c.proven()) next = std::min(next, c.proof_deadline);
     }
     if (next == absl::InfiniteFuture()) return -1;
-    absl::Duration left = next - absl::Now();
+    // Bounded as a duration first: a far deadline must not overflow the milliseconds.
+    absl::Duration left = std::min(next - absl::Now(), absl::Minutes(1));
     if (left <= absl::ZeroDuration()) return 0;
-    return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(left) + 1, 60000));
+    return static_cast<int>(absl::ToInt64Milliseconds(left) + 1);
   }
 
   void AcceptOne() {
@@ -261,7 +262,8 @@ class TcpStoreServerImpl : public TcpStoreServer {
       Send(c, Writer().U8(kOk).I64(value));
       WakeWaiters();
     } else if (op == kGet || op == kWait) {
-      Waiter w{&c, op == kGet, {}, absl::Now() + absl::Milliseconds(r.I64())};
+      const int64_t timeout_ms = std::clamp<int64_t>(r.I64(), 0, kLongestWaitMs);
+      Waiter w{&c, op == kGet, {}, absl::Now() + absl::Milliseconds(timeout_ms)};
       uint32_t n = op == kGet ? 1 : r.U32();
       for (uint32_t i = 0; i < n && r.ok(); ++i) w.keys.push_back(r.Str());
       if (!r.ok()) return Fail(c, "malformed GET/WAIT");

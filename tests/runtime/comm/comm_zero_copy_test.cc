@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "comm/communicator.h"
-#include "comm/zero_copy.h"
+#include "comm/algorithms/zero_copy.h"
 #include "dlp/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -5,8 +5,11 @@
 #include "gmock/gmock.h"
 #include <optional>
 
+#include "common/peer_proof.h"
+#include "common/socket.h"
 #include "gtest/gtest.h"
 #include "rendezvous/store.h"
+#include "rendezvous/store_protocol.h"
 
 namespace dlp::runtime {
 namespace {
@@ -25,6 +28,21 @@ class StoreLimitsTest : public ::testing::Test {
     auto store = ConnectTcpStore("127.0.0.1", server_->port(), *secret_, absl::Seconds(5));
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = std::move(*store);
+  }
+
+  // A reply's payload, read by a client that speaks the wire itself.
+  static std::string ReadReply(int fd) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(10);
+    char length[4] = {};
+    EXPECT_TRUE(RecvAll(fd, length, sizeof length, deadline).ok());
+    std::string payload(store_wire::DecodeLength(length), '\0');
+    EXPECT_TRUE(RecvAll(fd, payload.data(), payload.size(), deadline).ok());
+    return payload;
+  }
+
+  static void Send(int fd, const store_wire::Writer& request) {
+    const std::string frame = request.Frame();
+    EXPECT_TRUE(SendAll(fd, frame.data(), frame.size(), absl::Now() + absl::Seconds(10)).ok());
   }
 
   std::optional<JobSecret> secret_;
@@ -78,6 +96,29 @@ TEST_F(StoreLimitsTest, FullStoreRefusesNewBytesAndKeepsServing) {
   auto other = ConnectTcpStore("127.0.0.1", server_->port(), *secret_, absl::Seconds(5));
   ASSERT_TRUE(other.ok()) << other.status();
   EXPECT_EQ(*(*other)->Get("k10", absl::Seconds(1)), "x");
+}
+
+// A GET/WAIT timeout from the wire is held to [0, forever]: a negative one
+// answers at once, the largest one waits like forever (its deadline once
+// overflowed the server's poll timeout).
+TEST_F(StoreLimitsTest, WireTimeoutsOutsideTheRangeAreHeldToIt) {
+  ASSERT_NO_FATAL_FAILURE(
+      Start({.max_key_bytes = 64, .max_value_bytes = 100, .max_total_bytes = 1000}));
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  auto fd = ConnectTcp("127.0.0.1", server_->port(), deadline);
+  ASSERT_TRUE(fd.ok()) << fd.status();
+  ASSERT_TRUE(ProveAsConnecting(fd->get(), *secret_, ProofPurpose::kStore, deadline).ok());
+  using store_wire::Writer;
+  Send(fd->get(), Writer().U8(store_wire::kWait).I64(INT64_MIN).U32(1).Str("k"));
+  EXPECT_EQ(store_wire::Reader(ReadReply(fd->get())).U8(), store_wire::kTimeout);
+  // Parked "forever" until another rank sets the key.
+  Send(fd->get(), Writer().U8(store_wire::kGet).I64(INT64_MAX).Str("later"));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(store_->Get("later", absl::Milliseconds(50)).status()));
+  ASSERT_TRUE(store_->Set("later", "v").ok());
+  const std::string payload = ReadReply(fd->get());
+  store_wire::Reader reply(payload);
+  EXPECT_EQ(reply.U8(), store_wire::kOk);
+  EXPECT_EQ(reply.Str(), "v");
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ async function describe(jobs: Job[]): Promise<Described[]> {
   const sweeps = new Map<string, Promise<Sweep>>();
   return Promise.all(jobs.map(async (job) => {
     const sweepId = job.spec.labels?.["dlp.dev/sweep"];
-    let params: Record<string, string> | undefined;
+    let params: Described["params"];
     if (sweepId) {
       if (!sweeps.has(sweepId)) sweeps.set(sweepId, getSweep(sweepId));
       params = (await sweeps.get(sweepId)!.catch(() => null))?.trials.find((t) => t.job === job.id)?.params;

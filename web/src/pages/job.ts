@@ -18,7 +18,7 @@ function header(job: Job, why: Why | null, onCancel: () => void): HTMLElement {
   const facts: [string, string][] = [
     ["tenant", job.tenant],
     ["queue", job.queue || "default"],
-    ["created", job.created],
+    ["created", job.created ?? "–"],
     ["ran", started !== null ? duration((finished ?? now) - started) : "not started"],
     ["exit code", job.exitCode === null ? "–" : String(job.exitCode)],
     ["restarts", String(job.restartCount)],

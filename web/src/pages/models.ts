@@ -43,7 +43,7 @@ export function modelPage(root: HTMLElement, params: Record<string, string>) {
         " SHA-256 ", h("code", { "data-test": "sha256" }, m.sha256)),
       h("h2", null, "Metrics of its job"),
       Object.keys(m.metrics).length ? h("table", { class: "list", "data-test": "model-metrics" }, h("tbody", null,
-        ...Object.entries(m.metrics).map(([k, v]) => h("tr", null, h("td", null, k), h("td", { class: "num", "data-value": String(v) }, number(v, 6))))))
+        ...Object.entries(m.metrics).map(([k, v]) => h("tr", null, h("td", null, k), h("td", { class: "num", "data-value": String(v) }, number(v ?? NaN, 6))))))
         : h("p", { class: "muted" }, "none"),
       h("h2", null, "Labels"),
       h("p", null, Object.entries(m.labels).map(([k, v]) => `${k}=${v}`).join("  ") || "–"));
