@@ -31,41 +31,40 @@ MetricSummaryMap MetricSummaryBuilder::Result(const std::vector<JobReplica>& ran
   return out;
 }
 
-MetricSummaryMap MetricSummaries::Read(const Job& job, LogFolderOpener folder) {
-  LogReaderOptions options;
-  options.folder = std::move(folder);
-  options.metrics_only = true;
-  LogReader reader(std::move(options));
-  MetricSummaryBuilder builder;
-  do {  // a chunk of each file at a time
-    for (const LogEntry& e : reader.ReadNew(/*final=*/true)) {
-      if (std::optional<MetricPoint> p =
-              MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text})) {
-        builder.Add(e.replica, p->name, p->value, p->step);
-      }
-    }
-  } while (!reader.caught_up());
-  return builder.Result(job.replicas);
-}
-
 MetricSummaryMap MetricSummaries::Of(
     const Job& job, const std::function<absl::StatusOr<LogFolderOpener>()>& open_logs) {
   if (!job.started) return {};
   const absl::Time now = absl::Now();
   const bool ended = IsTerminal(job.state);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = kept_.find(job.id);
-    if (it != kept_.end() && (it->second.ended || now - it->second.read < fresh_for_)) {
-      return it->second.metrics;
-    }
-  }
-  absl::StatusOr<LogFolderOpener> folder = open_logs();
-  if (!folder.ok()) return {};
-  MetricSummaryMap metrics = Read(job, std::move(*folder));
   std::lock_guard<std::mutex> lock(mu_);
-  auto [it, added] = kept_.insert_or_assign(job.id, Entry{metrics, now, ended});
-  if (added) order_.push_back(job.id);
+  auto it = kept_.find(job.id);
+  if (it != kept_.end() && (!it->second.reader || now - it->second.read < fresh_for_)) {
+    return it->second.metrics;
+  }
+  if (it == kept_.end()) {
+    absl::StatusOr<LogFolderOpener> folder = open_logs();
+    if (!folder.ok()) return {};
+    LogReaderOptions options;
+    options.folder = std::move(*folder);
+    options.metrics_only = true;
+    options.max_bytes = kMaxMetricBytes;
+    it = kept_.emplace(job.id, Entry{}).first;
+    it->second.reader = std::make_unique<LogReader>(std::move(options));
+    order_.push_back(job.id);
+  }
+  Entry& entry = it->second;
+  do {  // what was written since the last read, a chunk of each file at a time
+    for (const LogEntry& e : entry.reader->ReadNew(/*final=*/ended)) {
+      if (std::optional<MetricPoint> p =
+              MetricFromLogLine(LogLine{e.replica, e.stream, e.parsed_time, e.text})) {
+        entry.builder.Add(e.replica, p->name, p->value, p->step);
+      }
+    }
+  } while (!entry.reader->caught_up());
+  entry.metrics = entry.builder.Result(job.replicas);
+  entry.read = now;
+  if (ended) entry.reader.reset();  // read to the end: nothing more will come
+  MetricSummaryMap metrics = entry.metrics;
   while (order_.size() > max_kept_) {
     kept_.erase(order_.front());
     order_.pop_front();

@@ -1,14 +1,16 @@
 // The last, smallest and largest value of each metric of a job, for the runs
 // table: read from the job's metrics files (the DLP_METRIC lines each replica
 // printed, which the log's rotation leaves whole), through LogReader and so
-// through the trust boundary with its caps. An ended job's summary never
-// changes, so it is kept (up to a bound, then the oldest kept go); a running
-// one's is read again once it is older than `fresh_for`. A job that never
-// started has none. Thread-safe.
+// through the trust boundary with its caps, at most kMaxMetricBytes of a job's
+// files. An ended job's summary never changes, so it is kept (up to a bound,
+// then the oldest kept go); a running one's reader goes on from where it
+// stopped once its summary is older than `fresh_for`, so each byte is read
+// once. A job that never started has none. Thread-safe (reads are serialized).
 #pragma once
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -33,6 +35,9 @@ class MetricSummaryBuilder {
   std::map<std::string, MetricSummaryMap> by_replica_;
 };
 
+// What the summaries read of one job's metrics files at most.
+inline constexpr uint64_t kMaxMetricBytes = 64ull << 20;
+
 class MetricSummaries {
  public:
   explicit MetricSummaries(size_t max_kept = 200'000, absl::Duration fresh_for = absl::Seconds(2))
@@ -43,11 +48,11 @@ class MetricSummaries {
 
  private:
   struct Entry {
+    std::unique_ptr<LogReader> reader;  // until the job has ended and was read to the end
+    MetricSummaryBuilder builder;
     MetricSummaryMap metrics;
     absl::Time read;
-    bool ended = false;
   };
-  static MetricSummaryMap Read(const Job& job, LogFolderOpener folder);
 
   const size_t max_kept_;
   const absl::Duration fresh_for_;
