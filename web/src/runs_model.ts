@@ -39,6 +39,18 @@ export function nextSort(current: string, column: string): string {
   return `-${column}`;
 }
 
+// Columns to offer as the user types: the labels and trial parameters of the
+// runs in view, the metrics sweeps optimise, the columns already shown.
+export function columnSuggestions(runs: Described[], metrics: string[], shown: string[]): string[] {
+  const out = new Set(shown);
+  for (const r of runs) {
+    for (const k of Object.keys(r.params ?? {})) out.add(`param.${k}`);
+    for (const k of Object.keys(r.labels ?? {})) out.add(`label.${k}`);
+  }
+  for (const m of metrics) for (const stat of ["", ":min", ":max"]) out.add(`metric.${m}${stat}`);
+  return [...out].sort();
+}
+
 export function cellText(v: RunValue | undefined): string {
   if (v === null || v === undefined) return "–";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(5)));

@@ -4,11 +4,11 @@
 // (GET /v1/jobs with columns/where/sort/offset), fetched a block of rows at a
 // time for the rows in view, so 10,000 runs cost a screenful. The view lives
 // in the URL; rows selected here are compared on /compare.
-import { listRuns, type RunsQuery } from "../api";
+import { listRuns, listSweeps, type RunsQuery } from "../api";
 import { h } from "../dom";
 import { duration, parseTime } from "../format";
 import { navigate } from "../router";
-import { cellText, nextSort, parseWhere, viewToQuery, type RunsView } from "../runs_model";
+import { cellText, columnSuggestions, nextSort, parseWhere, viewToQuery, type RunsView } from "../runs_model";
 import { JOB_STATES, type Run } from "../types";
 import { VirtualList } from "../virtual_list";
 import { errorNote, poll, stateBadge } from "../widgets";
@@ -26,7 +26,10 @@ export function runsTable(root: HTMLElement, view: RunsView) {
   const state = h("select", { name: "state", "aria-label": "state" }, h("option", { value: "" }, "all states"),
     ...JOB_STATES.map((s) => h("option", { value: s }, s)));
   state.value = view.state;
-  const columns = h("input", { name: "columns", class: "wide", placeholder: "columns: metric.loss, param.lr, label.team", "aria-label": "columns" });
+  const columns = h("input", { name: "columns", class: "wide", list: "run-columns", placeholder: "columns: metric.loss, param.lr, label.team", "aria-label": "columns" });
+  const suggestions = h("datalist", { id: "run-columns" });
+  let objectives: string[] = [];
+  listSweeps().then(({ sweeps }) => (objectives = [...new Set(sweeps.map((s) => s.spec.objective.metric))])).catch(() => {});
   columns.value = view.columns.join(", ");
   const where = h("input", { name: "where", class: "wide", placeholder: "filter: metric.test_accuracy>0.85 label.team=vision", "aria-label": "filter" });
   where.value = view.where.join(" ");
@@ -51,7 +54,7 @@ export function runsTable(root: HTMLElement, view: RunsView) {
 
   root.append(
     h("h1", null, "Runs"),
-    h("div", { class: "toolbar" }, state, columns, where, count, compare, h("a", { href: "/jobs" }, "plain list")),
+    h("div", { class: "toolbar" }, state, columns, suggestions, where, count, compare, h("a", { href: "/jobs" }, "plain list")),
     status, h("div", { class: "table-scroll" }, head, list.el),
   );
 
@@ -91,6 +94,12 @@ export function runsTable(root: HTMLElement, view: RunsView) {
       if (stopped) return;
       const old = blocks.get(block) ?? [];
       blocks.set(block, page.jobs);
+      if (block === 0) {
+        // Offered after what is typed so far (a datalist matches the whole value).
+        const typed = columns.value.replace(/[^,]*$/, "");
+        suggestions.replaceChildren(...columnSuggestions(page.jobs, objectives, view.columns)
+          .map((c) => h("option", { value: `${typed}${c}` })));
+      }
       const changed = page.jobs.filter((r, k) => JSON.stringify(r) !== JSON.stringify(old[k])).map((r) => r.id);
       if (page.total !== total || !old.length) {
         total = page.total;

@@ -63,3 +63,8 @@ test("parallel-coordinates axes: linear, log and categories", () => {
   assert.equal(rm.position(cat, "sgd"), 1);
   assert.equal(rm.position(rm.makeAxis("one", ["3"]), "3"), 0.5);
 });
+
+test("column suggestions from the runs, the sweeps' objectives and what is shown", () => {
+  const got = rm.columnSuggestions([{ name: "a", params: { lr: "0.1" }, labels: { team: "v" } }], ["acc"], ["metric.loss"]);
+  assert.deepEqual(got, ["label.team", "metric.acc", "metric.acc:max", "metric.acc:min", "metric.loss", "param.lr"]);
+});
