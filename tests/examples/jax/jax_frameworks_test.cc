@@ -13,27 +13,31 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::SizeIs;
 
-RunResult TrainWithProcesses(const std::string& venv, int processes) {
-  return Run({BinPath("dlp-run"), "-np", std::to_string(processes), "--framework", "jax", "--",
-              venv + "/bin/python3", "train.py", "--steps", "8"},
-             {.cwd = ExampleDir("jax"), .timeout = absl::Seconds(240)});
-}
-
 TEST(JaxExample, ProcessesGatherAndTrainAsOne) {
   DLP_REQUIRE_FRAMEWORKS(venv);
-  const RunResult one = TrainWithProcesses(venv, 1);
+  // One process under dlp-run: the reference.
+  const RunResult one = testing::Run({BinPath("dlp-run"), "-np", "1", "--framework", "jax", "--",
+                                      venv + "/bin/python3", "train.py", "--steps", "8"},
+                                     {.cwd = ExampleDir("jax"), .timeout = absl::Seconds(240)});
   ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
-  const RunResult three = TrainWithProcesses(venv, 3);
-  ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
-
   const auto alone = Results(one.out);
-  const auto results = Results(three.out);
   ASSERT_THAT(alone, SizeIs(1)) << one.out;
-  ASSERT_THAT(results, SizeIs(3)) << three.out;
+
+  // The example's job spec, with 3 processes, under dlpd.
+  FrameworksDlpd dlpd(venv);
+  RunResult outcome;
+  const std::string id =
+      dlpd.SubmitAndWait("jax/job.yaml",
+                         {"spec.replicas.worker.count=3",
+                          "spec.replicas.worker.command=[python3, train.py, --steps, 8]"},
+                         &outcome);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err << dlpd.Logs(id);
+  const auto results = dlpd.JobResults(id);
+  ASSERT_THAT(results, SizeIs(3)) << dlpd.Logs(id);
   const nlohmann::json& reference = alone.at("0");
-  for (const auto& [rank, result] : results) {
-    SCOPED_TRACE("rank " + rank);
-    EXPECT_EQ(result["rank"].get<int>(), std::stoi(rank));
+  for (const auto& [replica, result] : results) {
+    SCOPED_TRACE(replica);
+    EXPECT_EQ("worker-" + std::to_string(result["rank"].get<int>()), replica);
     EXPECT_EQ(result["world"], 3);
     // Every process saw every process's number, in process order.
     EXPECT_THAT(result["gathered"].get<std::vector<double>>(), ElementsAre(1.0, 2.0, 3.0));
