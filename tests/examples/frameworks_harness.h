@@ -45,6 +45,18 @@ inline std::string VenvPath(const std::string& venv) {
   return absl::StrCat(venv, "/bin:/usr/local/bin:/usr/bin:/bin");
 }
 
+// Runs `script` and its arguments with the environment's python3 in
+// examples/`example`, under dlp-run with `flags` (-np 2 --framework jax).
+inline RunResult DlpRunExample(const std::string& venv, const std::string& example,
+                               const std::vector<std::string>& flags,
+                               const std::vector<std::string>& script) {
+  std::vector<std::string> argv = {BinPath("dlp-run")};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"--", venv + "/bin/python3"});
+  argv.insert(argv.end(), script.begin(), script.end());
+  return Run(argv, {.cwd = ExampleDir(example), .timeout = absl::Seconds(240)});
+}
+
 // RESULT lines by who printed them: "[worker-1] RESULT {..}" from `dlp logs`
 // or "[1] RESULT {..}" from dlp-run's prefixed output.
 inline std::map<std::string, nlohmann::json> Results(const std::string& output) {

@@ -16,9 +16,8 @@ using ::testing::SizeIs;
 TEST(JaxExample, ProcessesGatherAndTrainAsOne) {
   DLP_REQUIRE_FRAMEWORKS(venv);
   // One process under dlp-run: the reference.
-  const RunResult one = testing::Run({BinPath("dlp-run"), "-np", "1", "--framework", "jax", "--",
-                                      venv + "/bin/python3", "train.py", "--steps", "8"},
-                                     {.cwd = ExampleDir("jax"), .timeout = absl::Seconds(240)});
+  const RunResult one = DlpRunExample(venv, "jax", {"-np", "1", "--framework", "jax"},
+                                      {"train.py", "--steps", "8"});
   ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
   const auto alone = Results(one.out);
   ASSERT_THAT(alone, SizeIs(1)) << one.out;

@@ -15,10 +15,9 @@ constexpr int kSteps = 30;
 TEST(PytorchExample, DdpRestartedFromItsCheckpointEndsWithTheUninterruptedLoss) {
   DLP_REQUIRE_FRAMEWORKS(venv);
   // Uninterrupted, under dlp-run as under torchrun.
-  const RunResult straight = testing::Run(
-      {BinPath("dlp-run"), "-np", "2", "--", venv + "/bin/python3", "ddp_train.py", "--steps",
-       std::to_string(kSteps), "--checkpoint-dir", ""},
-      {.cwd = ExampleDir("pytorch"), .timeout = absl::Seconds(240)});
+  const RunResult straight =
+      DlpRunExample(venv, "pytorch", {"-np", "2"},
+                    {"ddp_train.py", "--steps", std::to_string(kSteps), "--checkpoint-dir", ""});
   ASSERT_EQ(straight.exit_code, 0) << straight.out << straight.err;
   const auto reference = Results(straight.out);
   ASSERT_THAT(reference, SizeIs(2)) << straight.out;
