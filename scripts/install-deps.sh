@@ -4,17 +4,21 @@
 # wheels (scripts/deps/install-cuda.sh), which scripts/test.sh asks for so that
 # the CUDA code paths compile in every run; with --python also the Python
 # package's test dependencies (pytest, pandas: scripts/deps/install-python.sh),
-# which scripts/test.sh asks for too. Idempotent: what is present is kept.
+# which scripts/test.sh asks for too; with --frameworks also TensorFlow, JAX and
+# PyTorch from PyPI in a virtual environment (scripts/deps/install-frameworks.sh),
+# for the `frameworks` tests of scripts/test.sh. Idempotent: what is present is kept.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 with_cuda=0
 with_python=0
+with_frameworks=0
 for arg in "$@"; do
   case $arg in
     --cuda) with_cuda=1 ;;
     --python) with_python=1 ;;
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "install-deps: unknown option '$arg' (expected --cuda or --python)" >&2; exit 2 ;;
+    --frameworks) with_frameworks=1 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg' (expected --cuda, --python or --frameworks)" >&2; exit 2 ;;
   esac
 done
 
@@ -61,3 +65,4 @@ fi
 
 if [ "$with_cuda" = 1 ]; then "$here/deps/install-cuda.sh"; fi
 if [ "$with_python" = 1 ]; then "$here/deps/install-python.sh"; fi
+if [ "$with_frameworks" = 1 ]; then "$here/deps/install-frameworks.sh" >/dev/null; fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the tests (CONTRIBUTING.md explains the labels):
-#   scripts/test.sh            installs dependencies, builds everything, starts the services
+#   scripts/test.sh            installs dependencies (the `frameworks` tests' TensorFlow, JAX
+#                              and PyTorch included), builds everything, starts the services
 #                              the tests need (Slurm), runs every test, stops the services.
 #                              This is what CI runs.
 #   scripts/test.sh --quick    builds only the unit tests and runs `ctest -L unit` (the
@@ -63,7 +64,7 @@ if [ "${1:-}" = "--sanitize" ] || [ "${1:-}" = "--sanitize-ci" ]; then
   exit 0
 fi
 
-scripts/install-deps.sh --cuda --python
+scripts/install-deps.sh --cuda --python --frameworks
 scripts/build.sh ${CI:+-DDLP_WERROR=ON}
 
 started_services=()

@@ -8,3 +8,8 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   dlp_deps_dir=${DLP_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dlp-deps}
 fi
+# A folder made from a pins file carries the pins' digest in FOLDER/.pins:
+# `dlp_deps_current FOLDER PINS` is true while they are unchanged, and
+# `dlp_deps_stamp PINS` is what to write there once the folder is complete.
+dlp_deps_stamp() { sha256sum "$1" | cut -c1-16; }
+dlp_deps_current() { [ "$(cat "$1/.pins" 2>/dev/null)" = "$(dlp_deps_stamp "$2")" ]; }

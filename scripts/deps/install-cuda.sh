@@ -7,10 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/dir.sh"
 pins=$here/cuda.txt
 toolkit=$dlp_deps_dir/cuda
-stamp=$(sha256sum "$pins" | cut -c1-16)
-if [ -x "$toolkit/bin/nvcc" ] && [ "$(cat "$toolkit/.pins" 2>/dev/null)" = "$stamp" ]; then
-  exit 0
-fi
+if [ -x "$toolkit/bin/nvcc" ] && dlp_deps_current "$toolkit" "$pins"; then exit 0; fi
 
 venv=$dlp_deps_dir/cuda-wheels
 echo "install-cuda: installing the CUDA wheels into $venv" >&2
@@ -33,6 +30,6 @@ for versioned in "$staging"/lib/lib*.so.*; do
   ln -sfn "$(basename "$versioned")" "${versioned%%.so.*}.so"
 done
 ln -sfn lib "$staging/lib64"
-echo "$stamp" >"$staging/.pins"
+dlp_deps_stamp "$pins" >"$staging/.pins"
 rm -rf "$toolkit" && mv "$staging" "$toolkit"
 echo "install-cuda: CUDA toolkit in $toolkit ($("$toolkit/bin/nvcc" --version | tail -2 | head -1))" >&2

@@ -8,12 +8,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/dir.sh"
 pins=$here/python.txt
 venv=$dlp_deps_dir/python-package
-stamp=$(sha256sum "$pins" | cut -c1-16)
-if [ -x "$venv/bin/pytest" ] && [ "$(cat "$venv/.pins" 2>/dev/null)" = "$stamp" ]; then
-  exit 0
-fi
+if [ -x "$venv/bin/pytest" ] && dlp_deps_current "$venv" "$pins"; then exit 0; fi
 echo "install-python: installing python.txt into $venv" >&2
 rm -rf "$venv"
 /usr/bin/python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-warn-script-location -r "$pins"
-echo "$stamp" >"$venv/.pins"
+dlp_deps_stamp "$pins" >"$venv/.pins"

@@ -16,6 +16,13 @@ inline constexpr char kGroupRank[] = "GROUP_RANK";
 inline constexpr char kMasterAddr[] = "MASTER_ADDR";
 inline constexpr char kMasterPort[] = "MASTER_PORT";
 inline constexpr char kTorchRestartCount[] = "TORCHELASTIC_RESTART_COUNT";
+// The rest of torchrun's environment, so that scripts written for it run unchanged.
+inline constexpr char kTorchMaxRestarts[] = "TORCHELASTIC_MAX_RESTARTS";
+inline constexpr char kTorchRunId[] = "TORCHELASTIC_RUN_ID";
+inline constexpr char kGroupWorldSize[] = "GROUP_WORLD_SIZE";
+inline constexpr char kRoleName[] = "ROLE_NAME";
+inline constexpr char kRoleRank[] = "ROLE_RANK";
+inline constexpr char kRoleWorldSize[] = "ROLE_WORLD_SIZE";
 inline constexpr char kDlpPrefix[] = "DLP_";
 
 // The replica and the group.

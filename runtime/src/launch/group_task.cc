@@ -178,8 +178,9 @@ absl::StatusOr<int> GroupTaskRunner::FirstRound() {
 
 void GroupTaskRunner::StartChild(int round) {
   const RankPlan& plan = rank_->plan();
-  std::map<std::string, std::string> vars =
-      RankEnvironment(layout_, plan, TaskCluster(task_, options_.group.framework, round));
+  ClusterInfo cluster = TaskCluster(task_, options_.group.framework, round);
+  cluster.max_restarts = options_.group.max_restarts;
+  std::map<std::string, std::string> vars = RankEnvironment(layout_, plan, cluster);
   SpawnRequest request;
   request.env = CurrentEnvironment();
   // The scheduler's job id is the dlp job's id (Slurm's), whatever the

@@ -32,12 +32,19 @@
 namespace dlp::launch {
 namespace {
 
-// A free TCP port on this machine (released at once; the rank binds it).
-int FreePort() {
-  auto fd = runtime::ListenTcp("0.0.0.0", 0, 1);
-  if (!fd.ok()) return 0;
-  auto port = runtime::BoundPort(fd->get());
-  return port.ok() ? *port : 0;
+// `n` distinct free TCP ports on this machine. Each is held until all are
+// drawn, so that none is drawn twice, then released: the ranks' own servers
+// bind them (torch's store on MASTER_PORT, TensorFlow's on TF_CONFIG's ports).
+std::vector<int> FreePorts(size_t n) {
+  std::vector<runtime::Fd> held;
+  std::vector<int> ports;
+  for (size_t i = 0; i < n; ++i) {
+    auto fd = runtime::ListenTcp("0.0.0.0", 0, 1);
+    auto port = fd.ok() ? runtime::BoundPort(fd->get()) : absl::StatusOr<int>(0);
+    ports.push_back(port.ok() ? *port : 0);
+    if (fd.ok()) held.push_back(std::move(*fd));
+  }
+  return ports;
 }
 
 class Launcher {
@@ -125,14 +132,18 @@ void Launcher::StartRound(int round) {
   ClusterInfo cluster;
   cluster.framework = options_.group.framework;
   cluster.master_addr = master_addr_;
-  cluster.master_port = FreePort();
+  const bool tensorflow = cluster.framework == contract::Framework::kTensorFlow;
+  std::vector<int> ports = FreePorts(1 + (tensorflow ? ranks_.size() : 0));
+  cluster.master_port = ports[0];
+  cluster.tf_ports.assign(ports.begin() + 1, ports.end());
   cluster.store_addr = absl::StrCat(store_host_, ":", store_->port());
   cluster.secret_hex = secret_.Hex();
   cluster.round = round;
-  if (cluster.framework == contract::Framework::kTensorFlow) {
-    for (size_t i = 0; i < ranks_.size(); ++i) cluster.tf_ports.push_back(FreePort());
-  }
+  cluster.max_restarts = options_.group.max_restarts;
   const std::map<std::string, std::string> inherited = CurrentEnvironment();
+  if (auto job = inherited.find(contract::env::kJobId); job != inherited.end()) {
+    cluster.run_id = job->second;
+  }
   const std::vector<int> allowed_cpus = runtime::AllowedCpus();
   for (size_t i = 0; i < ranks_.size(); ++i) {
     RankProcess* rank = ranks_[i].get();

@@ -17,6 +17,12 @@ std::string TfTaskType(const std::string& role) {
   return role;
 }
 
+int RoleCount(const RankLayout& layout, const std::string& role) {
+  int count = 0;
+  for (const RankPlan& r : layout.ranks) count += r.role == role ? 1 : 0;
+  return count;
+}
+
 }  // namespace
 
 std::string TfConfig(const RankLayout& layout, const RankPlan& rank, const ClusterInfo& cluster) {
@@ -56,6 +62,13 @@ std::map<std::string, std::string> RankEnvironment(const RankLayout& layout, con
   vars[env::kReplica] = rank.name;
   vars[env::kRestartCount] = absl::StrCat(cluster.round);
   vars[env::kTorchRestartCount] = absl::StrCat(cluster.round);
+  vars[env::kTorchMaxRestarts] = absl::StrCat(cluster.max_restarts);
+  vars[env::kTorchRunId] = cluster.run_id.empty() ? "none" : cluster.run_id;
+  vars[env::kGroupWorldSize] = absl::StrCat(layout.num_nodes);
+  // torchrun's roles are dlp's; its one role of plain -np ranks is "default".
+  vars[env::kRoleName] = rank.role == "rank" ? "default" : rank.role;
+  vars[env::kRoleRank] = absl::StrCat(rank.index);
+  vars[env::kRoleWorldSize] = absl::StrCat(RoleCount(layout, rank.role));
   vars[env::kRdzvRound] = absl::StrCat(cluster.round);
   vars[env::kStoreAddr] = cluster.store_addr;
   if (!cluster.secret_hex.empty()) vars[env::kRdzvSecret] = cluster.secret_hex;

@@ -13,6 +13,7 @@ ClusterInfo TaskCluster(const SchedulerTask& task, contract::Framework framework
   cluster.master_port = task.store_port + 1;
   cluster.store_addr = absl::StrCat(task.nodes[0], ":", task.store_port);
   cluster.round = round;
+  cluster.run_id = task.job_id;
   for (int r = 0; r < task.world; ++r) cluster.tf_ports.push_back(task.store_port + 2 + r);
   return cluster;
 }
