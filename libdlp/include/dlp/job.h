@@ -52,6 +52,15 @@ struct RestartPolicy {
   friend bool operator==(const RestartPolicy&, const RestartPolicy&) = default;
 };
 
+// spec.successPolicy (Kubeflow's and JobSet's): when the job has succeeded.
+struct SuccessPolicy {
+  // The job succeeds once every replica of these roles has exited 0; the
+  // other replicas are then stopped and their exit does not count. Empty:
+  // every replica must exit 0.
+  std::vector<std::string> roles;
+  friend bool operator==(const SuccessPolicy&, const SuccessPolicy&) = default;
+};
+
 struct LogsSpec {
   // Each replica's log file is rotated (NAME.log -> NAME.log.1) past this many
   // bytes, keeping the newest output; 0: no limit.
@@ -97,6 +106,7 @@ struct JobSpec {
   // empty: the context's `image`. Other backends ignore it.
   std::string image;
   RestartPolicy restart_policy;
+  SuccessPolicy success_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
   LogsSpec logs;
   // Whether the scheduler may stop it to make room for another job (it goes

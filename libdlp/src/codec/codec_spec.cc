@@ -40,6 +40,7 @@ constexpr absl::string_view kSpecMembers[] = {"name",
                                                "workdir",
                                                "image",
                                                "restartPolicy",
+                                               "successPolicy",
                                                "activeDeadlineSeconds",
                                                "logs",
                                                "preemptible",
@@ -241,6 +242,9 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
     json["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
   }
   if (!spec.depends_on.empty()) json["dependsOn"] = DependsOnJson(spec.depends_on);
+  if (!spec.success_policy.roles.empty()) {
+    json["successPolicy"] = {{"roles", spec.success_policy.roles}};
+  }
   return json;
 }
 
@@ -295,6 +299,15 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
     DLP_RETURN_IF_ERROR(ReadInt(*restart, p, "maxRestarts", &spec.restart_policy.max_restarts));
     DLP_RETURN_IF_ERROR(
         ReadInt(*restart, p, "backoffSeconds", &spec.restart_policy.backoff_seconds));
+  }
+  DLP_ASSIGN_OR_RETURN(const Json* success, ReadObject(value, path, "successPolicy"));
+  if (success != nullptr) {
+    const std::string p = member_path("successPolicy");
+    if (refuse) DLP_RETURN_IF_ERROR(RefuseUnknownMembers(*success, p, kSuccessPolicyFields));
+    DLP_RETURN_IF_ERROR(ReadStringList(*success, p, "roles", &spec.success_policy.roles));
+    if (Problem problem = CheckSuccessRoleCount(spec.success_policy.roles.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(p, ".roles: ", *problem));
+    }
   }
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "activeDeadlineSeconds", &spec.active_deadline_seconds));
   DLP_ASSIGN_OR_RETURN(const Json* logs, ReadObject(value, path, "logs"));

@@ -129,6 +129,9 @@ std::string JobSpecToYaml(const JobSpec& spec) {
   body["restartPolicy"] = {{"policy", RestartPolicyName(spec.restart_policy.policy)},
                            {"maxRestarts", spec.restart_policy.max_restarts},
                            {"backoffSeconds", spec.restart_policy.backoff_seconds}};
+  if (!spec.success_policy.roles.empty()) {
+    body["successPolicy"] = {{"roles", spec.success_policy.roles}};
+  }
   if (spec.active_deadline_seconds != 0) {
     body["activeDeadlineSeconds"] = spec.active_deadline_seconds;
   }

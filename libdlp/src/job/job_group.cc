@@ -97,6 +97,7 @@ contract::Group JobGroup(const JobSpec& spec) {
   }
   group.restart_policy = ToContract(spec.restart_policy.policy);
   group.max_restarts = spec.restart_policy.max_restarts;
+  group.success_roles = spec.success_policy.roles;
   group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);
   group.log_max_bytes = spec.logs.max_bytes > 0 ? spec.logs.max_bytes : kDefaultLogMaxBytes;
   return group;

@@ -9,6 +9,7 @@
 #include "spec/field_names.h"
 #include "spec/reader.h"
 #include "spec/rules.h"
+#include "spec/success_policy.h"
 #include "spec/suggest.h"
 
 namespace dlp::internal {
@@ -28,7 +29,8 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "preemptible",
                                              "preemption",
                                              "image",
-                                             "dependsOn"};
+                                             "dependsOn",
+                                             "successPolicy"};
 constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
 
 Problem NoProblem(absl::string_view) { return std::nullopt; }
@@ -156,6 +158,10 @@ class Decoder {
       spec.replicas.push_back(std::move(replica));
     }
     r_.Check(replicas, "spec.replicas", CheckTotalReplicas(total));
+    // After the replicas: each role it names must be one of theirs.
+    if (YAML::Node n = YamlReader::Child(body, "successPolicy"); YamlReader::Present(n)) {
+      spec.success_policy = DecodeSuccessPolicy(n, "spec.successPolicy", spec.replicas, r_);
+    }
   }
 
   ReplicaSpec Replica(const YAML::Node& node, absl::string_view role) {

@@ -12,5 +12,6 @@ inline constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", 
 inline constexpr absl::string_view kLogsFields[] = {"maxBytes"};
 inline constexpr absl::string_view kPreemptionFields[] = {"gracePeriodSeconds"};
 inline constexpr absl::string_view kDependencyFields[] = {"job", "condition"};
+inline constexpr absl::string_view kSuccessPolicyFields[] = {"roles"};
 
 }  // namespace dlp::internal

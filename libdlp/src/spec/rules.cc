@@ -7,6 +7,7 @@
 #include "common/string_view_compat.h"
 #include "dlp/spec.h"
 #include "job/job_group.h"
+#include "spec/suggest.h"
 #include "spec/text.h"
 
 namespace dlp::internal {
@@ -92,6 +93,24 @@ Problem CheckDependencyJob(absl::string_view job) {
 Problem CheckDependencyCount(size_t count) {
   if (count <= static_cast<size_t>(kMaxDependencies)) return std::nullopt;
   return absl::StrFormat("%d dependencies; at most %d", count, kMaxDependencies);
+}
+
+Problem CheckSuccessRoleCount(size_t count) {
+  if (count > 0) return std::nullopt;
+  return "needs at least one role, e.g. roles: [chief]; leave successPolicy out for the "
+         "default (every replica must succeed)";
+}
+
+Problem CheckSuccessRole(absl::string_view role, const std::vector<ReplicaSpec>& replicas) {
+  std::vector<absl::string_view> roles;
+  for (const ReplicaSpec& r : replicas) {
+    if (r.role == role) return std::nullopt;
+    roles.push_back(r.role);
+  }
+  // The name is the writer's text: escaped and cut short in the message.
+  const std::string shown = absl::CHexEscape(role.substr(0, 64));
+  if (roles.empty()) return absl::StrCat("unknown role \"", shown, "\"; the job has no replicas");
+  return UnknownName("role", shown, roles);
 }
 
 Problem CheckQueueName(absl::string_view name) {

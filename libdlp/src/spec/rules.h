@@ -120,5 +120,9 @@ Problem CheckLogMaxBytes(int64_t bytes);  // 0 (the default) or at least kMinLog
 Problem CheckDependencyJob(absl::string_view job);
 // The number of spec.dependsOn entries.
 Problem CheckDependencyCount(size_t count);
+// spec.successPolicy.roles: at least one role (leaving the policy out is the default).
+Problem CheckSuccessRoleCount(size_t count);
+// An entry of spec.successPolicy.roles: one of the job's own roles.
+Problem CheckSuccessRole(absl::string_view role, const std::vector<ReplicaSpec>& replicas);
 
 }  // namespace dlp::internal

@@ -53,6 +53,24 @@ void ValidateReplica(const ReplicaSpec& r, Validator& v) {
   }
 }
 
+void ValidateSuccessPolicy(const JobSpec& spec, Validator& v) {
+  std::set<std::string> seen;
+  const std::vector<std::string>& roles = spec.success_policy.roles;
+  // At most one entry per role of kRoles can be valid: the rest is refused unread.
+  for (size_t i = 0; i < roles.size() && i < 2 * internal::kRoles.size(); ++i) {
+    const std::string path = absl::StrCat("spec.successPolicy.roles[", i, "]");
+    if (internal::Problem problem = internal::CheckSuccessRole(roles[i], spec.replicas)) {
+      v.Check(path, problem);
+    } else if (!seen.insert(roles[i]).second) {
+      v.Check(path, absl::StrCat("role ", roles[i], " is listed twice"));
+    }
+  }
+  if (roles.size() > 2 * internal::kRoles.size()) {
+    v.Check("spec.successPolicy.roles",
+            absl::StrCat(roles.size(), " roles; a job has at most ", internal::kRoles.size()));
+  }
+}
+
 }  // namespace
 
 absl::Status ValidateJobSpec(const JobSpec& spec) {
@@ -104,6 +122,7 @@ absl::Status ValidateJobSpec(const JobSpec& spec) {
   const RestartPolicy& rp = spec.restart_policy;
   v.Check("spec.restartPolicy.maxRestarts", internal::CheckMaxRestarts(rp.policy, rp.max_restarts));
   v.Check("spec.restartPolicy.backoffSeconds", internal::CheckBackoffSeconds(rp.backoff_seconds));
+  if (!spec.success_policy.roles.empty()) ValidateSuccessPolicy(spec, v);
   v.Check("spec.activeDeadlineSeconds",
           internal::CheckDeadlineSeconds(spec.active_deadline_seconds));
   v.Check("spec.logs.maxBytes", internal::CheckLogMaxBytes(spec.logs.max_bytes));

@@ -1,5 +1,6 @@
 #include "contract/group.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -98,6 +99,27 @@ absl::StatusOr<Role> ParseRole(const Json& j, const std::string& source, const s
   return role;
 }
 
+// {"roles": [...]}: each one of the group's roles, once.
+absl::StatusOr<std::vector<std::string>> ParseSuccessRoles(const Json& j, const Group& group,
+                                                           const std::string& source) {
+  if (!j.is_object() || !j.contains("roles") || !j["roles"].is_array() || j["roles"].empty()) {
+    return FieldError(source, "successPolicy",
+                      "must be an object with a non-empty array \"roles\"");
+  }
+  std::vector<std::string> roles;
+  for (const Json& entry : j["roles"]) {
+    const std::string name = entry.is_string() ? entry.get<std::string>() : "";
+    const bool known = std::any_of(group.roles.begin(), group.roles.end(),
+                                   [&name](const Role& r) { return r.role == name; });
+    if (!known || std::find(roles.begin(), roles.end(), name) != roles.end()) {
+      return FieldError(source, "successPolicy.roles",
+                        "must name each of the group's roles at most once");
+    }
+    roles.push_back(name);
+  }
+  return roles;
+}
+
 absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
   if (!j.is_object()) return FieldError(source, "(top)", "must be an object");
   Group group;
@@ -142,6 +164,9 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
       return FieldError(source, "maxRestarts", "must be an integer >= 0");
     }
     group.max_restarts = j["maxRestarts"].get<int>();
+  }
+  if (j.contains("successPolicy")) {
+    DLP_ASSIGN_OR_RETURN(group.success_roles, ParseSuccessRoles(j["successPolicy"], group, source));
   }
   if (j.contains("restartCount")) {
     if (!j["restartCount"].is_number_integer() || j["restartCount"].get<int64_t>() < 0 ||
@@ -201,6 +226,7 @@ std::string GroupToJson(const Group& group) {
   j["roles"] = std::move(roles);
   j["restartPolicy"] = std::string(RestartPolicyName(group.restart_policy));
   j["maxRestarts"] = group.max_restarts;
+  if (!group.success_roles.empty()) j["successPolicy"] = {{"roles", group.success_roles}};
   if (group.restart_count > 0) j["restartCount"] = group.restart_count;
   const double backoff = absl::ToDoubleSeconds(group.backoff);
   // (The range check first: casting a double outside int64_t's range is undefined.)

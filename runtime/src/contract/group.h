@@ -40,6 +40,10 @@ struct Group {
   std::vector<Role> roles;
   RestartPolicy restart_policy = RestartPolicy::kNever;
   int max_restarts = 0;
+  // spec.successPolicy.roles: a round succeeds once every rank of these roles
+  // exited 0, and the ranks still running are stopped (launch/success_policy.h).
+  // Empty: every rank must exit 0.
+  std::vector<std::string> success_roles;
   // Restarts the job had before this launch (dlpd starts a preempted job
   // again): the first round's DLP_RESTART_COUNT, so that it resumes from its
   // checkpoint. max_restarts counts this launch's restarts only.

@@ -8,9 +8,10 @@
 // rounds through it. Every task reports its child's start and end as events
 // (`dlp-run/r<round>/event/<n>`, n from an atomic counter); rank 0 reads them in
 // order, keeps the status file, and decides the round once: "done" when every
-// rank succeeded, "restart" or "fail CODE" at the first failure, by the restart
-// policy. Each task waits for that decision (`dlp-run/r<round>/decision`),
-// stops its child if it still runs, and either exits with the job's exit code
+// rank succeeded (or every rank of the success policy's roles), "restart" or
+// "fail CODE" at the first failure before that, by the restart policy. Each
+// task waits for that decision (`dlp-run/r<round>/decision`), stops its child
+// if it still runs, and either exits with the job's exit code
 // or, after the backoff, starts the next round. When Slurm requeues the job (a
 // lost allocation), rank 0 continues the count from the previous status file.
 // (In a pod the group has no restarts: the workload restarts the whole gang.)

@@ -1,5 +1,6 @@
 // The launcher's loop. Each round starts every rank, then polls their pipes
-// and the signal pipe until either all ranks succeeded, one failed, the start
+// and the signal pipe until either all ranks succeeded (or those of the
+// success policy's roles, and the rest are stopped), one failed, the start
 // timeout passed, or dlp-run was told to stop. A failure stops the rest of the
 // group (SIGTERM to each process group, SIGKILL after the grace period); the
 // next round, if the restart policy allows one, starts after the backoff with
@@ -27,6 +28,7 @@
 #include "launch/rank_environment.h"
 #include "launch/rank_process.h"
 #include "launch/signals.h"
+#include "launch/success_policy.h"
 #include "rendezvous/store.h"
 
 namespace dlp::launch {
@@ -60,6 +62,8 @@ class Launcher {
   void StartRound(int round);
   Outcome Supervise(int round);
   void StopAll();
+  // After a success: stops the ranks still running (successPolicy), if any.
+  void StopRest();
   bool Backoff();  // false when cancelled during the wait
   void Pump(absl::Time deadline);
   void WriteStatus();
@@ -73,6 +77,7 @@ class Launcher {
   contract::GroupStatus group_status_;
   RankLayout layout_;
   std::vector<std::unique_ptr<RankProcess>> ranks_;
+  std::vector<bool> stopped_by_policy_;  // per rank: stopped because the round succeeded
   std::unique_ptr<runtime::TcpStoreServer> store_;
   runtime::JobSecret secret_;  // drawn once; the same for every round
   std::string store_host_, master_addr_, cwd_;
@@ -104,6 +109,7 @@ absl::Status Launcher::Prepare() {
     }
     any_remote_ = any_remote_ || !plan.local;
     ranks_.push_back(std::make_unique<RankProcess>(plan, std::move(writer)));
+    stopped_by_policy_.push_back(false);
   }
   char cwd[4096] = {0};
   cwd_ = getcwd(cwd, sizeof cwd - 1) != nullptr ? cwd : "";
@@ -220,12 +226,13 @@ Launcher::Outcome Launcher::Supervise(int round) {
   while (true) {
     if (cancel_signal_ != 0) return Outcome::kCancelled;
     if (!failure_.empty()) return Outcome::kFailed;
-    bool all_done = true, all_ready = true;
+    bool all_ready = true;
+    std::vector<const contract::RankStatus*> ends;  // no copies: this runs at every output line
     for (auto& rank : ranks_) {
-      all_done = all_done && rank->exited();
       all_ready = all_ready && (rank->ready() || rank->exited());
+      ends.push_back(&rank->status());
     }
-    if (all_done) return Outcome::kSucceeded;
+    if (RoundSucceeded(options_.group, ends)) return Outcome::kSucceeded;
     absl::Time deadline = absl::InfiniteFuture();
     if (!all_ready) {
       if (absl::Now() >= start_deadline) {
@@ -268,6 +275,18 @@ void Launcher::StopAll() {
   for (auto& rank : ranks_) rank->DrainAndClose();
 }
 
+void Launcher::StopRest() {
+  for (size_t i = 0; i < ranks_.size(); ++i) stopped_by_policy_[i] = ranks_[i]->running();
+  const auto& stopped = stopped_by_policy_;
+  if (std::none_of(stopped.begin(), stopped.end(), [](bool b) { return b; })) {
+    for (auto& rank : ranks_) rank->DrainAndClose();
+    return;
+  }
+  group_status_.reason = SuccessPolicyReason(options_.group);
+  Notify(group_status_.reason);
+  StopAll();
+}
+
 bool Launcher::Backoff() {
   const absl::Time end = absl::Now() + options_.group.backoff;
   while (absl::Now() < end && cancel_signal_ == 0) Pump(end);
@@ -277,9 +296,12 @@ bool Launcher::Backoff() {
 void Launcher::WriteStatus() {
   group_status_.replicas.clear();
   bool all_running = true;
-  for (auto& rank : ranks_) {
-    group_status_.replicas.push_back(rank->status());
-    all_running = all_running && rank->status().state != "Starting";
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    group_status_.replicas.push_back(ranks_[i]->status());
+    all_running = all_running && ranks_[i]->status().state != "Starting";
+    if (stopped_by_policy_[i]) {
+      MarkStoppedBySuccessPolicy(options_.group, &group_status_.replicas.back());
+    }
   }
   if (group_status_.state == "Starting" && all_running) group_status_.state = "Running";
   absl::Status written = status_writer_.Write(group_status_);
@@ -299,9 +321,9 @@ absl::StatusOr<LaunchResult> Launcher::Run() {
     StartRound(round);
     const Outcome outcome = Supervise(round);
     if (outcome == Outcome::kSucceeded) {
-      for (auto& rank : ranks_) rank->DrainAndClose();
-      group_status_.state = "Succeeded";
       group_status_.reason = "";
+      StopRest();
+      group_status_.state = "Succeeded";
       WriteStatus();
       return LaunchResult{0, ""};
     }

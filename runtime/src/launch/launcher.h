@@ -1,7 +1,8 @@
 // Runs a group of ranks to completion: starts them (forked locally, over ssh
 // elsewhere) around a rendezvous store, relays their output, keeps the status
 // file, stops the group when one rank fails, and restarts it as the policy
-// allows. SIGTERM/SIGINT to the launcher stop every rank (TERM, grace, KILL).
+// allows; with a success policy, stops the rest once its roles succeeded.
+// SIGTERM/SIGINT to the launcher stop every rank (TERM, grace, KILL).
 #pragma once
 
 #include <functional>

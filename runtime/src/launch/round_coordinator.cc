@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "launch/success_policy.h"
 
 namespace dlp::launch {
 
@@ -54,7 +55,6 @@ RoundCoordinator::RoundCoordinator(const contract::Group& group, const RankLayou
 
 void RoundCoordinator::StartRound(int round) {
   round_ = round;
-  succeeded_ = 0;
   status_.restarts = round;
   status_.state = std::string(contract::kStarting);
   for (contract::RankStatus& r : status_.replicas) {
@@ -100,9 +100,18 @@ std::optional<std::string> RoundCoordinator::OnEvent(const std::string& event) {
     return Decide(r);
   }
   r.state = std::string(contract::kSucceeded);
-  if (++succeeded_ < static_cast<int>(status_.replicas.size())) return std::nullopt;
+  if (!RoundSucceeded(group_, status_.replicas)) return std::nullopt;
+  // The tasks stop what still runs once they read "done"; its end does not count.
+  bool stopping = false;
+  for (contract::RankStatus& other : status_.replicas) {
+    if (other.state == contract::kRunning || other.state == contract::kStarting) {
+      MarkStoppedBySuccessPolicy(group_, &other);
+      stopping = true;
+    }
+  }
   status_.state = std::string(contract::kSucceeded);
-  status_.reason = "";
+  status_.reason = stopping ? SuccessPolicyReason(group_) : "";
+  if (stopping && notify_) notify_(status_.reason);
   return std::string(kDone);
 }
 

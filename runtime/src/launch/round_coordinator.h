@@ -40,7 +40,8 @@ std::string ExitEvent(int rank, const contract::RankStatus& status);
 int JobExitCode(const contract::RankStatus& rank);
 
 // Keeps the group's status from the events of a round and decides it: done
-// once every rank succeeded; at the first failure, restart when the policy
+// once every rank succeeded, or every rank of the success policy's roles
+// (launch/success_policy.h); at the first failure before that, restart when the policy
 // and the restarts left allow it, else fail with that rank's exit code.
 // Not thread-safe.
 class RoundCoordinator {
@@ -62,7 +63,6 @@ class RoundCoordinator {
   std::function<void(const std::string&)> notify_;
   contract::GroupStatus status_;
   int round_ = 0;
-  int succeeded_ = 0;
 };
 
 }  // namespace dlp::launch

@@ -52,6 +52,31 @@ TEST_F(RoundCoordinatorTest, DoneOnceEveryRankSucceeded) {
   EXPECT_FALSE(coordinator_->OnEvent("garbage"));
 }
 
+// successPolicy {roles: [chief]}: done once the chief succeeded; the workers
+// still running are stopped by the tasks and reported as stopped, not failed.
+TEST_F(RoundCoordinatorTest, SuccessPolicyIsDoneOnceItsRolesSucceeded) {
+  group_.success_roles = {"chief"};
+  for (int rank = 0; rank < 3; ++rank) coordinator_->OnEvent(StartEvent(rank, 10 + rank, "n"));
+  EXPECT_FALSE(coordinator_->OnEvent(ExitEvent(1, Ended(0, {}))));  // a worker: simply done
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(0, Ended(0, {}))), kDone);
+  const contract::GroupStatus& status = coordinator_->status();
+  EXPECT_EQ(status.state, "Succeeded");
+  EXPECT_EQ(status.reason, "every replica of chief exited 0 (successPolicy); the other replicas "
+                           "were stopped");
+  EXPECT_EQ(status.replicas[1].reason, "");
+  EXPECT_EQ(status.replicas[2].state, "Succeeded");
+  EXPECT_EQ(status.replicas[2].reason, "stopped: every replica of chief exited 0 (successPolicy)");
+  EXPECT_EQ(lines_.back(), status.reason);
+}
+
+TEST_F(RoundCoordinatorTest, SuccessPolicyStillFailsOnAnEarlierFailure) {
+  group_.success_roles = {"chief"};
+  for (int rank = 0; rank < 3; ++rank) coordinator_->OnEvent(StartEvent(rank, 10 + rank, "n"));
+  EXPECT_EQ(coordinator_->OnEvent(ExitEvent(2, Ended(4, {}))), "fail 4");
+  EXPECT_EQ(coordinator_->status().state, "Failed");
+  EXPECT_EQ(coordinator_->status().replicas[0].signal, SIGTERM);
+}
+
 TEST_F(RoundCoordinatorTest, ExitCodePolicyRestartsSignalsOnlyAndCountsRounds) {
   coordinator_->OnEvent(StartEvent(0, 10, "n"));
   coordinator_->OnEvent(StartEvent(1, 11, "n"));

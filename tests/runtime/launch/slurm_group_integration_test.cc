@@ -3,12 +3,15 @@
 // coordinates the rounds; restarts, logs, status and exit codes must be those
 // of dlp-run under dlpd. No Slurm needed.
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <memory>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "contract/group.h"
 #include "contract/status.h"
@@ -171,6 +174,40 @@ TEST_F(SlurmGroupTest, ARequeueContinuesTheCountAndStopsWhenNoneIsLeft) {
   for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_THAT(ReadFileOrEmpty(dir_.Join("logs/worker-1.log")), HasSubstr("ran round 1"));
   EXPECT_EQ(Status().restarts, 1);
+}
+
+// successPolicy {roles: [chief]}: rank 0 decides "done" once the chief
+// exited 0; every task stops its worker and exits 0.
+TEST_F(SlurmGroupTest, SuccessPolicyEndsEveryTaskOnceTheChiefSucceeded) {
+  contract::Group group;
+  group.roles = {{"chief", 1,
+                  {"/bin/sh", "-c",
+                   "while [ ! -f worker-0.pid ] || [ ! -f worker-1.pid ]; do sleep 0.05; done"},
+                  {}, 0},
+                 {"worker", 2,
+                  {"/bin/sh", "-c",
+                   "echo $$ > worker-$DLP_REPLICA_INDEX.pid; while true; do sleep 1; done"},
+                  {}, 0}};
+  group.success_roles = {"chief"};
+  auto results = RunTasks(group, 3);
+  for (const RunResult& r : results) EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(results[0].err, HasSubstr("every replica of chief exited 0 (successPolicy)"));
+  contract::GroupStatus status = Status();
+  EXPECT_EQ(status.state, "Succeeded");
+  EXPECT_EQ(status.reason,
+            "every replica of chief exited 0 (successPolicy); the other replicas were stopped");
+  ASSERT_EQ(status.replicas.size(), 3u);
+  for (int rank = 1; rank <= 2; ++rank) {
+    EXPECT_EQ(status.replicas[rank].state, "Succeeded");
+    EXPECT_EQ(status.replicas[rank].reason,
+              "stopped: every replica of chief exited 0 (successPolicy)");
+    int pid = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(
+        absl::StripAsciiWhitespace(ReadFileOrEmpty(dir_.Join(absl::StrCat(
+            "worker-", rank - 1, ".pid")))),
+        &pid));
+    EXPECT_NE(kill(pid, 0), 0) << "worker-" << rank - 1 << " still runs";
+  }
 }
 
 TEST_F(SlurmGroupTest, TooFewTasksForTheGroupIsASetupError) {

@@ -1,7 +1,8 @@
 // flavour jobset: one JobSet (jobset.x-k8s.io/v1alpha2) with one replicated
 // Job per role, each an Indexed Job of `count` pods. JobSet gives pod i of
 // role r the host name BASE-r-0-i under the headless Service BASE, and
-// restarts the whole set up to failurePolicy.maxRestarts times.
+// restarts the whole set up to failurePolicy.maxRestarts times. successPolicy:
+// JobSet's own (operator All over the named roles' replicated Jobs).
 #include "absl/strings/str_cat.h"
 #include "backends/kubernetes/render_input.h"
 
@@ -35,6 +36,12 @@ absl::StatusOr<Json> JobSetWorkload(const RenderInput& in) {
        {{"enableDNSHostnames", true}, {"subdomain", in.base}, {"publishNotReadyAddresses", true}}},
       {"replicatedJobs", replicated},
   };
+  // The JobSet completes once every Job of these roles has (and stops the
+  // rest), as dlp-run's rank 0 decides inside the pods (docs/kubernetes.md).
+  if (!in.spec.success_policy.roles.empty()) {
+    spec["successPolicy"] = {{"operator", "All"},
+                             {"targetReplicatedJobs", in.spec.success_policy.roles}};
+  }
   if (restart.policy != RestartPolicyKind::kNever) {
     spec["failurePolicy"] = {{"maxRestarts", restart.max_restarts}};
     if (exit_code) {

@@ -2,7 +2,8 @@
 // role, gang-scheduled (minAvailable = every replica) in options.queue. The
 // svc plugin names pod i of task r BASE-r-i under the headless Service BASE,
 // the env plugin gives it VC_TASK_INDEX. Restarts: RestartJob on a failed pod,
-// up to maxRetry.
+// up to maxRetry. successPolicy of one role: that task's TaskCompleted
+// completes the job.
 #include "absl/strings/str_cat.h"
 #include "backends/kubernetes/render_input.h"
 
@@ -16,6 +17,7 @@ absl::StatusOr<Json> VolcanoJobWorkload(const RenderInput& in) {
         "128-255; use OnFailure or the jobset flavour");
   }
   const std::string pattern = absl::StrCat(in.base, "-{role}-{index}.", in.base);
+  const std::vector<std::string>& success_roles = in.spec.success_policy.roles;
   Json tasks = Json::array();
   int total = 0;
   for (const ReplicaSpec& role : in.spec.replicas) {
@@ -24,6 +26,12 @@ absl::StatusOr<Json> VolcanoJobWorkload(const RenderInput& in) {
     // Volcano sets the scheduler and the priority on the job, not the pods.
     pod["spec"].erase("priorityClassName");
     tasks.push_back({{"name", role.role}, {"replicas", role.count}, {"template", pod}});
+    // One success role: Volcano completes the job when that task has (its
+    // TaskCompleted is per task, so two roles would mean "any", not "all";
+    // then dlp-run's rank 0 alone decides, as in the other flavours).
+    if (success_roles.size() == 1 && success_roles[0] == role.role) {
+      tasks.back()["policies"] = {{{"event", "TaskCompleted"}, {"action", "CompleteJob"}}};
+    }
     if (in.spec.active_deadline_seconds > 0) {
       tasks.back()["template"]["spec"]["activeDeadlineSeconds"] = in.spec.active_deadline_seconds;
     }

@@ -96,6 +96,8 @@ Job ToJob(const SlurmJobRecord& record, const std::string& job_dir) {
       contract::ReadStatusFile(contract::JobFolder{job_dir}.StatusFile());
   if (status.ok() && *status && !(*status)->replicas.empty()) {
     job.restart_count = (*status)->restarts;
+    // Why replicas were stopped when the success policy's roles succeeded.
+    if (job.state == JobState::kSucceeded) job.reason = (*status)->reason;
     job.replicas = JobReplicas(**status);
     for (JobReplica& replica : job.replicas) {
       // Slurm's state wins over a status file it outlived: a job Slurm ended

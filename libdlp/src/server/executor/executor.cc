@@ -285,7 +285,8 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
     job.reason = record.stop_reason;
   } else if (status && status->state == contract::kSucceeded) {
     job.state = JobState::kSucceeded;
-    job.reason = "";
+    // Empty, or why replicas were stopped (successPolicy).
+    job.reason = status->reason;
     job.exit_code = 0;
   } else if (status && status->terminal()) {
     job.state = JobState::kFailed;

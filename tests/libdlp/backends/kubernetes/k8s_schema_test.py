@@ -46,7 +46,7 @@ spec:
       resources: {cpu: 3500m, memory: 12Gi, gpu: 2}
   activeDeadlineSeconds: 7200
 """,
-    # Every role, restarts on signals only, a numeric priority.
+    # Every role, restarts on signals only, a numeric priority, two success roles.
     "roles": """
 apiVersion: dlp/v1
 kind: Job
@@ -61,8 +61,10 @@ spec:
     worker: {count: 3, command: [python3, w.py], resources: {cpu: 4, gpu: 1, gpuType: h200}}
     evaluator: {count: 1, command: [python3, eval.py]}
   restartPolicy: {policy: ExitCode, maxRestarts: 5}
+  successPolicy: {roles: [chief, evaluator]}
 """,
-    # Two roles restarting on any failure, a fractional GPU, a 63-byte name.
+    # Two roles restarting on any failure, a fractional GPU, a 63-byte name, the
+# job ending with its chief.
     "restarts": """
 apiVersion: dlp/v1
 kind: Job
@@ -74,6 +76,7 @@ spec:
     chief: {count: 1, command: [python3, c.py], resources: {gpu: 0.5}}
     worker: {count: 1024, command: [python3, w.py], env: {"ON": "on", "NULL": "null", "N": "007"}}
   restartPolicy: {policy: OnFailure, maxRestarts: 3, backoffSeconds: 10}
+  successPolicy: {roles: [chief]}
 """ % ("a" * 20 + "-" + "b" * 42),
     # One role restarting on any failure, the default priority.
     "single-restarts": """

@@ -1,0 +1,47 @@
+#include "spec/success_policy.h"
+
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "spec/field_names.h"
+#include "spec/rules.h"
+
+namespace dlp::internal {
+
+SuccessPolicy DecodeSuccessPolicy(const YAML::Node& node, const std::string& path,
+                                  const std::vector<ReplicaSpec>& replicas, YamlReader& r) {
+  SuccessPolicy policy;
+  if (!r.CheckMap(node, path, "a map with roles, e.g. {roles: [chief]}", kSuccessPolicyFields)) {
+    return policy;
+  }
+  const YAML::Node roles = YamlReader::Child(node, "roles");
+  const std::string roles_path = path + ".roles";
+  if (!YamlReader::Present(roles)) {
+    r.Required(node, path, "roles", kSuccessPolicyFields, "required; e.g. roles: [chief]");
+    return policy;
+  }
+  if (!roles.IsSequence()) {
+    r.Report(roles, roles_path,
+             absl::StrCat("expected a list of roles, e.g. [chief], got ", Describe(roles)));
+    return policy;
+  }
+  std::optional<std::vector<std::string>> names = r.StringList(roles, roles_path);
+  if (!names || !r.Check(roles, roles_path, CheckSuccessRoleCount(names->size()))) return policy;
+  std::map<std::string, int> first_line;
+  for (size_t i = 0; i < names->size(); ++i) {
+    const YAML::Node item = roles[i];
+    const std::string item_path = absl::StrCat(roles_path, "[", i, "]");
+    const std::string& role = (*names)[i];
+    if (!r.Check(item, item_path, CheckSuccessRole(role, replicas))) continue;
+    auto [seen, inserted] = first_line.emplace(role, item.Mark().line + 1);
+    if (!inserted) {
+      r.Report(item, item_path,
+               absl::StrCat("role ", role, " is listed twice; first on line ", seen->second));
+      continue;
+    }
+    policy.roles.push_back(role);
+  }
+  return policy;
+}
+
+}  // namespace dlp::internal
