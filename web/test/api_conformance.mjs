@@ -63,7 +63,7 @@ try {
 
   // Both GPUs held until the test lets go, so that the next GPU job queues.
   const whole = env.submit("whole", `echo DLP_METRIC loss=0.5 step=1; echo model > "$DLP_OUTPUT_DIR/model.bin"
-    while [ ! -e ${env.work("go")} ]; do sleep 0.05; done`, { gpu: 2 });
+    while [ ! -e ${env.work("go")} ]; do sleep 0.05; done`, { gpu: 2, extra: "  successPolicy: {roles: [worker]}\n" });
   await waitUntil("the whole-GPU job to run", () => env.status(whole).state === "Running");
   const queued = env.submit("queued", "true", { count: 2, gpu: 0.5 });
   await waitUntil("a position for the queued job", () => env.status(queued).position != null);

@@ -39,8 +39,6 @@ TEST(TensorflowExample, MultiWorkerMirroredWorkersAllReduceAndEndAlike) {
 TEST(TensorflowExample, ParameterServerChiefTrainsOnThePsVariablesAndEndsTheJob) {
   DLP_REQUIRE_FRAMEWORKS(venv);
   // The servers never exit: only spec.successPolicy ({roles: [chief]}) ends the job.
-  GTEST_SKIP() << "needs spec.successPolicy (the success-policy branch): the job succeeds "
-                  "when the chief does";
   FrameworksDlpd dlpd(venv);
   RunResult outcome;
   const std::string id = dlpd.SubmitAndWait("tensorflow/ps.yaml", {}, &outcome);
