@@ -23,6 +23,7 @@ export interface Replica {
 export interface ReplicaSpec {
   role: string;
   count: number;
+  minCount?: number; // the fewest it runs with (elastic worker); absent: count
   command: string[];
   env: Record<string, string>;
   // gpu: whole GPUs as an integer, a share of one device as a fraction (0.5).
@@ -61,6 +62,8 @@ export interface JobSummary {
   exitCode: number | null;
   restartCount: number;
   preemptions: number;
+  size?: number; // an elastic job that has started: the workers it runs with
+  resizes?: number;
   position?: number | null; // Queued jobs only
   estimatedStart?: string | null; // Queued jobs only
   spec?: JobSpec;
