@@ -75,6 +75,15 @@ std::string ReplicaOutcome(const JobReplica& replica) {
   return replica.reason.empty() ? "-" : replica.reason;
 }
 
+std::string ElasticSize(const Job& job) {
+  for (const ReplicaSpec& r : job.spec.replicas) {
+    if (!IsElastic(r)) continue;
+    return absl::StrCat(job.size > 0 ? absl::StrCat(job.size) : "-", " (", MinCountOf(r), "-",
+                        r.count, ")");
+  }
+  return "-";
+}
+
 std::string FormatDependencies(const JobSpec& spec) {
   std::vector<std::string> parts;
   for (const JobDependency& d : spec.depends_on) {
@@ -98,7 +107,7 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
                                      "DURATION"};
   if (wide) {
     header.insert(header.end(), {"QUEUE", "PRIORITY", "PREEMPTIONS", "POSITION", "EST. START",
-                                 "EXIT", "CREATED", "REASON"});
+                                 "EXIT", "SIZE", "CREATED", "REASON"});
   }
   Table table(header);
   for (const Job& job : jobs) {
@@ -117,7 +126,8 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
                   absl::StrCat(job.preemptions),
                   queued && job.position ? absl::StrCat(*job.position) : "-",
                   queued ? FormatTimestamp(job.estimated_start) : "-",
-                  job.exit_code ? absl::StrCat(*job.exit_code) : "-", FormatTimestamp(job.created),
+                  job.exit_code ? absl::StrCat(*job.exit_code) : "-", ElasticSize(job),
+                  FormatTimestamp(job.created),
                   job.reason.empty() ? "-" : TerminalSafe(job.reason)});
     }
     table.AddRow(std::move(row));

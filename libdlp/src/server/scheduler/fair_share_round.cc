@@ -340,7 +340,10 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   std::vector<size_t> candidates;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
-    if (h.stopping || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) continue;
+    // An elastic job re-forming is left alone: once it has, it shrinks.
+    if (h.stopping || h.resizing || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) {
+      continue;
+    }
     if (h.queue == queue ? h.priority < job.priority &&
                                h.effective_priority < EffectivePriority(job, snapshot_.now)
                          : reclaim.from[h.queue] && !within_nominal_[i]) {
