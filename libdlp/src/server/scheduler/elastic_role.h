@@ -1,8 +1,9 @@
 // Elastic jobs as the scheduler sees them (the helpers are in elastic.h): a
 // job whose worker role runs with between `min` and `max` replicas
-// (replicas.worker.minCount and count, dlp-job(5)). Replicas are named ROLE-i; a job at size k runs ROLE-0..k-1,
-// so a shrink drops the highest-numbered replicas (the most recently grown)
-// and a grow adds the next ones. Every change of size re-forms the group
+// (replicas.worker.minCount and count, dlp-job(5)). Replicas are named
+// ROLE-i; a job at size k runs ROLE-0..k-1, so a shrink drops the
+// highest-numbered replicas (the most recently grown) and a grow adds the
+// next ones. Every change of size re-forms the group
 // (docs/runtime-contract.md).
 #pragma once
 

@@ -113,6 +113,12 @@ void FairShareRound::ApplyShrink(const Shrink& shrink, const PendingJob& job) {
 }
 
 void FairShareRound::Grow() {
+  // Nothing ahead of a grow in fair-share order (every waiting job had its
+  // turn) may want the room: a head that waits for it, whatever its queue,
+  // would see it taken by a job that never ends early.
+  for (const QueueState& q : queues_) {
+    if (q.head_wants_room) return;
+  }
   std::vector<size_t> growing;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];

@@ -246,6 +246,8 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   QueueState& qs = queues_[queue];
   qs.head = job.seq;
   qs.blocked = true;
+  qs.head_wants_room = attempt.reservation >= 0 || attempt.block.kind == Block::kMachine ||
+                       attempt.block.kind == Block::kPlacement;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
   PendingExplanation& e = Explain(job);
   e.position = ++qs.waiting;

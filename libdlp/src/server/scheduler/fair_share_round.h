@@ -52,6 +52,9 @@ class FairShareRound {
     std::vector<QueuedJob> jobs;
     size_t next = 0;
     bool blocked = false;  // its head cannot start: the rest may only backfill
+    // Its head waits for room on the machine (or a reservation ahead of it),
+    // not for quota: elastic jobs do not grow into what it could use (Grow).
+    bool head_wants_room = false;
     int64_t head = 0;
     std::string behind;  // "waiting behind job 12 in queue vision"
     int backfill_tries = 0;

@@ -127,6 +127,22 @@ TEST(FairShareElasticTest, GrowsOnlyAsFarAsFreeAndNeverIntoAReservation) {
   EXPECT_TRUE(d.resize.empty() && d.start.empty()) << d.resize.size() << " " << d.start.size();
 }
 
+// A waiting job that wants room on the machine, in any queue, is ahead of a
+// grow; one held back only by its own queue's quota is not.
+TEST(FairShareElasticTest, DoesNotGrowIntoRoomAWaitingJobWants) {
+  Snapshot s = Machine(8);
+  s.queues = {Queue("default", "", Res(8)), Queue("small", "", Res(1))};
+  s.running = {RunningElastic(101, 2, 2, 6)};
+  s.pending = {Job(1, "small", 2)};  // beyond its queue's quota: never runs here
+  Decision d = Decide(s);
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].to, 6);
+  s.queues[1].nominal = Res(8);
+  s.pending = {Job(1, "small", 7)};  // fits its quota, not the machine
+  d = Decide(s);
+  EXPECT_TRUE(d.resize.empty());
+}
+
 TEST(FairShareElasticTest, ShrinksInsteadOfPreempting) {
   Snapshot s = Queues(4);
   s.running = {RunningElastic(101, 4, 2, 4)};
