@@ -76,12 +76,11 @@ std::string ReplicaOutcome(const JobReplica& replica) {
 }
 
 std::string ElasticSize(const Job& job) {
+  const std::string size = job.size > 0 ? absl::StrCat(job.size) : "-";
   for (const ReplicaSpec& r : job.spec.replicas) {
-    if (!IsElastic(r)) continue;
-    return absl::StrCat(job.size > 0 ? absl::StrCat(job.size) : "-", " (", MinCountOf(r), "-",
-                        r.count, ")");
+    if (IsElastic(r)) return absl::StrCat(size, " (", MinCountOf(r), "-", r.count, ")");
   }
-  return "-";
+  return size;  // a list's jobs come without their spec
 }
 
 std::string FormatDependencies(const JobSpec& spec) {

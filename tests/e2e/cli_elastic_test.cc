@@ -79,8 +79,10 @@ TEST_F(CliElastic, StartsWithWhatFitsGrowsShrinksForPriorityAndSucceeds) {
   const std::string elastic = env_.Submit(WriteElasticJob(done));
   ASSERT_TRUE(Eventually([&] { return RunsAt(elastic, 2); })) << env_.Status(elastic).dump();
   RunResult wide = env_.Dlp({"list", "-o", "wide"});
-  EXPECT_THAT(wide.out, ::testing::ContainsRegex(elastic + " +elastic +Running .* 2 \\(2-4\\) "))
+  // SIZE, after EXIT: the workers it runs now.
+  EXPECT_THAT(wide.out, ::testing::ContainsRegex(elastic + " +elastic +Running .* - +2 +20"))
       << wide.out;
+  EXPECT_THAT(env_.Dlp({"status", elastic, "--why"}).out, HasSubstr("size: 2 (2-4)"));
 
   // The first job ends: the elastic job grows into the 2 CPUs it frees.
   Touch(first_go);

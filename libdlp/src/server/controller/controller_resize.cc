@@ -42,7 +42,9 @@ void Controller::RestartReforming() {
     if (record.job.state != JobState::kQueued || !record.reforming) continue;
     const bool decided = std::any_of(decided_starts_.begin(), decided_starts_.end(),
                                      [&](const StartDecision& s) { return s.seq == seq; });
-    if (!decided) decided_starts_.push_front({seq, record.placement, record.job.size});
+    if (decided) continue;
+    decided_starts_.push_front({seq, record.placement, record.job.size});
+    work_ = true;
   }
 }
 
