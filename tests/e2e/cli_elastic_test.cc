@@ -79,8 +79,9 @@ TEST_F(CliElastic, StartsWithWhatFitsGrowsShrinksForPriorityAndSucceeds) {
   const std::string elastic = env_.Submit(WriteElasticJob(done));
   ASSERT_TRUE(Eventually([&] { return RunsAt(elastic, 2); })) << env_.Status(elastic).dump();
   RunResult wide = env_.Dlp({"list", "-o", "wide"});
-  // SIZE, after EXIT: the workers it runs now.
-  EXPECT_THAT(wide.out, ::testing::ContainsRegex(elastic + " +elastic +Running .* - +2 +20"))
+  // SIZE, after EXIT: the workers it runs now, of its range.
+  EXPECT_THAT(wide.out,
+              ::testing::ContainsRegex(elastic + " +elastic +Running .* - +2 \\(2-4\\) +20"))
       << wide.out;
   EXPECT_THAT(env_.Dlp({"status", elastic, "--why"}).out, HasSubstr("size: 2 (2-4)"));
 
@@ -99,13 +100,14 @@ TEST_F(CliElastic, StartsWithWhatFitsGrowsShrinksForPriorityAndSucceeds) {
   EXPECT_EQ(env_.State(high), "Succeeded");
   EXPECT_THAT(Events(elastic),
               HasSubstr("Resized 4\u21922 (for job " + high + ", priority 100)"));
-  RunResult why = env_.Dlp({"status", elastic, "--why"});
-  EXPECT_THAT(why.out, HasSubstr("last resize: Resized 4\u21922 (for job " + high))
-      << why.out;
 
   // It grows back once the machine is free, then finishes.
   ASSERT_TRUE(Eventually([&] { return RunsAt(elastic, 4); }, absl::Seconds(60)))
       << env_.Status(elastic).dump() << Events(elastic);
+  RunResult why = env_.Dlp({"status", elastic, "--why"});
+  EXPECT_THAT(why.out, HasSubstr("size: 4 (2-4)")) << why.out;
+  EXPECT_THAT(why.out, HasSubstr("re-formed 3 times")) << why.out;
+  EXPECT_THAT(why.out, HasSubstr("last resize: Resized 2\u21924 (capacity free)")) << why.out;
   Touch(done);
   EXPECT_EQ(env_.Dlp({"wait", elastic}).exit_code, 0) << Events(elastic);
   const nlohmann::json end = env_.Status(elastic);
