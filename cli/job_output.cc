@@ -75,6 +75,14 @@ std::string ReplicaOutcome(const JobReplica& replica) {
   return replica.reason.empty() ? "-" : replica.reason;
 }
 
+std::string ElasticSize(const Job& job) {
+  const std::string size = job.size > 0 ? absl::StrCat(job.size) : "-";
+  for (const ReplicaSpec& r : job.spec.replicas) {
+    if (IsElastic(r)) return absl::StrCat(size, " (", MinCountOf(r), "-", r.count, ")");
+  }
+  return size;  // a list's jobs come without their spec
+}
+
 std::string FormatDependencies(const JobSpec& spec) {
   std::vector<std::string> parts;
   for (const JobDependency& d : spec.depends_on) {
@@ -98,7 +106,7 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
                                      "DURATION"};
   if (wide) {
     header.insert(header.end(), {"QUEUE", "PRIORITY", "PREEMPTIONS", "POSITION", "EST. START",
-                                 "EXIT", "CREATED", "REASON"});
+                                 "EXIT", "SIZE", "CREATED", "REASON"});
   }
   Table table(header);
   for (const Job& job : jobs) {
@@ -117,7 +125,8 @@ void PrintTable(const std::vector<Job>& jobs, bool wide, const GlobalFlags& glob
                   absl::StrCat(job.preemptions),
                   queued && job.position ? absl::StrCat(*job.position) : "-",
                   queued ? FormatTimestamp(job.estimated_start) : "-",
-                  job.exit_code ? absl::StrCat(*job.exit_code) : "-", FormatTimestamp(job.created),
+                  job.exit_code ? absl::StrCat(*job.exit_code) : "-", ElasticSize(job),
+                  FormatTimestamp(job.created),
                   job.reason.empty() ? "-" : TerminalSafe(job.reason)});
     }
     table.AddRow(std::move(row));

@@ -30,6 +30,9 @@ std::string ReplicaSummary(const Job& job);
 // "exit 3", "signal 9 (SIGKILL)", or "-".
 std::string ReplicaOutcome(const JobReplica& replica);
 std::string FormatTimestamp(const std::optional<absl::Time>& time);  // RFC 3339 or "-"
+// An elastic job's workers now and, with its spec, its range: "2 (2-4)", "2",
+// "- (2-4)" before it starts; "-" for a rigid job.
+std::string ElasticSize(const Job& job);
 // spec.dependsOn as "job 12 (succeeded), job 13 (finished)"; "" when none.
 std::string FormatDependencies(const JobSpec& spec);
 

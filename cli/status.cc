@@ -28,7 +28,13 @@ void PrintExplanation(const Job& job, const JobExplanation& why) {
               std::string(JobStateName(why.state)).c_str());
   if (why.state != JobState::kQueued) {
     if (!why.reason.empty()) std::printf("reason: %s\n", TerminalSafe(why.reason).c_str());
-    std::printf("it is not waiting: the scheduler has nothing to explain\n");
+    if (job.size > 0) std::printf("size: %s\n", ElasticSize(job).c_str());
+    if (why.trace.empty()) {
+      std::printf("it is not waiting: the scheduler has nothing to explain\n");
+      return;
+    }
+    std::printf("decision:\n");  // an elastic job's resizes
+    for (const std::string& step : why.trace) std::printf("  %s\n", TerminalSafe(step).c_str());
     return;
   }
   std::printf("reason: %s\n", why.reason.empty() ? "-" : TerminalSafe(why.reason).c_str());

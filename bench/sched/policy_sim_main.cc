@@ -13,6 +13,10 @@
 //                                 drf_first_any: drf_first_policy.h)
 //                        [--latency-pending=N] [--latency-calls=N]
 //                        [--half-life=DURATION]   (fair-share history; 0: off)
+//                        [--elastic-share=X]   (X of the jobs of 4+ GPUs elastic, minCount =
+//                                 count/4: each policy runs the trace twice, NAME with every
+//                                 job rigid and NAME/elastic; 0: once, as generated)
+//                        [--resize-minutes=M]   (how often an elastic job may grow, 1)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,6 +51,8 @@ struct Options {
   int latency_pending = 10000;
   int latency_calls = 200;
   std::string half_life;  // empty: dlpd's default
+  double elastic_share = 0;
+  double resize_minutes = 1;
 };
 
 bool Parse(int argc, char** argv, Options& o) {
@@ -73,6 +79,11 @@ bool Parse(int argc, char** argv, Options& o) {
       ok = absl::SimpleAtoi(v, &o.latency_pending);
     else if (kv.first == "--latency-calls")
       ok = absl::SimpleAtoi(v, &o.latency_calls);
+    else if (kv.first == "--elastic-share")
+      ok = absl::SimpleAtod(v, &o.elastic_share) && o.elastic_share >= 0 && o.elastic_share <= 1;
+    else if (kv.first == "--resize-minutes")
+      ok = absl::SimpleAtod(v, &o.resize_minutes) && o.resize_minutes >= 0 &&
+           o.resize_minutes <= 24 * 60;
     else if (kv.first == "--half-life") {
       o.half_life = v;
       ok = server::ParseHalfLife(v).ok();
@@ -157,31 +168,43 @@ int Main(int argc, char** argv) {
   config.checkpoint_interval = absl::Seconds(o.checkpoint_minutes * 60);
   config.fair_share_half_life =
       o.half_life.empty() ? server::kDefaultFairShareHalfLife : *server::ParseHalfLife(o.half_life);
+  config.resize_interval = absl::Seconds(o.resize_minutes * 60);
   const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load, o.max_gang_gpus);
+  // Each trace the policies run: as generated, or rigid and elastic.
+  std::vector<std::pair<std::string, std::vector<server::SimJob>>> traces;
+  if (o.elastic_share > 0) {
+    traces.emplace_back("", WithElasticShare(jobs, o.elastic_share, o.seed, false));
+    traces.emplace_back("/elastic", WithElasticShare(jobs, o.elastic_share, o.seed, true));
+  } else {
+    traces.emplace_back("", jobs);
+  }
   std::printf(
       "# dlp-bench-policy-sim: seed %llu, %d jobs, 256 GPUs, 4096 CPUs, 32Ti; "
       "gangs of up to %d GPUs; offered load %.2f; fairness windows of %gh; cycle 1 min, "
-      "grace 30 s; checkpoints %s; fair-share half-life %s\n",
+      "grace 30 s; checkpoints %s; fair-share half-life %s; elastic share %g of 4+ GPU jobs\n",
       static_cast<unsigned long long>(o.seed), o.jobs, o.max_gang_gpus, o.load, o.window_hours,
       o.checkpoint_minutes > 0 ? absl::StrFormat("every %g min", o.checkpoint_minutes).c_str()
                                : "perfect",
       config.fair_share_half_life > absl::ZeroDuration()
           ? absl::FormatDuration(config.fair_share_half_life).c_str()
-          : "0 (off)");
+          : "0 (off)",
+      o.elastic_share);
   std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
               "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "steady%",
               "preempt", "lost_h", "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");
   bool wrong = false;
   std::vector<std::string> tenant_lines;
   std::vector<std::string> names = absl::StrSplit(o.policies, ',');
-  for (const std::string& name : names) {
-    std::unique_ptr<server::SchedulingPolicy> policy = Make(name);
+  for (const std::string& policy_name : names) {
+    std::unique_ptr<server::SchedulingPolicy> policy = Make(policy_name);
     if (!policy) {
-      std::fprintf(stderr, "dlp-bench-policy-sim: no policy %s\n", name.c_str());
+      std::fprintf(stderr, "dlp-bench-policy-sim: no policy %s\n", policy_name.c_str());
       return 2;
     }
+    for (const auto& [suffix, trace] : traces) {
+    const std::string name = policy_name + suffix;
     const auto t0 = std::chrono::steady_clock::now();
-    const server::SimResult r = Simulate(*policy, config, jobs);
+    const server::SimResult r = Simulate(*policy, config, trace);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     int violations = 0;
@@ -199,8 +222,12 @@ int Main(int argc, char** argv) {
                                              tenant, t.weight, 100 * t.share, 100 * t.fair,
                                              t.max_deviation_pct, t.max_steady_deviation_pct));
     }
+    if (!suffix.empty()) {
+      std::printf("#   %s: %d grows, %d shrinks\n", name.c_str(), r.grows, r.shrinks);
+    }
     for (const std::string& v : r.violations) std::printf("#   %s: %s\n", name.c_str(), v.c_str());
     wrong = wrong || violations > 0;
+    }
   }
 
   std::printf("\n# dominant shares over the run, %% of the machine\n");

@@ -110,4 +110,28 @@ std::vector<SimJob> Workload(uint64_t seed, int jobs, double load, int max_gang_
   return out;
 }
 
+std::vector<SimJob> WithElasticShare(std::vector<SimJob> jobs, double share, uint64_t seed,
+                                     bool elastic) {
+  std::mt19937_64 rng(seed ^ 0xe1a571c);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (SimJob& sim : jobs) {
+    PendingJob& job = sim.job;
+    const int64_t gpus = job.demand.gpu_millis / 1000;
+    if (job.demand.gpu_millis % 1000 != 0 || gpus < 4 || unit(rng) >= share) continue;
+    job.replicas.clear();
+    job.demand = {};
+    for (int64_t r = 0; r < gpus; ++r) {
+      job.replicas.push_back({absl::StrCat("worker-", r), 1000, ""});
+      job.demand += WithHost(1000);
+    }
+    if (!elastic) continue;
+    job.elastic = {.role = "worker",
+                   .min = static_cast<int>(gpus / 4),
+                   .max = static_cast<int>(gpus),
+                   .per_replica = WithHost(1000),
+                   .gpu_millis = 1000};
+  }
+  return jobs;
+}
+
 }  // namespace dlp::bench

@@ -28,4 +28,12 @@ server::SimConfig Cluster();
 // `max_gang_gpus` drops the gang sizes above it from the mix (1 to 64 GPUs).
 std::vector<server::SimJob> Workload(uint64_t seed, int jobs, double load, int max_gang_gpus = 64);
 
+// The same trace with some of its jobs elastic: each job of 4 whole GPUs or
+// more becomes, with probability `share`, a gang of one-GPU replicas (8 CPUs
+// and 64 GiB each) of which a quarter must run (minCount = count/4) and the
+// rest may come and go. With `elastic` false the very same jobs stay rigid
+// (minCount = count): the baseline to compare with.
+std::vector<server::SimJob> WithElasticShare(std::vector<server::SimJob> jobs, double share,
+                                             uint64_t seed, bool elastic);
+
 }  // namespace dlp::bench

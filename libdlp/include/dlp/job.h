@@ -42,8 +42,15 @@ struct ReplicaSpec {
   std::vector<std::string> command;  // argv; command[0] searched in PATH
   std::map<std::string, std::string> env;
   Resources resources;
+  // replicas.ROLE.minCount: the fewest replicas the role runs with; 0 (unset)
+  // means `count` (rigid). Below `count` the role is elastic (a worker only).
+  int min_count = 0;
   friend bool operator==(const ReplicaSpec&, const ReplicaSpec&) = default;
 };
+
+// The fewest replicas `r` runs with: its minCount, or its count when rigid.
+inline int MinCountOf(const ReplicaSpec& r) { return r.min_count > 0 ? r.min_count : r.count; }
+inline bool IsElastic(const ReplicaSpec& r) { return MinCountOf(r) < r.count; }
 
 struct RestartPolicy {
   RestartPolicyKind policy = RestartPolicyKind::kNever;
@@ -154,6 +161,11 @@ struct Job {
   // preemptions; the next start exports it as DLP_RESTART_COUNT.
   int restart_count = 0;
   int preemptions = 0;  // times the scheduler stopped it to make room for another job
+  // An elastic job (a worker with minCount below count): the workers it runs
+  // with now (0: rigid, or not started), and how often its group re-formed at
+  // another size (the ranks see DLP_RESIZE_COUNT).
+  int size = 0;
+  int resizes = 0;
   // A Queued job's place in its queue (1: next) and when the scheduler
   // expects to start it; unset when unknown or not Queued.
   std::optional<int> position;

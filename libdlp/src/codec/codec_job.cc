@@ -77,6 +77,10 @@ OrderedJson JobJson(const Job& job, bool with_spec) {
       {"restartCount", job.restart_count},
       {"preemptions", job.preemptions},
   };
+  if (job.size > 0) {  // an elastic job that has started: the workers it runs with
+    json["size"] = job.size;
+    json["resizes"] = job.resizes;
+  }
   if (job.state == JobState::kQueued) {
     json["position"] = job.position ? OrderedJson(*job.position) : OrderedJson(nullptr);
     json["estimatedStart"] = OptionalTime(job.estimated_start);
@@ -116,6 +120,8 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "exitCode", &job.exit_code));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "restartCount", &job.restart_count));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "preemptions", &job.preemptions));
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "size", &job.size));
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "resizes", &job.resizes));
   DLP_RETURN_IF_ERROR(ReadOptionalInt(value, path, "position", &job.position));
   DLP_RETURN_IF_ERROR(ReadOptionalTime(value, path, "estimatedStart", &job.estimated_start));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "gpuSharing", &job.gpu_sharing));

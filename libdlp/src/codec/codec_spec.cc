@@ -46,7 +46,8 @@ constexpr absl::string_view kSpecMembers[] = {"name",
                                                "preemptible",
                                                "preemption",
                                                "dependsOn"};
-constexpr absl::string_view kReplicaMembers[] = {"role", "count", "command", "env", "resources"};
+constexpr absl::string_view kReplicaMembers[] = {"role",    "count", "minCount",
+                                                 "command", "env",   "resources"};
 
 absl::Status Prefixed(absl::string_view path, const absl::Status& status) {
   return absl::InvalidArgumentError(absl::StrCat(path, ": ", status.message()));
@@ -127,6 +128,7 @@ absl::StatusOr<ReplicaSpec> ReplicaFromJson(const Json& value, const std::string
   ReplicaSpec r;
   DLP_RETURN_IF_ERROR(ReadString(value, path, "role", &r.role));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "count", &r.count));
+  DLP_RETURN_IF_ERROR(ReadInt(value, path, "minCount", &r.min_count));
   DLP_RETURN_IF_ERROR(ReadStringList(value, path, "command", &r.command));
   DLP_RETURN_IF_ERROR(ReadStringMap(value, path, "env", &r.env));
   DLP_ASSIGN_OR_RETURN(const Json* resources, ReadObject(value, path, "resources"));
@@ -211,13 +213,12 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
                              {"memory", FormatMemoryBytes(r.resources.memory_bytes)},
                              {"gpu", GpuJson(r.resources.gpu_millis)}};
     if (!r.resources.gpu_type.empty()) resources["gpuType"] = r.resources.gpu_type;
-    replicas.push_back({
-        {"role", r.role},
-        {"count", r.count},
-        {"command", r.command},
-        {"env", OrderedJson(r.env)},
-        {"resources", std::move(resources)},
-    });
+    OrderedJson replica = {{"role", r.role}, {"count", r.count}};
+    if (r.min_count != 0) replica["minCount"] = r.min_count;  // absent: rigid
+    replica["command"] = r.command;
+    replica["env"] = OrderedJson(r.env);
+    replica["resources"] = std::move(resources);
+    replicas.push_back(std::move(replica));
   }
   OrderedJson json{
       {"name", spec.name},

@@ -104,7 +104,9 @@ std::string JobSpecToYaml(const JobSpec& spec) {
   if (!spec.labels.empty()) metadata["labels"] = OrderedJson(spec.labels);
   OrderedJson replicas = OrderedJson::object();
   for (const ReplicaSpec& r : spec.replicas) {
-    OrderedJson replica = {{"count", r.count}, {"command", r.command}};
+    OrderedJson replica = {{"count", r.count}};
+    if (r.min_count != 0) replica["minCount"] = r.min_count;
+    replica["command"] = r.command;
     if (!r.env.empty()) replica["env"] = OrderedJson(r.env);
     // Whole CPUs as a number ("cpu: 2"), as people write them; else "500m".
     OrderedJson resources = {{"cpu", r.resources.cpu_millis % 1000 == 0

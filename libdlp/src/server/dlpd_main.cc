@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
                  "seconds between two disk checks: running tenants' quotas, then retention")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  double resize_seconds = absl::ToDoubleSeconds(dlp::server::kDefaultResizeInterval);
+  app.add_option("--resize-interval", resize_seconds,
+                 "seconds an elastic job runs at a size before it may grow again")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   bool no_ui = false;
   app.add_flag("--no-ui", no_ui, "do not serve the web UI (only the API under /v1/)");
   app.add_option("--ui-dir", options.ui_dir,
@@ -124,6 +129,7 @@ int main(int argc, char** argv) {
   }
   options.fair_share_half_life = *parsed_half_life;
   options.grace_period = absl::Seconds(grace_seconds);
+  options.resize_interval = absl::Seconds(resize_seconds);
   options.ui = !no_ui;
 
   absl::Status status = dlp::server::RunDaemon(options);

@@ -31,7 +31,8 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "image",
                                              "dependsOn",
                                              "successPolicy"};
-constexpr absl::string_view kReplicaFields[] = {"count", "command", "env", "resources"};
+constexpr absl::string_view kReplicaFields[] = {"count", "minCount", "command", "env",
+                                                "resources"};
 
 Problem NoProblem(absl::string_view) { return std::nullopt; }
 
@@ -168,13 +169,23 @@ class Decoder {
     ReplicaSpec replica;
     replica.role = std::string(role);
     const std::string path = JoinPath("spec.replicas", role);
-    if (!r_.CheckMap(node, path, "a map with count, command, env and resources", kReplicaFields)) {
+    if (!r_.CheckMap(node, path, "a map with count, minCount, command, env and resources",
+                     kReplicaFields)) {
       return replica;
     }
+    bool count_ok = true;  // minCount is checked only against a valid count
     if (YAML::Node n = YamlReader::Child(node, "count"); YamlReader::Present(n)) {
       const std::string p = path + ".count";
+      count_ok = false;
       if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckCount(role, *v))) {
         replica.count = static_cast<int>(*v);
+        count_ok = true;
+      }
+    }
+    if (YAML::Node n = YamlReader::Child(node, "minCount"); count_ok && YamlReader::Present(n)) {
+      const std::string p = path + ".minCount";
+      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckMinCount(role, *v, replica.count))) {
+        replica.min_count = static_cast<int>(*v);
       }
     }
     const YAML::Node command = YamlReader::Child(node, "command");

@@ -245,6 +245,19 @@ Problem CheckCount(absl::string_view role, int64_t count) {
   return std::nullopt;
 }
 
+Problem CheckMinCount(absl::string_view role, int64_t min_count, int64_t count) {
+  if (min_count < 1 || min_count > count) {
+    return absl::StrFormat("must be between 1 and count (%d), got %d", count, min_count);
+  }
+  if (min_count < count && role != "worker") {
+    return absl::StrFormat(
+        "only worker may be elastic (minCount below count); %s runs whole, so leave "
+        "minCount out or set it to %d",
+        role, count);
+  }
+  return std::nullopt;
+}
+
 Problem CheckTotalReplicas(int64_t total) {
   if (total <= kMaxReplicas) return std::nullopt;
   return absl::StrFormat("%d replicas in all roles together; at most %d", total, kMaxReplicas);

@@ -105,6 +105,9 @@ Problem CheckImage(absl::string_view image);
 Problem CheckText(absl::string_view text);
 Problem CheckCount(absl::string_view role, int64_t count);
 Problem CheckTotalReplicas(int64_t total);
+// replicas.ROLE.minCount against the role's count: 1 <= minCount <= count,
+// and below count only for a worker (the role whose group re-forms).
+Problem CheckMinCount(absl::string_view role, int64_t min_count, int64_t count);
 // milli-GPUs: at most kMaxGpus, and a fraction only below one device.
 Problem CheckGpuMillis(int64_t millis);
 Problem CheckGpuType(absl::string_view gpu_type);

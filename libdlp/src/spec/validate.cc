@@ -40,6 +40,9 @@ class Validator {
 void ValidateReplica(const ReplicaSpec& r, Validator& v) {
   const std::string path = absl::StrCat("spec.replicas.", r.role);
   v.Check(path + ".count", internal::CheckCount(r.role, r.count));
+  if (r.min_count != 0) {
+    v.Check(path + ".minCount", internal::CheckMinCount(r.role, r.min_count, r.count));
+  }
   v.Check(path + ".command", internal::CheckCommand(r.command));
   for (const auto& [name, value] : r.env) {
     v.Check(absl::StrCat(path, ".env.", name), internal::CheckEnvName(name));

@@ -31,6 +31,8 @@ inline constexpr char kRole[] = "DLP_ROLE";
 inline constexpr char kReplicaIndex[] = "DLP_REPLICA_INDEX";
 inline constexpr char kReplica[] = "DLP_REPLICA";
 inline constexpr char kRestartCount[] = "DLP_RESTART_COUNT";
+// An elastic job: how often its group re-formed at another size (0 first).
+inline constexpr char kResizeCount[] = "DLP_RESIZE_COUNT";
 inline constexpr char kFramework[] = "DLP_FRAMEWORK";
 inline constexpr char kJobId[] = "DLP_JOB_ID";
 // The folder a job writes what it keeps into (JobFolder::OutputDir).

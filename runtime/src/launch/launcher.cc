@@ -258,9 +258,12 @@ Launcher::Outcome Launcher::Supervise(int round) {
 }
 
 void Launcher::StopAll() {
+  // A planned stop (SIGUSR1, an elastic job's resize) passes SIGUSR1 on:
+  // each rank checkpoints and exits.
+  const int stop_signal = cancel_signal_ == SIGUSR1 ? SIGUSR1 : SIGTERM;
   for (auto& rank : ranks_) {
     rank->CloseStdin();
-    rank->SignalGroup(SIGTERM);
+    rank->SignalGroup(stop_signal);
   }
   WriteStatus();  // the rank that ended the round, while the others stop
   const absl::Time grace_end = absl::Now() + options_.grace;

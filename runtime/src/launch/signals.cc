@@ -33,7 +33,7 @@ int InstallSignalPipe() {
   sa.sa_handler = OnSignal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
+  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaction(s, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
   return read_fd;
 }

@@ -17,8 +17,17 @@ std::string RenderDlpRun(const JobSpec& spec) {
   const contract::DlpRunCommand command =
       ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},
                             gpus > 0 ? "(assigned at start)" : "");
+  std::string elastic;
+  for (const ReplicaSpec& r : spec.replicas) {
+    if (!IsElastic(r)) continue;
+    elastic = absl::StrCat("# ", r.role, " is elastic: dlpd starts it with as many of ",
+                           MinCountOf(r), " to ", r.count, " replicas as fit, grows and shrinks ",
+                           "it; each change of size\n# re-forms the group (this file then lists ",
+                           "the replicas it runs, DLP_RESIZE_COUNT one higher). At ", r.count,
+                           ":\n");
+  }
   return absl::StrCat("# dlp-run command line (ID: the job id, STATE: dlpd's state folder)\n",
-                      command.ShellLine(), "\n# ", folder.GroupFile(), "\n",
+                      command.ShellLine(), "\n# ", folder.GroupFile(), "\n", elastic,
                       contract::GroupToJson(JobGroup(spec)));
 }
 

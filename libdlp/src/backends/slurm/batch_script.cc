@@ -10,6 +10,7 @@
 #include "common/checked_math.h"
 #include "contract/dlp_run.h"
 #include "contract/secret_shell.h"
+#include "job/elastic_note.h"
 #include "contract/shell_quote.h"
 #include "dlp/spec.h"
 
@@ -190,9 +191,13 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   for (const auto& [key, value] : command.env) {
     absl::StrAppend(&env, key, "=", contract::ShellQuoteIfNeeded(value), " ");
   }
+  // Slurm allocates a job's tasks once, and has no range of tasks: an
+  // elastic role runs at its count (dlp-job(5), "Slurm").
+  const std::string elastic = RunsAtCountNote(
+      spec, "on Slurm, whose allocation of tasks is fixed once the job starts");
   s.script =
       absl::StrCat("#!/bin/bash\n", SbatchLines(s), "# dlp job ", contract::ShellQuote(spec.name),
-                   ": ", tasks, " Slurm tasks, one per replica of the group file.\n",
+                   ": ", tasks, " Slurm tasks, one per replica of the group file.\n", elastic,
                    "# Every task's rendezvous secret, drawn here and now (docs/security.md).\n",
                    contract::kExportNewRdzvSecret, "\n", env,
                    "srun --kill-on-bad-exit=0 ", contract::ShellCommandLine(command.argv), "\n");

@@ -60,6 +60,8 @@ struct ControllerOptions {
   // (fair_share_history.h); zero: none. Saved in the store every minute and
   // at Shutdown, and taken back by Start.
   absl::Duration fair_share_half_life = absl::ZeroDuration();
+  // How often an elastic job may grow (Snapshot::resize_interval).
+  absl::Duration resize_interval = kDefaultResizeInterval;
   // The memory of a tenant's replica that asks for none (tenant_defaults.h);
   // 0: none. The owner's jobs are left as they are.
   int64_t tenant_replica_memory = 0;
@@ -198,6 +200,16 @@ class Controller {
   // stop is committed in one transaction before any signal (the next poll
   // sends SIGTERM). Returns every victim named, applied or not. mu_ held.
   std::set<int64_t> Preempt(const std::vector<PreemptDecision>& preempt);
+  // Applies the policy's resizes of elastic jobs (controller_resize.cc): each
+  // one's stop committed before any signal, as for a preemption. mu_ held.
+  void Resize(const std::vector<ResizeDecision>& resize);
+  // The starts of the elastic jobs whose group is re-forming (Queued with
+  // `reforming`), ahead of the policy's: they keep their resources and are
+  // never decided again (controller_resize.cc). mu_ held.
+  void RestartReforming();
+  // After a re-formed job's start: its Resized event ("Resized 4→2 (for job
+  // 17, priority 100)"); nothing for any other start.
+  static void NoteReformed(JobRecord& record, std::vector<Event>& events);
   // spec.dependsOn (dependencies.cc). At submit: each entry becomes the id of
   // the job it names (a number: that job; else the tenant's newest job of
   // that name); InvalidArgument naming an unknown one.
@@ -265,6 +277,9 @@ class Controller {
   absl::Time history_saved_ = absl::InfinitePast();
   // The starts of the policy's last decision not yet spawned (Schedule).
   std::deque<StartDecision> decided_starts_;
+  // A job may be re-forming (true at first: the store may hold one from
+  // before a restart): RestartReforming looks for them in the next round.
+  bool reforming_seen_ = true;
   bool stopping_ = false;
   bool work_ = false;     // the loop has work now (a submit, a cancel)
   bool poll_now_ = true;  // poll runners this round, not at next_poll_

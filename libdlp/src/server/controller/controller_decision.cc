@@ -113,7 +113,15 @@ absl::StatusOr<JobExplanation> Controller::Why(const std::string& id, const std:
   why.id = record.job.id;
   why.state = record.job.state;
   why.reason = record.job.reason;
-  if (record.job.state != JobState::kQueued) return why;
+  if (record.job.size > 0) {  // an elastic job: its resizes
+    why.trace.push_back(absl::StrCat("elastic: runs ", record.job.size, " workers; re-formed ",
+                                     record.job.resizes, " times at another size"));
+    if (!record.resize_reason.empty()) {
+      why.trace.push_back(absl::StrCat(record.resize_to > 0 ? "resizing: " : "last resize: ",
+                                       record.resize_reason));
+    }
+  }
+  if (record.job.state != JobState::kQueued || record.reforming) return why;
   why.position = record.job.position;
   why.estimated_start = record.job.estimated_start;
   std::lock_guard<std::mutex> lock(mu_);

@@ -10,6 +10,7 @@
 #include "server/controller/controller.h"
 #include "server/controller/crash_point.h"
 #include "server/controller/snapshot_builder.h"
+#include "server/scheduler/elastic.h"
 #include "server/log.h"
 #include "server/thread_guard.h"
 
@@ -101,6 +102,9 @@ void Controller::Tick(std::unique_lock<std::mutex>& lock) {
     if (IsTerminal(record.job.state)) {
       Log(absl::StrCat("job ", record.job.id, ": ", std::string(JobStateName(record.job.state)),
                        record.job.reason.empty() ? "" : ": ", record.job.reason));
+    } else if (record.reforming) {  // resized, its processes gone: started again at once
+      Log(absl::StrCat("job ", record.job.id, ": ", record.job.reason));
+      reforming_seen_ = true;
     } else if (record.job.state == JobState::kQueued) {  // preempted, its processes gone
       Log(absl::StrCat("job ", record.job.id, ": back in the queue: ", record.job.reason));
       requeued_.insert(seq);
@@ -138,7 +142,8 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   // Behind a backlog of thousands a decision takes tens of ms, and runners
   // end (each one a wake) hundreds of times a second: deciding at every wake
   // would leave little time for starting. The loop comes back when it is due.
-  if (decide && round_start < next_decision_) return;
+  if (reforming_seen_) RestartReforming();
+  if (decide && round_start < next_decision_ && decided_starts_.empty()) return;
   std::map<int64_t, PendingExplanation> held;  // waiting for their dependencies
   if (decide) {
     held = HoldDependents();
@@ -146,19 +151,22 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     KeepHistory(snapshot);
     snapshot.devices = options_.devices;
     snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
+    snapshot.resize_interval = options_.resize_interval;
     // A job preempted this round waits for the next (no preemption loop).
     std::erase_if(snapshot.pending, [&](const PendingJob& job) {
       return requeued_.contains(job.seq) || held.contains(job.seq);
     });
     if (!requeued_.empty()) work_ = true;
     requeued_.clear();
-    if (snapshot.pending.empty()) {
+    // With nothing waiting the policy still grows elastic jobs into free room.
+    if (snapshot.pending.empty() && !MayGrow(snapshot)) {
       SaveExplanations(std::move(held));
       return;
     }
     decision = policy_->Schedule(snapshot);
     decision.waiting.merge(held);
     const std::set<int64_t> victims = Preempt(decision.preempt);
+    Resize(decision.resize);
     for (StartDecision& start : decision.start) {
       if (victims.contains(start.seq)) {
         Log(absl::StrCat("the policy started job ", start.seq, ", which it preempts; ignored"));
@@ -186,6 +194,10 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     record.job.position.reset();
     record.job.estimated_start.reset();
     record.placement = start.placement;
+    if (!record.reforming && start.size > 0) {  // an elastic job's first size
+      record.job.size = start.size;
+      record.resized = absl::Now();
+    }
     ++record.start_attempt;
     starting.push_back({std::move(record), {}});
   }
@@ -208,6 +220,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
         absl::StatusOr<std::optional<UnixAccount>> run_as = RunAs(record.job.tenant);
         status = run_as.ok() ? executor_.Start(record, *run_as, events) : run_as.status();
       });
+      if (status.ok()) NoteReformed(record, events);
       if (!status.ok()) {
         record.job.state = JobState::kFailed;
         record.job.reason = absl::StrCat("cannot start: ", status.message());

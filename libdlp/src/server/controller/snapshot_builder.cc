@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "server/scheduler/elastic.h"
 
 namespace dlp::server {
 
@@ -30,6 +31,7 @@ Job CommonOf(const JobRecord& record) {
 
 PendingJob PendingOf(const JobRecord& record) {
   PendingJob job = CommonOf<PendingJob>(record);
+  job.elastic = ElasticRoleOf(record.job.spec);
   for (const ReplicaSpec& r : record.job.spec.replicas) {
     if (r.resources.gpu_millis <= 0) continue;
     for (int i = 0; i < r.count; ++i) {
@@ -52,7 +54,21 @@ RunningJob RunningOf(const JobRecord& record) {
   }
   if (record.job.started) job.started = *record.job.started;
   // Preempted or cancelled: its resources are about to be free.
-  job.stopping = record.stop_requested_us.has_value();
+  job.stopping = record.stop_requested_us.has_value() &&
+                 record.stop_state != JobRecord::kResizingStopState;
+  job.elastic = ElasticRoleOf(record.job.spec);
+  if (!job.elastic.elastic()) return job;
+  // An elastic job holds its size; a grow under way its new size already, a
+  // shrink its old one until the group has re-formed (snapshot.h).
+  job.size = record.job.size > 0 ? record.job.size : job.elastic.max;
+  job.resized = record.resized;
+  if (record.reforming) job.resizing_to = job.size;
+  if (record.resize_to > job.size) {
+    job.size = record.resize_to;
+    job.placement = record.resize_placement;
+  }
+  if (record.resize_to > 0) job.resizing_to = record.resize_to;
+  job.demand = DemandAtSize(job.elastic, job.demand, job.elastic.max, job.size);
   return job;
 }
 
@@ -62,7 +78,8 @@ Snapshot BuildSnapshot(const std::map<int64_t, JobRecord>& active,
   snapshot.now = now;
   snapshot.capacity = capacity;
   for (const auto& [seq, record] : active) {
-    if (record.job.state == JobState::kRunning) {
+    // A job re-forming at a new size holds its resources meanwhile.
+    if (record.job.state == JobState::kRunning || record.reforming) {
       snapshot.running.push_back(RunningOf(record));
     } else if (record.job.state == JobState::kQueued) {
       snapshot.pending.push_back(PendingOf(record));

@@ -13,6 +13,7 @@
 #include "server/controller/retention.h"
 #include "server/daemon/disk_checks.h"
 #include "server/executor/tenant_defaults.h"
+#include "server/scheduler/elastic_role.h"
 #include "server/scheduler/fair_share_history.h"
 
 namespace dlp::server {
@@ -32,6 +33,8 @@ struct DaemonOptions {
   absl::Duration grace_period = absl::Seconds(10);
   // The half-life of the fair-share history (fair_share_history.h); zero: off.
   absl::Duration fair_share_half_life = kDefaultFairShareHalfLife;
+  // How often an elastic job may grow (scheduler/elastic_role.h).
+  absl::Duration resize_interval = kDefaultResizeInterval;
   // The memory of a tenant's replica that asks for none; 0: none.
   int64_t tenant_replica_memory = kDefaultTenantReplicaMemory;
   // The disk space each tenant may hold (disk_quota.h); 0: none.

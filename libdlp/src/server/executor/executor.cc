@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "contract/env_names.h"
 #include "contract/group.h"
 #include "contract/tenant_tree.h"
 #include "dlp/spec.h"
@@ -22,6 +23,7 @@
 #include "server/executor/tenant_defaults.h"
 #include "server/proc/proc_file.h"
 #include "server/proc/session_processes.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/resources.h"
 
 namespace dlp::server {
@@ -67,8 +69,15 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   if (options_.dlp_run.empty()) {
     DLP_ASSIGN_OR_RETURN(options_.dlp_run, contract::FindDlpRun());
   }
-  const JobSpec& spec = record.job.spec;
+  // An elastic job runs its workers at its size (elastic.h); every size
+  // change re-forms the group, counted in DLP_RESIZE_COUNT.
+  const JobSpec spec = SpecAtSize(record.job.spec, record.job.size);
   contract::Group group = internal::JobGroup(spec);
+  if (record.job.size > 0) {
+    for (contract::Role& role : group.roles) {
+      role.env[contract::env::kResizeCount] = absl::StrCat(record.job.resizes);
+    }
+  }
   // After a preemption the ranks see DLP_RESTART_COUNT raised (they resume
   // from their checkpoint); only failures use up restartPolicy.maxRestarts.
   group.restart_count = record.job.restart_count;
@@ -280,6 +289,7 @@ void Executor::Finalize(JobRecord& record, const std::optional<contract::GroupSt
                         bool lost, std::vector<Event>& events) {
   Job& job = record.job;
   if (Preempting(record)) return Requeue(record, events);
+  if (Resizing(record)) return Reform(record, events);
   if (record.stop_requested_us) {
     job.state = ParseJobState(record.stop_state).value_or(JobState::kCancelled);
     job.reason = record.stop_reason;
@@ -371,9 +381,10 @@ bool Executor::Poll(JobRecord& record, std::vector<Event>& events) {
     Finalize(record, current, /*lost=*/false, events);
     return true;
   }
-  // dlp-run forwards SIGTERM to every rank's process group.
+  // dlp-run forwards SIGTERM to every rank's process group; SIGUSR1 (a
+  // resize) as a request to checkpoint and stop.
   if (record.stop_requested_us && termed_.insert(record.seq).second) {
-    SignalGroup(static_cast<pid_t>(record.runner_pid), SIGTERM);
+    SignalGroup(static_cast<pid_t>(record.runner_pid), Resizing(record) ? SIGUSR1 : SIGTERM);
   }
   if (record.stop_requested_us && !killed_.contains(record.seq) &&
       now >= absl::FromUnixMicros(*record.stop_requested_us) + GracePeriod(record)) {
@@ -407,8 +418,9 @@ void Executor::RequestStop(JobRecord& record, JobState final_state, const std::s
   if (record.job.state != JobState::kRunning) return;
   const absl::Time now = absl::Now();
   if (record.stop_requested_us) {
-    // A cancel or a deadline turns a preemption under way into the job's end.
-    if (!Preempting(record) || final_state == JobState::kQueued) return;
+    // A cancel or a deadline turns a preemption or resize under way into the
+    // job's end.
+    if (!(Preempting(record) || Resizing(record)) || final_state == JobState::kQueued) return;
   } else {
     record.stop_requested_us = absl::ToUnixMicros(now);
   }

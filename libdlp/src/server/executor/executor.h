@@ -103,6 +103,15 @@ class Executor {
   void RequestStop(JobRecord& record, JobState final_state, const std::string& reason,
                    std::vector<Event>& events);
 
+  // Records that a Running elastic job re-forms at record.resize_to (the
+  // caller set resize_to, resize_placement and resize_reason): the next Poll
+  // sends dlp-run SIGUSR1, which asks every rank to checkpoint and stop
+  // (docs/runtime-contract.md), SIGKILL follows after the job's grace period;
+  // once its processes are gone the job is Queued with `reforming` set, at
+  // its new size, to be started again at once (executor/resize.cc). No-op
+  // when a stop is already under way.
+  void RequestResize(JobRecord& record, std::vector<Event>& events);
+
   // At daemon start, for a job the store says is Running: adopt its runner if
   // it is still the same process, else settle the job from its status file or
   // mark it Failed ("lost on daemon restart") and kill what is left. For a
@@ -154,7 +163,14 @@ class Executor {
   void KillEverything(const JobRecord& record);
   // A preempted job whose processes are gone: back to Queued (see RequestStop).
   void Requeue(JobRecord& record, std::vector<Event>& events);
+  // What a requeue and a re-form share: whatever is left of the run killed
+  // and forgotten, the job Queued with `reason` and its replicas reset.
+  void EndRun(JobRecord& record, const std::string& reason);
   static bool Preempting(const JobRecord& record);
+  // A resize under way (RequestResize), and its end once the processes are
+  // gone: the job Queued at its new size with `reforming` set.
+  static bool Resizing(const JobRecord& record);
+  void Reform(JobRecord& record, std::vector<Event>& events);
   // SIGTERM -> SIGKILL for the stop under way.
   absl::Duration GracePeriod(const JobRecord& record) const;
   void ReconcileQueued(JobRecord& record, std::vector<Event>& events);

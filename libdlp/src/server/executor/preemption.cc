@@ -10,7 +10,7 @@
 
 namespace dlp::server {
 
-void Executor::Requeue(JobRecord& record, std::vector<Event>& events) {
+void Executor::EndRun(JobRecord& record, const std::string& reason) {
   Job& job = record.job;
   KillEverything(record);  // ranks that outlived dlp-run
   RemoveCgroup(job.id);
@@ -23,12 +23,8 @@ void Executor::Requeue(JobRecord& record, std::vector<Event>& events) {
   std::filesystem::remove(RunnerOutput(job.id), ec);
   Release(record);
   job.state = JobState::kQueued;
-  job.reason = record.stop_reason;
-  job.started.reset();
-  job.finished.reset();
+  job.reason = reason;
   job.exit_code.reset();
-  ++job.preemptions;
-  ++job.restart_count;  // the next start exports it as DLP_RESTART_COUNT
   for (JobReplica& r : job.replicas) {
     r.state = JobState::kQueued;
     r.exit_code.reset();
@@ -38,11 +34,20 @@ void Executor::Requeue(JobRecord& record, std::vector<Event>& events) {
   }
   record.runner_pid = 0;
   record.runner_start_time = 0;
-  record.gpus.clear();
-  record.start_attempt = 0;  // not Starting: waiting in its queue
+  record.start_attempt = 0;  // not Starting
   record.stop_requested_us.reset();
   record.stop_state.clear();
   record.stop_reason.clear();
+}
+
+void Executor::Requeue(JobRecord& record, std::vector<Event>& events) {
+  Job& job = record.job;
+  EndRun(record, record.stop_reason);
+  job.started.reset();
+  job.finished.reset();
+  ++job.preemptions;
+  ++job.restart_count;  // the next start exports it as DLP_RESTART_COUNT
+  record.gpus.clear();
   events.push_back({absl::Now(), "Preempted",
                     absl::StrCat(job.reason, "; back in the queue (preemption ", job.preemptions,
                                  ", next start with DLP_RESTART_COUNT=", job.restart_count, ")")});
@@ -53,8 +58,9 @@ bool Executor::Preempting(const JobRecord& record) {
 }
 
 absl::Duration Executor::GracePeriod(const JobRecord& record) const {
-  return Preempting(record) ? absl::Seconds(record.job.spec.preemption.grace_period_seconds)
-                            : options_.grace_period;
+  return Preempting(record) || Resizing(record)
+             ? absl::Seconds(record.job.spec.preemption.grace_period_seconds)
+             : options_.grace_period;
 }
 
 }  // namespace dlp::server

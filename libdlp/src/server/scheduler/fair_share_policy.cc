@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/fair_share_round.h"
 #include "server/scheduler/quota_accounting.h"
 
@@ -37,10 +38,12 @@ std::string Number(const QuotaModel& model, int d, int64_t amount) {
 
 }  // namespace
 
-absl::Status FairSharePolicy::Admit(const PendingJob& job, const Snapshot& snapshot) const {
-  if (absl::Status machine = SchedulingPolicy::Admit(job, snapshot); !machine.ok()) {
+absl::Status FairSharePolicy::Admit(const PendingJob& whole, const Snapshot& snapshot) const {
+  if (absl::Status machine = SchedulingPolicy::Admit(whole, snapshot); !machine.ok()) {
     return machine;
   }
+  // An elastic job needs only its minimum within the queue's quota.
+  const PendingJob job = whole.elastic.elastic() ? AtSize(whole, whole.elastic.min) : whole;
   if (snapshot.queues.empty()) return absl::OkStatus();
   std::vector<std::string> names;
   const QueueConfig* config = nullptr;
@@ -82,8 +85,8 @@ absl::Status FairSharePolicy::Admit(const PendingJob& job, const Snapshot& snaps
     }
   }
   if (parts.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("the job can never fit: ", absl::StrJoin(parts, "; ")));
+  return absl::InvalidArgumentError(absl::StrCat("the job can never fit", MinimumWords(whole),
+                                                 ": ", absl::StrJoin(parts, "; ")));
 }
 
 Decision FairSharePolicy::Schedule(const Snapshot& snapshot) const {

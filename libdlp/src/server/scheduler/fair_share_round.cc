@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/explanation.h"
 #include "server/scheduler/preemption_choice.h"
 
@@ -39,7 +40,11 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
              .preemptible = r.preemptible,
              .stopping = r.stopping,
              .effective_priority = EffectivePriority(r.priority, r.submitted, snapshot.now),
-             .preemptions = r.preemptions};
+             .preemptions = r.preemptions,
+             .elastic = r.elastic,
+             .size = r.size,
+             .resized = r.resized,
+             .resizing = r.resizing_to > 0};
     model_.Take(now_, h.queue, h.demand);
     AddShares(now_.devices, h.placement);
     holders_.push_back(std::move(h));
@@ -50,10 +55,16 @@ FairShareRound::FairShareRound(const Snapshot& snapshot)
                    [&](size_t a, size_t b) { return holders_[a].end < holders_[b].end; });
   within_nominal_ = WithinNominalHolders(model_, holders_);
   claimed_ = soon_ = now_;
-  for (const Holder& h : holders_) {
-    if (!h.stopping) continue;
-    model_.Give(soon_, h.queue, h.demand);
-    RemoveShares(soon_.devices, h.placement);
+  for (size_t i = 0; i < holders_.size(); ++i) {
+    const Holder& h = holders_[i];
+    const int to = snapshot.running[i].resizing_to;
+    if (h.stopping) {
+      model_.Give(soon_, h.queue, h.demand);
+      RemoveShares(soon_.devices, h.placement);
+    } else if (to > 0 && to < h.size) {  // a shrink under way frees the difference
+      model_.Give(soon_, h.queue, model_.AmountsOf(ReplicasDemand(h.elastic, h.size - to)));
+      RemoveShares(soon_.devices, PlacementDropped(h.elastic, h.placement, to));
+    }
   }
   // Each queue's vector sized once: growing them would copy and free large
   // blocks, and free small ones' memory into the allocator's slow path.
@@ -112,6 +123,7 @@ Decision FairShareRound::Run() {
     Turn(q);
     if (queues_[q].next < queues_[q].jobs.size()) turns.push(KeyOf(q));
   }
+  Grow();
   const std::vector<PendingJob>& pending = snapshot_.pending;
   std::vector<size_t> order;
   order.reserve(pending.size());
@@ -149,12 +161,17 @@ void FairShareRound::Turn(int queue) {
     return;
   }
   if (qs.blocked) ++qs.backfill_tries;
-  const Attempt attempt = TryStart(job, queue, demand);
+  Attempt attempt = TryStart(job, queue, demand);
+  const PendingJob* tried = &job;  // an elastic job waits at its minimum
+  Amounts tried_demand = demand;
+  if (!attempt.started && job.elastic.elastic()) {
+    attempt = TryStartElastic(job, queue, tried, tried_demand);
+  }
   if (attempt.started) return;
   if (qs.blocked) {
-    ExplainBehind(job, queue, demand, attempt);
+    ExplainBehind(*tried, queue, tried_demand, attempt);
   } else {
-    BecomeHead(queued, queue, demand, attempt);
+    BecomeHead({tried, queued.effective_priority, tried_demand}, queue, tried_demand, attempt);
   }
 }
 
@@ -213,13 +230,14 @@ void FairShareRound::Commit(const PendingJob& job, int queue, const Amounts& dem
   }
   const absl::Time end = job.time_limit > absl::ZeroDuration() ? snapshot_.now + job.time_limit
                                                                : absl::InfiniteFuture();
+  const int size = !job.elastic.elastic() ? 0 : job.size > 0 ? job.size : job.elastic.max;
   holders_.push_back({job.seq, queue, job.priority, demand, placement, snapshot_.now, end,
                       job.preemptible, false, EffectivePriority(job, snapshot_.now),
-                      job.preemptions});
+                      job.preemptions, job.elastic, size, snapshot_.now, true});
   by_end_.insert(std::upper_bound(by_end_.begin(), by_end_.end(), end,
                                   [&](absl::Time t, size_t i) { return t < holders_[i].end; }),
                  holders_.size() - 1);
-  decision_.start.push_back({job.seq, std::move(placement)});
+  decision_.start.push_back({job.seq, std::move(placement), size});
 }
 
 void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amounts& demand,
@@ -228,6 +246,8 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   QueueState& qs = queues_[queue];
   qs.head = job.seq;
   qs.blocked = true;
+  qs.head_wants_room = attempt.reservation >= 0 || attempt.block.kind == Block::kMachine ||
+                       attempt.block.kind == Block::kPlacement;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
   PendingExplanation& e = Explain(job);
   e.position = ++qs.waiting;
@@ -322,7 +342,10 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   std::vector<size_t> candidates;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
-    if (h.stopping || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) continue;
+    // An elastic job re-forming is left alone: once it has, it shrinks.
+    if (h.stopping || h.resizing || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) {
+      continue;
+    }
     if (h.queue == queue ? h.priority < job.priority &&
                                h.effective_priority < EffectivePriority(job, snapshot_.now)
                          : reclaim.from[h.queue] && !within_nominal_[i]) {
@@ -339,16 +362,30 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     model_.Give(beside_reservations, holders_[i].queue, holders_[i].demand);
     RemoveShares(beside_reservations.devices, holders_[i].placement);
   }
+  // Elastic candidates shrink first; whole jobs are preempted only for
+  // what shrinking cannot free (holders_ are at their shrunk size meanwhile).
+  std::vector<Shrink> shrinks;
   std::optional<std::vector<size_t>> victims =
-      ChooseVictims(model_, beside_reservations, holders_, candidates, job, queue, demand);
+      ShrinkThenChooseVictims(job, queue, demand, candidates, beside_reservations, shrinks);
   if (!victims) {
-    trace.push_back(
-        absl::StrCat("preemption: ", candidates.size(), " candidates (lower priority in its queue",
-                     reclaim.any ? ", borrowed by its cohort" : "", "), not enough to fit"));
+    trace.push_back(absl::StrCat(
+        "preemption: ", candidates.size(), " candidates (lower priority in its queue",
+        reclaim.any ? ", borrowed by its cohort" : "", "), not enough to fit",
+        shrinks.empty() ? "" : " even with the elastic ones at their minimum"));
     return false;
   }
-  const std::string what = model_.dim_name(block.kind == Block::kPlacement ? kGpu : block.dim);
   std::vector<int64_t> seqs;
+  for (const Shrink& s : shrinks) {
+    if (std::find(victims->begin(), victims->end(), s.holder) != victims->end()) continue;
+    ApplyShrink(s, job);
+    seqs.push_back(holders_[s.holder].seq);
+  }
+  if (!seqs.empty()) {
+    trace.push_back(absl::StrCat("elastic: shrinking ", JobList(seqs), " toward their minimum",
+                                 victims->empty() ? " frees enough" : ""));
+  }
+  const std::string what = model_.dim_name(block.kind == Block::kPlacement ? kGpu : block.dim);
+  const size_t shrunk = seqs.size();
   for (size_t v : *victims) {
     Holder& h = holders_[v];
     h.stopping = true;
@@ -371,7 +408,13 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   }
   r.ledger = soon_;
   reservations_.push_back(std::move(r));
-  waiting_text = absl::StrCat("preempting ", JobList(seqs));
+  if (shrunk == seqs.size()) {
+    waiting_text = absl::StrCat("shrinking ", JobList(seqs));
+    trace.push_back("preemption: none needed; it starts once they have re-formed smaller");
+    return true;
+  }
+  waiting_text = absl::StrCat(shrunk > 0 ? "shrinking and " : "", "preempting ",
+                              JobList(std::vector<int64_t>(seqs.begin() + shrunk, seqs.end())));
   trace.push_back(absl::StrCat("preemption: ", waiting_text, " of ", candidates.size(),
                                " candidates; it starts once they have stopped"));
   return true;

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include <deque>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "server/scheduler/queue_order.h"
@@ -50,6 +52,9 @@ class FairShareRound {
     std::vector<QueuedJob> jobs;
     size_t next = 0;
     bool blocked = false;  // its head cannot start: the rest may only backfill
+    // Its head waits for room on the machine (or a reservation ahead of it),
+    // not for quota: elastic jobs do not grow into what it could use (Grow).
+    bool head_wants_room = false;
     int64_t head = 0;
     std::string behind;  // "waiting behind job 12 in queue vision"
     int backfill_tries = 0;
@@ -68,6 +73,36 @@ class FairShareRound {
     int queue;
     bool operator>(const Key& o) const;
   };
+
+  // Elastic jobs (fair_share_elastic.cc).
+  struct Shrink {
+    size_t holder;
+    int to;
+  };
+  // `job` (elastic, which did not start whole) at the largest size below its
+  // whole that starts; else the attempt at its minimum, with `tried` and
+  // `tried_demand` set to the job at that size (what it waits for).
+  Attempt TryStartElastic(const PendingJob& job, int queue, const PendingJob*& tried,
+                          Amounts& tried_demand);
+  // Shrinks of `candidates` (elastic ones, toward their minimum, lowest
+  // priority and most recently grown first) until `job` fits in `ledger`,
+  // which they are given back to; `fits` says whether it then does.
+  std::vector<Shrink> PlanShrinks(const PendingJob& job, int queue, const Amounts& demand,
+                                  const std::vector<size_t>& candidates, Ledger& ledger,
+                                  bool& fits);
+  // Rule 5 with elastic jobs: the shrinks of PlanShrinks, then, if `job`
+  // still does not fit, whole victims (ChooseVictims with the candidates at
+  // their shrunk size). nullopt when even that does not make it fit.
+  std::optional<std::vector<size_t>> ShrinkThenChooseVictims(
+      const PendingJob& job, int queue, const Amounts& demand,
+      const std::vector<size_t>& candidates, Ledger& ledger, std::vector<Shrink>& shrinks);
+  // Applies `shrink` for `job`: the holder at its new size, what it frees
+  // counted as free soon, the ResizeDecision.
+  void ApplyShrink(const Shrink& shrink, const PendingJob& job);
+  // After every queue's turn: running elastic jobs take what is still free
+  // and no reservation needs, one replica at a time, toward their whole size.
+  void Grow();
+  void GrowOne(Holder& h);
 
   Key KeyOf(int queue) const;
   // With a fair-share history, the queue whose head reserves: of the queues
@@ -137,8 +172,15 @@ class FairShareRound {
   // sorting them when the snapshot lists its jobs by seq (dlpd's does).
   std::vector<PendingExplanation> waiting_;
   std::vector<char> explained_;
+  // Elastic jobs at the size they wait for (TryStartElastic), and the index
+  // in snapshot.pending of the job each stands for.
+  std::deque<PendingJob> sized_;
+  absl::flat_hash_map<const PendingJob*, size_t> sized_origin_;
   PendingExplanation& Explain(const PendingJob& job) {
-    const size_t i = static_cast<size_t>(&job - snapshot_.pending.data());
+    auto sized = sized_origin_.find(&job);
+    const size_t i = sized != sized_origin_.end()
+                         ? sized->second
+                         : static_cast<size_t>(&job - snapshot_.pending.data());
     explained_[i] = 1;
     return waiting_[i];
   }

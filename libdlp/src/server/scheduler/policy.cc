@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/explanation.h"
 #include "server/scheduler/fair_share_policy.h"
 #include "server/scheduler/gpu_placement.h"
@@ -17,7 +18,9 @@ QueueConfig ImplicitQueue(const std::string& name, const ResourceVector& capacit
   return queue;
 }
 
-absl::Status SchedulingPolicy::Admit(const PendingJob& job, const Snapshot& snapshot) const {
+absl::Status SchedulingPolicy::Admit(const PendingJob& whole, const Snapshot& snapshot) const {
+  // An elastic job needs only its minimum to run at all.
+  const PendingJob job = whole.elastic.elastic() ? AtSize(whole, whole.elastic.min) : whole;
   const ResourceVector& demand = job.demand;
   const ResourceVector& capacity = snapshot.capacity;
   std::vector<std::string> parts;
@@ -40,8 +43,14 @@ absl::Status SchedulingPolicy::Admit(const PendingJob& job, const Snapshot& snap
     }
   }
   if (parts.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("the job can never fit: ", absl::StrJoin(parts, "; ")));
+  return absl::InvalidArgumentError(absl::StrCat("the job can never fit", MinimumWords(whole),
+                                                 ": ", absl::StrJoin(parts, "; ")));
+}
+
+std::string MinimumWords(const PendingJob& job) {
+  if (!job.elastic.elastic()) return "";
+  return absl::StrCat(" even at its minimum (", job.elastic.role, " minCount ", job.elastic.min,
+                      ")");
 }
 
 Decision PriorityFifoPolicy::Schedule(const Snapshot& snapshot) const {

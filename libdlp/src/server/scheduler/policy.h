@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "absl/status/status.h"
 #include "server/scheduler/snapshot.h"
@@ -34,5 +35,9 @@ class PriorityFifoPolicy : public SchedulingPolicy {
 };
 
 std::unique_ptr<SchedulingPolicy> CreateDefaultPolicy();
+
+// " even at its minimum (worker minCount 2)" for an elastic job, else "":
+// Admit checks an elastic job at its minimum.
+std::string MinimumWords(const PendingJob& job);
 
 }  // namespace dlp::server

@@ -34,6 +34,11 @@ struct Holder {
   // queue it would go first and be preempted again, for ever.
   int64_t effective_priority = 0;
   int preemptions = 0;
+  // An elastic job (elastic_role.h): `demand` and `placement` are at `size`.
+  ElasticRole elastic;
+  int size = 0;
+  absl::Time resized = absl::InfinitePast();
+  bool resizing = false;  // re-forming, or resized this round: not resized again
 };
 
 struct Reservation {

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/gpu_placement.h"
 
 namespace dlp::server {
@@ -85,8 +86,17 @@ void InvariantChecker::Fail(const std::string& invariant, const std::string& mes
 }
 
 void InvariantChecker::Check(const Snapshot& snapshot, const Decision& decision) {
-  if (decision.start.empty() && decision.preempt.empty()) return;
-  const std::map<int64_t, const PendingJob*> pending = NamedPending(snapshot, decision);
+  if (decision.start.empty() && decision.preempt.empty() && decision.resize.empty()) return;
+  std::map<int64_t, const PendingJob*> pending = NamedPending(snapshot, decision);
+  CheckElasticStarts(decision, pending);
+  // An elastic start is checked at the size it starts at.
+  std::map<int64_t, PendingJob> sized;
+  for (const StartDecision& start : decision.start) {
+    auto it = pending.find(start.seq);
+    if (start.size <= 0 || it == pending.end() || !it->second->elastic.elastic()) continue;
+    it->second = &(sized[start.seq] = AtSize(*it->second, start.size));
+  }
+  CheckResizes(snapshot, decision);
   CheckStarts(snapshot, decision, pending);
   CheckPreemptions(snapshot, decision, pending);
   CheckReservations(snapshot, decision, pending);
@@ -152,6 +162,15 @@ void InvariantChecker::CheckStarts(const Snapshot& snapshot, const Decision& dec
       };
       Fail("gang", absl::StrCat(job_name, " partial placement {", describe(got),
                                 "} of its replicas {", describe(want), "}"));
+    }
+  }
+  for (const ResizeDecision& r : decision.resize) {  // a grow holds its new size at once
+    for (const RunningJob& job : snapshot.running) {
+      if (job.seq != r.seq || r.to <= r.from) continue;
+      used += ReplicasDemand(job.elastic, r.to - r.from);
+      for (const ReplicaPlacement& p : PlacementDropped(job.elastic, r.placement, r.from)) {
+        for (const GpuShare& share : p.gpus) use[share.device] += share.millis;
+      }
     }
   }
   const std::string excess = Excess(used, snapshot.capacity);

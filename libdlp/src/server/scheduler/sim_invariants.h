@@ -24,6 +24,13 @@
 //                    position 1 and an estimated start.
 //   preemption-loop  a job preempted more than K times by preemptors that
 //                    have not started since
+//   elastic          a start of an elastic job outside [minCount, count] (or
+//                    of a rigid one at a size); a resize of a job that is not
+//                    running, is stopping or re-forming, is rigid, goes below
+//                    its minimum or past its count, or whose placement is
+//                    not exactly its GPU replicas at the new size
+//   resize-interval  a job grown sooner than Snapshot::resize_interval after
+//                    its start or its previous resize
 //   starvation       a job admitted but never started (set by the simulator)
 //   late-head        (strict_head_estimates) a head started after its estimate
 #pragma once
@@ -59,12 +66,17 @@ class InvariantChecker {
   void CheckReservations(const Snapshot& snapshot, const Decision& decision,
                          const PendingMap& pending);
   void TrackPreemptionLoops(const Decision& decision);
+  // sim_elastic_invariants.cc.
+  void CheckResizes(const Snapshot& snapshot, const Decision& decision);
+  void CheckElasticStarts(const Decision& decision, const PendingMap& pending);
 
   int max_unanswered_;
   // victim -> its preemptors that have not started since they preempted it,
   // and the reverse: preemptor -> its victims.
   std::map<int64_t, std::multiset<int64_t>> unanswered_;
   std::map<int64_t, std::vector<int64_t>> victims_of_;
+  // Each elastic job's start or last resize, as the decisions said.
+  std::map<int64_t, absl::Time> last_resize_;
   std::vector<std::string> violations_;
   std::map<std::string, int> counts_;
 };

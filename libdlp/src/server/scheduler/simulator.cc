@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/fair_share_history.h"
 #include "server/scheduler/sim_invariants.h"
 #include "server/scheduler/sim_metrics.h"
@@ -27,8 +28,13 @@ enum class Phase { kFuture, kWaiting, kRunning, kStopping, kDone, kRejected };
 struct JobState {
   const SimJob* sim = nullptr;
   Phase phase = Phase::kFuture;
-  absl::Duration left;  // runtime still to run
+  absl::Duration left;  // runtime still to run (an elastic job: at its count)
   absl::Time run_started;
+  // An elastic job: its size, and when its current stretch at that size
+  // began (work is done at size/count of the rate at its count).
+  int size = 0;
+  absl::Time stretch_started;
+  ResizeDecision resizing;  // the shrink under way
   int epoch = 0;  // bumped when a scheduled end no longer holds
   int preemptions = 0;
   std::optional<absl::Time> head_estimate;  // the first one it had as a queue head
@@ -36,7 +42,7 @@ struct JobState {
 
 // A job's run ends (completion or time limit), or a victim has stopped.
 struct Event {
-  enum Kind { kEnd, kStopped } kind;
+  enum Kind { kEnd, kStopped, kResized } kind;
   absl::Time at;
   int64_t seq;
   int epoch;
@@ -55,6 +61,7 @@ class Run {
     snapshot_.capacity = config.capacity;
     snapshot_.devices = config.devices;
     snapshot_.queues = config.queues;
+    snapshot_.resize_interval = config.resize_interval;
   }
 
   SimResult Go();
@@ -76,6 +83,14 @@ class Run {
   void Decide();
   void Start(const StartDecision& start);
   void Preempt(const PreemptDecision& p);
+  // Elastic jobs (sim_elastic.cc).
+  void Resize(const ResizeDecision& r);
+  void Resized(JobState& s);
+  double Rate(const JobState& s) const;
+  // Credits the work of `s`'s current stretch; the work done in it.
+  absl::Duration CreditStretch(JobState& s);
+  void ScheduleEnd(JobState& s);
+  bool AnyCanGrow() const;
   void AddWaiting(PendingJob job);
   std::vector<PendingJob>::iterator FindWaiting(int64_t seq);
   RunningJob TakeRunning(int64_t seq);
@@ -132,9 +147,8 @@ void Run::Arrive(JobState& s) {
 }
 
 void Run::End(JobState& s) {
-  const absl::Duration ran = now_ - s.run_started;
-  if (ran < s.left) ++result_.timed_out;
-  s.left -= ran;
+  CreditStretch(s);
+  if (s.left > absl::Milliseconds(1)) ++result_.timed_out;
   s.phase = Phase::kDone;
   TakeRunning(s.sim->job.seq);
   ++result_.completed;
@@ -157,6 +171,7 @@ void Run::Start(const StartDecision& start) {
   PendingJob job = std::move(*it);
   snapshot_.pending.erase(it);
   metrics_.Waiting(job.tenant, job.demand, -1);
+  if (start.size > 0) job = AtSize(job, start.size);
   metrics_.Hold(job.tenant, job.demand, +1);
   if (s.head_estimate) {
     if (now_ > *s.head_estimate + config_.cycle) {
@@ -170,11 +185,11 @@ void Run::Start(const StartDecision& start) {
     s.head_estimate.reset();
   }
   s.phase = Phase::kRunning;
-  s.run_started = now_;
+  s.run_started = s.stretch_started = now_;
+  // A policy that knows nothing of elastic jobs starts them whole.
+  s.size = job.elastic.elastic() && start.size == 0 ? job.elastic.max : start.size;
   result_.first_wait.try_emplace(job.seq, now_ - job.submitted);
-  absl::Duration run_for = s.left;
-  if (job.time_limit > absl::ZeroDuration()) run_for = std::min(run_for, job.time_limit);
-  events_.push({Event::kEnd, now_ + run_for, job.seq, s.epoch});
+  ScheduleEnd(s);
   running_index_[job.seq] = snapshot_.running.size();
   snapshot_.running.push_back({.seq = job.seq,
                                .tenant = std::move(job.tenant),
@@ -186,7 +201,10 @@ void Run::Start(const StartDecision& start) {
                                .time_limit = job.time_limit,
                                .preemptible = job.preemptible,
                                .submitted = job.submitted,
-                               .preemptions = job.preemptions});
+                               .preemptions = job.preemptions,
+                               .elastic = job.elastic,
+                               .size = s.size,
+                               .resized = now_});
 }
 
 void Run::Preempt(const PreemptDecision& p) {
@@ -195,18 +213,87 @@ void Run::Preempt(const PreemptDecision& p) {
   JobState& s = found->second;
   if (s.run_started == now_) return;  // started by this very decision: checked
   s.phase = Phase::kStopping;
-  const absl::Duration ran = now_ - s.run_started;
+  // Work is lost back to its last checkpoint, counted in time at its count.
+  const absl::Duration since = std::max(absl::ZeroDuration(), now_ - s.stretch_started);
   const absl::Duration kept = config_.checkpoint_interval > absl::ZeroDuration()
-                                  ? absl::Floor(ran, config_.checkpoint_interval)
-                                  : ran;
-  s.left -= kept;
-  result_.lost_work += ran - kept;
+                                  ? absl::Floor(since, config_.checkpoint_interval)
+                                  : since;
+  s.stretch_started = now_ - kept;
+  CreditStretch(s);
+  result_.lost_work += (since - kept) * Rate(s);
   ++s.epoch;
   ++s.preemptions;
   ++result_.preemptions;
   result_.max_preemptions_of_a_job = std::max(result_.max_preemptions_of_a_job, s.preemptions);
   snapshot_.running[running_index_.at(p.victim)].stopping = true;
   events_.push({Event::kStopped, now_ + config_.grace, p.victim, s.epoch});
+}
+
+double Run::Rate(const JobState& s) const {
+  const ElasticRole& e = s.sim->job.elastic;
+  return e.elastic() && s.size > 0 ? static_cast<double>(s.size) / e.max : 1.0;
+}
+
+absl::Duration Run::CreditStretch(JobState& s) {
+  const absl::Duration ran = std::max(absl::ZeroDuration(), now_ - s.stretch_started);
+  const absl::Duration done = std::min(s.left, ran * Rate(s));
+  s.left -= done;
+  s.stretch_started = std::max(s.stretch_started, now_);
+  return done;
+}
+
+void Run::ScheduleEnd(JobState& s) {
+  absl::Duration run_for = s.left / Rate(s);
+  const absl::Duration limit = s.sim->job.time_limit;
+  if (limit > absl::ZeroDuration()) run_for = std::min(run_for, s.run_started + limit - now_);
+  events_.push({Event::kEnd, now_ + run_for, s.sim->job.seq, s.epoch});
+}
+
+bool Run::AnyCanGrow() const {
+  for (const RunningJob& job : snapshot_.running) {
+    if (job.elastic.elastic() && job.size < job.elastic.max && job.resizing_to == 0 &&
+        !job.stopping) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Every rank stops (after a checkpoint, so no work is lost) and the group
+// re-forms at the new size after `grace`, doing no work meanwhile. A grow
+// holds its new size from the decision, a shrink its old one until then.
+void Run::Resize(const ResizeDecision& r) {
+  auto found = states_.find(r.seq);
+  if (found == states_.end() || found->second.phase != Phase::kRunning) return;  // checked
+  JobState& s = found->second;
+  RunningJob& job = snapshot_.running[running_index_.at(r.seq)];
+  if (job.resizing_to != 0 || !job.elastic.elastic()) return;  // checked
+  CreditStretch(s);
+  s.stretch_started = now_ + config_.grace;
+  ++s.epoch;
+  ++(r.to > r.from ? result_.grows : result_.shrinks);
+  job.resizing_to = r.to;
+  if (r.to > r.from) {
+    metrics_.Hold(job.tenant, job.demand, -1);
+    job.demand = DemandAtSize(job.elastic, job.demand, job.size, r.to);
+    job.placement = r.placement;
+    job.size = r.to;
+    metrics_.Hold(job.tenant, job.demand, +1);
+  }
+  s.resizing = r;
+  events_.push({Event::kResized, now_ + config_.grace, r.seq, s.epoch});
+}
+
+void Run::Resized(JobState& s) {
+  RunningJob& job = snapshot_.running[running_index_.at(s.sim->job.seq)];
+  metrics_.Hold(job.tenant, job.demand, -1);
+  job.demand = DemandAtSize(job.elastic, job.demand, job.size, s.resizing.to);
+  job.placement = s.resizing.placement;
+  job.size = s.size = s.resizing.to;
+  job.resizing_to = 0;
+  job.resized = now_;
+  metrics_.Hold(job.tenant, job.demand, +1);
+  ScheduleEnd(s);
 }
 
 void Run::Decide() {
@@ -228,6 +315,7 @@ void Run::Decide() {
   }
   for (const StartDecision& start : decision.start) Start(start);
   for (const PreemptDecision& p : decision.preempt) Preempt(p);
+  for (const ResizeDecision& r : decision.resize) Resize(r);
 }
 
 SimResult Run::Go() {
@@ -251,14 +339,17 @@ SimResult Run::Go() {
       events_.pop();
       JobState& s = states_.at(e.seq);
       if (e.epoch != s.epoch) continue;
-      e.kind == Event::kEnd ? End(s) : Stopped(s);
+      if (e.kind == Event::kEnd) End(s);
+      if (e.kind == Event::kStopped) Stopped(s);
+      if (e.kind == Event::kResized) Resized(s);
       changed = true;
     }
     while (next_arrival < jobs_.size() && jobs_[next_arrival].job.submitted <= now_) {
       Arrive(states_.at(jobs_[next_arrival++].job.seq));
       changed = true;
     }
-    if (!snapshot_.pending.empty() && (changed || now_ >= next_tick)) {
+    const bool undecided = !snapshot_.pending.empty() || AnyCanGrow();
+    if (undecided && (changed || now_ >= next_tick)) {
       Decide();
       next_tick =
           config_.cycle > absl::ZeroDuration() ? now_ + config_.cycle : absl::InfiniteFuture();
@@ -269,7 +360,7 @@ SimResult Run::Go() {
     // Only the clock is left to move: the policy had its chances.
     const bool idle = events_.empty() && next_arrival == jobs_.size();
     idle_decisions = idle ? idle_decisions + 1 : 0;
-    if (!snapshot_.pending.empty() && idle_decisions <= 2) next = std::min(next, next_tick);
+    if (undecided && idle_decisions <= 2) next = std::min(next, next_tick);
     if (next == absl::InfiniteFuture() || next - origin > config_.horizon) break;
     metrics_.Advance(now_, next);
     now_ = next;

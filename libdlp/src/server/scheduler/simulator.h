@@ -3,7 +3,9 @@
 // decisions are applied as the controller would apply them (starts with
 // their GPU placement; preemption: the victim is stopping for a grace
 // period, then waits again with preemptions + 1 and its original seq, and
-// resumes from its last checkpoint).
+// resumes from its last checkpoint; a resize of an elastic job: it
+// checkpoints, pauses for `grace` while its group re-forms, and goes on at
+// the new size, its work done at a rate of size/count).
 // Schedule runs after every event and every `cycle` while jobs wait. Every
 // decision is checked against the invariants of sim_invariants.h and the
 // run is measured (sim_metrics.h). Used by the invariant tests and by
@@ -23,9 +25,9 @@ namespace dlp::server {
 struct SimJob {
   // What the policy sees; `job.submitted` is the arrival time.
   PendingJob job;
-  // How long it truly runs. A preempted job resumes with what is left (it
-  // checkpoints when told to stop); a job with a shorter `time_limit` is
-  // stopped at its limit and counts as timed out.
+  // How long it truly runs (an elastic job: at its count). A preempted job
+  // resumes with what is left (it checkpoints when told to stop); a job with
+  // a shorter `time_limit` is stopped at its limit and counts as timed out.
   absl::Duration runtime = absl::Minutes(1);
 };
 
@@ -47,6 +49,8 @@ struct SimConfig {
   // The most times a job may be preempted for preemptors that have not
   // started yet (a preemption loop past that is a violation).
   int max_unanswered_preemptions = 3;
+  // Snapshot::resize_interval: how often an elastic job may grow.
+  absl::Duration resize_interval = kDefaultResizeInterval;
   // Past this much virtual time the run stops; jobs never started starve.
   absl::Duration horizon = absl::InfiniteDuration();
   // A queue head's start later than the first estimate it was given as head
@@ -89,6 +93,8 @@ struct SimResult {
   int preemptions = 0;
   int max_preemptions_of_a_job = 0;
   absl::Duration lost_work;  // run time the victims must do again (checkpoint_interval)
+  int grows = 0;    // elastic jobs grown
+  int shrinks = 0;  // elastic jobs shrunk (instead of preempting)
   // Queue heads that started later than the first estimate they had as head.
   int late_heads = 0;
   absl::Duration makespan;                    // first arrival to last completion

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "server/scheduler/elastic_role.h"
 #include "server/scheduler/queue_config.h"
 #include "server/scheduler/resources.h"
 
@@ -66,6 +67,10 @@ struct PendingJob {
   absl::Duration time_limit = absl::ZeroDuration();
   bool preemptible = true;
   int preemptions = 0;  // times it was preempted so far
+  // An elastic job: `demand` and `replicas` are at elastic.max. `size` is
+  // set only on a copy made by AtSize (elastic.h): the size it starts at.
+  ElasticRole elastic;
+  int size = 0;
 };
 
 struct RunningJob {
@@ -86,6 +91,15 @@ struct RunningJob {
   // made room for once it is back in the queue.
   absl::Time submitted = absl::InfinitePast();
   int preemptions = 0;  // times it was preempted so far
+  // An elastic job: `demand` and `placement` are at `size` replicas of its
+  // elastic role. `resized`: its start or last change of size (it grows no
+  // sooner than Snapshot::resize_interval after). `resizing_to`: non-zero
+  // while its group re-forms at that size (it is not resized again until it
+  // has); a shrink holds `size` until then, a grow is at `size` already.
+  ElasticRole elastic;
+  int size = 0;
+  absl::Time resized = absl::InfinitePast();
+  int resizing_to = 0;
 };
 
 struct Snapshot {
@@ -101,11 +115,26 @@ struct Snapshot {
   // `decayed_use` used nothing lately.
   absl::Duration fair_share_half_life = absl::ZeroDuration();
   std::map<std::string, ResourceVector> decayed_use;  // by queue name
+  absl::Duration resize_interval = kDefaultResizeInterval;  // elastic.h
 };
 
 struct StartDecision {
   int64_t seq = 0;
   std::vector<ReplicaPlacement> placement;
+  int size = 0;  // an elastic job: replicas of its elastic role it starts with
+};
+
+// A running elastic job changes size: it stops every rank and re-forms at
+// `to` (the controller's part), holding `placement` from then on.
+struct ResizeDecision {
+  int64_t seq = 0;
+  int from = 0;
+  int to = 0;
+  std::vector<ReplicaPlacement> placement;  // the whole job's, at `to`
+  int64_t for_job = 0;                      // a shrink: the job it makes room for; 0: a grow
+  // The job's event: "Resized 4→2 (for job 17, priority 100)",
+  // "Resized 2→4 (capacity free)".
+  std::string reason;
 };
 
 struct PreemptDecision {
@@ -148,6 +177,8 @@ struct Decision {
   std::vector<StartDecision> start;  // in start order
   // All victims of this round at once; their preemptors wait for them.
   std::vector<PreemptDecision> preempt;
+  // Elastic jobs shrunk (before anyone is preempted) or grown.
+  std::vector<ResizeDecision> resize;
   std::map<int64_t, PendingExplanation> waiting;  // seq -> why it waits
 };
 

@@ -94,7 +94,7 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s, bool summary) {
   r.stop_reason = s.Text(18);
   r.start_attempt = s.Int(19);
   // A malformed placement reads as none: the job keeps its `gpus`.
-  if (!PlacementFromJson(s.Text(20), r.placement, r.job.gpu_sharing).ok()) r.placement.clear();
+  ReadStoredPlacement(s.Text(20), r);
   r.job.preemptions = static_cast<int>(s.Int(21));
   if (auto position = s.OptionalInt(22)) r.job.position = static_cast<int>(*position);
   r.job.estimated_start = FromMicros(s.OptionalInt(23));
@@ -224,7 +224,7 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         .Bind(11, r.stop_state)
         .Bind(12, r.stop_reason)
         .Bind(13, r.start_attempt)
-        .Bind(14, PlacementToJson(r.placement, r.job.gpu_sharing))
+        .Bind(14, StoredPlacement(r))
         .Bind(15, int64_t{r.job.preemptions})
         .Bind(16, OptionalInt(r.job.position))
         .Bind(17, ToMicros(r.job.estimated_start))

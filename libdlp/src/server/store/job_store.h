@@ -41,6 +41,19 @@ struct JobRecord {
   std::optional<int64_t> stop_requested_us;
   std::string stop_state;
   std::string stop_reason;
+  // An elastic job resized by the scheduler (scheduler/elastic_role.h): the
+  // size its group re-forms at (0: none under way), the placement it holds
+  // from then on, and the event's words ("Resized 4→2 (for job 17, priority
+  // 100)"). A stop_state of "Resizing" stops every rank for it; once they are
+  // gone the job is Queued with `reforming` set and is started again at once
+  // at job.size, holding its resources meanwhile (never re-queued). `resized`:
+  // its start or last resize. Stored in the placement column (placement_codec.h).
+  static constexpr char kResizingStopState[] = "Resizing";
+  int resize_to = 0;
+  std::vector<ReplicaPlacement> resize_placement;
+  std::string resize_reason;
+  bool reforming = false;
+  absl::Time resized = absl::InfinitePast();
   // Non-empty when the row's spec does not read back (stored_spec.h): why.
   // The job is listed with this as its reason and never runs again; its
   // spec holds only its name and queue.

@@ -1,5 +1,7 @@
 #include "server/store/placement_codec.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "dlp/spec.h"
@@ -7,31 +9,31 @@
 
 namespace dlp::server {
 
-std::string PlacementToJson(const std::vector<ReplicaPlacement>& placement,
-                            const std::string& sharing) {
-  if (placement.empty()) return "";
+namespace {
+
+nlohmann::ordered_json ReplicasJson(const std::vector<ReplicaPlacement>& placement) {
   nlohmann::ordered_json replicas = nlohmann::ordered_json::array();
   for (const ReplicaPlacement& p : placement) {
     nlohmann::ordered_json gpus = nlohmann::ordered_json::array();
     for (const GpuShare& s : p.gpus) gpus.push_back({{"device", s.device}, {"millis", s.millis}});
     replicas.push_back({{"replica", p.replica}, {"gpus", std::move(gpus)}});
   }
-  nlohmann::ordered_json j;
-  j["sharing"] = sharing;
-  j["replicas"] = std::move(replicas);
-  return j.dump();
+  return replicas;
 }
 
-absl::Status PlacementFromJson(const std::string& text, std::vector<ReplicaPlacement>& placement,
-                               std::string& sharing) {
-  placement.clear();
-  sharing.clear();
-  if (text.empty()) return absl::OkStatus();
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+nlohmann::ordered_json PlacementObject(const std::vector<ReplicaPlacement>& placement,
+                                       const std::string& sharing) {
+  nlohmann::ordered_json j;
+  j["sharing"] = sharing;
+  j["replicas"] = ReplicasJson(placement);
+  return j;
+}
+
+absl::Status ReplicasFromJson(const nlohmann::json& replicas,
+                              std::vector<ReplicaPlacement>& placement) {
   auto bad = [] { return absl::InvalidArgumentError("the stored GPU placement is malformed"); };
-  if (!j.is_object() || !j.contains("replicas") || !j["replicas"].is_array()) return bad();
-  if (j.contains("sharing") && j["sharing"].is_string()) sharing = j["sharing"];
-  for (const nlohmann::json& r : j["replicas"]) {
+  if (!replicas.is_array()) return bad();
+  for (const nlohmann::json& r : replicas) {
     if (!r.is_object() || !r.contains("replica") || !r["replica"].is_string() ||
         !r.contains("gpus") || !r["gpus"].is_array()) {
       return bad();
@@ -47,6 +49,66 @@ absl::Status PlacementFromJson(const std::string& text, std::vector<ReplicaPlace
     placement.push_back(std::move(p));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string PlacementToJson(const std::vector<ReplicaPlacement>& placement,
+                            const std::string& sharing) {
+  if (placement.empty()) return "";
+  return PlacementObject(placement, sharing).dump();
+}
+
+absl::Status PlacementFromJson(const std::string& text, std::vector<ReplicaPlacement>& placement,
+                               std::string& sharing) {
+  placement.clear();
+  sharing.clear();
+  if (text.empty()) return absl::OkStatus();
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("replicas")) {
+    return absl::InvalidArgumentError("the stored GPU placement is malformed");
+  }
+  if (j.contains("sharing") && j["sharing"].is_string()) sharing = j["sharing"];
+  return ReplicasFromJson(j["replicas"], placement);
+}
+
+std::string StoredPlacement(const JobRecord& r) {
+  if (r.job.size == 0 && r.resize_to == 0) return PlacementToJson(r.placement, r.job.gpu_sharing);
+  nlohmann::ordered_json j = PlacementObject(r.placement, r.job.gpu_sharing);
+  j["elastic"] = {{"size", r.job.size},
+                  {"resizes", r.job.resizes},
+                  {"resizeTo", r.resize_to},
+                  {"resizeReason", r.resize_reason},
+                  {"resizePlacement", ReplicasJson(r.resize_placement)},
+                  {"reforming", r.reforming},
+                  {"resizedUs", absl::ToUnixMicros(r.resized)}};
+  return j.dump();
+}
+
+void ReadStoredPlacement(const std::string& text, JobRecord& r) {
+  if (!PlacementFromJson(text, r.placement, r.job.gpu_sharing).ok()) r.placement.clear();
+  if (text.empty()) return;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("elastic") || !j["elastic"].is_object()) return;
+  const nlohmann::json& e = j["elastic"];
+  auto integer = [&](const char* key) -> int64_t {
+    return e.contains(key) && e[key].is_number_integer() ? e[key].get<int64_t>() : 0;
+  };
+  // The store is dlpd's own; the bounds only keep a damaged row harmless.
+  r.job.size = static_cast<int>(std::clamp<int64_t>(integer("size"), 0, 1 << 20));
+  r.job.resizes = static_cast<int>(std::clamp<int64_t>(integer("resizes"), 0, 1 << 30));
+  r.resize_to = static_cast<int>(std::clamp<int64_t>(integer("resizeTo"), 0, 1 << 20));
+  r.resized = absl::FromUnixMicros(integer("resizedUs"));
+  if (e.contains("resizeReason") && e["resizeReason"].is_string()) {
+    r.resize_reason = e["resizeReason"].get<std::string>();
+  }
+  r.reforming =
+      e.contains("reforming") && e["reforming"].is_boolean() && e["reforming"].get<bool>();
+  r.resize_placement.clear();
+  if (e.contains("resizePlacement") &&
+      !ReplicasFromJson(e["resizePlacement"], r.resize_placement).ok()) {
+    r.resize_placement.clear();
+  }
 }
 
 std::string VisibleDevices(const ReplicaPlacement& placement) {

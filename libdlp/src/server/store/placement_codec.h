@@ -21,6 +21,14 @@ std::string PlacementToJson(const std::vector<ReplicaPlacement>& placement,
 absl::Status PlacementFromJson(const std::string& text, std::vector<ReplicaPlacement>& placement,
                                std::string& sharing);
 
+// The whole column: the placement as above, and for an elastic job its size,
+// resizes and any resize under way (JobRecord), e.g. ,"elastic":{"size":2,
+// "resizes":1,"resizeTo":4,"resizeReason":"Resized 2→4 (capacity free)",
+// "resizePlacement":[...],"reforming":false,"resizedUs":...}. "" for a rigid
+// job without GPUs. A malformed text reads as none (the job is then rigid).
+std::string StoredPlacement(const JobRecord& record);
+void ReadStoredPlacement(const std::string& text, JobRecord& record);
+
 // What CUDA_VISIBLE_DEVICES a replica's shares give it: "0,1", "MIG-...".
 std::string VisibleDevices(const ReplicaPlacement& placement);
 // The record's placement shown on its public job: each replica's `gpus`

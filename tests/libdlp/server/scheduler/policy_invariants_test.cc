@@ -241,6 +241,56 @@ TEST_P(PolicyInvariantsTest, HeadsStartByTheirEstimateWhenNothingMayOvertake) {
   }
 }
 
+// A third of the multi-replica jobs elastic (minCount = count/4, at least
+// one; one-CPU, no-GPU or one-GPU replicas): sizes stay in range, gangs whole
+// at every size, no grow sooner than the interval, and the trace drains.
+std::vector<SimJob> WithElasticJobs(std::vector<SimJob> jobs, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  for (SimJob& sim : jobs) {
+    PendingJob& job = sim.job;
+    const int count = std::max<int>(1, static_cast<int>(job.replicas.size()));
+    if (count < 2 || rng() % 3 != 0) continue;
+    const int64_t gpu = job.replicas[0].gpu_millis;
+    job.elastic = {.role = "worker",
+                   .min = std::max(1, count / 4),
+                   .max = count,
+                   .per_replica = Res(1, 2, gpu),
+                   .gpu_millis = gpu,
+                   .gpu_type = job.replicas[0].gpu_type};
+    if (!job.elastic.gpu_type.empty()) {
+      job.elastic.per_replica.gpu_flavours[job.elastic.gpu_type] = gpu;
+    }
+    job.demand = {};
+    job.replicas.clear();
+    for (int r = 0; r < count; ++r) {
+      job.demand += job.elastic.per_replica;
+      job.replicas.push_back({absl::StrCat("worker-", r), gpu, job.elastic.gpu_type});
+    }
+  }
+  return jobs;
+}
+
+TEST_P(PolicyInvariantsTest, ElasticJobsKeepEveryInvariant) {
+  const std::unique_ptr<SchedulingPolicy> policy = GetParam().make();
+  SimConfig config = Cluster();
+  config.fair_share_half_life = GetParam().half_life;
+  config.resize_interval = absl::Minutes(2);
+  int resizes = 0;
+  for (uint32_t seed : {5u, 20261206u}) {
+    const SimResult r =
+        Simulate(*policy, config, WithElasticJobs(RandomTrace(seed, 300, config), seed));
+    resizes += r.grows + r.shrinks;
+    std::printf("[%s] elastic, seed %u: %s; %d grows, %d shrinks\n", GetParam().name.c_str(),
+                seed, Describe(r).c_str(), r.grows, r.shrinks);
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    EXPECT_TRUE(r.violations.empty()) << Describe(r);
+    EXPECT_EQ(r.completed, r.jobs - r.rejected) << Describe(r);
+  }
+  if (GetParam().name.starts_with("default")) {
+    EXPECT_GT(resizes, 0);  // the traces take the policy through resizes
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Policies, PolicyInvariantsTest,
     ::testing::Values(

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "server/scheduler/elastic.h"
 #include "server/scheduler/fair_share_policy.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/snapshot.h"
@@ -96,12 +97,21 @@ inline void ExpectConsistent(const Snapshot& s, const Decision& d) {
   for (const StartDecision& start : d.start) {
     EXPECT_TRUE(started.insert(start.seq).second) << "started twice: " << start.seq;
     for (const PendingJob& p : s.pending) {
-      if (p.seq == start.seq) used += p.demand;
+      if (p.seq == start.seq) used += start.size > 0 ? AtSize(p, start.size).demand : p.demand;
     }
     for (const ReplicaPlacement& p : start.placement) {
       for (const GpuShare& g : p.gpus) devices[g.device] += g.millis;
     }
     EXPECT_FALSE(d.waiting.contains(start.seq)) << start.seq;
+  }
+  for (const ResizeDecision& r : d.resize) {  // a grow holds its new size at once
+    for (const RunningJob& job : s.running) {
+      if (job.seq != r.seq || r.to <= r.from) continue;
+      used += ReplicasDemand(job.elastic, r.to - r.from);
+      for (const ReplicaPlacement& p : PlacementDropped(job.elastic, r.placement, r.from)) {
+        for (const GpuShare& g : p.gpus) devices[g.device] += g.millis;
+      }
+    }
   }
   EXPECT_LE(used.cpu_millis, s.capacity.cpu_millis);
   EXPECT_LE(used.gpu_millis, s.capacity.gpu_millis);
