@@ -241,6 +241,11 @@ CREATE TABLE IF NOT EXISTS queue_history (
   PRIMARY KEY (queue, resource)
 );
 )sql",
+      // 13 -> 14: the rung ASHA stopped a trial at (0: it did not), so that a
+      // stopped trial is ranked by its rung value and the leaderboard says why.
+      R"sql(
+ALTER TABLE sweep_trials ADD COLUMN stopped_at INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return kMigrations;
 }

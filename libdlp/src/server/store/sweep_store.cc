@@ -77,8 +77,8 @@ absl::Status SweepStore::WriteTrial(int64_t sweep, const SweepTrial& t) {
   DLP_ASSIGN_OR_RETURN(
       Statement s,
       db_.Prepare("INSERT OR REPLACE INTO sweep_trials (sweep, trial, job, params, state, reason, "
-                  "objective, resource, rungs, stop_requested) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"));
+                  "objective, resource, rungs, stop_requested, stopped_at) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"));
   s.Bind(1, sweep)
       .Bind(2, int64_t{t.number})
       .Bind(3, t.job)
@@ -91,6 +91,7 @@ absl::Status SweepStore::WriteTrial(int64_t sweep, const SweepTrial& t) {
     s.BindNull(7);
   }
   s.Bind(8, t.resource).Bind(9, RungsJson(t.rungs)).Bind(10, int64_t{t.stop_requested ? 1 : 0});
+  s.Bind(11, t.stopped_at);
   return s.Run();
 }
 
@@ -139,7 +140,7 @@ absl::Status SweepStore::LoadTrials(Sweep& sweep) {
   DLP_ASSIGN_OR_RETURN(
       Statement s,
       db_.Prepare("SELECT trial, job, params, state, reason, objective, resource, rungs, "
-                  "stop_requested FROM sweep_trials WHERE sweep = ?1 ORDER BY trial"));
+                  "stop_requested, stopped_at FROM sweep_trials WHERE sweep = ?1 ORDER BY trial"));
   int64_t id = 0;
   (void)absl::SimpleAtoi(sweep.id, &id);
   s.Bind(1, id);
@@ -156,6 +157,7 @@ absl::Status SweepStore::LoadTrials(Sweep& sweep) {
     t.resource = s.Int(6);
     t.rungs = RungsFrom(s.Text(7));
     t.stop_requested = s.Int(8) != 0;
+    t.stopped_at = s.Int(9);
     sweep.trials.push_back(std::move(t));
   }
   return absl::OkStatus();
