@@ -39,9 +39,12 @@ Series Aggregate(const std::vector<const MetricPoint*>& points, ReplicaSeries wh
     s.max = std::max(s.max, p->value);
     ++s.count;
   }
-  const char* what = which == ReplicaSeries::kMean ? "mean" : which == ReplicaSeries::kMin ? "min" : "max";
+  const char* what = which == ReplicaSeries::kMean  ? "mean"
+                     : which == ReplicaSeries::kMin ? "min"
+                                                    : "max";
   Series out;
-  out.label = absl::StrCat(what, " of ", replicas.size(), replicas.size() == 1 ? " replica" : " replicas");
+  out.label = absl::StrCat(what, " of ", replicas.size(),
+                           replicas.size() == 1 ? " replica" : " replicas");
   for (const auto& [step, s] : steps) {
     const double y = which == ReplicaSeries::kMean ? s.sum / s.count
                      : which == ReplicaSeries::kMin ? s.min
@@ -81,8 +84,8 @@ absl::StatusOr<ReplicaSeries> ParseReplicaSeries(std::string_view text) {
   for (const auto& [name, value] : kReplicaSeriesNames) {
     if (text == name) return value;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("replica series \"", std::string(text), "\": expected rank0, each, mean, min or max"));
+  return absl::InvalidArgumentError(absl::StrCat("replica series \"", std::string(text),
+                                                 "\": expected rank0, each, mean, min or max"));
 }
 
 std::vector<ChartPanel> MetricPanels(

@@ -163,8 +163,8 @@ std::string TrialOutcome(const Sweep& sweep, const SweepTrial& trial) {
   if (internal::TrialActive(trial)) {
     return trial.stopped_at > 0 ? "stopping" : absl::AsciiStrToLower(trial.state);
   }
-  return trial.reason.empty() ? absl::AsciiStrToLower(trial.state)
-                              : absl::StrCat(absl::AsciiStrToLower(trial.state), ": ", trial.reason);
+  const std::string state = absl::AsciiStrToLower(trial.state);
+  return trial.reason.empty() ? state : absl::StrCat(state, ": ", trial.reason);
 }
 
 }  // namespace dlp

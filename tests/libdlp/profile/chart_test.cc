@@ -154,9 +154,10 @@ TEST(Chart, SvgTextIsTextNotGlyphOutlines) {
 
 TEST(Chart, PanelsStackOneMetricEach) {
   testing::TempDir dir;
-  std::vector<ChartPanel> panels = {{"loss by step", "loss", TwoNoisyCurves(100)},
-                                    {"accuracy by step", "accuracy", TwoNoisyCurves(100)},
-                                    {"samples_per_s by step", "samples_per_s", TwoNoisyCurves(100)}};
+  std::vector<ChartPanel> panels;
+  for (const char* metric : {"loss", "accuracy", "samples_per_s"}) {
+    panels.push_back({std::string(metric) + " by step", metric, TwoNoisyCurves(100)});
+  }
   ChartOptions options;
   options.height = 300;
   const std::string path = dir.Join("all.svg");
@@ -201,7 +202,8 @@ TEST(Chart, ALogScaleTicksDecades) {
   const std::string path = dir.Join("log.svg");
   ASSERT_TRUE(WriteChart({loss}, options, ChartImageFormat::kSvg, path).ok());
   const std::string svg = Slurp(path);
-  for (const char* tick : {">0.01</text>", ">0.1</text>", ">1</text>", ">10</text>", ">100</text>"}) {
+  for (const char* tick :
+       {">0.01</text>", ">0.1</text>", ">1</text>", ">10</text>", ">100</text>"}) {
     EXPECT_NE(svg.find(tick), std::string::npos) << tick;
   }
   EXPECT_NE(svg.find(">loss (log scale)</text>"), std::string::npos);

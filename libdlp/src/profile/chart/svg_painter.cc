@@ -77,8 +77,9 @@ void SvgPainter::Dot(double x, double y, double radius, ChartColor c) {
 void SvgPainter::Text(const std::string& text, double x, double y, double align, double size,
                       ChartColor c, bool vertical) {
   const char* anchor = align <= 0.25 ? "start" : align >= 0.75 ? "end" : "middle";
-  body_ += "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" font-family=\"sans-serif\" font-size=\"" +
-           Num(size) + "\" fill=\"" + Hex(c) + "\" text-anchor=\"" + anchor + "\"";
+  body_ += "<text x=\"" + Num(x) + "\" y=\"" + Num(y) +
+           "\" font-family=\"sans-serif\" font-size=\"" + Num(size) + "\" fill=\"" + Hex(c) +
+           "\" text-anchor=\"" + anchor + "\"";
   if (vertical) body_ += " transform=\"rotate(-90 " + Num(x) + " " + Num(y) + ")\"";
   body_ += ">" + XmlEscape(text) + "</text>\n";
 }
