@@ -26,6 +26,7 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "env",
                                              "logs",
                                              "preemptible",
+                                             "tracing",
                                              "preemption",
                                              "image",
                                              "dependsOn"};
@@ -122,6 +123,7 @@ class Decoder {
     RestartPolicySection(body, spec);
     LogsSection(body, spec);
     PreemptionSection(body, spec);
+    TracingField(body, spec);
     if (YAML::Node n = YamlReader::Child(body, "dependsOn"); YamlReader::Present(n)) {
       spec.depends_on = DecodeDependsOn(n, "spec.dependsOn", r_);
     }
@@ -329,6 +331,19 @@ class Decoder {
     }
     if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckPriority(*v))) {
       spec.priority = static_cast<int>(*v);
+    }
+  }
+
+  // spec.tracing: sampled, full or off.
+  void TracingField(const YAML::Node& body, JobSpec& spec) {
+    YAML::Node n = YamlReader::Child(body, "tracing");
+    if (!YamlReader::Present(n)) return;
+    if (auto v = r_.String(n, "spec.tracing")) {
+      if (auto t = ParseTracing(*v)) {
+        spec.tracing = *t;
+      } else {
+        r_.Report(n, "spec.tracing", UnknownName("tracing", *v, kTracingNames));
+      }
     }
   }
 
