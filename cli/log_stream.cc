@@ -36,8 +36,9 @@ absl::Status StreamLogs(Client& client, const std::string& id, const LogOptions&
     }
     if (flags.prefix) {
       auto [it, inserted] = colors.try_emplace(line.replica, kPalette[colors.size() % std::size(kPalette)]);
-      absl::StrAppend(&out, Colorize(absl::StrCat("[", shown(line.replica), "]"), it->second, color),
-                      " ");
+      const std::string stage = flags.stage.empty() ? "" : absl::StrCat(flags.stage, "/");
+      const std::string label = absl::StrCat("[", stage, shown(line.replica), "]");
+      absl::StrAppend(&out, Colorize(label, it->second, color), " ");
     }
     absl::StrAppend(&out, shown(line.text), "\n");
     std::fwrite(out.data(), 1, out.size(), stdout);

@@ -12,6 +12,7 @@ namespace dlp::cli {
 
 struct LogPrintFlags {
   bool prefix = true;      // "[worker-0] " before each line
+  std::string stage;       // a pipeline's job: "[train/worker-0] "
   bool timestamps = false; // RFC 3339 time before each line
 };
 

@@ -8,6 +8,7 @@
 #include "command.h"
 #include "common.h"
 #include "log_stream.h"
+#include "waiting.h"
 
 namespace dlp::cli {
 namespace {
@@ -46,6 +47,10 @@ int RunLogs(const LogsFlags& flags, const GlobalFlags& globals) {
   }
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
+  if (flags.follow) {
+    absl::StatusOr<Job> started = WaitWhileQueued(**client, flags.id, WaitFlags{});
+    if (!started.ok()) return ReportError(started.status());
+  }
   LogPrintFlags print;
   print.prefix = flags.replica.empty();
   print.timestamps = flags.timestamps;

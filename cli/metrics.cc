@@ -1,6 +1,7 @@
 // dlp metrics JOB... [--name loss] [-o table|json|csv] [--plot] [--png FILE]
-// [--svg FILE] [--smooth N]: the training metrics a job's ranks reported
-// (DLP_METRIC lines in its logs), several replicas or jobs overlaid in one chart.
+// [--svg FILE] [--smooth N] [--replicas rank0|each|mean|min|max] [--log-y]:
+// the training metrics a job's ranks reported (DLP_METRIC lines), charted one
+// panel per metric, rank 0's series by default, several jobs overlaid.
 // With --compare, runs side by side: each metric's final and best value per
 // job, and one metric of every job overlaid.
 #include <sys/ioctl.h>
@@ -33,46 +34,63 @@ struct MetricsFlags {
   bool compare = false;
   std::string png, svg;
   int smooth = 1;
+  std::string replicas = "rank0";
+  bool log_y = false;
 };
 
-// Several jobs' replicas are told apart as "JOB/replica".
-absl::StatusOr<std::vector<MetricPoint>> Collect(Client& client, const MetricsFlags& flags) {
-  std::vector<MetricPoint> points;
+// Each job's points, in the order the jobs were named.
+absl::StatusOr<std::vector<std::pair<std::string, std::vector<MetricPoint>>>> Collect(
+    Client& client, const MetricsFlags& flags) {
+  std::vector<std::pair<std::string, std::vector<MetricPoint>>> runs;
   MetricsFilter filter;
   filter.name = flags.name;
   filter.replica = flags.replica;
   for (const std::string& id : flags.ids) {
-    DLP_ASSIGN_OR_RETURN(std::vector<MetricPoint> job_points, client.Metrics(id, filter));
-    for (MetricPoint& p : job_points) {
-      if (flags.ids.size() > 1) p.replica = absl::StrCat(id, "/", p.replica);
+    DLP_ASSIGN_OR_RETURN(std::vector<MetricPoint> points, client.Metrics(id, filter));
+    runs.emplace_back(id, std::move(points));
+  }
+  return runs;
+}
+
+// The points of all runs; several jobs' replicas are told apart as "JOB/replica".
+std::vector<MetricPoint> Flatten(
+    const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs) {
+  std::vector<MetricPoint> points;
+  for (const auto& [id, job_points] : runs) {
+    for (MetricPoint p : job_points) {
+      if (runs.size() > 1) p.replica = absl::StrCat(id, "/", p.replica);
       points.push_back(std::move(p));
     }
   }
   return points;
 }
 
-// One series per (replica, metric name).
-std::vector<Series> ToSeries(const std::vector<MetricPoint>& points, bool by_time,
-                             bool one_name) {
-  std::map<std::string, Series> series;
-  absl::Time t0 = absl::InfiniteFuture();
-  for (const MetricPoint& p : points) t0 = std::min(t0, p.time);
-  for (const MetricPoint& p : points) {
-    const std::string key = one_name ? p.replica : absl::StrCat(p.replica, " ", p.name);
-    Series& s = series[key];
-    s.label = key;
-    const double x = by_time ? absl::ToDoubleSeconds(p.time - t0) : static_cast<double>(p.step);
-    s.points.push_back({x, p.value});
-  }
-  std::vector<Series> out;
-  for (auto& [key, s] : series) out.push_back(std::move(s));
-  return out;
-}
-
 int TerminalWidth() {
   winsize ws{};
   if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) return ws.ws_col;
   return 80;
+}
+
+// The --png and --svg images of `panels`, and with --plot a terminal chart per panel.
+int Draw(const MetricsFlags& flags, const GlobalFlags& globals,
+         const std::vector<ChartPanel>& panels, ChartOptions chart) {
+  chart.log_y = flags.log_y;
+  for (const auto& [path, format] : {std::pair{flags.png, ChartImageFormat::kPng},
+                                     std::pair{flags.svg, ChartImageFormat::kSvg}}) {
+    if (path.empty()) continue;
+    absl::Status s = WriteCharts(panels, chart, format, path);
+    if (!s.ok()) return ReportError(s);
+  }
+  if (!flags.plot) return Code(ExitCode::kSuccess);
+  for (const ChartPanel& panel : panels) {
+    const std::string title = absl::StrCat(panel.y_label, flags.log_y ? " (log10)" : "", " by ",
+                                           flags.compare ? "step" : flags.x);
+    std::printf("%s", PlotText(flags.log_y ? Log10Series(panel.series) : panel.series,
+                               std::max(20, TerminalWidth() - 14), panels.size() > 1 ? 10 : 16,
+                               title, UseColor(globals, STDOUT_FILENO))
+                          .c_str());
+  }
+  return Code(ExitCode::kSuccess);
 }
 
 // The chart of --compare: one metric, one line per job (its lowest-rank
@@ -96,34 +114,18 @@ std::vector<Series> CompareSeries(
 }
 
 int RunCompare(const MetricsFlags& flags, const GlobalFlags& globals, Client& client) {
-  std::vector<std::pair<std::string, std::vector<MetricPoint>>> runs;
-  MetricsFilter filter;
-  filter.name = flags.name;
-  filter.replica = flags.replica;
-  for (const std::string& id : flags.ids) {
-    absl::StatusOr<std::vector<MetricPoint>> points = client.Metrics(id, filter);
-    if (!points.ok()) return ReportError(points.status());
-    runs.emplace_back(id, std::move(*points));
-  }
-  const std::vector<MetricComparison> metrics = CompareRuns(runs);
+  absl::StatusOr<std::vector<std::pair<std::string, std::vector<MetricPoint>>>> runs =
+      Collect(client, flags);
+  if (!runs.ok()) return ReportError(runs.status());
+  const std::vector<MetricComparison> metrics = CompareRuns(*runs);
   if (metrics.empty()) return ReportError(absl::NotFoundError("no DLP_METRIC lines to compare"));
   if (flags.plot || !flags.png.empty() || !flags.svg.empty()) {
     const std::string name = flags.name.empty() ? metrics.front().name : flags.name;
-    const std::vector<Series> series = SmoothSeries(CompareSeries(runs, name), flags.smooth);
+    const std::vector<Series> series = SmoothSeries(CompareSeries(*runs, name), flags.smooth);
     ChartOptions chart;
     chart.title = absl::StrCat(name, " by step (jobs ", absl::StrJoin(flags.ids, ", "), ")");
-    chart.y_label = name;
-    for (const auto& [path, format] : {std::pair{flags.png, ChartImageFormat::kPng},
-                                       std::pair{flags.svg, ChartImageFormat::kSvg}}) {
-      if (path.empty()) continue;
-      absl::Status s = WriteChart(series, chart, format, path);
-      if (!s.ok()) return ReportError(s);
-    }
-    if (flags.plot) {
-      std::printf("%s", PlotText(series, std::max(20, TerminalWidth() - 14), 16,
-                                 absl::StrCat(name, " by step"), UseColor(globals, STDOUT_FILENO))
-                            .c_str());
-    }
+    const int code = Draw(flags, globals, {ChartPanel{"", name, series}}, chart);
+    if (code != 0) return code;
     if (flags.output == "table") return Code(ExitCode::kSuccess);
   }
   if (flags.output == "json") {
@@ -147,6 +149,28 @@ int RunCompare(const MetricsFlags& flags, const GlobalFlags& globals, Client& cl
   return Code(ExitCode::kSuccess);
 }
 
+// One panel per metric (--name picks one), each with the series --replicas
+// asks for: a PNG/SVG with the panels stacked, a terminal chart per panel.
+int DrawCharts(const MetricsFlags& flags, const GlobalFlags& globals,
+               const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs) {
+  absl::StatusOr<ReplicaSeries> which = ParseReplicaSeries(flags.replicas);
+  if (!which.ok()) return ReportError(which.status());
+  std::vector<ChartPanel> panels = MetricPanels(runs, *which, flags.x == "time");
+  for (ChartPanel& panel : panels) {
+    panel.series = SmoothSeries(std::move(panel.series), flags.smooth);
+    panel.title = panels.size() > 1 ? absl::StrCat(panel.y_label, " by ", flags.x) : "";
+  }
+  const std::string what = panels.size() == 1 ? panels.front().y_label : "metrics";
+  ChartOptions chart;
+  chart.title = absl::StrCat(
+      what, " by ", flags.x, flags.ids.size() > 1 ? " (jobs " : " (job ",
+      absl::StrJoin(flags.ids, ", "), ")",
+      flags.smooth > 1 ? absl::StrCat(", mean of ", flags.smooth, " points") : "");
+  chart.x_label = flags.x == "time" ? "time (s)" : "step";
+  chart.height = panels.size() > 1 ? 320 : 480;
+  return Draw(flags, globals, panels, chart);
+}
+
 int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<std::unique_ptr<Client>> client = MakeClient(globals);
   if (!client.ok()) return ReportError(client.status());
@@ -157,44 +181,19 @@ int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
     }
     return RunCompare(flags, globals, **client);
   }
-  absl::StatusOr<std::vector<MetricPoint>> points = Collect(**client, flags);
-  if (!points.ok()) return ReportError(points.status());
-  bool one_name = !flags.name.empty();
-  if (!one_name) {
-    one_name = true;
-    for (const MetricPoint& p : *points) one_name = one_name && p.name == points->front().name;
-  }
+  absl::StatusOr<std::vector<std::pair<std::string, std::vector<MetricPoint>>>> runs =
+      Collect(**client, flags);
+  if (!runs.ok()) return ReportError(runs.status());
+  const std::vector<MetricPoint> points = Flatten(*runs);
   if (flags.plot || !flags.png.empty() || !flags.svg.empty()) {
-    if (points->empty()) {
-      return ReportError(absl::NotFoundError("no DLP_METRIC lines to plot"));
-    }
-    std::vector<Series> series =
-        SmoothSeries(ToSeries(*points, flags.x == "time", one_name), flags.smooth);
-    const std::string name = one_name ? points->front().name : "metrics";
-    const std::string title = absl::StrCat(name, " by ", flags.x);
-    ChartOptions chart;
-    chart.title = absl::StrCat(
-        title, flags.ids.size() > 1 ? " (jobs " : " (job ", absl::StrJoin(flags.ids, ", "), ")",
-        flags.smooth > 1 ? absl::StrCat(", mean of ", flags.smooth, " points") : "");
-    chart.x_label = flags.x == "time" ? "time (s)" : "step";
-    chart.y_label = one_name ? name : "value";
-    for (const auto& [path, format] : {std::pair{flags.png, ChartImageFormat::kPng},
-                                       std::pair{flags.svg, ChartImageFormat::kSvg}}) {
-      if (path.empty()) continue;
-      absl::Status s = WriteChart(series, chart, format, path);
-      if (!s.ok()) return ReportError(s);
-    }
-    if (flags.plot) {
-      std::printf("%s", PlotText(series, std::max(20, TerminalWidth() - 14), 16, title,
-                                 UseColor(globals, STDOUT_FILENO))
-                            .c_str());
-    }
-    if (flags.output == "table") return Code(ExitCode::kSuccess);
+    if (points.empty()) return ReportError(absl::NotFoundError("no DLP_METRIC lines to plot"));
+    int code = DrawCharts(flags, globals, *runs);
+    if (code != 0 || flags.output == "table") return code;
   }
   if (flags.output == "json") {
-    std::printf("%s\n", MetricsToJson(*points).c_str());
+    std::printf("%s\n", MetricsToJson(points).c_str());
   } else if (flags.output == "csv") {
-    std::printf("%s", MetricsToCsv(*points).c_str());
+    std::printf("%s", MetricsToCsv(points).c_str());
   } else {
     // The table summarises: the latest value of each metric per replica.
     struct Row {
@@ -203,7 +202,7 @@ int RunMetrics(const MetricsFlags& flags, const GlobalFlags& globals) {
       double min = 0, max = 0;
     };
     std::map<std::pair<std::string, std::string>, Row> rows;
-    for (const MetricPoint& p : *points) {
+    for (const MetricPoint& p : points) {
       Row& r = rows[{p.replica, p.name}];
       r.min = r.count == 0 ? p.value : std::min(r.min, p.value);
       r.max = r.count == 0 ? p.value : std::max(r.max, p.value);
@@ -244,6 +243,11 @@ void RegisterMetrics(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("--smooth", flags->smooth,
                   "Draw each series as the mean of its last N points (1: as reported)")
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--replicas", flags->replicas,
+                  "Each metric's series per job: rank0 (its lowest-rank replica), each (every "
+                  "replica), or mean, min or max of the replicas at each step")
+      ->check(CLI::IsMember({"rank0", "each", "mean", "min", "max"}));
+  cmd->add_flag("--log-y", flags->log_y, "Draw the y axes on a log scale (values <= 0 left out)");
   cmd->add_flag("--compare", flags->compare,
                 "Runs side by side: each metric's final and best value per job (with --plot: "
                 "one metric of every job overlaid)");

@@ -11,6 +11,7 @@
 #include "common.h"
 #include "dlp/pipeline.h"
 #include "dlp/pipeline_driver.h"
+#include "dlp/status.h"
 #include "job_output.h"
 #include "log_stream.h"
 #include "pipeline.h"
@@ -31,11 +32,31 @@ struct SubmitFlags {
   bool quiet = false;
 };
 
-// kind: Pipeline: every job at once; --wait waits for all of them.
+// --follow of a pipeline: each job's logs in turn (each after those it
+// depends on), its lines prefixed "[NAME/replica]", after the line saying
+// what it waits for; a job that never started (skipped) has none.
+absl::Status StreamPipelineLogs(Client& client, const Pipeline& pipeline, bool metrics,
+                                const GlobalFlags& globals) {
+  for (const PipelineJob& j : pipeline.jobs) {
+    if (j.job.empty()) continue;
+    DLP_ASSIGN_OR_RETURN(Job job, WaitWhileQueued(client, j.job, WaitFlags{}));
+    if (!job.started) continue;
+    LogOptions log_options;
+    log_options.follow = true;
+    log_options.metrics = metrics;
+    LogPrintFlags print_flags;
+    print_flags.stage = j.name;
+    DLP_RETURN_IF_ERROR(StreamLogs(client, j.job, log_options, print_flags, globals));
+  }
+  return absl::OkStatus();
+}
+
+// kind: Pipeline: every job at once; --wait waits for all of them, --follow
+// also streams their logs.
 int SubmitPipeline(const SubmitFlags& flags, const std::string& path, const std::string& text,
                    const GlobalFlags& globals) {
-  if (!flags.overrides.empty() || !flags.name.empty() || flags.follow) {
-    PrintError("--set, --name and --follow apply to a job, not to a pipeline");
+  if (!flags.overrides.empty() || !flags.name.empty()) {
+    PrintError("--set and --name apply to a job, not to a pipeline");
     return Code(ExitCode::kUsage);
   }
   absl::StatusOr<PipelineSpec> spec = ParsePipelineSpec(text, path);
@@ -54,13 +75,19 @@ int SubmitPipeline(const SubmitFlags& flags, const std::string& path, const std:
   }
   std::fflush(stdout);
   if (ForegroundPipelines(**client)) {
-    if (flags.wait) return FollowPipeline(**client, pipeline->id, flags.quiet, globals);
+    if (flags.wait || flags.follow) {
+      return FollowPipeline(**client, pipeline->id, flags.quiet, globals);
+    }
     PrintWarning(absl::StrCat("pipeline ", pipeline->id, " moves on in the foreground (no dlpd ",
                               "runs it): `dlp pipeline resume ", pipeline->id,
                               "` creates its later jobs (or submit with --wait)"));
     return Code(ExitCode::kSuccess);
   }
-  if (!flags.wait) return Code(ExitCode::kSuccess);
+  if (!flags.wait && !flags.follow) return Code(ExitCode::kSuccess);
+  if (flags.follow && !flags.quiet) {
+    absl::Status streamed = StreamPipelineLogs(**client, *pipeline, flags.metrics, globals);
+    if (!streamed.ok()) return ReportError(streamed);
+  }
   for (const PipelineJob& j : pipeline->jobs) {
     WaitFlags wait_flags;
     wait_flags.progress = !flags.quiet;
@@ -122,6 +149,8 @@ int RunSubmit(const SubmitFlags& flags, const GlobalFlags& globals) {
   if (!flags.wait && !flags.follow) return Code(ExitCode::kSuccess);
 
   if (flags.follow && !flags.quiet) {
+    absl::StatusOr<Job> started = WaitWhileQueued(**client, job->id, WaitFlags{});
+    if (!started.ok()) return ReportError(started.status());
     LogOptions log_options;
     log_options.follow = true;
     log_options.metrics = flags.metrics;
@@ -160,7 +189,8 @@ void RegisterSubmit(CLI::App& parent, Invocation& invocation) {
                 "Wait for the job to end; exit with its outcome (a pipeline: every job; on "
                 "Kubernetes this process creates its later jobs as their dependencies end)");
   cmd->add_flag("--follow", flags->follow,
-                "Stream the job's logs until it ends; exit with its outcome");
+                "Stream the job's logs until it ends; exit with its outcome (a pipeline: each "
+                "job's in turn, prefixed [NAME/replica])");
   cmd->add_flag("--metrics", flags->metrics,
                 "With --follow, also print DLP_METRIC lines (left out by default)");
   cmd->add_flag("-q,--quiet", flags->quiet, "Print only the job id (and nothing while waiting)");

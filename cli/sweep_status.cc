@@ -69,11 +69,11 @@ void PrintLeaderboard(const Sweep& sweep, bool color) {
   std::string resource =
       sweep.spec.search.resource == "epoch" ? "epochs" : sweep.spec.search.resource;
   absl::AsciiStrToUpper(&resource);
-  Table table({"TRIAL", "JOB", "PARAMETERS", "OBJECTIVE", resource, "STATE", "REASON"});
+  Table table({"TRIAL", "JOB", "PARAMETERS", "OBJECTIVE", resource, "STATE", "OUTCOME"});
   for (const SweepTrial* t : order) {
     table.AddRow({absl::StrCat(t->number), t->job.empty() ? "-" : t->job, Params(*t),
                   t->objective ? absl::StrFormat("%.4g", *t->objective) : "-",
-                  absl::StrCat(t->resource), t->state, t->reason.empty() ? "-" : t->reason});
+                  absl::StrCat(t->resource), t->state, TrialOutcome(sweep, *t)});
   }
   if (table.empty()) {
     std::printf("No trials yet.\n");

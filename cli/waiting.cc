@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -44,7 +45,49 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// Off a terminal: each new reason of a queued job, once.
+class ReasonLines {
+ public:
+  explicit ReasonLines(bool enabled) : enabled_(enabled && !IsTty(STDERR_FILENO)) {}
+  void Show(const Job& job) {
+    if (!enabled_ || job.state != JobState::kQueued || job.reason.empty() || job.reason == last_) {
+      return;
+    }
+    last_ = job.reason;
+    std::fprintf(stderr, "job %s%s: Queued - %s\n", job.id.c_str(),
+                 job.name.empty() ? "" : absl::StrCat(" (", job.name, ")").c_str(),
+                 job.reason.c_str());
+    std::fflush(stderr);
+  }
+
+ private:
+  bool enabled_;
+  std::string last_;
+};
+
 }  // namespace
+
+absl::StatusOr<Job> WaitWhileQueued(Client& client, const std::string& id, const WaitFlags& flags) {
+  InstallInterruptHandler(InterruptMode::kFlag);
+  ProgressLine progress(flags.progress);
+  ReasonLines reasons(flags.progress);
+  const absl::Time begin = absl::Now();
+  std::optional<Job> started;
+  WaitOptions options;
+  options.timeout = flags.deadline - begin;
+  options.on_update = [&](const Job& job) {
+    if (job.state != JobState::kQueued) {
+      started = job;
+      return;
+    }
+    progress.Show(job, begin);
+    reasons.Show(job);
+  };
+  options.cancelled = [&] { return Interrupted() || started.has_value(); };
+  absl::StatusOr<Job> job = client.Wait(id, options);
+  if (started) return *started;
+  return job;
+}
 
 absl::StatusOr<Job> WaitForJob(Client& client, const std::string& id, const WaitFlags& flags) {
   InstallInterruptHandler(InterruptMode::kFlag);

@@ -18,4 +18,10 @@ struct WaitFlags {
 // DeadlineExceeded naming the job and its state when the deadline passes.
 absl::StatusOr<Job> WaitForJob(Client& client, const std::string& id, const WaitFlags& flags);
 
+// Waits while the job is Queued, saying why on stderr (the scheduler's
+// "waiting for job 5 (est. start in 3m)"): the live line of WaitForJob on a
+// terminal, elsewhere each new reason once. Returns the job as read last
+// (not Queued); Cancelled (exit 130) on Ctrl-C. For --follow, before the logs.
+absl::StatusOr<Job> WaitWhileQueued(Client& client, const std::string& id, const WaitFlags& flags);
+
 }  // namespace dlp::cli

@@ -96,7 +96,7 @@ _dlp() {
     version) flags="--client" ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
     profile) flags="--trace -o --output --duration --dir"; args=jobs ;;
-    metrics) flags="--name --replica -o --output --plot --png --svg --smooth --x"; args=jobs ;;
+    metrics) flags="--name --replica --replicas --log-y -o --output --plot --compare --png --svg --smooth --x"; args=jobs ;;
     artifacts)
       if [[ -z $sub ]]; then
         COMPREPLY=($(compgen -W "list get --help" -- "$cur")); return

@@ -117,6 +117,8 @@ complete -c dlp -n '__fish_seen_subcommand_from metrics' -l compare -d "Runs sid
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l png -r -F -d 'Write the chart as a PNG image'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l svg -r -F -d 'Write the chart as an SVG image'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l smooth -x -d 'Moving average over N points'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l replicas -x -a 'rank0 each mean min max' -d 'Series per job'
+complete -c dlp -n '__fish_seen_subcommand_from metrics' -l log-y -d 'Log-scale y axes'
 complete -c dlp -n '__fish_seen_subcommand_from metrics' -l x -x -a 'step time' -d 'Horizontal axis'
 # artifacts list|get JOB [PATH]
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a artifacts -d 'List or fetch what a job wrote into $DLP_OUTPUT_DIR'

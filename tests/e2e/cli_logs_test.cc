@@ -27,6 +27,29 @@ TEST(CliLogs, FollowSeesLinesWhileTheJobRuns) {
   EXPECT_EQ(env.State(id), "Succeeded");
 }
 
+// Before its logs, a queued job's follower says what it waits for (off a
+// terminal: each new reason once, on stderr), then streams once it starts.
+TEST(CliLogs, FollowSaysWhatAQueuedJobWaitsForThenStreams) {
+  CliEnv env;
+  const std::string go = env.Work("go");
+  const std::string first =
+      env.Submit(env.WriteJob("first", "while [ ! -f " + go + " ]; do sleep 0.05; done"));
+  ASSERT_TRUE(Eventually([&] { return env.State(first) == "Running"; }));
+  const std::string second = env.Submit(env.WriteJob(
+      "second", "echo after-the-wait", 1, "100m", "  dependsOn: [{job: '" + first + "'}]\n"));
+  auto follower = env.DlpInBackground({"logs", "-f", second});
+  const std::string queued =
+      "job " + second + " (second): Queued - waiting for job " + first + " (Running)\n";
+  ASSERT_TRUE(Eventually([&] { return follower->OutputSoFar().find(queued) != std::string::npos; }))
+      << follower->OutputSoFar();
+  EXPECT_EQ(follower->OutputSoFar().find("after-the-wait"), std::string::npos);
+  Touch(go);
+  RunResult r = follower->Wait(absl::Seconds(60));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(queued));
+  EXPECT_THAT(r.out, HasSubstr("[worker-0] after-the-wait\n"));
+}
+
 TEST(CliLogs, SubmitFollowStreamsAndExitsWithTheOutcome) {
   CliEnv env;
   // Both replicas print before worker-1 fails (which terminates worker-0).

@@ -92,6 +92,18 @@ TEST(CliPipeline, AChainPassesAnOutputAlongAndShowsAsATree) {
               HasSubstr(absl::StrCat("depends on: job ", ids["prep"], " (succeeded)")));
 }
 
+// --follow streams each job's logs in turn, prefixed with its name in the pipeline.
+TEST(CliPipeline, FollowStreamsEachJobsLogsWithItsName) {
+  CliEnv env;
+  const std::string file = env.dir().WriteFile("chain.yaml", kChain);
+  RunResult followed = env.Dlp({"submit", file, "--follow"});
+  ASSERT_EQ(followed.exit_code, 0) << followed.out << followed.err;
+  EXPECT_THAT(followed.out, HasSubstr("[train/worker-0] payload-42\n"));
+  EXPECT_THAT(followed.out, HasSubstr("[eval/worker-0] payload-42\n"));
+  EXPECT_LT(followed.out.find("[train/worker-0]"), followed.out.find("[eval/worker-0]"));
+  EXPECT_THAT(followed.err, HasSubstr("pipeline 1 Succeeded"));
+}
+
 TEST(CliPipeline, AFailureCancelsWhatDependsOnIt) {
   CliEnv env;
   const std::string file = env.dir().WriteFile("fails.yaml", R"(apiVersion: dlp/v1

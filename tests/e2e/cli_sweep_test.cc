@@ -70,8 +70,9 @@ TEST(CliSweep, SubmitFollowStatusJsonAndLabelledJobs) {
     std::vector<std::string> tkeys;
     for (const auto& [k, v] : t.items()) tkeys.push_back(k);
     EXPECT_THAT(tkeys, ::testing::UnorderedElementsAre("job", "params", "objective", "resource",
-                                                       "state", "reason"));
+                                                       "state", "reason", "outcome"));
     EXPECT_EQ(t["state"], "Succeeded");
+    EXPECT_EQ(t["outcome"], "finished");
     EXPECT_EQ(t["resource"], 1);
   }
 

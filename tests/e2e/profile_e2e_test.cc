@@ -15,6 +15,7 @@ namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;  // gmock's, not dlp::testing
+using ::testing::Not;
 
 #ifdef DLP_TEST_SANITIZED
 // The sanitizers slow every rank's step about tenfold; the delay keeps its share.
@@ -181,10 +182,18 @@ TEST(ProfileE2E, SubmittedJobProfileMetricsTopAndPrometheus) {
   }
   EXPECT_EQ(loss_replicas.size(), 4u) << metrics.out;
   EXPECT_EQ(printed_replicas.size(), 4u);
-  RunResult plot = env.Dlp({"metrics", id, "--name", "loss", "--plot", "--png",
-                            env.Work("loss.png")});
+  RunResult plot = env.Dlp({"metrics", id, "--name", "loss", "--plot", "--replicas", "each",
+                            "--png", env.Work("loss.png")});
   ASSERT_EQ(plot.exit_code, 0) << plot.err;
   EXPECT_THAT(plot.out, HasSubstr("worker-3"));
+  // By default one panel per metric, each with rank 0's series only.
+  RunResult panels = env.Dlp({"metrics", id, "--plot", "--no-color", "--svg", env.Work("all.svg")});
+  ASSERT_EQ(panels.exit_code, 0) << panels.err;
+  EXPECT_THAT(panels.out, HasSubstr("loss by step"));
+  EXPECT_THAT(panels.out, HasSubstr("printed by step"));
+  EXPECT_THAT(panels.out, HasSubstr("worker-0"));
+  EXPECT_THAT(panels.out, Not(HasSubstr("worker-3")));
+  EXPECT_THAT(ReadFileOrEmpty(env.Work("all.svg")), HasSubstr(">printed</text>"));
   EXPECT_THAT(plot.out, HasSubstr("\xe2\xa0"));  // braille
   EXPECT_EQ(ReadFileOrEmpty(env.Work("loss.png")).substr(1, 3), "PNG");
   RunResult csv = env.Dlp({"metrics", id, "--name", "accuracy", "-o", "csv"});

@@ -102,7 +102,7 @@ TEST_F(RemoteProfile, ProfileAndMetricsOfARemoteJob) {
   }
   EXPECT_EQ(loss, (std::set<std::string>{"worker-0", "worker-1"})) << metrics.out;
   EXPECT_EQ(printed, (std::set<std::string>{"worker-0", "worker-1"})) << metrics.out;
-  RunResult plot = Dlp({"metrics", id, "--name", "loss", "--plot"});
+  RunResult plot = Dlp({"metrics", id, "--name", "loss", "--plot", "--replicas", "each"});
   ASSERT_EQ(plot.exit_code, 0) << plot.err;
   EXPECT_THAT(plot.out, HasSubstr("worker-1"));
 

@@ -1,12 +1,18 @@
 // One metric's chart over uPlot: a line per series, drag to zoom (double click
-// for all), optional smoothing, a table of the last values under it, and PNG
-// export with title and legend.
+// for all), optional smoothing and log scale, a table of the last values under
+// it, and PNG export with title and legend. The look of `dlp metrics --png`:
+// the palette of libdlp's chart_palette.h, series past ten colours dashed then
+// dotted, marks at each point of series of 40 points or fewer.
 import uPlot from "uplot";
 import { download, h } from "./dom";
 import { number } from "./format";
 import { align, smooth, type Series } from "./metrics";
 
-export const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+export const COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+const DASHES: (number[] | undefined)[] = [undefined, [6, 4], [1.5, 3]];
+const MARKERS_UP_TO = 40;
+
+const dash = (i: number) => DASHES[Math.floor(i / COLOURS.length) % DASHES.length];
 
 export class MetricChart {
   readonly el: HTMLElement;
@@ -18,6 +24,7 @@ export class MetricChart {
     private series: Series[],
     private xLabel: string,
     weight: number,
+    private logY = false,
   ) {
     const last = h("table", { class: "last-values" },
       h("thead", null, h("tr", null, ...["series", "points", "last x", "last"].map((c) => h("th", null, c)))),
@@ -35,7 +42,9 @@ export class MetricChart {
   }
 
   setSmoothing(weight: number): void {
-    const data = align(this.series.map((s) => ({ x: s.x, y: smooth(s.y, weight) })));
+    // A log axis draws positive values only.
+    const y = (v: number[]) => (this.logY ? v.map((n) => (n > 0 ? n : NaN)) : v);
+    const data = align(this.series.map((s) => ({ x: s.x, y: y(smooth(s.y, weight)) })));
     if (this.plot) {
       this.plot.setData(data as uPlot.AlignedData);
       return;
@@ -44,10 +53,11 @@ export class MetricChart {
     this.plot = new uPlot({
       width: Math.min(width, 900),
       height: 260,
-      scales: { x: { time: false } },
-      axes: [{ label: this.xLabel }, { label: this.name, size: 60 }],
+      scales: { x: { time: false }, y: this.logY ? { distr: 3 } : {} },
+      axes: [{ label: this.xLabel }, { label: this.logY ? `${this.name} (log scale)` : this.name, size: 60 }],
       series: [{ label: this.xLabel }, ...this.series.map((s, i) => ({
-        label: s.label, stroke: COLOURS[i % COLOURS.length], width: 1.5, spanGaps: true,
+        label: s.label, stroke: COLOURS[i % COLOURS.length], dash: dash(i), width: 1.5, spanGaps: true,
+        points: { show: s.x.length <= MARKERS_UP_TO },
         value: (_: uPlot, v: number | null) => (v === null ? "–" : number(v, 6)),
       }))],
       // Zoom by dragging; the cursor moves on every chart at once.

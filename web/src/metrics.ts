@@ -79,6 +79,56 @@ export function toSeries(points: MetricPoint[], byTime = false): Series[] {
   return [...out.values()].sort((a, b) => by(a.label, b.label) || by(a.name, b.name));
 }
 
+// Which series a metric's chart holds per job, as `dlp metrics --replicas`:
+// its lowest-rank replica (the default: rank 0, as a trainer logs), every
+// replica, or the replicas' values combined at each x.
+export type ReplicaSeries = "rank0" | "each" | "mean" | "min" | "max";
+export const REPLICA_SERIES: ReplicaSeries[] = ["rank0", "each", "mean", "min", "max"];
+
+// Roles in rank order, as libdlp's kRoles (spec/rules.h).
+const ROLES = ["chief", "ps", "worker", "evaluator"];
+
+function rankKey(replica: string): [number, number] {
+  const dash = replica.lastIndexOf("-");
+  const role = dash < 0 ? replica : replica.slice(0, dash);
+  const index = dash < 0 ? 0 : Number(replica.slice(dash + 1)) || 0;
+  const at = ROLES.indexOf(role);
+  return [at < 0 ? ROLES.length : at, index];
+}
+
+// `series`: one metric's, from toSeries; several jobs' labels are "JOB/replica".
+export function pickSeries(series: Series[], which: ReplicaSeries): Series[] {
+  if (which === "each") return series;
+  const byJob = new Map<string, Series[]>();
+  for (const s of series) {
+    const slash = s.label.indexOf("/");
+    const job = slash < 0 ? "" : s.label.slice(0, slash + 1);
+    const list = byJob.get(job);
+    if (list) list.push(s);
+    else byJob.set(job, [s]);
+  }
+  const out: Series[] = [];
+  for (const [job, list] of byJob) {
+    if (which === "rank0") {
+      const key = (s: Series) => rankKey(s.label.slice(job.length));
+      out.push(list.reduce((a, b) => {
+        const [ka, kb] = [key(a), key(b)];
+        return kb[0] < ka[0] || (kb[0] === ka[0] && kb[1] < ka[1]) ? b : a;
+      }));
+      continue;
+    }
+    const at = new Map<number, number[]>();
+    for (const s of list) s.x.forEach((x, i) => (at.get(x) ?? at.set(x, []).get(x)!).push(s.y[i]));
+    const xs = [...at.keys()].sort((a, b) => a - b);
+    const combine = (v: number[]) =>
+      which === "mean" ? v.reduce((a, b) => a + b, 0) / v.length : which === "min" ? Math.min(...v) : Math.max(...v);
+    const n = list.length;
+    out.push({ label: `${job}${which} of ${n} ${n === 1 ? "replica" : "replicas"}`, name: list[0].name,
+      x: xs, y: xs.map((x) => combine(at.get(x)!)) });
+  }
+  return out;
+}
+
 // Exponential moving average with TensorBoard's debiasing, so the first points
 // are not pulled towards 0. `weight` 0 leaves the values as they are.
 export function smooth(y: number[], weight: number): number[] {

@@ -181,7 +181,8 @@ try {
     const last = new Map();
     for (const p of cli) last.set(`${p.name}\u0000${p.replica}`, p);
     assert.ok(last.size > 0, "dlp metrics found no points");
-    await page.goto(`${base}/charts?jobs=${ids.train}`);
+    // Every replica's series (the page's default is rank 0's, as dlp metrics --plot).
+    await page.goto(`${base}/charts?jobs=${ids.train}&replicas=each`);
     await page.waitForSelector("figure.chart");
     for (const [key, p] of last) {
       const [name, replica] = key.split("\u0000");

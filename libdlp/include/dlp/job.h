@@ -75,6 +75,15 @@ struct LogsSpec {
   friend bool operator==(const LogsSpec&, const LogsSpec&) = default;
 };
 
+// spec.tracing: what the ranks' traces (dlp profile, the timeline) keep.
+enum class Tracing {
+  kSampled,  // the default: each rank's file keeps its first 16 MiB of events
+  kFull,     // every event, no budget
+  kOff,      // no trace files
+};
+std::string_view TracingName(Tracing tracing);  // "sampled", "full", "off"
+std::optional<Tracing> ParseTracing(std::string_view name);
+
 // How a running job is stopped when the scheduler preempts it.
 struct PreemptionSpec {
   int grace_period_seconds = 30;  // SIGTERM, then SIGKILL this much later
@@ -116,6 +125,7 @@ struct JobSpec {
   SuccessPolicy success_policy;
   int64_t active_deadline_seconds = 0;  // 0: no deadline
   LogsSpec logs;
+  Tracing tracing = Tracing::kSampled;
   // Whether the scheduler may stop it to make room for another job (it goes
   // back to Queued and starts again later with DLP_RESTART_COUNT raised).
   bool preemptible = true;

@@ -250,24 +250,58 @@ struct Series {
 };
 // A chart in braille characters (2×4 dots per cell), `width`×`height` cells
 // of plot area plus axes and a legend; series are told apart by their marks
-// in the legend and, when `color`, by ANSI colours.
+// in the legend and, when `color`, by ANSI colours (six; the legend says so
+// when series share them).
 std::string PlotText(const std::vector<Series>& series, int width, int height,
                      const std::string& title, bool color);
 // Each series with every point's y replaced by the mean of its last `n`
 // points (the point itself included); n <= 1 leaves them as they are.
 std::vector<Series> SmoothSeries(std::vector<Series> series, int n);
+// Each y replaced by its log10 (NaN for y <= 0, which breaks the line): a
+// log scale for PlotText, which draws linear axes.
+std::vector<Series> Log10Series(std::vector<Series> series);
+
+// ---- Metric charts (dlp metrics --plot/--png/--svg, the web UI's Metrics page) ----
+
+// Which series a metric's panel holds for each job: its lowest-rank replica
+// (LowestRankReporting; the default: rank 0, as a trainer logs), every
+// replica, or one named aggregate of the replicas' values at each step.
+enum class ReplicaSeries { kLowestRank, kEach, kMean, kMin, kMax };
+// "rank0", "each", "mean", "min", "max"; InvalidArgument for anything else.
+absl::StatusOr<ReplicaSeries> ParseReplicaSeries(std::string_view text);
+
+// One plot of a chart image: panels are stacked, each with its own y axis.
+struct ChartPanel {
+  std::string title;    // may be empty
+  std::string y_label;  // the metric
+  std::vector<Series> series;
+};
+
+// One panel per metric name (sorted), x = step (or seconds since the first
+// point when `by_time`). `runs`: (job id, its points in log order); with
+// several runs series are labelled "JOB/replica" (or "JOB/mean of N replicas").
+std::vector<ChartPanel> MetricPanels(
+    const std::vector<std::pair<std::string, std::vector<MetricPoint>>>& runs,
+    ReplicaSeries which, bool by_time);
 
 struct ChartOptions {
   std::string title;
   std::string x_label = "step";
-  std::string y_label = "value";
-  int width = 800, height = 480;  // clamped to 64..8192
+  std::string y_label = "value";  // WriteChart's one panel
+  int width = 800;
+  int height = 480;    // of each panel; the image is clamped to 64..8192 either way
+  bool log_y = false;  // logarithmic y axes (values <= 0 are left out)
 };
 enum class ChartImageFormat { kPng, kSvg };
-// Writes a line chart with a title, axes labelled with tick values and a
-// legend naming each series, in the web UI's colours (docs/profiling.md).
-// Drawn with Cairo by dlp's chart module, libdlp_chart.so, opened on first
-// use: Unavailable when it cannot be loaded or the file cannot be written.
+// Writes line charts with a title, panels stacked top to bottom (each with
+// axes labelled with tick values and a legend naming each series), in the web
+// UI's colours (docs/profiling.md); series of 40 points or fewer get a mark at
+// each point; series past the ten colours are dashed, then dotted. SVG text is
+// <text>. Drawn by dlp's chart module, libdlp_chart.so (Cairo), opened on
+// first use: Unavailable when it cannot be loaded or the file cannot be written.
+absl::Status WriteCharts(const std::vector<ChartPanel>& panels, const ChartOptions& options,
+                         ChartImageFormat format, const std::string& path);
+// One panel of `series`, named by options.y_label.
 absl::Status WriteChart(const std::vector<Series>& series, const ChartOptions& options,
                         ChartImageFormat format, const std::string& path);
 

@@ -107,12 +107,18 @@ struct SweepTrial {
   TrialParams params;
   std::string state = "Pending";
   std::string reason;
-  std::optional<double> objective;  // the latest value reported
-  int64_t resource = 0;             // the resource of that value (its step)
+  // The trial's objective: its job's last reported value, unless the engine
+  // stopped it first (then its value at the rung it was stopped at).
+  std::optional<double> objective;
+  int64_t resource = 0;  // the resource of that value (its step)
   // asha: the objective at each rung the trial reached.
   std::map<int64_t, double> rungs;
   bool stop_requested = false;  // the engine stopped it; its job is being cancelled
+  // asha: the rung (resource) the engine stopped the trial at; 0 when it did
+  // not, or when the job ended on its own before the stop reached it.
+  int64_t stopped_at = 0;
 };
+
 
 // Running, Succeeded (every trial ended), Cancelled, Failed (no trial
 // could be started).
@@ -128,6 +134,10 @@ struct Sweep {
 
 // The index in sweep.trials of the best trial with an objective; nullopt if none.
 std::optional<size_t> BestTrial(const Sweep& sweep);
+// Why a trial stands where it does on the leaderboard: "finished" (its job
+// ran to its end), "stopped at rung K (epoch R)", its state while active, or
+// the state and reason of another end.
+std::string TrialOutcome(const Sweep& sweep, const SweepTrial& trial);
 
 // The wire form of the dlpd API (docs/api.md, "Sweeps"): every field, the
 // trials' values as the strings substituted.
@@ -139,7 +149,7 @@ std::string SweepsToJson(const std::vector<Sweep>& sweeps);  // {"sweeps":[...]}
 absl::StatusOr<std::vector<Sweep>> SweepsFromJson(std::string_view json);
 // `dlp sweep status -o json`, exactly {"id","state","objective":{"metric","goal"},
 // "best":{trial}|null,"trials":[{"job","params":{...},"objective","resource",
-// "state","reason"}]}; values of int/float/logfloat parameters are numbers.
+// "state","reason","outcome"}]}; values of int/float/logfloat parameters are numbers.
 std::string SweepStatusJson(const Sweep& sweep, int indent = 2);
 
 // ---- Running sweeps (client/sweeps.cc) ----

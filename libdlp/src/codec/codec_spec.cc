@@ -44,6 +44,7 @@ constexpr absl::string_view kSpecMembers[] = {"name",
                                                "activeDeadlineSeconds",
                                                "logs",
                                                "preemptible",
+                                               "tracing",
                                                "preemption",
                                                "dependsOn"};
 constexpr absl::string_view kReplicaMembers[] = {"role",    "count", "minCount",
@@ -239,6 +240,7 @@ OrderedJson SpecToJsonValue(const JobSpec& spec) {
   if (spec.logs.max_bytes != 0) json["logs"] = {{"maxBytes", spec.logs.max_bytes}};
   // Written only when not the default, as logs: specs stored before read the same.
   if (!spec.preemptible) json["preemptible"] = false;
+  if (spec.tracing != Tracing::kSampled) json["tracing"] = TracingName(spec.tracing);
   if (spec.preemption != PreemptionSpec()) {
     json["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
   }
@@ -318,6 +320,14 @@ absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view p
     DLP_RETURN_IF_ERROR(ReadInt(*logs, p, "maxBytes", &spec.logs.max_bytes));
   }
   DLP_RETURN_IF_ERROR(ReadBool(value, path, "preemptible", &spec.preemptible));
+  std::string tracing = "sampled";
+  DLP_RETURN_IF_ERROR(ReadString(value, path, "tracing", &tracing));
+  if (auto t = ParseTracing(tracing)) {
+    spec.tracing = *t;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(member_path("tracing"), ": unknown tracing \"",
+                                                   tracing, "\" (expected sampled, full or off)"));
+  }
   DLP_ASSIGN_OR_RETURN(const Json* preemption, ReadObject(value, path, "preemption"));
   if (preemption != nullptr) {
     const std::string p = member_path("preemption");

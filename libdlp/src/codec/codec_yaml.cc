@@ -139,6 +139,7 @@ std::string JobSpecToYaml(const JobSpec& spec) {
   }
   if (spec.logs.max_bytes != 0) body["logs"] = {{"maxBytes", spec.logs.max_bytes}};
   if (!spec.preemptible) body["preemptible"] = false;
+  if (spec.tracing != Tracing::kSampled) body["tracing"] = TracingName(spec.tracing);
   if (spec.preemption != PreemptionSpec()) {
     body["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
   }

@@ -12,6 +12,25 @@ std::string_view FrameworkName(Framework framework) {
   return contract::FrameworkName(internal::ToContract(framework));
 }
 
+namespace {
+constexpr std::pair<Tracing, std::string_view> kTracingNames[] = {
+    {Tracing::kSampled, "sampled"}, {Tracing::kFull, "full"}, {Tracing::kOff, "off"}};
+}  // namespace
+
+std::string_view TracingName(Tracing tracing) {
+  for (const auto& [value, name] : kTracingNames) {
+    if (value == tracing) return name;
+  }
+  return "sampled";
+}
+
+std::optional<Tracing> ParseTracing(std::string_view name) {
+  for (const auto& [value, text] : kTracingNames) {
+    if (text == name) return value;
+  }
+  return std::nullopt;
+}
+
 std::string_view RestartPolicyName(RestartPolicyKind kind) {
   return contract::RestartPolicyName(internal::ToContract(kind));
 }

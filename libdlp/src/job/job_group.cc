@@ -1,5 +1,6 @@
 #include "job/job_group.h"
 
+#include "contract/env_names.h"
 #include "spec/rules.h"
 
 namespace dlp::internal {
@@ -85,6 +86,19 @@ std::vector<JobReplica> JobReplicas(const contract::GroupStatus& status) {
   return replicas;
 }
 
+namespace {
+
+// spec.tracing as the ranks' environment (runtime/src/trace/tracer.h); a
+// role's own DLP_TRACE or DLP_TRACE_MAX_BYTES wins.
+std::map<std::string, std::string> TracingEnv(Tracing tracing,
+                                              std::map<std::string, std::string> env) {
+  if (tracing == Tracing::kOff) env.try_emplace(contract::env::kTrace, "0");
+  if (tracing == Tracing::kFull) env.try_emplace(contract::env::kTraceMaxBytes, "0");
+  return env;
+}
+
+}  // namespace
+
 contract::Group JobGroup(const JobSpec& spec) {
   contract::Group group;
   group.framework = ToContract(spec.framework);
@@ -93,7 +107,7 @@ contract::Group JobGroup(const JobSpec& spec) {
     // A fraction is a whole device to dlp-run without dlpd (dlpd's placement
     // shares devices through the group's `devices`).
     const int gpus = static_cast<int>((r.resources.gpu_millis + 999) / 1000);
-    group.roles.push_back({r.role, r.count, r.command, r.env, gpus, {}});
+    group.roles.push_back({r.role, r.count, r.command, TracingEnv(spec.tracing, r.env), gpus, {}});
   }
   group.restart_policy = ToContract(spec.restart_policy.policy);
   group.max_restarts = spec.restart_policy.max_restarts;

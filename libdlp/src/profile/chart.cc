@@ -1,6 +1,8 @@
-// Chart images for `dlp metrics --png/--svg`: the series handed to the chart
-// module (chart_module.h), loaded on first use, and their smoothing.
+// Chart images for `dlp metrics --png/--svg`: the panels handed to the chart
+// module (chart_module.h), loaded on first use; smoothing and log scales.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "common/dlp_module.h"
@@ -17,6 +19,32 @@ absl::StatusOr<internal::ChartWriteFn> LoadChartModule() {
           "chart images need dlp's chart module (built where Cairo is installed)"));
   if (!kLoaded->ok()) return kLoaded->status();
   return reinterpret_cast<internal::ChartWriteFn>(**kLoaded);
+}
+
+// The module's view of the panels; the vectors own what the pointers point into.
+struct ModuleData {
+  std::vector<std::vector<double>> xs, ys;
+  std::vector<std::vector<internal::ChartSeriesData>> series;
+  std::vector<internal::ChartPanelData> panels;
+};
+
+void Fill(const std::vector<ChartPanel>& panels, bool log_y, ModuleData& data) {
+  size_t total = 0;
+  for (const ChartPanel& panel : panels) total += panel.series.size();
+  data.xs.resize(total);
+  data.ys.resize(total);
+  data.series.resize(panels.size());
+  size_t n = 0;
+  for (size_t p = 0; p < panels.size(); ++p) {
+    for (const Series& s : panels[p].series) {
+      for (const auto& [x, y] : s.points) data.xs[n].push_back(x), data.ys[n].push_back(y);
+      data.series[p].push_back({s.label.c_str(), data.xs[n].data(), data.ys[n].data(),
+                                data.xs[n].size()});
+      ++n;
+    }
+    data.panels.push_back({panels[p].title.c_str(), panels[p].y_label.c_str(),
+                           data.series[p].data(), data.series[p].size(), log_y ? 1 : 0});
+  }
 }
 
 }  // namespace
@@ -36,30 +64,42 @@ std::vector<Series> SmoothSeries(std::vector<Series> series, int n) {
   return series;
 }
 
-absl::Status WriteChart(const std::vector<Series>& series, const ChartOptions& options,
-                        ChartImageFormat format, const std::string& path) {
+std::vector<Series> Log10Series(std::vector<Series> series) {
+  for (Series& s : series) {
+    for (auto& point : s.points) {
+      point.second = point.second > 0 ? std::log10(point.second)
+                                      : std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return series;
+}
+
+absl::Status WriteCharts(const std::vector<ChartPanel>& panels, const ChartOptions& options,
+                         ChartImageFormat format, const std::string& path) {
   absl::StatusOr<internal::ChartWriteFn> write = LoadChartModule();
   if (!write.ok()) return write.status();
-  std::vector<std::vector<double>> xs(series.size()), ys(series.size());
-  std::vector<internal::ChartSeriesData> data;
-  for (size_t i = 0; i < series.size(); ++i) {
-    for (const auto& [x, y] : series[i].points) xs[i].push_back(x), ys[i].push_back(y);
-    data.push_back({series[i].label.c_str(), xs[i].data(), ys[i].data(), xs[i].size()});
-  }
+  ModuleData data;
+  Fill(panels, options.log_y, data);
+  const int count = std::max<int>(1, static_cast<int>(panels.size()));
   internal::ChartData chart = {};
   chart.title = options.title.c_str();
   chart.x_label = options.x_label.c_str();
-  chart.y_label = options.y_label.c_str();
-  chart.series = data.data();
-  chart.series_count = data.size();
+  chart.panels = data.panels.data();
+  chart.panel_count = data.panels.size();
   chart.width = std::clamp(options.width, 64, 8192);
-  chart.height = std::clamp(options.height, 64, 8192);
+  const int per_panel = std::min(std::max(options.height, 64), std::max(1, 8192 / count));
+  chart.height = std::max(64, per_panel * count);
   chart.format = format == ChartImageFormat::kSvg ? internal::kChartSvg : internal::kChartPng;
   chart.path = path.c_str();
   if ((*write)(&chart) != 0) {
     return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", chart.error));
   }
   return absl::OkStatus();
+}
+
+absl::Status WriteChart(const std::vector<Series>& series, const ChartOptions& options,
+                        ChartImageFormat format, const std::string& path) {
+  return WriteCharts({ChartPanel{"", options.y_label, series}}, options, format, path);
 }
 
 }  // namespace dlp

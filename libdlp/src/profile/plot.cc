@@ -101,6 +101,10 @@ std::string PlotText(const std::vector<Series>& series, int width, int height,
     if (color) out += "\033[0m";
     out += "\n";
   }
+  if (series.size() > 6) {
+    absl::StrAppend(&out, "  (", series.size(),
+                    " series share 6 colours)\n");
+  }
   return out;
 }
 

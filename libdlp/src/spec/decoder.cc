@@ -27,6 +27,7 @@ constexpr absl::string_view kSpecFields[] = {"framework",
                                              "env",
                                              "logs",
                                              "preemptible",
+                                             "tracing",
                                              "preemption",
                                              "image",
                                              "dependsOn",
@@ -125,6 +126,7 @@ class Decoder {
     RestartPolicySection(body, spec);
     LogsSection(body, spec);
     PreemptionSection(body, spec);
+    TracingField(body, spec);
     if (YAML::Node n = YamlReader::Child(body, "dependsOn"); YamlReader::Present(n)) {
       spec.depends_on = DecodeDependsOn(n, "spec.dependsOn", r_);
     }
@@ -346,6 +348,19 @@ class Decoder {
     }
     if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckPriority(*v))) {
       spec.priority = static_cast<int>(*v);
+    }
+  }
+
+  // spec.tracing: sampled, full or off.
+  void TracingField(const YAML::Node& body, JobSpec& spec) {
+    YAML::Node n = YamlReader::Child(body, "tracing");
+    if (!YamlReader::Present(n)) return;
+    if (auto v = r_.String(n, "spec.tracing")) {
+      if (auto t = ParseTracing(*v)) {
+        spec.tracing = *t;
+      } else {
+        r_.Report(n, "spec.tracing", UnknownName("tracing", *v, kTracingNames));
+      }
     }
   }
 

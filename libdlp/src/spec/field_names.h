@@ -10,6 +10,7 @@ namespace dlp::internal {
 inline constexpr absl::string_view kResourceFields[] = {"cpu", "memory", "gpu", "gpuType"};
 inline constexpr absl::string_view kRestartFields[] = {"policy", "maxRestarts", "backoffSeconds"};
 inline constexpr absl::string_view kLogsFields[] = {"maxBytes"};
+inline constexpr absl::string_view kTracingNames[] = {"sampled", "full", "off"};
 inline constexpr absl::string_view kPreemptionFields[] = {"gracePeriodSeconds"};
 inline constexpr absl::string_view kDependencyFields[] = {"job", "condition"};
 inline constexpr absl::string_view kSuccessPolicyFields[] = {"roles"};

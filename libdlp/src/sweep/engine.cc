@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "sweep/sampling.h"
@@ -82,17 +83,21 @@ std::vector<SweepAction> NextTrials(Sweep& sweep) {
 
 std::vector<SweepAction> OnReport(Sweep& sweep, int number, int64_t resource, double value) {
   SweepTrial* trial = Find(sweep, number);
-  if (trial == nullptr || !TrialActive(*trial) || trial->stop_requested) return {};
+  if (trial == nullptr || !TrialActive(*trial)) return {};
   if (trial->objective && resource <= trial->resource) return {};
   const int64_t previous = trial->objective ? trial->resource : 0;
   trial->objective = value;
   trial->resource = resource;
+  // Once stopped, the job's values are only kept: it may end on its own
+  // before the stop reaches it, and then its last value is its objective.
+  if (trial->stop_requested) return {};
   for (int64_t rung : Rungs(sweep.spec.search)) {
     if (rung <= previous || rung > resource || trial->rungs.contains(rung)) continue;
     trial->rungs[rung] = value;
     std::string reason = RungVerdict(sweep, *trial, rung);
     if (reason.empty()) continue;
     trial->stop_requested = true;
+    trial->stopped_at = rung;
     trial->reason = reason;
     return {{SweepAction::Kind::kStop, number, reason}};
   }
@@ -112,9 +117,15 @@ std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
   if (trial == nullptr || !TrialActive(*trial)) return NextTrials(sweep);
   if (IsTerminal(state) && trial->stop_requested && state != JobState::kSucceeded) {
     trial->state = std::string(JobStateName(JobState::kCancelled));
+    if (trial->stopped_at > 0) {  // ranked by what it had at the rung, as the others were
+      trial->objective = trial->rungs.at(trial->stopped_at);
+      trial->resource = trial->stopped_at;
+    }
   } else if (state == JobState::kSucceeded && trial->stop_requested) {
-    trial->state = std::string(JobStateName(state));  // it ended before the stop reached it
+    // It ended before the stop reached it: finished, with its last value.
+    trial->state = std::string(JobStateName(state));
     trial->reason.clear();
+    trial->stopped_at = 0;
   } else {
     trial->state = std::string(JobStateName(state));
     if (IsTerminal(state) && state != JobState::kSucceeded) trial->reason = reason;
@@ -138,3 +149,22 @@ std::vector<SweepAction> CancelSweep(Sweep& sweep, const std::string& reason) {
 }
 
 }  // namespace dlp::internal
+
+namespace dlp {
+
+std::string TrialOutcome(const Sweep& sweep, const SweepTrial& trial) {
+  if (trial.stopped_at > 0 && !internal::TrialActive(trial)) {
+    const std::vector<int64_t> rungs = internal::Rungs(sweep.spec.search);
+    const auto at = std::find(rungs.begin(), rungs.end(), trial.stopped_at);
+    return absl::StrCat("stopped at rung ", at - rungs.begin() + 1, " (",
+                        sweep.spec.search.resource, " ", trial.stopped_at, ")");
+  }
+  if (trial.state == "Succeeded") return "finished";
+  if (internal::TrialActive(trial)) {
+    return trial.stopped_at > 0 ? "stopping" : absl::AsciiStrToLower(trial.state);
+  }
+  const std::string state = absl::AsciiStrToLower(trial.state);
+  return trial.reason.empty() ? state : absl::StrCat(state, ": ", trial.reason);
+}
+
+}  // namespace dlp

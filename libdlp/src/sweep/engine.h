@@ -42,14 +42,16 @@ std::vector<SweepAction> NextTrials(Sweep& sweep);
 
 // Trial `number` reported `value` at `resource` (a step). Values at or below
 // the resource already seen are ignored (a restarted driver reads the logs
-// again). asha: may stop the trial at a rung.
+// again). asha: may stop the trial at a rung; values after the stop are kept
+// as the job's last, but decide nothing.
 std::vector<SweepAction> OnReport(Sweep& sweep, int number, int64_t resource, double value);
 
 // Trial `number`'s job was submitted as `job`.
 void OnSubmitted(Sweep& sweep, int number, const std::string& job);
 // The job's state changed (Queued/Running, or terminal with its reason). A
-// trial stopped by the engine ends Cancelled with the engine's reason (or
-// Succeeded, without it, when its job ended before the stop reached it).
+// trial stopped by the engine ends Cancelled with the engine's reason and its
+// value at the rung (or Succeeded, without it and with its job's last value,
+// when its job ended before the stop reached it).
 // Then NextTrials.
 std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
                                     const std::string& reason);

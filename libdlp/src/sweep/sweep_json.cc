@@ -44,7 +44,8 @@ json TrialWire(const SweepTrial& t) {
           {"state", t.state},
           {"reason", t.reason},
           {"rungs", rungs},
-          {"stopRequested", t.stop_requested}};
+          {"stopRequested", t.stop_requested},
+          {"stoppedAt", t.stopped_at}};
 }
 
 SweepTrial TrialFrom(const json& j) {
@@ -65,6 +66,7 @@ SweepTrial TrialFrom(const json& j) {
     }
   }
   t.stop_requested = j.value("stopRequested", false);
+  t.stopped_at = j.value("stoppedAt", int64_t{0});
   return t;
 }
 
@@ -195,11 +197,16 @@ json ParamJson(const SweepSpec& spec, const std::string& name, const std::string
   return text;
 }
 
-json TrialStatus(const SweepSpec& spec, const SweepTrial& t) {
+json TrialStatus(const Sweep& sweep, const SweepTrial& t) {
   json params = json::object();
-  for (const auto& [name, text] : t.params) params[name] = ParamJson(spec, name, text);
-  return {{"job", t.job},           {"params", params}, {"objective", OptionalNumber(t.objective)},
-          {"resource", t.resource}, {"state", t.state}, {"reason", t.reason}};
+  for (const auto& [name, text] : t.params) params[name] = ParamJson(sweep.spec, name, text);
+  return {{"job", t.job},
+          {"params", params},
+          {"objective", OptionalNumber(t.objective)},
+          {"resource", t.resource},
+          {"state", t.state},
+          {"reason", t.reason},
+          {"outcome", TrialOutcome(sweep, t)}};
 }
 
 }  // namespace
@@ -251,14 +258,14 @@ absl::StatusOr<std::vector<Sweep>> SweepsFromJson(std::string_view text) {
 
 std::string SweepStatusJson(const Sweep& sweep, int indent) {
   json trials = json::array();
-  for (const SweepTrial& t : sweep.trials) trials.push_back(TrialStatus(sweep.spec, t));
+  for (const SweepTrial& t : sweep.trials) trials.push_back(TrialStatus(sweep, t));
   const std::optional<size_t> best = BestTrial(sweep);
   json doc = {{"id", sweep.id},
               {"state", sweep.state},
               {"objective",
                {{"metric", sweep.spec.objective.metric},
                 {"goal", sweep.spec.objective.maximize ? "maximize" : "minimize"}}},
-              {"best", best ? TrialStatus(sweep.spec, sweep.trials[*best]) : json(nullptr)},
+              {"best", best ? TrialStatus(sweep, sweep.trials[*best]) : json(nullptr)},
               {"trials", trials}};
   return Dump(doc, indent);
 }

@@ -39,6 +39,10 @@ inline constexpr char kJobId[] = "DLP_JOB_ID";
 inline constexpr char kOutputDir[] = "DLP_OUTPUT_DIR";
 inline constexpr char kJobName[] = "DLP_JOB_NAME";
 inline constexpr char kTraceDir[] = "DLP_TRACE_DIR";
+// "0" turns a rank's tracing off; "1" turns it on without DLP_TRACE_DIR.
+inline constexpr char kTrace[] = "DLP_TRACE";
+// A rank's trace file budget in bytes (0: none); default 16 MiB (trace/tracer.h).
+inline constexpr char kTraceMaxBytes[] = "DLP_TRACE_MAX_BYTES";
 inline constexpr char kCudaVisibleDevices[] = "CUDA_VISIBLE_DEVICES";
 // Device indices as NVML numbers them (PCI bus order), not CUDA's fastest first.
 inline constexpr char kCudaDeviceOrder[] = "CUDA_DEVICE_ORDER";

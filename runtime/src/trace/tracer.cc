@@ -118,7 +118,7 @@ std::string Hostname() {
 }
 
 void Init() {
-  const char* flag = Env("DLP_TRACE");
+  const char* flag = Env(contract::env::kTrace);
   const char* dir = Env(contract::env::kTraceDir);
   bool on = flag != nullptr ? std::string(flag) != "0" : dir != nullptr;
   if (!on) {
@@ -140,7 +140,7 @@ void Init() {
   }
   w.buffer = "[\n";
   w.last_flush_ns = NowNs();
-  w.max_bytes = EnvBytes(kMaxBytesVariable, kDefaultMaxBytes);
+  w.max_bytes = EnvBytes(contract::env::kTraceMaxBytes, kDefaultMaxBytes);
   g_state.store(1);
   const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::system_clock::now().time_since_epoch())

@@ -26,7 +26,6 @@
 
 namespace dlp::runtime::trace {
 
-inline constexpr char kMaxBytesVariable[] = "DLP_TRACE_MAX_BYTES";
 inline constexpr int64_t kDefaultMaxBytes = int64_t{16} << 20;
 
 // True when this process writes a trace (decided once, from the environment).

@@ -128,3 +128,94 @@ TEST(Chart, SmoothingIsATrailingMean) {
 
 }  // namespace
 }  // namespace dlp
+
+namespace dlp {
+namespace {
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Chart, SvgTextIsTextNotGlyphOutlines) {
+  testing::TempDir dir;
+  ChartOptions options;
+  options.title = "loss by step";
+  options.y_label = "loss";
+  const std::string path = dir.Join("loss.svg");
+  ASSERT_TRUE(WriteChart(TwoNoisyCurves(600), options, ChartImageFormat::kSvg, path).ok());
+  const std::string svg = Slurp(path);
+  EXPECT_NE(svg.find(">job 12/worker-0</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">loss by step</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("<symbol"), std::string::npos) << "glyph outlines";
+  EXPECT_LT(svg.size(), 60u * 1024) << "bytes";
+}
+
+TEST(Chart, PanelsStackOneMetricEach) {
+  testing::TempDir dir;
+  std::vector<ChartPanel> panels;
+  for (const char* metric : {"loss", "accuracy", "samples_per_s"}) {
+    panels.push_back({std::string(metric) + " by step", metric, TwoNoisyCurves(100)});
+  }
+  ChartOptions options;
+  options.height = 300;
+  const std::string path = dir.Join("all.svg");
+  ASSERT_TRUE(WriteCharts(panels, options, ChartImageFormat::kSvg, path).ok());
+  const std::string svg = Slurp(path);
+  EXPECT_NE(svg.find("height=\"900\""), std::string::npos);
+  for (const char* name : {">loss</text>", ">accuracy</text>", ">samples_per_s</text>"}) {
+    EXPECT_EQ(Count(svg, name), 1u) << name;  // each panel's y axis
+  }
+  EXPECT_EQ(Count(svg, ">job 13/worker-0</text>"), 3u);  // each panel's legend
+}
+
+TEST(Chart, ShortSeriesGetAMarkAtEachPoint) {
+  testing::TempDir dir;
+  const std::string short_path = dir.Join("short.svg"), long_path = dir.Join("long.svg");
+  ASSERT_TRUE(WriteChart(TwoNoisyCurves(5), {}, ChartImageFormat::kSvg, short_path).ok());
+  ASSERT_TRUE(WriteChart(TwoNoisyCurves(500), {}, ChartImageFormat::kSvg, long_path).ok());
+  EXPECT_EQ(Count(Slurp(short_path), "<circle"), 10u);
+  EXPECT_EQ(Count(Slurp(long_path), "<circle"), 0u);
+}
+
+TEST(Chart, SeriesPastTheTenColoursAreDashedNotRepeated) {
+  std::vector<Series> many;
+  for (int i = 0; i < 12; ++i) {
+    many.push_back({"worker-" + std::to_string(i), {{0, double(i)}, {100, double(i + 1)}}});
+  }
+  testing::TempDir dir;
+  const std::string path = dir.Join("many.svg");
+  ASSERT_TRUE(WriteChart(many, {}, ChartImageFormat::kSvg, path).ok());
+  // Two series' lines and their two legend swatches.
+  EXPECT_EQ(Count(Slurp(path), "stroke-dasharray=\"6 4\""), 4u);
+}
+
+TEST(Chart, ALogScaleTicksDecades) {
+  Series loss{"worker-0", {}};
+  for (int i = 0; i < 100; ++i) loss.points.push_back({double(i), 100 * std::pow(10, -i / 25.0)});
+  loss.points.push_back({100, 0});  // cannot be drawn on a log axis: left out
+  ChartOptions options;
+  options.y_label = "loss";
+  options.log_y = true;
+  testing::TempDir dir;
+  const std::string path = dir.Join("log.svg");
+  ASSERT_TRUE(WriteChart({loss}, options, ChartImageFormat::kSvg, path).ok());
+  const std::string svg = Slurp(path);
+  for (const char* tick :
+       {">0.01</text>", ">0.1</text>", ">1</text>", ">10</text>", ">100</text>"}) {
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  }
+  EXPECT_NE(svg.find(">loss (log scale)</text>"), std::string::npos);
+}
+
+TEST(Chart, TheTerminalChartSaysWhenSeriesShareColours) {
+  std::vector<Series> seven;
+  for (int i = 0; i < 7; ++i) seven.push_back({"r" + std::to_string(i), {{0, 0}, {1, double(i)}}});
+  EXPECT_NE(PlotText(seven, 40, 8, "t", true).find("7 series share 6 colours"), std::string::npos);
+  seven.pop_back();
+  EXPECT_EQ(PlotText(seven, 40, 8, "t", true).find("share"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlp

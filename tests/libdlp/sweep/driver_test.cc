@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "sweep/engine.h"
 
@@ -144,6 +146,54 @@ TEST(SweepDriver, CancelStopsActiveTrialsThroughTheHost) {
   EXPECT_EQ(sweep.state, "Cancelled");
   EXPECT_EQ(sweep.trials.size(), 2u);
   EXPECT_EQ(host.submissions, 2);
+}
+
+// Jobs that have ended when first read, with every point they reported: the
+// engine sees a trial's rung value, and its decision, only after its job finished.
+class FinishedJobsHost : public MemoryHost {
+ public:
+  absl::StatusOr<Job> Get(const std::string& id) override {
+    absl::StatusOr<Job> job = MemoryHost::Get(id);
+    if (job.ok()) job->state = JobState::kSucceeded;
+    return job;
+  }
+  absl::StatusOr<std::vector<MetricPoint>> NewMetrics(const std::string& id, bool) override {
+    if (!read_.insert(id).second) return std::vector<MetricPoint>{};
+    std::vector<MetricPoint> points;
+    for (const auto& [step, value] : curves.at(id)) {
+      MetricPoint p;
+      p.name = "score";
+      p.step = step;
+      p.value = value;
+      points.push_back(p);
+    }
+    return points;
+  }
+  std::map<std::string, std::vector<std::pair<int64_t, double>>> curves;  // by job id
+
+ private:
+  std::set<std::string> read_;
+};
+
+TEST(SweepDriver, AnAshaTrialThatFinishedIsRankedByItsLastValueNotItsRung) {
+  FinishedJobsHost host;
+  host.curves["1"] = {{1, 0.90}, {2, 0.91}, {4, 0.92}};
+  host.curves["2"] = {{1, 0.8039}, {2, 0.82}, {4, 0.8312}};
+  MemorySaver saver;
+  SweepDriver driver(host, saver);
+  Sweep sweep = NewSweep();
+  sweep.spec.search.algorithm = SearchAlgorithm::kAsha;
+  sweep.spec.search.min_resource = 1;
+  sweep.spec.search.max_resource = 4;
+  sweep.spec.search.reduction_factor = 2;
+  sweep.spec.max_trials = 2;
+  for (int i = 0; i < 10 && SweepDriver::Active(sweep); ++i) ASSERT_TRUE(driver.Step(sweep).ok());
+  ASSERT_EQ(sweep.state, "Succeeded");
+  const SweepTrial& second = saver.saved.trials.at(1);
+  EXPECT_EQ(second.state, "Succeeded");
+  EXPECT_EQ(*second.objective, 0.8312);
+  EXPECT_EQ(second.resource, 4);
+  EXPECT_EQ(TrialOutcome(saver.saved, second), "finished");
 }
 
 }  // namespace

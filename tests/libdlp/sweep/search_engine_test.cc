@@ -133,16 +133,43 @@ TEST(Engine, AshaStopsATrialBelowItsRungsTopThirdWithTheCutoff) {
   EXPECT_EQ(stop[0].trial, 3);
   EXPECT_EQ(stop[0].reason, "stopped early by asha at epoch 1 (0.71 < rung cutoff 0.8)");
   EXPECT_TRUE(sweep.trials[2].stop_requested);
-  // Reports after the stop are ignored; its end is Cancelled with the reason.
+  // Reports after the stop decide nothing; its end is Cancelled with the
+  // reason, ranked by its value at the rung it was stopped at.
   EXPECT_TRUE(OnReport(sweep, 3, 2, 0.99).empty());
   OnJobState(sweep, 3, JobState::kCancelled, "cancelled by the user");
   EXPECT_EQ(sweep.trials[2].state, "Cancelled");
   EXPECT_THAT(sweep.trials[2].reason, HasSubstr("stopped early by asha at epoch 1"));
+  EXPECT_EQ(*sweep.trials[2].objective, 0.71);
+  EXPECT_EQ(sweep.trials[2].resource, 1);
+  EXPECT_EQ(TrialOutcome(sweep, sweep.trials[2]), "stopped at rung 1 (epoch 1)");
   // The best so far is promoted; a value already seen is not decided twice.
   EXPECT_TRUE(OnReport(sweep, 4, 1, 0.90).empty());
   EXPECT_TRUE(OnReport(sweep, 4, 1, 0.10).empty());
   // A report past several rungs decides each rung in turn.
   EXPECT_TRUE(OnReport(sweep, 1, 3, 0.85).empty());
+}
+
+// The stale-objective race: the job ran to its end and reported a better last
+// value, but the engine read its rung value (and stopped it) only afterwards.
+// Its objective is its last value, and it is listed as finished.
+TEST(Engine, ATrialWhoseJobEndedBeforeItsStopKeepsItsLastValue) {
+  SweepSpec spec = Spec(SearchAlgorithm::kAsha);
+  spec.search.max_resource = 4;
+  spec.search.reduction_factor = 2;
+  spec.max_trials = 2;
+  Sweep sweep = New(spec);
+  NextTrials(sweep);
+  EXPECT_TRUE(OnReport(sweep, 1, 1, 0.90).empty());
+  ASSERT_EQ(OnReport(sweep, 2, 1, 0.8039).size(), 1u);  // below rung 1's cutoff: stop
+  EXPECT_TRUE(OnReport(sweep, 2, 2, 0.82).empty());
+  EXPECT_TRUE(OnReport(sweep, 2, 4, 0.8312).empty());
+  OnJobState(sweep, 2, JobState::kSucceeded, "");
+  const SweepTrial& t = sweep.trials[1];
+  EXPECT_EQ(t.state, "Succeeded");
+  EXPECT_EQ(*t.objective, 0.8312);
+  EXPECT_EQ(t.resource, 4);
+  EXPECT_EQ(t.reason, "");
+  EXPECT_EQ(TrialOutcome(sweep, t), "finished");
 }
 
 TEST(Engine, AshaMinimizeComparesTheOtherWay) {

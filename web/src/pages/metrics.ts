@@ -1,12 +1,13 @@
 // The Metrics page: every DLP_METRIC series of one or more jobs (read from
 // their metrics files, which keep every point whatever the logs' rotation), a
 // chart per metric with the jobs overlaid, smoothing, x by step or time, CSV
-// export. Refreshes while a job runs.
+// export. Refreshes while a job runs. The defaults are `dlp metrics --plot`'s:
+// rank 0's series per job, linear axes, no smoothing.
 import { getJob, listJobs, openLogs } from "../api";
 import { download, h } from "../dom";
 import { isActive } from "../jobs_model";
 import { MetricChart } from "../chart";
-import { metricFromLogLine, toCsv, toSeries, type LogLine, type MetricPoint } from "../metrics";
+import { metricFromLogLine, pickSeries, REPLICA_SERIES, toCsv, toSeries, type LogLine, type MetricPoint, type ReplicaSeries } from "../metrics";
 import { readNdjson } from "../ndjson";
 import type { JobSummary } from "../types";
 import { errorNote, poll } from "../widgets";
@@ -28,11 +29,17 @@ export function metricsPage(root: HTMLElement, _: Record<string, string>, query:
   const smoothing = h("input", { type: "range", min: "0", max: "0.99", step: "0.01", value: query.get("smooth") ?? "0", "aria-label": "smoothing" });
   const smoothLabel = h("span", { class: "muted" });
   const xSelect = h("select", { "aria-label": "x axis" }, h("option", { value: "step" }, "by step"), h("option", { value: "time" }, "by time"));
+  const replicas = h("select", { "aria-label": "replicas" }, ...REPLICA_SERIES.map((r) =>
+    h("option", { value: r }, r === "rank0" ? "rank 0" : r === "each" ? "every replica" : `${r} of replicas`)));
+  replicas.value = REPLICA_SERIES.includes(query.get("replicas") as ReplicaSeries) ? query.get("replicas")! : "rank0";
+  const logY = h("input", { type: "checkbox", "aria-label": "log scale" });
+  logY.checked = query.get("log") === "1";
   const csv = h("button", { "data-test": "csv" }, "CSV");
   const charts = h("div", { class: "charts" });
   const status = h("div");
   root.append(h("h1", null, "Metrics"),
-    h("div", { class: "toolbar" }, jobsInput, recent, xSelect, h("label", null, "smoothing ", smoothing), smoothLabel, csv),
+    h("div", { class: "toolbar" }, jobsInput, recent, xSelect, replicas, h("label", null, logY, " log scale"),
+      h("label", null, "smoothing ", smoothing), smoothLabel, csv),
     status, charts);
 
   let points: MetricPoint[] = [];
@@ -60,7 +67,8 @@ export function metricsPage(root: HTMLElement, _: Record<string, string>, query:
       return;
     }
     for (const [name, pts] of [...byName].sort((a, b) => a[0].localeCompare(b[0]))) {
-      const c = new MetricChart(name, toSeries(pts, xSelect.value === "time"), xSelect.value === "time" ? "seconds" : "step", weight());
+      const series = pickSeries(toSeries(pts, xSelect.value === "time"), replicas.value as ReplicaSeries);
+      const c = new MetricChart(name, series, xSelect.value === "time" ? "seconds" : "step", weight(), logY.checked);
       charts.append(c.el);
       shown.push(c);
     }
@@ -95,11 +103,19 @@ export function metricsPage(root: HTMLElement, _: Record<string, string>, query:
     const q = new URLSearchParams();
     if (ids().length) q.set("jobs", ids().join(","));
     if (weight() > 0) q.set("smooth", String(weight()));
+    if (replicas.value !== "rank0") q.set("replicas", replicas.value);
+    if (logY.checked) q.set("log", "1");
     history.replaceState(null, "", `/charts${q.toString() ? `?${q}` : ""}`);
     load().catch((e) => status.replaceChildren(errorNote(e)));
   }
   jobsInput.addEventListener("change", changed);
   xSelect.addEventListener("change", draw);
+  for (const input of [replicas, logY]) {
+    input.addEventListener("change", () => {
+      draw();
+      changed();
+    });
+  }
   smoothing.addEventListener("input", () => {
     smoothLabel.textContent = weight().toFixed(2);
     shown.forEach((c) => c.setSmoothing(weight()));

@@ -43,3 +43,16 @@ test("CSV has dlp metrics -o csv's columns", () => {
   assert.equal(m.toCsv([{ replica: "w,0", name: "loss", step: 1, value: 0.5, time: "T" }]),
     'replica,name,step,value,time\n"w,0",loss,1,0.5,T\n');
 });
+
+test("a chart holds rank 0's series per job unless asked for every replica or an aggregate", () => {
+  const s = (label, x, y) => ({ label, name: "loss", x, y });
+  const series = [s("7/worker-1", [1, 2], [4, 6]), s("7/chief-0", [1, 2], [2, 2]), s("9/worker-0", [1], [5]),
+    s("9/worker-10", [1], [1]), s("9/worker-2", [1], [3])];
+  assert.deepEqual(m.pickSeries(series, "rank0").map((x) => x.label), ["7/chief-0", "9/worker-0"]);
+  assert.equal(m.pickSeries(series, "each").length, 5);
+  const mean = m.pickSeries(series, "mean");
+  assert.deepEqual(mean.map((x) => [x.label, x.x, x.y]),
+    [["7/mean of 2 replicas", [1, 2], [3, 4]], ["9/mean of 3 replicas", [1], [3]]]);
+  assert.deepEqual(m.pickSeries(series, "max").map((x) => x.y), [[4, 6], [5]]);
+  assert.deepEqual(m.pickSeries([s("worker-3", [0], [1]), s("worker-0", [0], [2])], "rank0").map((x) => x.label), ["worker-0"]);
+});

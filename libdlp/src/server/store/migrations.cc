@@ -241,6 +241,17 @@ CREATE TABLE IF NOT EXISTS queue_history (
   PRIMARY KEY (queue, resource)
 );
 )sql",
+      // 13 -> 14: the rung ASHA stopped a trial at (a row only for such a
+      // trial), so that it is ranked by its rung value and the leaderboard
+      // says why. A table of its own: re-running the migration changes nothing.
+      R"sql(
+CREATE TABLE IF NOT EXISTS sweep_trial_stops (
+  sweep INTEGER NOT NULL,
+  trial INTEGER NOT NULL,
+  rung INTEGER NOT NULL,
+  PRIMARY KEY (sweep, trial)
+);
+)sql",
   };
   return kMigrations;
 }

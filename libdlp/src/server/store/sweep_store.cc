@@ -91,7 +91,16 @@ absl::Status SweepStore::WriteTrial(int64_t sweep, const SweepTrial& t) {
     s.BindNull(7);
   }
   s.Bind(8, t.resource).Bind(9, RungsJson(t.rungs)).Bind(10, int64_t{t.stop_requested ? 1 : 0});
-  return s.Run();
+  DLP_RETURN_IF_ERROR(s.Run());
+  DLP_ASSIGN_OR_RETURN(
+      Statement stop,
+      db_.Prepare(t.stopped_at > 0
+                      ? "INSERT OR REPLACE INTO sweep_trial_stops (sweep, trial, rung) "
+                        "VALUES (?1, ?2, ?3)"
+                      : "DELETE FROM sweep_trial_stops WHERE sweep = ?1 AND trial = ?2"));
+  stop.Bind(1, sweep).Bind(2, int64_t{t.number});
+  if (t.stopped_at > 0) stop.Bind(3, t.stopped_at);
+  return stop.Run();
 }
 
 absl::StatusOr<Sweep> SweepStore::Insert(Sweep sweep) {
@@ -138,8 +147,10 @@ absl::Status SweepStore::Save(const Sweep& sweep, const std::set<int>& trials) {
 absl::Status SweepStore::LoadTrials(Sweep& sweep) {
   DLP_ASSIGN_OR_RETURN(
       Statement s,
-      db_.Prepare("SELECT trial, job, params, state, reason, objective, resource, rungs, "
-                  "stop_requested FROM sweep_trials WHERE sweep = ?1 ORDER BY trial"));
+      db_.Prepare("SELECT t.trial, job, params, state, reason, objective, resource, rungs, "
+                  "stop_requested, COALESCE(s.rung, 0) FROM sweep_trials t "
+                  "LEFT JOIN sweep_trial_stops s ON s.sweep = t.sweep AND s.trial = t.trial "
+                  "WHERE t.sweep = ?1 ORDER BY t.trial"));
   int64_t id = 0;
   (void)absl::SimpleAtoi(sweep.id, &id);
   s.Bind(1, id);
@@ -156,6 +167,7 @@ absl::Status SweepStore::LoadTrials(Sweep& sweep) {
     t.resource = s.Int(6);
     t.rungs = RungsFrom(s.Text(7));
     t.stop_requested = s.Int(8) != 0;
+    t.stopped_at = s.Int(9);
     sweep.trials.push_back(std::move(t));
   }
   return absl::OkStatus();

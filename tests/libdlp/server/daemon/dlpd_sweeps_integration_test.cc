@@ -163,6 +163,11 @@ TEST_F(DlpdSweepsTest, AshaStopsATrialBelowItsRungWithTheReason) {
   const std::string cutoff = absl::StrCat("0.", std::max(x(1), x(2)));
   EXPECT_EQ(stopped.reason, absl::StrCat("stopped early by asha at epoch 1 (0.", x(3),
                                          " < rung cutoff ", cutoff, ")"));
+  // Ranked by its value at the rung, which the store kept across the saves.
+  EXPECT_EQ(stopped.stopped_at, 1);
+  EXPECT_EQ(stopped.resource, 1);
+  EXPECT_EQ(TrialOutcome(done, stopped), "stopped at rung 1 (epoch 1)");
+  EXPECT_EQ(TrialOutcome(done, done.trials[0]), "finished");
   // The job itself ended Cancelled with the same reason.
   nlohmann::json job = GetJson(*client_, "/v1/jobs/" + stopped.job);
   EXPECT_EQ(job.value("state", ""), "Cancelled");
