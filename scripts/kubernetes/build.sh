@@ -27,7 +27,7 @@ mkdir -p "$dlp_deps_dir/k8s-cluster"
 tmp=$(mktemp -d "$dlp_deps_dir/k8s-cluster/.build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 started=$SECONDS
-echo "kubernetes: building the test cluster's components (cold: about 20 minutes on two cores)" >&2
+echo "kubernetes: building the test cluster's components (cold: 800 CPU seconds, 8 to 25 minutes on two cores)" >&2
 # The versions the binaries report (a module build has no git stamp): Kueue
 # refuses to start when the API server's version does not parse.
 ldflags_of() {

@@ -190,5 +190,5 @@ DLP_K8S_BIN=$bin
 DLP_K8S_KUBECTL=$bin/kubectl
 DLP_K8S_VERSIONS=$versions
 ENV
-echo "kubernetes: $(grep -c . "$bin_root/versions") components ($versions) on 127.0.0.1:$apiserver_port"
+echo "kubernetes: running ($versions), API server https://127.0.0.1:$apiserver_port"
 echo "KUBECONFIG=$dir/admin.kubeconfig"
