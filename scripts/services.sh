@@ -10,11 +10,13 @@ usage() { echo "usage: $0 list | start NAME | stop NAME" >&2; exit 2; }
 case "$1" in
   list)
     echo slurm
+    echo kubernetes
     ;;
   start|stop)
     [ $# -eq 2 ] || usage
     case "$2" in
       slurm) exec "$here/slurm/$1.sh" ;;
+      kubernetes) exec "$here/kubernetes/$1.sh" ;;
       *) echo "services: unknown service '$2'" >&2; exit 2 ;;
     esac
     ;;

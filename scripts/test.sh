@@ -2,7 +2,7 @@
 # Runs the tests (CONTRIBUTING.md explains the labels):
 #   scripts/test.sh            installs dependencies (the `frameworks` tests' TensorFlow, JAX
 #                              and PyTorch included), builds everything, starts the services
-#                              the tests need (Slurm), runs every test, stops the services.
+#                              the tests need (Slurm, Kubernetes), runs every test, stops them.
 #                              This is what CI runs.
 #   scripts/test.sh --quick    builds only the unit tests and runs `ctest -L unit` (the
 #                              edit loop: no installs, no services, about a minute).

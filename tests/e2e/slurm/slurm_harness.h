@@ -17,6 +17,7 @@
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "support/env_file.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -24,14 +25,7 @@ namespace dlp::testing {
 
 // The cluster's env file as a map; empty when there is none.
 inline std::map<std::string, std::string> SlurmEnvFile() {
-  const char* path = getenv("DLP_SLURM_ENV");
-  std::ifstream in(path ? path : "/tmp/dlp-slurm/env");
-  std::map<std::string, std::string> env;
-  for (std::string line; std::getline(in, line);) {
-    size_t eq = line.find('=');
-    if (eq != std::string::npos) env[line.substr(0, eq)] = line.substr(eq + 1);
-  }
-  return env;
+  return ReadEnvFile("DLP_SLURM_ENV", "/tmp/dlp-slurm/env");
 }
 
 // Why Slurm cannot be used here ("" when it can).

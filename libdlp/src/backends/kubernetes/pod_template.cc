@@ -20,8 +20,13 @@ Json EnvVar(const std::string& name, const std::string& value) {
 }  // namespace
 
 Json CommonLabels(const RenderInput& in) {
-  return {{kJobIdLabel, in.options.job_id.empty() ? in.base : in.options.job_id},
-          {kManagedByLabel, kManagedBy}};
+  // The job's own labels (metadata.labels) go on every object and pod, for
+  // users' selectors; dlp's keys are set last, so a job cannot take them over.
+  Json labels = Json::object();
+  for (const auto& [key, value] : in.spec.labels) labels[key] = value;
+  labels[kJobIdLabel] = in.options.job_id.empty() ? in.base : in.options.job_id;
+  labels[kManagedByLabel] = kManagedBy;
+  return labels;
 }
 
 Json ObjectMeta(const RenderInput& in, const std::string& name) {

@@ -52,7 +52,7 @@ std::string BaseName(const std::string& job_name, const std::string& job_id);
 // classes of dlp-job(5), "dlp-priority-250" / "dlp-priority-minus-5" otherwise.
 std::string PriorityClassName(int priority);
 
-// dlp.dev/job-id and app.kubernetes.io/managed-by.
+// The job's metadata.labels, then dlp.dev/job-id and app.kubernetes.io/managed-by.
 Json CommonLabels(const RenderInput& in);
 // {name, namespace, labels: CommonLabels}.
 Json ObjectMeta(const RenderInput& in, const std::string& name);

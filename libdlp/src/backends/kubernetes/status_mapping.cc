@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backends/kubernetes/json_fields.h"
+#include "backends/kubernetes/render_input.h"
 #include "dlp/codec.h"
 
 namespace dlp::internal::k8s {
@@ -64,6 +65,12 @@ Job MapJob(const JobObjects& objects) {
     job.queue = job.spec.queue;
   }
   job.created = TimeAt(objects.record, "metadata/creationTimestamp");
+  // With Kueue, the queue that admits the job is the workload's LocalQueue.
+  if (objects.workload) {
+    if (std::string local_queue = Label(*objects.workload, kQueueNameLabel); !local_queue.empty()) {
+      job.queue = local_queue;
+    }
+  }
 
   // Replicas in name order, with their pods' names beside them.
   std::vector<std::pair<JobReplica, std::string>> sorted;

@@ -198,6 +198,15 @@ TEST(MapJobTest, QueuedReasonsFromKueueAndTheScheduler) {
             "Pending: 0/8 nodes are available: 8 Insufficient nvidia.com/gpu.");
 }
 
+TEST(MapJobTest, TheQueueIsKueuesLocalQueueWhenTheWorkloadHasOne) {
+  // The spec's queue (dlp's) stays "team-a"; Kueue admits from the
+  // context's LocalQueue, named by the workload's label.
+  JobObjects objects = Objects(Workload("batch/v1", "Job", json::object()));
+  EXPECT_EQ(MapJob(objects).queue, "team-a");
+  (*objects.workload)["metadata"]["labels"] = {{"kueue.x-k8s.io/queue-name", "lq"}};
+  EXPECT_EQ(MapJob(objects).queue, "lq");
+}
+
 TEST(MapJobTest, CancelledAndDeletedOutsideDlp) {
   JobObjects cancelled = Objects(Workload("batch/v1", "Job", json::object()));
   cancelled.record["metadata"]["annotations"][kCancelledAnnotation] = "2026-12-01T16:30:00Z";
