@@ -172,7 +172,7 @@ std::vector<Case> Cases() {
       {"replica is a string",
        Head("    ps: python3 ps.py\n"),
        {},
-       {"job.yaml:10:9: spec.replicas.ps: expected a map with count, command, env and resources, "
+       {"job.yaml:10:9: spec.replicas.ps: expected a map with count, minCount, command, env and resources, "
         "got \"python3 ps.py\""}},
       // --- command ---------------------------------------------------------------
       {"command missing",

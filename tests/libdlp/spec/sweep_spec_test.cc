@@ -173,11 +173,11 @@ TEST(SweepStatus, JsonHasExactlyTheDocumentedKeys) {
   t.state = "Running";
   sweep.trials.push_back(t);
   EXPECT_EQ(SweepStatusJson(sweep, -1),
-            R"({"best":{"job":"10","objective":0.8,"params":{"hidden":"256","lr":0.01},)"
-            R"("reason":"","resource":2,"state":"Running"},"id":"3",)"
-            R"("objective":{"goal":"maximize","metric":"test_accuracy"},"state":"Running",)"
-            R"("trials":[{"job":"10","objective":0.8,"params":{"hidden":"256","lr":0.01},)"
-            R"("reason":"","resource":2,"state":"Running"}]})");
+            R"({"best":{"job":"10","objective":0.8,"outcome":"running",)"
+            R"("params":{"hidden":"256","lr":0.01},"reason":"","resource":2,"state":"Running"},)"
+            R"("id":"3","objective":{"goal":"maximize","metric":"test_accuracy"},"state":"Running",)"
+            R"("trials":[{"job":"10","objective":0.8,"outcome":"running",)"
+            R"("params":{"hidden":"256","lr":0.01},"reason":"","resource":2,"state":"Running"}]})");
   absl::StatusOr<Sweep> back = SweepFromJson(SweepToJson(sweep));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->trials[0].params, t.params);

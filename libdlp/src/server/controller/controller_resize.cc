@@ -38,8 +38,9 @@ void Controller::Resize(const std::vector<ResizeDecision>& resize) {
 
 void Controller::RestartReforming() {
   reforming_seen_ = false;
-  for (const auto& [seq, record] : active_) {
+  for (const auto& [job_seq, record] : active_) {
     if (record.job.state != JobState::kQueued || !record.reforming) continue;
+    const auto seq = job_seq;  // a lambda may not capture a structured binding before C++20
     const bool decided = std::any_of(decided_starts_.begin(), decided_starts_.end(),
                                      [&](const StartDecision& s) { return s.seq == seq; });
     if (decided) continue;
