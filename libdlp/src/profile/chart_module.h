@@ -39,6 +39,8 @@ struct ChartData {
 
 // Returns 0 when the file was written, else fills `error`.
 using ChartWriteFn = int (*)(ChartData* chart);
+// The symbol names the layout of ChartData: a module built for another layout
+// (an older install's) is not found, rather than called with the wrong one.
 inline constexpr char kChartWriteSymbol[] = "dlp_chart_write_v2";
 inline constexpr char kChartModuleName[] = "libdlp_chart.so";
 
