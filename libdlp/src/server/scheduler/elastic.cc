@@ -80,6 +80,21 @@ ResourceVector ReplicasDemand(const ElasticRole& elastic, int n) {
   return Times(elastic.per_replica, n);
 }
 
+void AddGrowths(const std::vector<RunningJob>& running,
+                const std::vector<ResizeDecision>& resizes, ResourceVector& used,
+                DeviceUse& devices) {
+  for (const ResizeDecision& r : resizes) {
+    if (r.to <= r.from) continue;
+    for (const RunningJob& job : running) {
+      if (job.seq != r.seq) continue;
+      used += ReplicasDemand(job.elastic, r.to - r.from);
+      for (const ReplicaPlacement& p : PlacementDropped(job.elastic, r.placement, r.from)) {
+        for (const GpuShare& share : p.gpus) devices[share.device] += share.millis;
+      }
+    }
+  }
+}
+
 std::vector<ReplicaPlacement> PlacementDropped(const ElasticRole& elastic,
                                                std::vector<ReplicaPlacement> placement, int size) {
   std::erase_if(placement,

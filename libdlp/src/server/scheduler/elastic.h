@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dlp/job.h"
+#include "server/scheduler/gpu_placement.h"
 #include "server/scheduler/snapshot.h"
 
 namespace dlp::server {
@@ -31,6 +32,11 @@ std::vector<ReplicaPlacement> PlacementDropped(const ElasticRole& elastic,
 // `placement` without the elastic role's replicas from index `size` on.
 std::vector<ReplicaPlacement> PlacementAtSize(const ElasticRole& elastic,
                                               std::vector<ReplicaPlacement> placement, int size);
+// Adds to `used` and `devices` what the grows among `resizes` hold at once
+// (a shrink frees its replicas only once they have stopped).
+void AddGrowths(const std::vector<RunningJob>& running,
+                const std::vector<ResizeDecision>& resizes, ResourceVector& used,
+                DeviceUse& devices);
 // `job` (as submitted, at max) started at `size`: demand and GPU replicas of
 // the replicas it runs only.
 PendingJob AtSize(const PendingJob& job, int size);

@@ -164,15 +164,7 @@ void InvariantChecker::CheckStarts(const Snapshot& snapshot, const Decision& dec
                                 "} of its replicas {", describe(want), "}"));
     }
   }
-  for (const ResizeDecision& r : decision.resize) {  // a grow holds its new size at once
-    for (const RunningJob& job : snapshot.running) {
-      if (job.seq != r.seq || r.to <= r.from) continue;
-      used += ReplicasDemand(job.elastic, r.to - r.from);
-      for (const ReplicaPlacement& p : PlacementDropped(job.elastic, r.placement, r.from)) {
-        for (const GpuShare& share : p.gpus) use[share.device] += share.millis;
-      }
-    }
-  }
+  AddGrowths(snapshot.running, decision.resize, used, use);
   const std::string excess = Excess(used, snapshot.capacity);
   if (!excess.empty()) {
     Fail("capacity", absl::StrCat("at ", absl::FormatTime(snapshot.now), ": ", excess));

@@ -104,15 +104,7 @@ inline void ExpectConsistent(const Snapshot& s, const Decision& d) {
     }
     EXPECT_FALSE(d.waiting.contains(start.seq)) << start.seq;
   }
-  for (const ResizeDecision& r : d.resize) {  // a grow holds its new size at once
-    for (const RunningJob& job : s.running) {
-      if (job.seq != r.seq || r.to <= r.from) continue;
-      used += ReplicasDemand(job.elastic, r.to - r.from);
-      for (const ReplicaPlacement& p : PlacementDropped(job.elastic, r.placement, r.from)) {
-        for (const GpuShare& g : p.gpus) devices[g.device] += g.millis;
-      }
-    }
-  }
+  AddGrowths(s.running, d.resize, used, devices);
   EXPECT_LE(used.cpu_millis, s.capacity.cpu_millis);
   EXPECT_LE(used.gpu_millis, s.capacity.gpu_millis);
   EXPECT_LE(used.memory_bytes, s.capacity.memory_bytes);
