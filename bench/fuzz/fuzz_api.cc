@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "server/api/auth.h"
 #include "server/api/long_requests.h"
 #include "server/api/routes.h"
+#include "server/auth/auth.h"
 #include "server/controller/controller.h"
 #include "server/scheduler/policy.h"
 #include "server/store/job_store.h"

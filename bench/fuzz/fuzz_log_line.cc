@@ -8,7 +8,7 @@
 
 #include "contract/log_line.h"
 #include "launch/output.h"
-#include "server/api/log_reader.h"
+#include "server/logs/log_reader.h"
 
 namespace {
 

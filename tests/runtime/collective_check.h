@@ -12,7 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "comm/dtype.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime::testing {
 

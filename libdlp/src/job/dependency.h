@@ -9,11 +9,9 @@
 #include <string>
 
 #include "dlp/job.h"
+#include "spec/dependency_reason.h"
 
 namespace dlp::internal {
-
-// How the reason of a job cancelled for its dependencies begins.
-inline constexpr char kDependencyReasonPrefix[] = "dependency job ";
 
 enum class DependencyVerdict { kMet, kWaiting, kNever };
 

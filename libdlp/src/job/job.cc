@@ -4,7 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "common/string_view_compat.h"
-#include "job/job_group.h"
+#include "spec/contract_enums.h"
 
 namespace dlp {
 

@@ -31,9 +31,4 @@ std::vector<JobReplica> JobReplicas(const contract::GroupStatus& status);
 // A rank's state in the status file as a job state (Starting: Queued).
 JobState JobStateOfRank(std::string_view state);
 
-contract::Framework ToContract(Framework framework);
-Framework FromContract(contract::Framework framework);
-contract::RestartPolicy ToContract(RestartPolicyKind policy);
-RestartPolicyKind FromContract(contract::RestartPolicy policy);
-
 }  // namespace dlp::internal

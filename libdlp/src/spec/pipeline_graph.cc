@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "dlp/spec.h"
-#include "job/dependency.h"
+#include "spec/dependency_reason.h"
 #include "spec/rules.h"
 
 namespace dlp {

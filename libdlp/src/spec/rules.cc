@@ -6,7 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "common/string_view_compat.h"
 #include "dlp/spec.h"
-#include "job/job_group.h"
+#include "spec/contract_enums.h"
 #include "spec/suggest.h"
 #include "spec/text.h"
 

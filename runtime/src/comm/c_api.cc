@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "comm/communicator.h"
-#include "comm/dtype.h"
+#include "comm/core/dtype.h"
 #include "dlp/comm.h"
 
 struct dlp_comm {

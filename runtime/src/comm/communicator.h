@@ -13,16 +13,16 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "comm/algorithms/ring.h"
+#include "comm/algorithms/zero_copy.h"
+#include "comm/core/comm_env.h"
+#include "comm/hierarchical.h"
 #include "comm/selection/algo_select.h"
 #include "comm/selection/allreduce_tuner.h"
-#include "comm/comm_env.h"
+#include "comm/selection/transport_select.h"
 #include "comm/transports/device_path.h"
-#include "comm/algorithms/hierarchical.h"
-#include "comm/algorithms/ring.h"
 #include "comm/transports/shared_window.h"
 #include "comm/transports/shm_group.h"
-#include "comm/selection/transport_select.h"
-#include "comm/algorithms/zero_copy.h"
 #include "dlp/comm.h"
 #include "rendezvous/store.h"
 

@@ -4,8 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "backends/api/dlp_run_render.h"
 #include "backends/kubernetes/kubernetes_backend.h"
-#include "backends/remote/render.h"
 #include "backends/slurm/batch_script.h"
 #include "job/elastic_note.h"
 

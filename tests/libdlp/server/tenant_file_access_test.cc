@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 // Source file (below libdlp/src/) -> the only files its plain opens reach.
 const std::map<std::string, std::string>& Allowed() {
   static const std::map<std::string, std::string> allowed = {
-      {"server/api/auth.cc", "the tokens file dlpd was started with"},
+      {"server/auth/auth.cc", "the tokens file dlpd was started with"},
       {"server/daemon/daemon_config.cc", "dlpd's configuration file"},
       {"server/daemon/state_dir.cc", "dlpd's own state folder (lock, address)"},
       {"server/executor/cgroup.cc", "cgroup files below dlpd's own cgroup"},
@@ -28,7 +28,7 @@ const std::map<std::string, std::string>& Allowed() {
       {"server/executor/process.cc",
        "/dev/null, cgroup.procs, and dlp-run's output file in the child after it became the "
        "job's user"},
-      {"server/log.cc", "dlpd.log in the state folder"},
+      {"server/support/log.cc", "dlpd.log in the state folder"},
       {"server/models/git_head.cc", "a workdir, read in a child that became the job's user"},
       {"server/monitor/proc_stats.cc", "/proc"},
       {"server/proc/proc_file.cc", "/proc"},

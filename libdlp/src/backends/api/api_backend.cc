@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "backends/remote/render.h"
+#include "backends/api/dlp_run_render.h"
 #include "dlp/codec.h"
 #include "dlp/profile.h"
 #include "dlp/status.h"

@@ -12,8 +12,8 @@
 #include "absl/strings/str_split.h"
 #include "codec/codec_internal.h"
 #include "dlp/codec.h"
-#include "server/api/query_params.h"
 #include "server/api/routes.h"
+#include "server/http/query_params.h"
 
 namespace dlp::server {
 namespace {

@@ -17,9 +17,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "server/api/log_reader.h"
-#include "server/api/query_params.h"
 #include "server/api/routes.h"
+#include "server/http/query_params.h"
+#include "server/logs/log_reader.h"
 
 namespace dlp::server {
 namespace {

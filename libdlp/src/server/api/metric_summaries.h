@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "server/api/log_reader.h"
 #include "server/api/runs_query.h"
+#include "server/logs/log_reader.h"
 
 namespace dlp::server {
 

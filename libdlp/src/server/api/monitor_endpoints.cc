@@ -11,8 +11,8 @@
 #include "absl/time/clock.h"
 #include "dlp/profile.h"
 #include "server/api/monitor.h"
-#include "server/log.h"
 #include "server/monitor/usage_sampler.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 namespace {

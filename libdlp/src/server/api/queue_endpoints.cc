@@ -7,9 +7,9 @@
 #include "dlp/queue.h"
 #include "dlp/status.h"
 #include "server/api/owner_only.h"
-#include "server/api/query_params.h"
 #include "server/api/routes.h"
 #include "server/api/usage_history.h"
+#include "server/http/query_params.h"
 
 namespace dlp::server {
 namespace {

@@ -14,9 +14,9 @@
 #include "dlp/codec.h"
 #include "dlp/version.h"
 #include "server/api/monitor.h"
-#include "server/api/query_params.h"
+#include "server/api/ui_routes.h"
+#include "server/http/query_params.h"
 #include "server/ui/ui_cookies.h"
-#include "server/ui/ui_routes.h"
 
 namespace dlp::server {
 namespace {

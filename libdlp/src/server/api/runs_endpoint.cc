@@ -6,9 +6,9 @@
 // column's value and the total that passed.
 #include "absl/strings/str_cat.h"
 #include "codec/codec_internal.h"
-#include "server/api/query_params.h"
 #include "server/api/routes.h"
 #include "server/api/runs_query.h"
+#include "server/http/query_params.h"
 
 namespace dlp::server {
 namespace {

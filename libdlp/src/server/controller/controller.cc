@@ -10,10 +10,10 @@
 #include "dlp/status.h"
 #include "server/controller/queue_access.h"
 #include "server/controller/snapshot_builder.h"
-#include "server/log.h"
 #include "server/scheduler/gpu_placement.h"
 #include "server/store/tenant_store.h"
-#include "server/thread_guard.h"
+#include "server/support/log.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 

@@ -11,8 +11,8 @@
 #include "server/controller/crash_point.h"
 #include "server/controller/snapshot_builder.h"
 #include "server/scheduler/elastic.h"
-#include "server/log.h"
-#include "server/thread_guard.h"
+#include "server/support/log.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 namespace {

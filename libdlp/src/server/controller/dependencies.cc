@@ -8,8 +8,8 @@
 #include "dlp/status.h"
 #include "job/dependency.h"
 #include "server/controller/controller.h"
-#include "server/log.h"
 #include "server/store/tenant_store.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 

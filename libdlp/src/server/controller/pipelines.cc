@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
 #include "server/controller/controller.h"
-#include "server/log.h"
 #include "server/store/tenant_store.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 

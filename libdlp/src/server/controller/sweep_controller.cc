@@ -3,11 +3,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
-#include "server/api/log_reader.h"
 #include "server/controller/crash_point.h"
-#include "server/log.h"
+#include "server/logs/log_reader.h"
 #include "server/store/tenant_store.h"
-#include "server/thread_guard.h"
+#include "server/support/log.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "server/log.h"
 #include "server/store/tenant_store.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 

@@ -2,9 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
-#include "server/log.h"
 #include "server/scheduler/gpu_inventory.h"
 #include "server/scheduler/nvml_inventory.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 

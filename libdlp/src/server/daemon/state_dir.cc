@@ -19,7 +19,7 @@
 #include "absl/time/time.h"
 #include "contract/files.h"
 #include "dlp/status.h"
-#include "server/api/auth.h"
+#include "server/auth/auth.h"
 #include "server/executor/process.h"
 
 namespace dlp::server {

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 

@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 namespace {

@@ -1,6 +1,6 @@
 #include "server/http/worker_pool.h"
 
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 

@@ -4,7 +4,7 @@
 #include "dlp/codec.h"
 #include "dlp/profile.h"
 #include "dlp/status.h"
-#include "server/api/log_reader.h"
+#include "server/logs/log_reader.h"
 #include "server/models/git_head.h"
 #include "server/store/tenant_store.h"
 

@@ -11,9 +11,9 @@
 
 #include "absl/status/statusor.h"
 #include "dlp/artifacts.h"
-#include "server/api/log_reader.h"
 #include "server/controller/controller.h"
 #include "server/controller/disk_quota.h"
+#include "server/logs/log_reader.h"
 #include "server/models/blob_store.h"
 #include "server/store/model_store.h"
 

@@ -4,7 +4,7 @@
 
 #include "absl/time/clock.h"
 #include "server/monitor/proc_stats.h"
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 

@@ -68,7 +68,7 @@ class TenantStore {
   absl::StatusOr<std::string> UnixUser(const std::string& tenant);
 
   // NotFound for an unknown tenant. `hash` must be the SHA-256 (hex) of a
-  // fresh secret (HashToken in server/api/auth.h).
+  // fresh secret (HashToken in server/auth/auth.h).
   absl::StatusOr<TokenInfo> CreateToken(const std::string& tenant, const std::string& hash,
                                         std::optional<absl::Time> expires);
   // Every token (of `tenant` when not empty), oldest first.

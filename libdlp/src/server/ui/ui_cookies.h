@@ -7,7 +7,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "server/api/auth.h"
+#include "server/auth/auth.h"
 #include "server/ui/ui_sessions.h"
 
 namespace dlp::server {

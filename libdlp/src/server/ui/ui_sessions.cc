@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "dlp/status.h"
-#include "server/api/auth.h"
+#include "server/auth/auth.h"
 
 namespace dlp::server {
 namespace {

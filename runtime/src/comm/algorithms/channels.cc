@@ -5,7 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "comm/dtype.h"
+#include "comm/core/dtype.h"
 #include "dlp/status.h"
 
 namespace dlp::runtime {

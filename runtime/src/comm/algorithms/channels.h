@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "comm/comm_env.h"
 #include "comm/algorithms/ring.h"
+#include "comm/core/comm_env.h"
 #include "rendezvous/store.h"
 
 namespace dlp::runtime {

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "comm/algorithms/channels.h"
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
 #include "comm/algorithms/segments.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
 #include "comm/algorithms/ring_engine.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "comm/dtype.h"
+#include "comm/core/dtype.h"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>

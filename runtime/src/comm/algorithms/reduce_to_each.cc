@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
+#include "comm/core/dtype.h"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>

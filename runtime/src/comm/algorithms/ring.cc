@@ -1,15 +1,12 @@
 #include "comm/algorithms/ring.h"
 
 #include <cstring>
-#include <string>
 #include <vector>
 
-#include "absl/strings/cord.h"
-#include "absl/strings/str_cat.h"
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
 #include "comm/algorithms/ring_engine.h"
 #include "comm/algorithms/segments.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 namespace {
@@ -17,12 +14,6 @@ namespace {
 int Mod(int a, int n) { return ((a % n) + n) % n; }
 
 }  // namespace
-
-absl::Status PeerError(const absl::Status& s, const char* what, int rank, int peer) {
-  absl::Status out(s.code(), absl::StrCat(what, " on rank ", rank, ": ", s.message()));
-  out.SetPayload(kPeerPayload, absl::Cord(std::to_string(peer)));
-  return out;
-}
 
 absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv, size_t count,
                            dlp_dtype t, dlp_op op) {

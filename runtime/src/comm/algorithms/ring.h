@@ -19,28 +19,11 @@
 #include <cstddef>
 
 #include "absl/status/status.h"
-#include "absl/time/time.h"
-#include "comm/transports/link.h"
+#include "comm/transports/peer_error.h"
+#include "comm/transports/ring_links.h"
 #include "dlp/comm.h"
 
 namespace dlp::runtime {
-
-// Payload of a failed collective's Status: the rank of the neighbour it
-// failed on. The caller leaves the ring (Abandon) after reporting.
-inline constexpr char kPeerPayload[] = "dlp.comm.peer";
-
-// `s` as a collective's failure: "<what> on rank <rank>: <message>", with the
-// neighbour's rank `peer` as kPeerPayload.
-absl::Status PeerError(const absl::Status& s, const char* what, int rank, int peer);
-
-struct RingContext {
-  int rank = 0;
-  int size = 1;
-  SendLink* next = nullptr;  // null when size == 1
-  RecvLink* prev = nullptr;
-  absl::Duration timeout = absl::Seconds(60);  // longest time without progress
-  bool share_cores = false;                    // more local ranks than cores: waits yield first
-};
 
 // `send` may equal `recv` (in place).
 absl::Status RingAllreduce(const RingContext& ring, const void* send, void* recv, size_t count,

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 namespace {

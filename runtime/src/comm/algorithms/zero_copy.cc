@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "comm/algorithms/channels.h"
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
 #include "comm/algorithms/reduce_to_each.h"
 #include "comm/algorithms/segments.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 namespace {

@@ -6,11 +6,11 @@
 
 #include <memory>
 
-#include "comm/comm_env.h"
-#include "comm/transports/device_path.h"
 #include "comm/algorithms/doubling.h"
-#include "comm/transports/link.h"
 #include "comm/algorithms/ring.h"
+#include "comm/core/comm_env.h"
+#include "comm/transports/device_path.h"
+#include "comm/transports/link.h"
 #include "comm/transports/shm_group.h"
 #include "rendezvous/store.h"
 

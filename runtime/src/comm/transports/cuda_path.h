@@ -6,9 +6,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "comm/comm_env.h"
+#include "comm/core/comm_env.h"
 #include "comm/transports/device_path.h"
-#include "comm/algorithms/ring.h"
+#include "comm/transports/ring_links.h"
 #include "rendezvous/store.h"
 
 namespace dlp::runtime {

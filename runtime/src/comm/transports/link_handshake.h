@@ -28,7 +28,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "comm/comm_env.h"
+#include "comm/core/comm_env.h"
 #include "common/peer_proof.h"
 #include "common/socket.h"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "comm/comm_env.h"
+#include "comm/core/comm_env.h"
 #include "comm/transports/shm_link.h"
 #include "rendezvous/store.h"
 

@@ -5,7 +5,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "comm/transports/asymmetric_fence.h"
-#include "comm/algorithms/ring.h"
+#include "comm/transports/peer_error.h"
 
 namespace dlp::runtime {
 namespace {

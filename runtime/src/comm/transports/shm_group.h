@@ -26,7 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "comm/comm_env.h"
+#include "comm/core/comm_env.h"
 #include "comm/transports/shm_link.h"
 
 namespace dlp::runtime {

@@ -4,9 +4,9 @@
 
 #include <cstring>
 
+#include "comm/core/dtype.h"
 #include "comm/transports/cuda_check.h"
 #include "comm/transports/cuda_path.h"
-#include "comm/dtype.h"
 
 namespace dlp::runtime {
 namespace {

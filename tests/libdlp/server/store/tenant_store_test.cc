@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "server/api/auth.h"
+#include "server/auth/auth.h"
 #include "server/controller/controller.h"
 #include "server/store/job_store.h"
 #include "support/temp_dir.h"

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "server/api/auth.h"
+#include "server/auth/auth.h"
 #include "server/ui/ui_cookies.h"
 
 namespace dlp::server {

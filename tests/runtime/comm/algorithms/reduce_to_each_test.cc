@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
+#include "comm/core/dtype.h"
 #include "gtest/gtest.h"
 
 namespace dlp::runtime {

@@ -1,6 +1,6 @@
-#include "server/periodic.h"
+#include "server/support/periodic.h"
 
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 namespace dlp::server {
 

@@ -1,4 +1,4 @@
-#include "backends/remote/render.h"
+#include "backends/api/dlp_run_render.h"
 
 #include "absl/strings/str_cat.h"
 #include "common/checked_math.h"

@@ -1,9 +1,9 @@
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 #include <exception>
 
 #include "absl/strings/str_cat.h"
-#include "server/log.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 

@@ -1,4 +1,4 @@
-#include "server/api/auth.h"
+#include "server/auth/auth.h"
 
 #include <openssl/sha.h>
 #include <sys/random.h>

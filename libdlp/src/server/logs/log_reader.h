@@ -1,7 +1,7 @@
 // Reads the per-replica log files of a job (the contract's log line format,
 // contract/log_line.h) incrementally, for the logs endpoint: filters by
 // replica, tail, since and metric lines, and interleaves replicas by timestamp.
-// A tail is read from the end of the file (server/api/log_tail.h), and from
+// A tail is read from the end of the file (server/logs/log_tail.h), and from
 // the rotated NAME.log.1 (launch/output.h) when NAME.log has too few lines; a
 // read from the start reads NAME.log.1 first, and a follow that sees NAME.log
 // rotated reads the rest of NAME.log.1 first.
@@ -24,8 +24,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "contract/tenant_files.h"
 #include "contract/log_line.h"
+#include "contract/tenant_files.h"
 
 namespace dlp::server {
 

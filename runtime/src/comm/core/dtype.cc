@@ -1,4 +1,4 @@
-#include "comm/dtype.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 

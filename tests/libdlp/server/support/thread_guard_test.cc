@@ -1,6 +1,6 @@
 // No exception ends dlpd: thread bodies and loop rounds that throw are logged
 // and the loop goes on.
-#include "server/thread_guard.h"
+#include "server/support/thread_guard.h"
 
 #include <atomic>
 #include <stdexcept>

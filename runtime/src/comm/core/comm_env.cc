@@ -1,4 +1,4 @@
-#include "comm/comm_env.h"
+#include "comm/core/comm_env.h"
 
 #include <unistd.h>
 

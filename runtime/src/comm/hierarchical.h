@@ -16,10 +16,10 @@
 
 #include <memory>
 
-#include "comm/selection/algo_select.h"
 #include "comm/algorithms/ring.h"
-#include "comm/transports/shm_group.h"
+#include "comm/selection/algo_select.h"
 #include "comm/selection/transport_select.h"
+#include "comm/transports/shm_group.h"
 
 namespace dlp::runtime {
 

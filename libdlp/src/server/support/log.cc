@@ -1,4 +1,4 @@
-#include "server/log.h"
+#include "server/support/log.h"
 
 #include <cstdio>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "server/api/log_tail.h"
+#include "server/logs/log_tail.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "comm/algorithms/hierarchical.h"
+#include "comm/hierarchical.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "comm/algorithms/direct.h"
-#include "comm/dtype.h"
 #include "comm/algorithms/reduce.h"
+#include "comm/core/dtype.h"
 
 namespace dlp::runtime {
 namespace {

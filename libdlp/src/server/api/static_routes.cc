@@ -6,10 +6,10 @@
 #include <algorithm>
 
 #include "absl/strings/match.h"
+#include "server/api/ui_routes.h"
 #include "server/ui/asset_encoding.h"
 #include "server/ui/ui_assets.h"
 #include "server/ui/ui_pages.h"
-#include "server/ui/ui_routes.h"
 
 namespace dlp::server {
 namespace {

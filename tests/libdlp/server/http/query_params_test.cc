@@ -1,4 +1,4 @@
-#include "server/api/query_params.h"
+#include "server/http/query_params.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // `dlp render` on the local and remote backends prints what dlpd's executor
 // runs: the same command line function and the same group codec.
-#include "backends/remote/render.h"
+#include "backends/api/dlp_run_render.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

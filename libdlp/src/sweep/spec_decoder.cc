@@ -1,4 +1,4 @@
-#include "spec/sweep_decoder.h"
+#include "sweep/spec_decoder.h"
 
 #include <cmath>
 #include <set>

@@ -1,4 +1,4 @@
-#include "server/api/log_reader.h"
+#include "server/logs/log_reader.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include "contract/log_line.h"
 #include "contract/metric_line.h"
 #include "dlp/profile.h"
-#include "server/api/log_tail.h"
+#include "server/logs/log_tail.h"
 
 namespace dlp::server {
 

@@ -3,14 +3,14 @@
 // session cookie (GET /login?code=...), or posts a token to /login from the
 // sign-in form. A token never travels in a URL; the code is single use and
 // lives a minute, and the Referrer-Policy keeps it out of Referer headers.
-#include "server/ui/ui_routes.h"
+#include "server/api/ui_routes.h"
 
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "server/api/query_params.h"
+#include "server/http/query_params.h"
 #include "server/store/tenant_store.h"
 #include "server/ui/ui_cookies.h"
 #include "server/ui/ui_pages.h"

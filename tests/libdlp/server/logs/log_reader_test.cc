@@ -1,6 +1,6 @@
 // Reading replica logs: parsing, tail, since, interleaving, partial lines, and
 // the bounds on what a read holds: chunks, cut lines, sparse files, the cap.
-#include "server/api/log_reader.h"
+#include "server/logs/log_reader.h"
 
 #include <fcntl.h>
 #include <gmock/gmock.h>

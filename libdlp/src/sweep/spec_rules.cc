@@ -1,4 +1,4 @@
-// The rules of a sweep's own fields (sweep_decoder.h) and ValidateSweepSpec,
+// The rules of a sweep's own fields (spec_decoder.h) and ValidateSweepSpec,
 // which applies them, the job rules and the placeholder rules to a SweepSpec
 // built in code or received over the API.
 #include <cmath>
@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "dlp/status.h"
-#include "spec/sweep_decoder.h"
 #include "sweep/placeholders.h"
 #include "sweep/sampling.h"
+#include "sweep/spec_decoder.h"
 
 namespace dlp::internal {
 
