@@ -257,10 +257,28 @@ absl::StatusOr<Job> KubernetesBackend::Cancel(std::string_view id) {
 }
 
 absl::StatusOr<Job> KubernetesBackend::Wait(std::string_view id, absl::Duration timeout) {
+  absl::StatusOr<Job> job = WatchJob(id, timeout);
+  if (!absl::IsUnavailable(job.status())) return job;
+  // A restarting API server (an upgrade, a crash) refuses or drops every
+  // request for a while: a wait that has read the job keeps its last state
+  // until the server answers again, or fails once it has not for this long.
+  constexpr absl::Duration kUnreachableGrace = absl::Minutes(2);
+  if (!last_waited_ || last_waited_->id != id || absl::Now() - last_answer_ > kUnreachableGrace) {
+    return job;
+  }
+  return *last_waited_;
+}
+
+absl::StatusOr<Job> KubernetesBackend::WatchJob(std::string_view id, absl::Duration timeout) {
   DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
   DLP_ASSIGN_OR_RETURN(JobObjects objects, Read(*api, id));
   DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
   absl::StatusOr<Job> latest = MapJob(objects);
+  auto seen = [&] {
+    last_waited_ = *latest;
+    last_answer_ = absl::Now();
+  };
+  seen();
   if (IsTerminal(latest->state)) return latest;
   WatchOptions watch;
   watch.name_space = Namespace();
@@ -269,6 +287,7 @@ absl::StatusOr<Job> KubernetesBackend::Wait(std::string_view id, absl::Duration 
   watch.deadline = absl::Now() + timeout;
   absl::Status watched = WatchUntil(*api, type, watch, [&] {
     latest = Get(id);
+    if (latest.ok()) seen();
     return !latest.ok() || IsTerminal(latest->state);
   });
   if (!watched.ok() && !absl::IsDeadlineExceeded(watched)) return watched;
