@@ -34,6 +34,19 @@ std::vector<nlohmann::json> Items(const nlohmann::json& list) {
                           : std::vector<nlohmann::json>{};
 }
 
+// The workloads of a list, each with the kind and apiVersion of `type`: the
+// API server leaves them out of a built-in type's items (batch/v1 Jobs),
+// while a custom resource's items carry them.
+std::vector<nlohmann::json> WorkloadItems(const nlohmann::json& list, const ResourceType& type) {
+  std::vector<nlohmann::json> items = Items(list);
+  for (nlohmann::json& item : items) {
+    if (!item.is_object() || item.contains("kind")) continue;
+    item["kind"] = type.kind;
+    item["apiVersion"] = type.GroupVersion();
+  }
+  return items;
+}
+
 }  // namespace
 
 std::string NewJobId() {
@@ -92,7 +105,7 @@ absl::StatusOr<JobObjects> KubernetesBackend::Read(const ApiClient& api, std::st
   JobObjects objects{std::string(id), std::move(found[0])};
   DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
   DLP_ASSIGN_OR_RETURN(nlohmann::json workloads, api.List(type, Namespace(), selector));
-  if (std::vector<nlohmann::json> items = Items(workloads); !items.empty()) {
+  if (std::vector<nlohmann::json> items = WorkloadItems(workloads, type); !items.empty()) {
     objects.workload = std::move(items[0]);
   }
   DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api.List(kPods, Namespace(), PodSelector(id)));
@@ -208,7 +221,7 @@ absl::StatusOr<std::vector<Job>> KubernetesBackend::List(const ListFilter& filte
   }
   for (const auto& [name, type] : types) {
     DLP_ASSIGN_OR_RETURN(nlohmann::json workloads, api->List(type, Namespace(), selector));
-    for (nlohmann::json& workload : Items(workloads)) {
+    for (nlohmann::json& workload : WorkloadItems(workloads, type)) {
       auto it = by_id.find(Label(workload, kJobIdLabel));
       if (it != by_id.end() && Str(workload, "kind") == type.kind) it->second.workload = workload;
     }
