@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Starts a Kubernetes control plane for the tests on 127.0.0.1 only, under
 # $DLP_K8S_DIR (default /tmp/dlp-k8s): etcd, kube-apiserver (RBAC, the default
-# admission chain, a service-account issuer), kube-controller-manager,
-# kube-scheduler, KWOK with fake nodes (tests/k8s-cluster/kwok-stages.yaml),
-# and the JobSet and Kueue controllers with their CRDs and webhooks (reached
-# by URL on loopback, certificates made here). Builds the components first
-# when they are not cached (build.sh). Writes $DLP_K8S_DIR/env and prints
+# admission chain, a service-account issuer, an audit log of watches),
+# kube-controller-manager, kube-scheduler, KWOK with fake nodes
+# (tests/k8s-cluster/kwok-stages.yaml), and the JobSet and Kueue controllers
+# with their CRDs and webhooks (reached by URL on loopback, certificates made
+# here). Builds the components first when they are not cached (build.sh);
+# restart.sh restarts one of them. Writes $DLP_K8S_DIR/env and prints
 # KUBECONFIG=PATH (an admin's) as its last line. A second start while the
 # cluster runs only prints that line again.
 set -Eeuo pipefail
@@ -51,10 +52,12 @@ mkdir -p "$dir"
 chmod 700 "$dir"
 end=$((SECONDS + deadline_s))
 
-# start NAME ARGS...: runs the component in the background, logs to $dir/NAME.log.
+# start NAME ARGS...: runs the component in the background, logs to
+# $dir/NAME.log, and keeps its command line in $dir/NAME.cmd for restart.sh.
 start() {
   local name=$1
   shift
+  printf '%q ' "$@" > "$dir/$name.cmd"
   setsid "$@" >"$dir/$name.log" 2>&1 < /dev/null &
   echo $! > "$dir/$name.pid"
 }
@@ -99,7 +102,21 @@ start etcd "$bin/etcd" --name dlp-test --data-dir "$dir/etcd" \
   --unsafe-no-fsync --log-level warn
 wait_for etcd curl -sf "http://127.0.0.1:$etcd_port/health"
 
+# The audit log records each watch on jobs and JobSets as it opens, so that
+# a test knows when a `dlp wait` watches before it breaks the watch.
+cat > "$dir/audit-policy.yaml" <<YAML
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseComplete, Panic]
+rules:
+- level: Metadata
+  verbs: [watch]
+  resources: [{group: batch, resources: [jobs]}, {group: jobset.x-k8s.io, resources: [jobsets]}]
+- level: None
+YAML
 start kube-apiserver "$bin/kube-apiserver" --etcd-servers "http://127.0.0.1:$etcd_port" \
+  --audit-policy-file "$dir/audit-policy.yaml" --audit-log-path "$dir/audit.log" \
+  --audit-log-maxsize 50 --audit-log-maxbackup 1 \
   --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$apiserver_port" \
   --tls-cert-file "$dir/pki/apiserver.crt" --tls-private-key-file "$dir/pki/apiserver.key" \
   --client-ca-file "$dir/pki/ca.crt" --authorization-mode RBAC \
@@ -188,6 +205,8 @@ KUBECONFIG=$dir/admin.kubeconfig
 DLP_K8S_DIR=$dir
 DLP_K8S_BIN=$bin
 DLP_K8S_KUBECTL=$bin/kubectl
+DLP_K8S_RESTART=$here/restart.sh
+DLP_K8S_AUDIT_LOG=$dir/audit.log
 DLP_K8S_VERSIONS=$versions
 ENV
 echo "kubernetes: running ($versions), API server https://127.0.0.1:$apiserver_port"

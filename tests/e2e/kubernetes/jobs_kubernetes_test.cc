@@ -46,6 +46,11 @@ TEST_P(KubernetesJobsTest, SubmitWaitStatusListDescribe) {
   RunResult all = cluster_.Dlp({"list", "-o", "json"});
   EXPECT_THAT(all.out, HasSubstr(a));
   EXPECT_THAT(all.out, HasSubstr(b));
+  // The list reads the workloads as status does (a batch/v1 list's items
+  // carry no kind of their own).
+  const nlohmann::json listed = nlohmann::json::parse(list.out, nullptr, false);
+  ASSERT_TRUE(listed.is_object() && listed["jobs"].size() == 1u) << list.out;
+  EXPECT_EQ(listed["jobs"][0]["state"], "Succeeded") << list.out;
 
   // The scheduler's events on the pods, seen through the API.
   RunResult describe = cluster_.Dlp({"describe", a});

@@ -1,8 +1,9 @@
 // Shared setup for the tests against the real control plane that
 // `scripts/services.sh start kubernetes` runs (etcd, kube-apiserver, the
 // controllers, KWOK's fake nodes, JobSet, Kueue). Its env file ($DLP_K8S_ENV,
-// default /tmp/dlp-k8s/env) names the admin kubeconfig and kubectl; without
-// it, or when the API server does not answer, the tests skip, saying why.
+// else $DLP_K8S_DIR/env as start.sh wrote it, else /tmp/dlp-k8s/env) names
+// the admin kubeconfig and kubectl; without it, or when the API server does
+// not answer, the tests skip, saying why.
 // A developer's own KUBECONFIG is never used: these tests create cluster-wide
 // objects (ClusterQueues) that have no place on a real cluster.
 //
@@ -11,7 +12,9 @@
 // after it runs, with the exit code of its label dlp-test/exit (default 0).
 #pragma once
 
+#include <cstdlib>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,11 +34,13 @@ class KubeCluster {
  public:
   // `flavour`: the context's (jobset, job); `queue`: a Kueue LocalQueue that
   // the test makes with UseQueue, or "" for none.
-  explicit KubeCluster(const std::string& flavour) : env_(ReadEnvFile("DLP_K8S_ENV", "/tmp/dlp-k8s/env")), flavour_(flavour) {
+  explicit KubeCluster(const std::string& flavour)
+      : env_(ReadEnvFile("DLP_K8S_ENV", DefaultEnvFile())), flavour_(flavour) {
     if (env_.count("KUBECONFIG") == 0 || env_.count("DLP_K8S_KUBECTL") == 0) {
-      skip_reason_ =
-          "no Kubernetes test cluster (run `scripts/services.sh start kubernetes`; "
-          "no /tmp/dlp-k8s/env)";
+      const char* named = getenv("DLP_K8S_ENV");
+      skip_reason_ = absl::StrCat(
+          "no Kubernetes test cluster (run `scripts/services.sh start kubernetes`; no ",
+          named != nullptr ? named : DefaultEnvFile(), ")");
       return;
     }
     RunResult ready = Kubectl({"get", "--raw", "/readyz"});
@@ -60,11 +65,22 @@ class KubeCluster {
     }
   }
 
+  // Where start.sh wrote the env file: $DLP_K8S_DIR/env, as for the scripts.
+  static std::string DefaultEnvFile() {
+    const char* dir = getenv("DLP_K8S_DIR");
+    return absl::StrCat(dir != nullptr && *dir != '\0' ? dir : "/tmp/dlp-k8s", "/env");
+  }
+
   const std::string& skip_reason() const { return skip_reason_; }
   const std::string& ns() const { return namespace_; }
   const std::string& flavour() const { return flavour_; }
   const TempDir& dir() const { return dir_; }
   std::string Kubeconfig() const { return env_.at("KUBECONFIG"); }
+  // A line of the cluster's env file; "" when it has none (an older start.sh).
+  std::string EnvValue(const std::string& key) const {
+    auto it = env_.find(key);
+    return it == env_.end() ? "" : it->second;
+  }
 
   // The workload's resource as kubectl names it.
   std::string WorkloadResource() const {
@@ -95,7 +111,8 @@ class KubeCluster {
 
   // A ClusterQueue of this test with `cpu` CPUs and `gpus` GPUs in one flavour,
   // and a LocalQueue `lq` in the namespace that the context then submits to.
-  void UseQueue(int cpu, int gpus) {
+  // `within_queue`: its preemption.withinClusterQueue (Never, LowerPriority).
+  void UseQueue(int cpu, int gpus, const std::string& within_queue = "Never") {
     cluster_queue_ = namespace_;
     Apply(absl::StrCat(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
@@ -108,6 +125,7 @@ metadata: {name: )", cluster_queue_, R"(}
 spec:
   namespaceSelector:
     matchLabels: {kubernetes.io/metadata.name: )", namespace_, R"(}
+  preemption: {withinClusterQueue: )", within_queue, R"(}
   resourceGroups:
   - coveredResources: [cpu, memory, nvidia.com/gpu]
     flavors:
@@ -137,21 +155,27 @@ spec: {clusterQueue: )", cluster_queue_, "}\n"));
 
   RunResult Dlp(const std::vector<std::string>& args,
                 absl::Duration timeout = absl::Seconds(120)) const {
-    std::vector<std::string> argv = {BinPath("dlp")};
-    argv.insert(argv.end(), args.begin(), args.end());
-    RunOptions options;
-    options.env = {{"DLP_CONFIG", dir_.Join("config.yaml")}, {"NO_COLOR", "1"}};
-    options.unset_env = {"DLP_CONTEXT", "KUBECONFIG"};
-    options.cwd = dir_.path();
-    options.timeout = timeout;
-    return Run(argv, options);
+    return Run(DlpArgv(args), DlpOptions(timeout));
+  }
+  std::unique_ptr<Background> DlpInBackground(const std::vector<std::string>& args) const {
+    return std::make_unique<Background>(DlpArgv(args), DlpOptions(absl::InfiniteDuration()));
+  }
+
+  // Lets the pods of job `id` that the label dlp-test/hold keeps running
+  // (kwok-stages.yaml) end, with the exit code of their dlp-test/exit.
+  void Release(const std::string& id) const {
+    RunResult r = Kubectl({"label", "pods", "-n", namespace_, "-l", "dlp.dev/job-id=" + id,
+                           "dlp-test/hold-"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
   }
 
   // A one-role job of `count` workers; `labels` its metadata.labels
-  // (dlp-test/exit: "N" ends its pods with code N), `resources` the role's.
+  // (dlp-test/exit: "N" ends its pods with code N, dlp-test/hold keeps them
+  // running until Release), `resources` the role's, `more` other spec fields.
   std::string WriteJob(const std::string& name, int count,
                        const std::map<std::string, std::string>& labels = {},
-                       const nlohmann::json& resources = {{"cpu", "1"}}) const {
+                       const nlohmann::json& resources = {{"cpu", "1"}},
+                       const nlohmann::json& more = nlohmann::json::object()) const {
     nlohmann::json job = {
         {"apiVersion", "dlp/v1"},
         {"kind", "Job"},
@@ -161,6 +185,7 @@ spec: {clusterQueue: )", cluster_queue_, "}\n"));
           {"replicas",
            {{"worker",
              {{"count", count}, {"command", {"python3", "train.py"}}, {"resources", resources}}}}}}}};
+    job["spec"].update(more);
     return dir_.WriteFile(name + ".yaml", job.dump(2));
   }
 
@@ -181,6 +206,20 @@ spec: {clusterQueue: )", cluster_queue_, "}\n"));
   }
 
  private:
+  std::vector<std::string> DlpArgv(const std::vector<std::string>& args) const {
+    std::vector<std::string> argv = {BinPath("dlp")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+  }
+  RunOptions DlpOptions(absl::Duration timeout) const {
+    RunOptions options;
+    options.env = {{"DLP_CONFIG", dir_.Join("config.yaml")}, {"NO_COLOR", "1"}};
+    options.unset_env = {"DLP_CONTEXT", "KUBECONFIG"};
+    options.cwd = dir_.path();
+    options.timeout = timeout;
+    return options;
+  }
+
   static inline int counter_ = 0;
   std::map<std::string, std::string> env_;
   std::string flavour_;

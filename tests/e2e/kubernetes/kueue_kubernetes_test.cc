@@ -1,7 +1,9 @@
 // The kubernetes backend with a Kueue queue, against the real Kueue
 // controller manager: a gang admitted as one Workload and run to the end,
 // and a gang above its ClusterQueue's quota that stays Queued with Kueue's
-// own reason. Skips without the test cluster (kube_cluster.h).
+// own reason, and a running job that Kueue preempts for one of a higher
+// WorkloadPriorityClass, seen as preempted. Skips without the test cluster
+// (kube_cluster.h).
 #include "e2e/kubernetes/kube_cluster.h"
 #include "gmock/gmock.h"
 
@@ -84,6 +86,67 @@ TEST_P(KubernetesKueueTest, AGangAboveTheQuotaStaysQueuedWithKueuesReason) {
   EXPECT_TRUE(pods["items"].empty()) << pods.dump();
   RunResult wait = cluster_.Dlp({"wait", id, "--timeout", "3s"});
   EXPECT_EQ(wait.exit_code, 4) << wait.out << wait.err;  // the timeout
+}
+
+TEST_P(KubernetesKueueTest, APreemptionByKueueIsSeenAsSuch) {
+  DLP_SKIP_WITHOUT_KUBERNETES(cluster_);
+  // dlp's priority classes as Kueue's (docs/kubernetes.md, "Set-up");
+  // cluster-wide and the same for every test, so they stay.
+  cluster_.Apply(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: dlp-low}
+value: -100
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: dlp-high}
+value: 100
+)");
+  cluster_.UseQueue(2, 0, "LowerPriority");
+  // The low gang takes the whole quota and runs until the test lets it end.
+  const std::string low = cluster_.Submit(cluster_.WriteJob(
+      "low", 2, {{"dlp-test/hold", "true"}}, {{"cpu", "1"}}, {{"priority", "low"}}));
+  ASSERT_FALSE(low.empty());
+  ASSERT_TRUE(Eventually([&] { return cluster_.Status(low)["state"] == "Running"; },
+                         absl::Seconds(60)))
+      << cluster_.Status(low).dump();
+
+  const std::string high = cluster_.Submit(
+      cluster_.WriteJob("high", 2, {}, {{"cpu", "1"}}, {{"priority", "high"}}));
+  ASSERT_FALSE(high.empty());
+  // Kueue evicts the low gang for the high one: back in the queue, saying why.
+  nlohmann::json preempted;
+  ASSERT_TRUE(Eventually(
+      [&] {
+        preempted = cluster_.Status(low);
+        return preempted["state"] == "Queued" && preempted["preemptions"] == 1 &&
+               preempted.value("replicas", nlohmann::json::array()).empty();  // pods gone
+      },
+      absl::Seconds(60)))
+      << preempted.dump();
+  const std::string reason = preempted["reason"];
+  EXPECT_THAT(reason, HasSubstr("preempted by Kueue (InClusterQueue): Preempted to accommodate"));
+  const std::string high_uid =
+      cluster_.Get({cluster_.WorkloadResource(), "-l", "dlp.dev/job-id=" + high})["items"][0]
+                  ["metadata"]["uid"];
+  EXPECT_THAT(reason, HasSubstr("JobUID: " + high_uid)) << "names the preemptor";
+
+  // The high gang runs to its end; then the low one is admitted again and runs.
+  RunResult waited = cluster_.Dlp({"wait", high});
+  EXPECT_EQ(waited.exit_code, 0) << waited.out << waited.err;
+  EXPECT_EQ(cluster_.Status(high)["preemptions"], 0);
+  ASSERT_TRUE(Eventually([&] { return cluster_.Status(low)["state"] == "Running"; },
+                         absl::Seconds(60)))
+      << cluster_.Status(low).dump();
+  cluster_.Release(low);
+  waited = cluster_.Dlp({"wait", low});
+  EXPECT_EQ(waited.exit_code, 0) << waited.out << waited.err;
+  nlohmann::json job = cluster_.Status(low);
+  EXPECT_EQ(job["state"], "Succeeded") << job.dump();
+  EXPECT_EQ(job["preemptions"], 1) << job.dump();
+  RunResult describe = cluster_.Dlp({"describe", low});
+  EXPECT_THAT(describe.out, HasSubstr("Preempted")) << describe.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Flavours, KubernetesKueueTest, ::testing::Values("jobset", "job"));

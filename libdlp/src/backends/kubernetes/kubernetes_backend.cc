@@ -34,6 +34,19 @@ std::vector<nlohmann::json> Items(const nlohmann::json& list) {
                           : std::vector<nlohmann::json>{};
 }
 
+// The workloads of a list, each with the kind and apiVersion of `type`: the
+// API server leaves them out of a built-in type's items (batch/v1 Jobs),
+// while a custom resource's items carry them.
+std::vector<nlohmann::json> WorkloadItems(const nlohmann::json& list, const ResourceType& type) {
+  std::vector<nlohmann::json> items = Items(list);
+  for (nlohmann::json& item : items) {
+    if (!item.is_object() || item.contains("kind")) continue;
+    item["kind"] = type.kind;
+    item["apiVersion"] = type.GroupVersion();
+  }
+  return items;
+}
+
 }  // namespace
 
 std::string NewJobId() {
@@ -92,7 +105,7 @@ absl::StatusOr<JobObjects> KubernetesBackend::Read(const ApiClient& api, std::st
   JobObjects objects{std::string(id), std::move(found[0])};
   DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
   DLP_ASSIGN_OR_RETURN(nlohmann::json workloads, api.List(type, Namespace(), selector));
-  if (std::vector<nlohmann::json> items = Items(workloads); !items.empty()) {
+  if (std::vector<nlohmann::json> items = WorkloadItems(workloads, type); !items.empty()) {
     objects.workload = std::move(items[0]);
   }
   DLP_ASSIGN_OR_RETURN(nlohmann::json pods, api.List(kPods, Namespace(), PodSelector(id)));
@@ -208,7 +221,7 @@ absl::StatusOr<std::vector<Job>> KubernetesBackend::List(const ListFilter& filte
   }
   for (const auto& [name, type] : types) {
     DLP_ASSIGN_OR_RETURN(nlohmann::json workloads, api->List(type, Namespace(), selector));
-    for (nlohmann::json& workload : Items(workloads)) {
+    for (nlohmann::json& workload : WorkloadItems(workloads, type)) {
       auto it = by_id.find(Label(workload, kJobIdLabel));
       if (it != by_id.end() && Str(workload, "kind") == type.kind) it->second.workload = workload;
     }
@@ -257,10 +270,28 @@ absl::StatusOr<Job> KubernetesBackend::Cancel(std::string_view id) {
 }
 
 absl::StatusOr<Job> KubernetesBackend::Wait(std::string_view id, absl::Duration timeout) {
+  absl::StatusOr<Job> job = WatchJob(id, timeout);
+  if (!absl::IsUnavailable(job.status())) return job;
+  // A restarting API server (an upgrade, a crash) refuses or drops every
+  // request for a while: a wait that has read the job keeps its last state
+  // until the server answers again, or fails once it has not for this long.
+  constexpr absl::Duration kUnreachableGrace = absl::Minutes(2);
+  if (!last_waited_ || last_waited_->id != id || absl::Now() - last_answer_ > kUnreachableGrace) {
+    return job;
+  }
+  return *last_waited_;
+}
+
+absl::StatusOr<Job> KubernetesBackend::WatchJob(std::string_view id, absl::Duration timeout) {
   DLP_ASSIGN_OR_RETURN(const ApiClient* api, Api());
   DLP_ASSIGN_OR_RETURN(JobObjects objects, Read(*api, id));
   DLP_ASSIGN_OR_RETURN(ResourceType type, WorkloadTypeOf(objects.record));
   absl::StatusOr<Job> latest = MapJob(objects);
+  auto seen = [&] {
+    last_waited_ = *latest;
+    last_answer_ = absl::Now();
+  };
+  seen();
   if (IsTerminal(latest->state)) return latest;
   WatchOptions watch;
   watch.name_space = Namespace();
@@ -269,6 +300,7 @@ absl::StatusOr<Job> KubernetesBackend::Wait(std::string_view id, absl::Duration 
   watch.deadline = absl::Now() + timeout;
   absl::Status watched = WatchUntil(*api, type, watch, [&] {
     latest = Get(id);
+    if (latest.ok()) seen();
     return !latest.ok() || IsTerminal(latest->state);
   });
   if (!watched.ok() && !absl::IsDeadlineExceeded(watched)) return watched;

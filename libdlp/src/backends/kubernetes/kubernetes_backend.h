@@ -9,9 +9,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "backends/kubernetes/api_client.h"
 #include "backends/kubernetes/manifests.h"
 #include "backends/kubernetes/pipelines.h"
@@ -73,11 +75,18 @@ class KubernetesBackend final : public Backend {
   // One job's objects; NotFound when its record does not exist.
   absl::StatusOr<JobObjects> Read(const ApiClient& api, std::string_view id);
   absl::StatusOr<ResourceType> WorkloadTypeOf(const nlohmann::json& record) const;
+  // One Wait: reads the job, then watches its workload until it ends or the
+  // timeout passes; keeps each state it reads in last_waited_.
+  absl::StatusOr<Job> WatchJob(std::string_view id, absl::Duration timeout);
 
   KubernetesOptions options_;
   std::once_flag connect_once_;
   absl::StatusOr<std::unique_ptr<ApiClient>> api_ = absl::UnknownError("not connected");
   std::string name_space_;
+  // What a Wait last read, and when: Wait's answer while the API server
+  // cannot be reached.
+  std::optional<Job> last_waited_;
+  absl::Time last_answer_ = absl::InfinitePast();
   KubernetesPipelines pipelines_{*this};
 };
 

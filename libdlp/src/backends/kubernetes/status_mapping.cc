@@ -29,14 +29,42 @@ std::string Describe(const JobReplica& r, const std::string& pod) {
   return text;
 }
 
+// Kueue's word on a Workload it took the quota back from and requeued:
+// "preempted by Kueue (InClusterQueue): Preempted to accommodate a workload
+// (UID: ..., JobUID: ...) ...", or another eviction's reason; "" when none.
+std::string KueueEviction(const nlohmann::json& kueue_workload) {
+  for (const char* type : {"Preempted", "Evicted"}) {
+    const nlohmann::json& condition = Condition(kueue_workload, type);
+    if (Str(condition, "status") != "True") continue;
+    return absl::StrCat(std::string_view(type) == "Preempted" ? "preempted" : "evicted",
+                        " by Kueue (", Str(condition, "reason"), "): ", Str(condition, "message"));
+  }
+  return "";
+}
+
+// The times Kueue preempted the Workload (status.schedulingStats.evictions).
+int KueuePreemptions(const nlohmann::json& kueue_workload) {
+  const nlohmann::json& evictions = At(kueue_workload, "status/schedulingStats/evictions");
+  int count = 0;
+  if (!evictions.is_array()) return count;
+  for (const nlohmann::json& eviction : evictions) {
+    const nlohmann::json& n = At(eviction, "count");
+    if (Str(eviction, "reason") == "Preempted" && n.is_number_integer()) count += n.get<int>();
+  }
+  return count;
+}
+
 // Why a job that has not started waits: Kueue first, then the pods.
 std::string WaitingReason(const JobObjects& objects, const std::vector<JobReplica>& replicas,
                           const std::vector<std::string>& pods, const WorkloadStatus& workload) {
   if (objects.kueue_workload) {
+    std::string reason = KueueEviction(*objects.kueue_workload);
     const nlohmann::json& quota = Condition(*objects.kueue_workload, "QuotaReserved");
     if (Str(quota, "status") == "False") {
-      return absl::StrCat("QuotaReserved=False: ", Str(quota, "message"));
+      absl::StrAppend(&reason, reason.empty() ? "" : "; ", "QuotaReserved=False: ",
+                      Str(quota, "message"));
     }
+    if (!reason.empty()) return reason;
   }
   for (size_t i = 0; i < replicas.size(); ++i) {
     if (!replicas[i].reason.empty() && replicas[i].state == JobState::kQueued) {
@@ -65,6 +93,7 @@ Job MapJob(const JobObjects& objects) {
     job.queue = job.spec.queue;
   }
   job.created = TimeAt(objects.record, "metadata/creationTimestamp");
+  if (objects.kueue_workload) job.preemptions = KueuePreemptions(*objects.kueue_workload);
   // With Kueue, the queue that admits the job is the workload's LocalQueue.
   if (objects.workload) {
     if (std::string local_queue = Label(*objects.workload, kQueueNameLabel); !local_queue.empty()) {

@@ -198,6 +198,49 @@ TEST(MapJobTest, QueuedReasonsFromKueueAndTheScheduler) {
             "Pending: 0/8 nodes are available: 8 Insufficient nvidia.com/gpu.");
 }
 
+// The conditions and stats of a Workload that Kueue v0.17 preempted, as the
+// test cluster's Kueue wrote them (kueue_kubernetes_test.cc's preemption).
+TEST(MapJobTest, APreemptionByKueueIsTheReasonAndCounts) {
+  const std::string why =
+      "Preempted to accommodate a workload (UID: w2, JobUID: j2) due to prioritization in the "
+      "ClusterQueue";
+  JobObjects objects = Objects(Workload("batch/v1", "Job",
+                                        {{"conditions", Conditions({{"Suspended", "True"}})}}));
+  (*objects.workload)["metadata"]["labels"] = {{"kueue.x-k8s.io/queue-name", "lq"}};
+  objects.kueue_workload = json{
+      {"status",
+       {{"conditions",
+         {{{"type", "QuotaReserved"},
+           {"status", "False"},
+           {"reason", "Pending"},
+           {"message", "couldn't assign flavors to pod set main: insufficient unused quota"}},
+          {{"type", "Evicted"}, {"status", "True"}, {"reason", "Preempted"}, {"message", why}},
+          {{"type", "Preempted"},
+           {"status", "True"},
+           {"reason", "InClusterQueue"},
+           {"message", why}}}},
+        {"schedulingStats",
+         {{"evictions", {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", 1}}}}}}}}};
+  Job preempted = MapJob(objects);
+  EXPECT_EQ(preempted.state, JobState::kQueued);
+  EXPECT_EQ(preempted.reason,
+            "preempted by Kueue (InClusterQueue): " + why +
+                "; QuotaReserved=False: couldn't assign flavors to pod set main: insufficient "
+                "unused quota");
+  EXPECT_EQ(preempted.preemptions, 1);
+
+  // Admitted again: the conditions turn False, the count stays.
+  json& conditions = (*objects.kueue_workload)["status"]["conditions"];
+  conditions = json::array({{{"type", "Admitted"}, {"status", "True"}},
+                            {{"type", "Preempted"}, {"status", "False"}, {"message", why}}});
+  (*objects.workload)["status"] = json::object();
+  objects.pods = {Pod("p0", "worker", 0, "Running", {{"running", json::object()}})};
+  Job running = MapJob(objects);
+  EXPECT_EQ(running.state, JobState::kRunning);
+  EXPECT_EQ(running.reason, "");
+  EXPECT_EQ(running.preemptions, 1);
+}
+
 TEST(MapJobTest, TheQueueIsKueuesLocalQueueWhenTheWorkloadHasOne) {
   // The spec's queue (dlp's) stays "team-a"; Kueue admits from the
   // context's LocalQueue, named by the workload's label.
