@@ -1,6 +1,8 @@
-// File layout: the line "fmnist-checkpoint 1", a one-line JSON header (model,
-// epoch, RNG state, parameter count, FNV-1a hash of the payload), then the
-// payload: parameters and momentum as raw little-endian float32.
+// File layout: the line "fmnist-checkpoint 2", a one-line JSON header (model,
+// the position: epoch, samples into the next one, steps, the partial epoch's
+// loss, RNG state and global batch; parameter count, FNV-1a hash of the
+// payload), then the payload: parameters and momentum as raw little-endian
+// float32. Version 1 had no position beyond the epoch and the RNG state.
 #include "checkpoint.h"
 
 #include <fcntl.h>
@@ -19,7 +21,8 @@
 namespace dlp::fmnist {
 namespace {
 
-constexpr char kMagic[] = "fmnist-checkpoint 1";
+constexpr char kMagic[] = "fmnist-checkpoint 2";
+constexpr char kMagicVersion1[] = "fmnist-checkpoint 1";
 
 uint64_t Fnv1a(const std::string& bytes) {
   uint64_t h = 0xcbf29ce484222325ULL;
@@ -74,9 +77,14 @@ absl::Status SaveCheckpointAs(const std::string& dir, const std::string& name,
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
   const std::string payload = Payload(checkpoint);
+  const Position& at = checkpoint.at;
   nlohmann::json header = {{"model", checkpoint.model},
-                           {"epoch", checkpoint.epoch},
-                           {"rng_state", absl::StrCat(checkpoint.rng_state)},
+                           {"epoch", at.epoch},
+                           {"epoch_samples", at.epoch_samples},
+                           {"step", at.step},
+                           {"epoch_loss", at.epoch_loss},
+                           {"rng_state", absl::StrCat(at.rng_state)},
+                           {"batch", at.batch},
                            {"parameters", checkpoint.params.size()},
                            {"fnv1a", absl::StrCat(Fnv1a(payload))}};
   const std::string path = dir + "/" + name;
@@ -103,7 +111,9 @@ absl::StatusOr<Checkpoint> LoadCheckpoint(const std::string& dir) {
   std::stringstream rest;
   rest << in.rdbuf();
   const std::string payload = rest.str();
-  if (magic != kMagic) return absl::DataLossError(absl::StrCat(path, ": not a checkpoint"));
+  if (magic != kMagic && magic != kMagicVersion1) {
+    return absl::DataLossError(absl::StrCat(path, ": not a checkpoint"));
+  }
 
   Checkpoint c;
   size_t count = 0;
@@ -112,14 +122,24 @@ absl::StatusOr<Checkpoint> LoadCheckpoint(const std::string& dir) {
   try {
     const auto header = nlohmann::json::parse(header_line);
     c.model = header.at("model").get<std::string>();
-    c.epoch = header.at("epoch").get<int64_t>();
+    Position& at = c.at;
+    at.epoch = header.at("epoch").get<int64_t>();
     rng = header.at("rng_state").get<std::string>();
+    if (magic == kMagic) {
+      at.epoch_samples = header.at("epoch_samples").get<int64_t>();
+      at.step = header.at("step").get<int64_t>();
+      at.epoch_loss = header.at("epoch_loss").get<double>();
+      at.batch = header.at("batch").get<int64_t>();
+    }
     count = header.at("parameters").get<size_t>();
     hash = header.at("fnv1a").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(absl::StrCat(path, ": bad header: ", e.what()));
   }
-  if (!absl::SimpleAtoi(rng, &c.rng_state)) {
+  if (c.at.epoch < 0 || c.at.epoch_samples < 0 || c.at.step < 0 || c.at.batch < 0) {
+    return absl::DataLossError(absl::StrCat(path, ": a negative epoch, position or batch"));
+  }
+  if (!absl::SimpleAtoi(rng, &c.at.rng_state)) {
     return absl::DataLossError(absl::StrCat(path, ": bad rng_state \"", rng, "\""));
   }
   if (payload.size() != count * 8 || absl::StrCat(Fnv1a(payload)) != hash) {

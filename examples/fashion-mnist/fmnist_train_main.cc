@@ -1,5 +1,6 @@
 // fmnist-train: data-parallel training on Fashion-MNIST. Rank 0 prints one
-// JSON object per epoch on stdout; notes and errors go to stderr.
+// JSON object per epoch on stdout; notes and errors go to stderr. SIGUSR1
+// asks for a checkpoint at the current step and an exit with status 3.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -7,6 +8,7 @@
 
 #include "CLI/CLI.hpp"
 #include "nlohmann/json.hpp"
+#include "stop_request.h"
 #include "trainer.h"
 
 namespace {
@@ -14,6 +16,8 @@ namespace {
 int ExitCodeFor(const absl::Status& status) {
   if (status.ok()) return 0;
   switch (status.code()) {
+    case absl::StatusCode::kCancelled:
+      return 3;  // stopped on request (SIGUSR1) after its checkpoint: run again to go on
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kFailedPrecondition:
@@ -26,6 +30,8 @@ int ExitCodeFor(const absl::Status& status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread starts: a stop request is then taken between steps only.
+  dlp::fmnist::BlockStopRequests();
   using dlp::fmnist::DeviceKind;
   dlp::fmnist::TrainOptions o;
   CLI::App app{"Trains a classifier on Fashion-MNIST, data-parallel across the ranks that "
@@ -132,6 +138,8 @@ int main(int argc, char** argv) {
     std::cerr << "fmnist-train: " << note << std::endl;
   };
   const absl::Status status = dlp::fmnist::Train(o, observer);
-  if (!status.ok()) std::cerr << "fmnist-train: error: " << status.message() << std::endl;
+  if (!status.ok() && !absl::IsCancelled(status)) {
+    std::cerr << "fmnist-train: error: " << status.message() << std::endl;
+  }
   return ExitCodeFor(status);
 }

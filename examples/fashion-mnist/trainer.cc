@@ -10,7 +10,6 @@
 #include "absl/strings/str_cat.h"
 #include "activation_exchange.h"
 #include "batch_loader.h"
-#include "checkpoint.h"
 #include "collective.h"
 #include "dlp/trace.h"
 #include "flush_denormals.h"
@@ -18,9 +17,11 @@
 #include "host_dataset.h"
 #include "network.h"
 #include "rng.h"
+#include "run_state.h"
 #include "shard_exchange.h"
 #include "step_layout.h"
 #include "step_plan.h"
+#include "stop_request.h"
 
 namespace dlp::fmnist {
 namespace {
@@ -78,60 +79,6 @@ absl::Status Validate(const TrainOptions& o) {
         "--overlap exclude");
   }
   return absl::OkStatus();
-}
-
-// Where training starts: rank 0 reads the checkpoint (or initialises) and
-// broadcasts it, so ranks on other hosts need not see the checkpoint folder.
-struct StartState {
-  int64_t epoch = 0;
-  uint64_t rng_state = 0;
-  std::vector<float> params_and_velocity;  // 2 * parameter count
-};
-
-absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Collective& group,
-                                 const TrainObserver& observer) {
-  const size_t count = net.parameter_count();
-  StartState start;
-  start.params_and_velocity.assign(2 * count, 0.0f);
-  absl::Status rank0_status;
-  int64_t header[3] = {0, 0, 0};  // failed?, epoch, rng state
-  if (group.rank() == 0) {
-    absl::StatusOr<Checkpoint> loaded = absl::NotFoundError("");
-    if (!o.checkpoint_dir.empty()) loaded = LoadCheckpoint(o.checkpoint_dir);
-    if (loaded.ok() && (loaded->model != net.model() || loaded->params.size() != count)) {
-      loaded = absl::FailedPreconditionError(absl::StrCat(
-          CheckpointPath(o.checkpoint_dir), " holds a ", loaded->model, " model with ",
-          loaded->params.size(), " parameters; this run trains ", net.model(), " (", count,
-          "): use another --checkpoint folder"));
-    }
-    if (loaded.ok()) {
-      std::copy(loaded->params.begin(), loaded->params.end(), start.params_and_velocity.begin());
-      std::copy(loaded->velocity.begin(), loaded->velocity.end(),
-                start.params_and_velocity.begin() + count);
-      header[1] = loaded->epoch;
-      header[2] = static_cast<int64_t>(loaded->rng_state);
-      if (observer.on_note) {
-        observer.on_note(absl::StrCat("resuming from ", CheckpointPath(o.checkpoint_dir),
-                                      " after epoch ", loaded->epoch));
-      }
-    } else if (absl::IsNotFound(loaded.status())) {
-      const std::vector<float> init = net.InitialParameters(o.seed);
-      std::copy(init.begin(), init.end(), start.params_and_velocity.begin());
-      header[2] = static_cast<int64_t>(o.seed);
-    } else {
-      rank0_status = loaded.status();
-      header[0] = 1;
-    }
-  }
-  DLP_RETURN_IF_ERROR(group.Broadcast(header, 3));
-  if (header[0] != 0) {
-    if (group.rank() == 0) return rank0_status;
-    return absl::AbortedError("rank 0 could not load its checkpoint");
-  }
-  DLP_RETURN_IF_ERROR(group.Broadcast(start.params_and_velocity.data(), 2 * count));
-  start.epoch = header[1];
-  start.rng_state = static_cast<uint64_t>(header[2]);
-  return start;
 }
 
 // This rank's contiguous share [lo, hi) of `n` items.
@@ -213,6 +160,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     kernels->CopyToDevice(velocity_buffer.get(), start_params + count, count * sizeof(float));
   }
   start.params_and_velocity = {};
+  const Position& resume = start.at;
   float* const params = activations != nullptr ? activations->params()
                         : exchange != nullptr  ? exchange->params() + layout.param_lead
                                                : param_buffer.get();
@@ -220,7 +168,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
                           : exchange != nullptr  ? exchange->velocity() + layout.param_lead
                                                  : velocity_buffer.get();
 
-  Rng rng(start.rng_state);
+  Rng rng(resume.rng_state);
   // The activation exchange shares each batch where the loader leaves it.
   BatchLoader loader(kernels.get(), per_rank,
                      activations != nullptr ? activations->batch_slot() : nullptr);
@@ -247,13 +195,22 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     if (!in_place) kernels->CopyToHost(flat + 1 + first, grads + first, n * sizeof(float));
     buckets->Ready(first, n);
   };
-  long step = 0;
+  // Rank 0 writes the model and where the run stands (`at`) as DIR/NAME.
+  const auto save = [&](const Position& at, const std::string& dir, const std::string& name) {
+    return SaveFromDevice(*kernels, o.model, params, velocity, count, at, dir, name);
+  };
+  long step = static_cast<long>(resume.step);
   const long steps_per_epoch = (train.count + o.batch - 1) / o.batch;
-  for (int epoch = static_cast<int>(start.epoch) + 1; epoch <= o.epochs; ++epoch) {
+  for (int epoch = static_cast<int>(resume.epoch) + 1; epoch <= o.epochs; ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
+    // A stop mid-epoch resumes with the same permutation and the samples it had not reached.
+    const uint64_t epoch_rng = rng.state();
     const std::vector<int> order = rng.Permutation(train.count);
-    double loss = 0;
-    for (int begin = 0; begin < train.count; begin += o.batch) {
+    const bool resumed = epoch == resume.epoch + 1;
+    const int first_sample =
+        resumed ? static_cast<int>(std::min<int64_t>(resume.epoch_samples, train.count)) : 0;
+    double loss = resumed ? resume.epoch_loss : 0;
+    for (int begin = first_sample; begin < train.count; begin += o.batch) {
       const int global = std::min(o.batch, train.count - begin);
       const auto [lo, hi] = Slice(global, group->rank(), group->size());
       const float lr =
@@ -317,13 +274,20 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       dlp_trace_end_arg("samples", hi - lo);
       ++step;
       if (step % kMetricEvery == 0 && hi > lo) dlp_metric("loss", local.loss / (hi - lo), step);
+      DLP_ASSIGN_OR_RETURN(const bool stop, AnyRankAskedToStop(*group));
+      if (stop) {
+        const Position at{epoch - 1, begin + global, step, loss, epoch_rng, o.batch};
+        return StopAt(o, at, exchange, *group, observer, [&](const Position& p) {
+          return save(p, o.checkpoint_dir, "checkpoint.bin");
+        });
+      }
     }
     const double train_seconds = Since(epoch_start);
     DLP_ASSIGN_OR_RETURN(const double accuracy, TestAccuracy(test, *net, *kernels, params, *group));
     // Sharded, each rank holds the momentum of its share only: gathered for the checkpoint.
     if (exchange != nullptr) DLP_RETURN_IF_ERROR(exchange->ShareVelocity());
     EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
-                       Since(epoch_start), train.count / std::max(train_seconds, 1e-9)};
+                       Since(epoch_start), (train.count - first_sample) / std::max(train_seconds, 1e-9)};
     dlp_metric("samples_per_s", report.samples_per_second, step);
     if (rank0) {
       dlp_metric("epoch_loss", report.loss, step);
@@ -336,15 +300,11 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     // (`dlp artifacts get`, `dlp model register`).
     const char* output = std::getenv("DLP_OUTPUT_DIR");
     const bool keep = output != nullptr && *output != '\0' && epoch == o.epochs;
-    if (!o.checkpoint_dir.empty() || keep) {
-      Checkpoint c{o.model, epoch, rng.state(), std::vector<float>(count),
-                   std::vector<float>(count)};
-      kernels->CopyToHost(c.params.data(), params, count * sizeof(float));
-      kernels->CopyToHost(c.velocity.data(), velocity, count * sizeof(float));
-      DLP_RETURN_IF_ERROR(kernels->Check());
-      if (!o.checkpoint_dir.empty()) DLP_RETURN_IF_ERROR(SaveCheckpoint(o.checkpoint_dir, c));
-      if (keep) DLP_RETURN_IF_ERROR(SaveCheckpointAs(output, "model.ckpt", c));
+    const Position at{epoch, 0, step, 0, rng.state(), o.batch};
+    if (!o.checkpoint_dir.empty()) {
+      DLP_RETURN_IF_ERROR(save(at, o.checkpoint_dir, "checkpoint.bin"));
     }
+    if (keep) DLP_RETURN_IF_ERROR(save(at, output, "model.ckpt"));
     if (observer.on_epoch) observer.on_epoch(report);
   }
   return kernels->Check();

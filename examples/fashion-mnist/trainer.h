@@ -5,7 +5,10 @@
 // per-sample gradients of its slice, and allreduces (in buckets beside
 // backward, or one after it) sum them with the loss, so every rank applies the
 // same update: the global-batch mean gradient. With a fixed global batch the run
-// therefore does the same arithmetic for 1 or N ranks up to float rounding.
+// therefore does the same arithmetic for 1 or N ranks up to float rounding,
+// and a run stopped between two steps (stop_request.h) goes on from its
+// checkpoint with any number of ranks: the same global batches, each cut
+// into as many slices as there are ranks now.
 #pragma once
 
 #include <cstdint>
@@ -73,9 +76,11 @@ struct TrainObserver {
   std::function<void(const std::string&)> on_note;   // rank 0 only: resume, device
 };
 
-// Runs the whole training. Errors: InvalidArgument for bad options, NotFound
-// for missing data, FailedPrecondition for an unusable device or a checkpoint
-// of another model, Internal for a failed collective or device call.
+// Runs the whole training. Cancelled when SIGUSR1 asked it to stop
+// (stop_request.h; the checkpoint then holds the step reached). Errors:
+// InvalidArgument for bad options, NotFound for missing data,
+// FailedPrecondition for an unusable device or a checkpoint of another model
+// or global batch, Internal for a failed collective or device call.
 absl::Status Train(const TrainOptions& options, const TrainObserver& observer);
 
 }  // namespace dlp::fmnist

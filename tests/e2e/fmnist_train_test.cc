@@ -163,13 +163,21 @@ TEST(FmnistTrainTest, ResumesFromTheCheckpointExactly) {
   EXPECT_THAT(EpochLines(done), SizeIs(0));
 }
 
-TEST(FmnistTrainTest, RefusesACheckpointOfAnotherModel) {
+// A checkpoint records its model and its global batch: a stop mid-epoch goes
+// on only with the batches the epoch was cut into, whatever the number of ranks.
+TEST(FmnistTrainTest, RefusesACheckpointOfAnotherModelOrGlobalBatch) {
   TempDir dir;
   const std::string ckpt = dir.Join("ckpt");
   ASSERT_EQ(testing::Run(With({"--epochs", "1", "--checkpoint", ckpt})).exit_code, 0);
-  const RunResult r = testing::Run(With({"--epochs", "2", "--model", "cnn", "--checkpoint", ckpt}));
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("mlp"));
+  const RunResult model =
+      testing::Run(With({"--epochs", "2", "--model", "cnn", "--checkpoint", ckpt}));
+  EXPECT_EQ(model.exit_code, 2);
+  EXPECT_THAT(model.err, HasSubstr("mlp"));
+  const RunResult batch =
+      testing::Run(With({"--epochs", "2", "--batch", "32", "--checkpoint", ckpt}));
+  EXPECT_EQ(batch.exit_code, 2);
+  EXPECT_THAT(batch.err,
+              HasSubstr("was trained with a global batch of 64; this run asks for --batch 32"));
 }
 
 // Under dlp the checkpoint is the job's own ($DLP_OUTPUT_DIR/checkpoint): the

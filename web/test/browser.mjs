@@ -113,6 +113,21 @@ try {
     assert.equal(await page.evaluate(() => document.querySelectorAll("[data-test=log-view] script, [data-test=log-view] img").length), 0);
   });
 
+  await step("an elastic job's page shows its size within its range and its resizes", async () => {
+    const go = env.work("elastic-go");
+    ids.elastic = env.submit("elastic", `while [ ! -e ${go} ]; do sleep 0.05; done`,
+      { count: 2, extra: "      minCount: 1\n" });
+    await page.goto(`${base}/jobs/${ids.elastic}`);
+    await page.waitForFunction(() => document.querySelector("[data-test=job-state]")?.textContent === "Running");
+    const size = env.status(ids.elastic).size;
+    assert.equal(await fact(page, "size"), `${size} (1-2)`);
+    assert.equal(await fact(page, "resizes"), "0");
+    await shot(page, "job-elastic");
+    env.touch("elastic-go");
+    env.dlp(["wait", ids.elastic], { check: false });
+    assert.equal(env.status(ids.elastic).state, "Succeeded");
+  });
+
   await step("usage of a running job, then cancel it from the page: dlp says Cancelled", async () => {
     ids.hold = env.submit("hold", `while [ ! -e ${env.work("never")} ]; do sleep 0.05; done`);
     await page.goto(`${base}/usage`);

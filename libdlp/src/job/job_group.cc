@@ -1,5 +1,7 @@
 #include "job/job_group.h"
 
+#include <algorithm>
+
 #include "contract/env_names.h"
 #include "spec/contract_enums.h"
 #include "spec/rules.h"
@@ -60,6 +62,14 @@ contract::Group JobGroup(const JobSpec& spec) {
   group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);
   group.log_max_bytes = spec.logs.max_bytes > 0 ? spec.logs.max_bytes : kDefaultLogMaxBytes;
   return group;
+}
+
+void ContinueRestarts(const Job& job, const JobSpec& spec, contract::Group& group) {
+  group.restart_count = job.restart_count;
+  const int failure_restarts = job.restart_count - job.preemptions;
+  group.max_restarts = std::max(0, spec.restart_policy.max_restarts - failure_restarts);
+  group.job_max_restarts =
+      group.max_restarts != spec.restart_policy.max_restarts ? spec.restart_policy.max_restarts : 0;
 }
 
 contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,

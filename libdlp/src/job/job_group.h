@@ -16,6 +16,12 @@ namespace dlp::internal {
 
 contract::Group JobGroup(const JobSpec& spec);
 
+// A job started again (after a preemption, or re-formed at another size):
+// the group's first round counts on from the job's restarts (so that its
+// ranks resume), only failures use up restartPolicy.maxRestarts, and
+// TORCHELASTIC_MAX_RESTARTS stays the spec's (contract::TorchMaxRestarts).
+void ContinueRestarts(const Job& job, const JobSpec& spec, contract::Group& group);
+
 // How dlpd's executor starts dlp-run for job `id` in `folder` (its GPUs
 // assigned, or `gpus_text` shown in their place by `dlp render`).
 contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,

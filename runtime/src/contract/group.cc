@@ -175,6 +175,13 @@ absl::StatusOr<Group> ParseGroup(const Json& j, const std::string& source) {
     }
     group.restart_count = j["restartCount"].get<int>();
   }
+  if (j.contains("jobMaxRestarts")) {
+    if (!j["jobMaxRestarts"].is_number_integer() || j["jobMaxRestarts"].get<int64_t>() < 0 ||
+        j["jobMaxRestarts"].get<int64_t>() > 1000000) {
+      return FieldError(source, "jobMaxRestarts", "must be an integer >= 0");
+    }
+    group.job_max_restarts = j["jobMaxRestarts"].get<int>();
+  }
   if (j.contains("backoffSeconds")) {
     // At most a year: a longer wait is a mistake, and the bound keeps the
     // value an exact integer when written back.
@@ -228,6 +235,7 @@ std::string GroupToJson(const Group& group) {
   j["maxRestarts"] = group.max_restarts;
   if (!group.success_roles.empty()) j["successPolicy"] = {{"roles", group.success_roles}};
   if (group.restart_count > 0) j["restartCount"] = group.restart_count;
+  if (group.job_max_restarts > 0) j["jobMaxRestarts"] = group.job_max_restarts;
   const double backoff = absl::ToDoubleSeconds(group.backoff);
   // (The range check first: casting a double outside int64_t's range is undefined.)
   if (std::fabs(backoff) <= kMaxBackoffSeconds && backoff == static_cast<int64_t>(backoff)) {

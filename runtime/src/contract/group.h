@@ -48,10 +48,20 @@ struct Group {
   // again): the first round's DLP_RESTART_COUNT, so that it resumes from its
   // checkpoint. max_restarts counts this launch's restarts only.
   int restart_count = 0;
+  // The job's own maxRestarts, when failures before this launch used up some
+  // of it (max_restarts is then what is left): TORCHELASTIC_MAX_RESTARTS, the
+  // same through every restart and re-form, as torchrun's --max-restarts.
+  // 0: max_restarts.
+  int job_max_restarts = 0;
   absl::Duration backoff = absl::ZeroDuration();
   // Each replica's log file is rotated past this size (launch/output.h); 0: no limit.
   int64_t log_max_bytes = 0;
 };
+
+// TORCHELASTIC_MAX_RESTARTS: the job's maxRestarts, whatever this launch has left.
+inline int TorchMaxRestarts(const Group& group) {
+  return group.job_max_restarts > 0 ? group.job_max_restarts : group.max_restarts;
+}
 
 // The group file's JSON text (pretty, fields in the documented order).
 std::string GroupToJson(const Group& group);

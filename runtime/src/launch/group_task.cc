@@ -179,7 +179,7 @@ absl::StatusOr<int> GroupTaskRunner::FirstRound() {
 void GroupTaskRunner::StartChild(int round) {
   const RankPlan& plan = rank_->plan();
   ClusterInfo cluster = TaskCluster(task_, options_.group.framework, round);
-  cluster.max_restarts = options_.group.max_restarts;
+  cluster.max_restarts = contract::TorchMaxRestarts(options_.group);
   std::map<std::string, std::string> vars = RankEnvironment(layout_, plan, cluster);
   SpawnRequest request;
   request.env = CurrentEnvironment();

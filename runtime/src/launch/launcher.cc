@@ -145,7 +145,7 @@ void Launcher::StartRound(int round) {
   cluster.store_addr = absl::StrCat(store_host_, ":", store_->port());
   cluster.secret_hex = secret_.Hex();
   cluster.round = round;
-  cluster.max_restarts = options_.group.max_restarts;
+  cluster.max_restarts = contract::TorchMaxRestarts(options_.group);
   const std::map<std::string, std::string> inherited = CurrentEnvironment();
   if (auto job = inherited.find(contract::env::kJobId); job != inherited.end()) {
     cluster.run_id = job->second;

@@ -19,7 +19,7 @@ struct ClusterInfo {
   std::string store_addr;     // host:port of the launcher's rendezvous store
   std::string secret_hex;     // the job's secret (DLP_RDZV_SECRET); empty: inherited
   int round = 0;              // rendezvous round = restart count
-  int max_restarts = 0;       // TORCHELASTIC_MAX_RESTARTS
+  int max_restarts = 0;       // TORCHELASTIC_MAX_RESTARTS (contract::Group::job_max_restarts)
   // TORCHELASTIC_RUN_ID: the job's id, the same in every round; empty: "none"
   // (torchrun's own default without --rdzv-id).
   std::string run_id;

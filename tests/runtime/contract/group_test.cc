@@ -41,6 +41,7 @@ void ExpectSame(const Group& a, const Group& b) {
   EXPECT_EQ(a.backoff, b.backoff);
   EXPECT_EQ(a.log_max_bytes, b.log_max_bytes);
   EXPECT_EQ(a.restart_count, b.restart_count);
+  EXPECT_EQ(a.job_max_restarts, b.job_max_restarts);
 }
 
 TEST(GroupCodec, RoundTrips) {
@@ -79,6 +80,26 @@ TEST(GroupCodec, RestartCountIsWrittenOnlyAfterEarlierRestarts) {
       ParseGroupJson(R"({"roles": [{"command": ["x"]}], "restartCount": -1})", "g.json");
   ASSERT_FALSE(negative.ok());
   EXPECT_THAT(std::string(negative.status().message()), HasSubstr("restartCount"));
+}
+
+// After failures used some of a job's maxRestarts, dlpd starts it again with
+// what is left and the job's own: torchrun's TORCHELASTIC_MAX_RESTARTS.
+TEST(GroupCodec, TheJobsMaxRestartsIsWrittenOnlyWhenAnotherThanThisLaunchs) {
+  Group g = Sample();
+  EXPECT_THAT(GroupToJson(g), ::testing::Not(HasSubstr("jobMaxRestarts")));
+  EXPECT_EQ(TorchMaxRestarts(g), g.max_restarts);
+  g.max_restarts = 1;
+  g.job_max_restarts = 3;
+  const std::string text = GroupToJson(g);
+  EXPECT_THAT(text, HasSubstr("\"jobMaxRestarts\": 3"));
+  auto back = ParseGroupJson(text, "g.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSame(g, *back);
+  EXPECT_EQ(TorchMaxRestarts(*back), 3);
+  auto negative =
+      ParseGroupJson(R"({"roles": [{"command": ["x"]}], "jobMaxRestarts": -1})", "g.json");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_THAT(std::string(negative.status().message()), HasSubstr("jobMaxRestarts"));
 }
 
 TEST(GroupCodec, FileRoundTripIsPrivate) {

@@ -59,5 +59,27 @@ TEST(RankEnvironment, PlainRanksAreTorchrunsDefaultRoleAndRunIdWithoutAJob) {
   for (const auto& [name, value] : expected) EXPECT_THAT(env, Contains(Pair(name, value)));
 }
 
+// dlpd starts an elastic job's re-formed group (or a preempted job) with what
+// its maxRestarts has left after failures; torchrun's --max-restarts, which
+// TORCHELASTIC_MAX_RESTARTS shows, never changes: the group file's
+// jobMaxRestarts. A change of size counts as no restart, as in torchrun.
+TEST(RankEnvironment, TorchrunsMaxRestartsIsTheJobsThroughEveryReform) {
+  contract::Group group;
+  group.roles = {{"worker", 2, {"w"}, {}, 0}};
+  group.max_restarts = 1;
+  group.job_max_restarts = 3;
+  group.restart_count = 2;
+  auto layout = LayOutRanks(group, {}, {}, false);
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  ClusterInfo cluster;
+  cluster.round = group.restart_count;
+  cluster.max_restarts = contract::TorchMaxRestarts(group);  // as dlp-run's launcher does
+  const auto env = RankEnvironment(*layout, layout->ranks[1], cluster);
+  EXPECT_THAT(env, Contains(Pair("TORCHELASTIC_MAX_RESTARTS", "3")));
+  EXPECT_THAT(env, Contains(Pair("TORCHELASTIC_RESTART_COUNT", "2")));
+  EXPECT_THAT(env, Contains(Pair("WORLD_SIZE", "2")));
+  EXPECT_THAT(env, Contains(Pair("ROLE_WORLD_SIZE", "2")));
+}
+
 }  // namespace
 }  // namespace dlp::launch

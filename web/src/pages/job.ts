@@ -1,8 +1,9 @@
 // The Job page: state and reason (with the scheduler's account of why a
-// queued job waits), replicas and their exits, events, the spec as YAML and
-// the live logs.
+// queued job waits), an elastic job's size and resizes, replicas and their
+// exits, events, the spec as YAML and the live logs.
 import { ApiError, getEvents, getJob, getWhy } from "../api";
 import { h } from "../dom";
+import { elasticFacts, resizeHistory } from "../elastic_model";
 import { duration, parseTime } from "../format";
 import { isActive } from "../jobs_model";
 import { LogView } from "../log_view";
@@ -11,7 +12,7 @@ import { confirmCancel, errorNote, failureNote, poll, stateBadge } from "../widg
 import { toYaml } from "../yaml";
 import { artifactTable } from "./artifacts";
 
-function header(job: Job, why: Why | null, onCancel: () => void): HTMLElement {
+function header(job: Job, why: Why | null, events: JobEvent[], onCancel: () => void): HTMLElement {
   const now = Date.now();
   const started = parseTime(job.started);
   const finished = parseTime(job.finished);
@@ -22,9 +23,11 @@ function header(job: Job, why: Why | null, onCancel: () => void): HTMLElement {
     ["ran", started !== null ? duration((finished ?? now) - started) : "not started"],
     ["exit code", job.exitCode === null ? "–" : String(job.exitCode)],
     ["restarts", String(job.restartCount)],
+    ...elasticFacts(job),
   ];
   if (job.gpuSharing) facts.push(["GPU sharing", job.gpuSharing]);
   const reason = why?.reason || job.reason;
+  const resizes = resizeHistory(events);
   return h("header", { class: "job-header" },
     h("h1", null, h("span", { class: "muted" }, `#${job.id} `), job.name, " ",
       h("span", { "data-test": "job-state" }, stateBadge(job.state))),
@@ -36,6 +39,10 @@ function header(job: Job, why: Why | null, onCancel: () => void): HTMLElement {
           why.trace.length ? h("ol", null, ...why.trace.map((t) => h("li", null, t))) : null)
       : null,
     h("dl", { class: "facts" }, ...facts.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)])),
+    resizes.length
+      ? h("ol", { class: "resizes", "data-test": "resizes" },
+          ...resizes.map((e) => h("li", null, h("span", { class: "muted" }, `${e.time} `), e.message)))
+      : null,
     h("nav", { class: "toolbar" },
       h("a", { href: `/charts?jobs=${job.id}`, class: "button" }, "Metrics"),
       h("a", { href: `/jobs/${job.id}/timeline`, class: "button" }, "Timeline"),
@@ -92,7 +99,7 @@ export function jobPage(root: HTMLElement, params: Record<string, string>) {
       getEvents(id).catch(() => ({ events: [] as JobEvent[] })),
       job.state === "Queued" ? getWhy(id).catch(() => null) : Promise.resolve(null),
     ]);
-    top.replaceChildren(header(job, why, async () => {
+    top.replaceChildren(header(job, why, ev.events, async () => {
       try {
         const j = await confirmCancel(job);
         if (j) refresh();

@@ -80,9 +80,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   }
   // After a preemption the ranks see DLP_RESTART_COUNT raised (they resume
   // from their checkpoint); only failures use up restartPolicy.maxRestarts.
-  group.restart_count = record.job.restart_count;
-  const int failure_restarts = record.job.restart_count - record.job.preemptions;
-  group.max_restarts = std::max(0, spec.restart_policy.max_restarts - failure_restarts);
+  internal::ContinueRestarts(record.job, spec, group);
   // On a machine with GPUs every replica gets exactly its devices (none: "").
   const bool placed = options_.gpus || !record.placement.empty();
   std::string gpus_started;
