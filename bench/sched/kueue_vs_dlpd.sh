@@ -13,7 +13,7 @@
 #    ResourceFlavor, the 30 ClusterQueues in 5 cohorts, their LocalQueues and the
 #    workloads at Kueue's pacing, marks each admitted workload finished after its
 #    runtime, and writes summary.yaml; its objects are deleted before the next step.
-#    Past M minutes (default 30) the Workloads are listed and the runner is stopped:
+#    Past M minutes (default 60) the Workloads are listed and the runner is stopped:
 #    the report then gives lower bounds for Kueue's figures (all but the usage).
 # 3. Both rows side by side (wall, usage, mean time to admission per class, evictions,
 #    CPU), with the load average and how busy the machine was during each side.
@@ -29,7 +29,7 @@ root=$(cd "$here/../.." && pwd)
 . "$root/scripts/deps/dir.sh"
 py=/usr/bin/python3
 helper="$here/kueue_vs_dlpd.py"
-scale=1 deadline_min=30 out="" keep_cluster=0
+scale=1 deadline_min=60 out="" keep_cluster=0
 usage() {
   echo "usage: $0 [--scale S] [--deadline-min M] [--out DIR] [--keep-cluster]" >&2
   exit 2
