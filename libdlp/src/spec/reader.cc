@@ -12,7 +12,7 @@
 namespace dlp::internal {
 
 std::string JoinPath(absl::string_view parent, absl::string_view child) {
-  if (parent.empty()) return std::string(child);
+  if (parent.empty() || child.empty() || child[0] == '[') return absl::StrCat(parent, child);
   return absl::StrCat(parent, ".", child);
 }
 

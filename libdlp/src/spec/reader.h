@@ -18,7 +18,7 @@
 
 namespace dlp::internal {
 
-// "a.b" + "c" -> "a.b.c".
+// "a.b" + "c" -> "a.b.c"; "a" + "[0]" -> "a[0]".
 std::string JoinPath(absl::string_view parent, absl::string_view child);
 
 class YamlReader {
