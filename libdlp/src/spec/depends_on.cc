@@ -34,10 +34,11 @@ std::vector<JobDependency> DecodeDependsOn(const nlohmann::json& node, const std
     JobDependency dependency;
     const nlohmann::json* job = SpecReader::Child(item, "job");
     const std::string job_path = item_path + ".job";
-    if (job == nullptr) {
-      if (rules) r.Required(item, item_path, "job", kDependencyFields, "required; a job id or name");
-      if (rules) continue;
-    } else {
+    if (job == nullptr && rules) {
+      r.Required(item, item_path, "job", kDependencyFields, "required; a job id or name");
+      continue;
+    }
+    if (job != nullptr) {
       std::optional<std::string> name = r.String(*job, job_path);
       if (!name || (rules && !r.Check(job_path, CheckDependencyJob(*name)))) continue;
       dependency.job = *name;
@@ -48,8 +49,9 @@ std::vector<JobDependency> DecodeDependsOn(const nlohmann::json& node, const std
       if (!text) continue;
       std::optional<DependencyCondition> condition = ParseDependencyCondition(*text);
       if (!condition) {
-        r.Report(condition_path, absl::StrCat("unknown condition \"", *text,
-                                              "\" (expected one of: ", JoinNames(kConditions), ")"));
+        r.Report(condition_path,
+                 absl::StrCat("unknown condition \"", *text, "\" (expected one of: ",
+                              JoinNames(kConditions), ")"));
         continue;
       }
       dependency.condition = *condition;

@@ -137,18 +137,12 @@ JobSpec DecodeJobSpec(const YAML::Node& root, const DecodeOptions& options,
                       Diagnostics& diagnostics) {
   YamlReader r(diagnostics);
   JobSpec spec;
-  if (!r.CheckMap(root, "", "a job spec (a map with apiVersion, kind, metadata and spec)",
-                  kTopFields)) {
-    return spec;
-  }
-  r.Fixed(root, "apiVersion", kApiVersion, kTopFields);
-  r.Fixed(root, "kind", kKind, kTopFields);
+  if (!r.Document(root, "a job spec", kKind)) return spec;
   JobSpec meta;
   Metadata(root, options, r, diagnostics, meta);
-  const YAML::Node body = YamlReader::Child(root, "spec");
-  if (!YamlReader::Present(body)) {
-    r.Required(root, "", "spec", kTopFields, "required; a job needs spec.replicas");
-  } else if (r.CheckMap(body, "spec", "a map", kDocumentSpecFields)) {
+  if (const YAML::Node body =
+          r.DocumentSpec(root, "required; a job needs spec.replicas", kDocumentSpecFields);
+      body.IsDefined()) {
     Origins origins;
     const Json value = SpecBody(body, r, origins, diagnostics);
     SpecReader reader(&origins, "spec", diagnostics);

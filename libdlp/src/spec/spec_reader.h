@@ -69,6 +69,7 @@ class SpecReader {
   std::optional<std::string> String(const nlohmann::json& value, absl::string_view path);
   // An integer in int32's range.
   std::optional<int64_t> Int(const nlohmann::json& value, absl::string_view path);
+  // true/false (YAML 1.2's spelling only: not yes/no/on/off).
   std::optional<bool> Bool(const nlohmann::json& value, absl::string_view path);
   // A quantity's text: a string, or a number as written ("0.5" for 0.5).
   std::optional<std::string> Quantity(const nlohmann::json& value, absl::string_view path);
