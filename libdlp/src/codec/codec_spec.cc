@@ -1,4 +1,6 @@
-// JobSpec <-> JSON, the form of docs/api.md ("JobSpec (as submitted)").
+// JobSpec <-> JSON, the form of schema/api.schema.json's JobSpec: the one
+// encoder (a spec's YAML is this reshaped), and the one decoder's entry
+// (spec/decoder.h) for JSON text.
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +12,7 @@
 
 namespace dlp {
 namespace internal {
+
 OrderedJson DependsOnJson(const std::vector<JobDependency>& depends_on) {
   OrderedJson list = OrderedJson::array();
   for (const JobDependency& d : depends_on) {
