@@ -14,6 +14,7 @@
 #include "common/string_view_compat.h"
 #include "dlp/job.h"
 #include "nlohmann/json.hpp"
+#include "spec/decoder.h"
 
 namespace dlp::internal {
 
@@ -28,18 +29,8 @@ absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text);
 // number (0.5), so that both forms read back the same.
 OrderedJson GpuJson(int64_t millis);
 OrderedJson SpecToJsonValue(const JobSpec& spec);
-// What a JSON reader does with a member it does not know.
-enum class UnknownFields {
-  kRefuse,  // what a client sends: refused as the YAML form refuses it
-  kIgnore,  // what dlpd answers: a newer dlpd may add members
-};
-// spec.dependsOn: [{"job","condition"}]; the member "dependsOn" of `object`.
+// spec.dependsOn: [{"job","condition"}].
 OrderedJson DependsOnJson(const std::vector<JobDependency>& depends_on);
-absl::StatusOr<std::vector<JobDependency>> DependsOnFromJson(const Json& object,
-                                                             absl::string_view path,
-                                                             UnknownFields unknown);
-absl::StatusOr<JobSpec> SpecFromJsonValue(const Json& value, absl::string_view path,
-                                          UnknownFields unknown = UnknownFields::kRefuse);
 OrderedJson JobToJsonValue(const Job& job);
 // A listing's summary of the job (GET /v1/jobs?fields=summary): the Job
 // without its spec, with the spec's labels as a member "labels", last.

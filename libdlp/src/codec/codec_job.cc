@@ -128,7 +128,7 @@ absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) 
   DLP_ASSIGN_OR_RETURN(const Json* spec, ReadObject(value, path, "spec"));
   if (spec != nullptr) {
     DLP_ASSIGN_OR_RETURN(job.spec,
-                         SpecFromJsonValue(*spec, dot + "spec", UnknownFields::kIgnore));
+                         DecodeJsonSpec(*spec, dot + "spec", UnknownFields::kIgnore));
   }
   DLP_ASSIGN_OR_RETURN(const Json* replicas, ReadArray(value, path, "replicas"));
   if (replicas != nullptr) {

@@ -96,7 +96,7 @@ absl::StatusOr<PipelineSpec> PipelineSpecFromJson(std::string_view text) {
     DLP_RETURN_IF_ERROR(internal::ReadString(item, path, "name", &job.name));
     const auto s = item.find("spec");
     if (s == item.end()) return absl::InvalidArgumentError(path + ".spec: required");
-    DLP_ASSIGN_OR_RETURN(job.spec, internal::SpecFromJsonValue(*s, path + ".spec"));
+    DLP_ASSIGN_OR_RETURN(job.spec, internal::DecodeJsonSpec(*s, path + ".spec"));
     spec.jobs.push_back(std::move(job));
   }
   return spec;

@@ -98,52 +98,33 @@ std::string JobsToYaml(const std::vector<Job>& jobs) {
   return internal::ToYaml(internal::OrderedJson{{"jobs", list}});
 }
 
+// The JSON form (the one encoder), as the dlp-job(5) document: name and
+// labels under metadata, the replicas a map by role, written as a person
+// would (whole CPUs a number; no empty env, unset memory, workdir or deadline).
 std::string JobSpecToYaml(const JobSpec& spec) {
   using internal::OrderedJson;
+  const OrderedJson json = internal::SpecToJsonValue(spec);
   OrderedJson metadata = {{"name", spec.name}};
-  if (!spec.labels.empty()) metadata["labels"] = OrderedJson(spec.labels);
+  if (!spec.labels.empty()) metadata["labels"] = json["labels"];
   OrderedJson replicas = OrderedJson::object();
-  for (const ReplicaSpec& r : spec.replicas) {
-    OrderedJson replica = {{"count", r.count}};
-    if (r.min_count != 0) replica["minCount"] = r.min_count;
-    replica["command"] = r.command;
-    if (!r.env.empty()) replica["env"] = OrderedJson(r.env);
-    // Whole CPUs as a number ("cpu: 2"), as people write them; else "500m".
-    OrderedJson resources = {{"cpu", r.resources.cpu_millis % 1000 == 0
-                                         ? OrderedJson(r.resources.cpu_millis / 1000)
-                                         : OrderedJson(FormatCpuMillis(r.resources.cpu_millis))}};
-    if (r.resources.memory_bytes != 0) {
-      resources["memory"] = FormatMemoryBytes(r.resources.memory_bytes);
+  for (size_t i = 0; i < spec.replicas.size(); ++i) {
+    OrderedJson replica = json["replicas"][i];
+    replica.erase("role");
+    if (replica["env"].empty()) replica.erase("env");
+    OrderedJson& resources = replica["resources"];
+    if (const int64_t millis = spec.replicas[i].resources.cpu_millis; millis % 1000 == 0) {
+      resources["cpu"] = millis / 1000;
     }
-    resources["gpu"] = internal::GpuJson(r.resources.gpu_millis);
-    if (!r.resources.gpu_type.empty()) resources["gpuType"] = r.resources.gpu_type;
-    replica["resources"] = resources;
-    replicas[r.role] = replica;
+    if (resources["memory"] == "0") resources.erase("memory");
+    replicas[spec.replicas[i].role] = std::move(replica);
   }
-  OrderedJson body = {
-      {"framework", FrameworkName(spec.framework)},
-      {"queue", spec.queue},
-      {"priority", spec.priority},
-      {"replicas", replicas},
-  };
-  if (!spec.workdir.empty()) body["workdir"] = spec.workdir;
-  if (!spec.image.empty()) body["image"] = spec.image;
-  body["restartPolicy"] = {{"policy", RestartPolicyName(spec.restart_policy.policy)},
-                           {"maxRestarts", spec.restart_policy.max_restarts},
-                           {"backoffSeconds", spec.restart_policy.backoff_seconds}};
-  if (!spec.success_policy.roles.empty()) {
-    body["successPolicy"] = {{"roles", spec.success_policy.roles}};
+  OrderedJson body = OrderedJson::object();
+  for (auto it = json.begin(); it != json.end(); ++it) {
+    if (it.key() == "name" || it.key() == "labels") continue;
+    body[it.key()] = it.key() == "replicas" ? replicas : *it;
   }
-  if (spec.active_deadline_seconds != 0) {
-    body["activeDeadlineSeconds"] = spec.active_deadline_seconds;
-  }
-  if (spec.logs.max_bytes != 0) body["logs"] = {{"maxBytes", spec.logs.max_bytes}};
-  if (!spec.preemptible) body["preemptible"] = false;
-  if (spec.tracing != Tracing::kSampled) body["tracing"] = TracingName(spec.tracing);
-  if (spec.preemption != PreemptionSpec()) {
-    body["preemption"] = {{"gracePeriodSeconds", spec.preemption.grace_period_seconds}};
-  }
-  if (!spec.depends_on.empty()) body["dependsOn"] = internal::DependsOnJson(spec.depends_on);
+  if (spec.workdir.empty()) body.erase("workdir");
+  if (spec.active_deadline_seconds == 0) body.erase("activeDeadlineSeconds");
   return internal::ToYaml(OrderedJson{
       {"apiVersion", "dlp/v1"}, {"kind", "Job"}, {"metadata", metadata}, {"spec", body}});
 }

@@ -1,397 +1,343 @@
-#include "spec/decoder.h"
-
+// The one decoder of a job spec: its JSON form (schema/api.schema.json's
+// JobSpec) to a JobSpec. dlpd's JSON comes here as sent; a dlp-job(5) file
+// comes here as JSON too (spec/job_document.cc), its values keeping their
+// file positions, with `document` set: required fields, defaults of a file
+// and every rule of spec/rules.h are then checked here, with positions.
 #include <filesystem>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/spec.h"
-#include "spec/depends_on.h"
+#include "spec/decoder.h"
 #include "spec/field_names.h"
-#include "spec/reader.h"
 #include "spec/rules.h"
+#include "spec/depends_on.h"
 #include "spec/success_policy.h"
 #include "spec/suggest.h"
 
 namespace dlp::internal {
 namespace {
 
-constexpr absl::string_view kTopFields[] = {"apiVersion", "kind", "metadata", "spec"};
-constexpr absl::string_view kMetadataFields[] = {"name", "labels"};
-constexpr absl::string_view kSpecFields[] = {"framework",
-                                             "queue",
-                                             "priority",
-                                             "replicas",
-                                             "workdir",
-                                             "restartPolicy",
-                                             "activeDeadlineSeconds",
-                                             "env",
-                                             "logs",
-                                             "preemptible",
-                                             "tracing",
-                                             "preemption",
-                                             "image",
-                                             "dependsOn",
-                                             "successPolicy"};
-constexpr absl::string_view kReplicaFields[] = {"count", "minCount", "command", "env",
-                                                "resources"};
+using Json = nlohmann::json;
 
 Problem NoProblem(absl::string_view) { return std::nullopt; }
 
 class Decoder {
  public:
-  Decoder(const DecodeOptions& options, Diagnostics& diagnostics)
-      : options_(options), diagnostics_(diagnostics), r_(diagnostics) {}
+  Decoder(SpecReader& r, const SpecShape& shape, Diagnostics& diagnostics)
+      : r_(r), shape_(shape), rules_(shape.document), diagnostics_(diagnostics) {}
 
-  JobSpec Decode(const YAML::Node& root) {
+  JobSpec Decode(const Json& value) {
     JobSpec spec;
-    if (!r_.CheckMap(root, "", "a job spec (a map with apiVersion, kind, metadata and spec)",
-                     kTopFields)) {
-      return spec;
+    if (!r_.CheckObject(value, "", "a job spec (an object)", kJsonSpecFields)) return spec;
+    if (const Json* n = Child(value, "name")) {
+      if (auto v = r_.String(*n, "name")) spec.name = *v;
     }
-    r_.Fixed(root, "apiVersion", kApiVersion, kTopFields);
-    r_.Fixed(root, "kind", kKind, kTopFields);
-    Metadata(root, spec);
-    const YAML::Node body = YamlReader::Child(root, "spec");
-    if (!YamlReader::Present(body)) {
-      r_.Required(root, "", "spec", kTopFields, "required; a job needs spec.replicas");
-    } else if (r_.CheckMap(body, "spec", "a map", kSpecFields)) {
-      Body(body, spec);
+    if (const Json* n = Child(value, "labels")) {
+      if (auto v = r_.StringMap(*n, "labels", NoProblem, NoProblem)) spec.labels = *v;
     }
+    Named(value, "framework", "framework", kFrameworks, FrameworkFromName, spec.framework);
+    if (const Json* n = Child(value, "queue")) {
+      if (auto v = r_.String(*n, "queue"); v && Check("queue", CheckQueueName(*v))) {
+        spec.queue = *v;
+      }
+    }
+    if (const Json* n = Child(value, "priority")) Priority(*n, spec);
+    if (const Json* n = Child(value, "activeDeadlineSeconds")) {
+      const char* path = "activeDeadlineSeconds";
+      if (auto v = r_.Int(*n, path); v && Check(path, CheckDeadlineSeconds(*v))) {
+        spec.active_deadline_seconds = *v;
+      }
+    }
+    Workdir(value, spec);
+    if (const Json* n = Child(value, "image")) {
+      if (auto v = r_.String(*n, "image"); v && Check("image", CheckImage(*v))) spec.image = *v;
+    }
+    if (const Json* n = Child(value, "restartPolicy")) RestartPolicySection(*n, spec);
+    if (const Json* n = Child(value, "logs")) LogsSection(*n, spec);
+    Preemption(value, spec);
+    Named(value, "tracing", "tracing", kTracingNames, ParseTracingName, spec.tracing);
+    if (const Json* n = Child(value, "dependsOn")) spec.depends_on = DependsOn(*n);
+    if (const Json* n = Child(value, "replicas")) Replicas(*n, spec);
+    // After the replicas: each role it names must be one of theirs.
+    if (const Json* n = Child(value, "successPolicy")) spec.success_policy = Success(*n, spec);
     return spec;
   }
 
  private:
-  void Metadata(const YAML::Node& root, JobSpec& spec) {
-    const YAML::Node meta = YamlReader::Child(root, "metadata");
-    if (YamlReader::Present(meta) && r_.CheckMap(meta, "metadata", "a map", kMetadataFields)) {
-      const YAML::Node name = YamlReader::Child(meta, "name");
-      if (YamlReader::Present(name)) {
-        if (auto v = r_.String(name, "metadata.name")) spec.name = *v;
-      }
-      const YAML::Node labels = YamlReader::Child(meta, "labels");
-      if (YamlReader::Present(labels)) {
-        if (auto v = r_.StringMap(labels, "metadata.labels", CheckLabelKey, CheckLabelValue);
-            v && r_.Check(labels, "metadata.labels", CheckLabelCount(v->size()))) {
-          spec.labels = *v;
-        }
-      }
-      if (options_.name.empty() && YamlReader::Present(name)) {
-        r_.Check(name, "metadata.name", CheckJobName(spec.name));
-      }
-    }
-    if (!options_.name.empty()) {
-      spec.name = options_.name;
-      if (Problem p = CheckJobName(spec.name)) diagnostics_.AddPlain("--name: " + *p);
-    } else if (spec.name.empty()) {
-      if (YamlReader::Present(meta)) {
-        r_.Required(meta, "metadata", "name", kMetadataFields,
-                    "required; a job needs a name (or pass --name)");
+  static const Json* Child(const Json& object, absl::string_view key) {
+    return SpecReader::Child(object, key);
+  }
+  // A rule of spec/rules.h, checked here for a document (ValidateJobSpec
+  // checks the JSON form's).
+  bool Check(absl::string_view path, const Problem& problem) {
+    return !rules_ || r_.Check(path, problem);
+  }
+  static std::optional<Tracing> ParseTracingName(absl::string_view name) {
+    return ParseTracing(std::string_view(name.data(), name.size()));
+  }
+
+  // A member named from `names`, read by `parse`.
+  template <typename T, typename Parse, size_t N>
+  void Named(const Json& object, const std::string& path, absl::string_view what,
+             const absl::string_view (&names)[N], Parse parse, T& out) {
+    Named(object, path, what, std::span<const absl::string_view>(names), parse, out);
+  }
+  template <typename T, typename Parse, size_t N>
+  void Named(const Json& object, const std::string& path, absl::string_view what,
+             const std::array<absl::string_view, N>& names, Parse parse, T& out) {
+    Named(object, path, what, std::span<const absl::string_view>(names), parse, out);
+  }
+  // `path` is the member's; its key is the last segment.
+  template <typename T, typename Parse>
+  void Named(const Json& object, const std::string& path, absl::string_view what,
+             std::span<const absl::string_view> names, Parse parse, T& out) {
+    const Json* n = Child(object, path.substr(path.rfind('.') + 1));
+    if (n == nullptr) return;
+    if (auto v = r_.String(*n, path)) {
+      if (auto parsed = parse(*v)) {
+        out = *parsed;
       } else {
-        r_.Required(root, "", "metadata", kTopFields,
-                    "metadata.name is required; a job needs a name (or pass --name)");
+        r_.Report(path, UnknownName(what, *v, names));
       }
     }
   }
 
-  void Body(const YAML::Node& body, JobSpec& spec) {
-    if (YAML::Node n = YamlReader::Child(body, "framework"); YamlReader::Present(n)) {
-      if (auto v = r_.String(n, "spec.framework")) {
-        if (auto f = FrameworkFromName(*v)) {
-          spec.framework = *f;
-        } else {
-          r_.Report(n, "spec.framework", UnknownName("framework", *v, kFrameworks));
-        }
+  // An integer, or a class name stored as its integer ("high": 100).
+  void Priority(const Json& n, JobSpec& spec) {
+    const char* path = "priority";
+    if (n.is_string() && (!r_.text_scalars() || (!n.get_ref<const std::string&>().empty() &&
+                                                  absl::ascii_isalpha(static_cast<unsigned char>(
+                                                      n.get_ref<const std::string&>()[0]))))) {
+      if (std::optional<int> value = PriorityClassValue(n.get<std::string>())) {
+        spec.priority = *value;
+      } else {
+        r_.Report(path, absl::StrCat(UnknownName("priority class", n.get<std::string>(),
+                                                 kPriorityClassNames),
+                                     "; or an integer"));
       }
-    }
-    if (YAML::Node n = YamlReader::Child(body, "queue"); YamlReader::Present(n)) {
-      if (auto v = r_.String(n, "spec.queue"); v && r_.Check(n, "spec.queue", CheckQueueName(*v))) {
-        spec.queue = *v;
-      }
-    }
-    if (YAML::Node n = YamlReader::Child(body, "priority"); YamlReader::Present(n)) {
-      Priority(n, spec);
-    }
-    if (YAML::Node n = YamlReader::Child(body, "activeDeadlineSeconds"); YamlReader::Present(n)) {
-      const char* path = "spec.activeDeadlineSeconds";
-      if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckDeadlineSeconds(*v))) {
-        spec.active_deadline_seconds = *v;
-      }
-    }
-    Workdir(body, spec);
-    if (YAML::Node n = YamlReader::Child(body, "image"); YamlReader::Present(n)) {
-      if (auto v = r_.String(n, "spec.image"); v && r_.Check(n, "spec.image", CheckImage(*v))) {
-        spec.image = *v;
-      }
-    }
-    RestartPolicySection(body, spec);
-    LogsSection(body, spec);
-    PreemptionSection(body, spec);
-    TracingField(body, spec);
-    if (YAML::Node n = YamlReader::Child(body, "dependsOn"); YamlReader::Present(n)) {
-      spec.depends_on = DecodeDependsOn(n, "spec.dependsOn", r_);
-    }
-    std::map<std::string, std::string> shared_env;
-    if (YAML::Node n = YamlReader::Child(body, "env"); YamlReader::Present(n)) {
-      if (auto v = r_.StringMap(n, "spec.env", CheckEnvName, NoProblem)) shared_env = *v;
-    }
-    const YAML::Node replicas = YamlReader::Child(body, "replicas");
-    if (!YamlReader::Present(replicas)) {
-      r_.Required(body, "spec", "replicas", kSpecFields,
-                  "required; e.g. replicas: {worker: {count: 2, command: [python3, train.py]}}");
       return;
     }
-    if (!r_.CheckMap(replicas, "spec.replicas", "a map of roles (chief, ps, worker, evaluator)",
-                     kRoles, "role")) {
+    if (auto v = r_.Int(n, path); v && Check(path, CheckPriority(*v))) {
+      spec.priority = static_cast<int>(*v);
+    }
+  }
+
+  // A document's relative workdir resolves against its folder, which is the
+  // workdir when there is none.
+  void Workdir(const Json& value, JobSpec& spec) {
+    const Json* n = Child(value, "workdir");
+    std::optional<std::string> given;
+    if (n != nullptr) given = r_.String(*n, "workdir");
+    if (!shape_.document) {
+      if (given) spec.workdir = *given;
       return;
     }
-    if (replicas.size() == 0) {
-      r_.Report(replicas, "spec.replicas",
-                "needs at least one role (chief, ps, worker, evaluator)");
-    }
-    int64_t total = 0;  // at most 4 roles of at most kMaxReplicasPerRole: no overflow
-    for (absl::string_view role : kRoles) {  // canonical order
-      const YAML::Node n = YamlReader::Child(replicas, role);
-      if (!YamlReader::Present(n)) continue;
-      ReplicaSpec replica = Replica(n, role);
-      std::map<std::string, std::string> env = shared_env;
-      for (auto& [k, v] : replica.env) env[k] = v;
-      replica.env = std::move(env);
-      r_.Check(n, JoinPath(JoinPath("spec.replicas", role), "env"), CheckEnv(replica.env));
-      total += replica.count;
-      spec.replicas.push_back(std::move(replica));
-    }
-    r_.Check(replicas, "spec.replicas", CheckTotalReplicas(total));
-    // After the replicas: each role it names must be one of theirs.
-    if (YAML::Node n = YamlReader::Child(body, "successPolicy"); YamlReader::Present(n)) {
-      spec.success_policy = DecodeSuccessPolicy(n, "spec.successPolicy", spec.replicas, r_);
-    }
-  }
-
-  ReplicaSpec Replica(const YAML::Node& node, absl::string_view role) {
-    ReplicaSpec replica;
-    replica.role = std::string(role);
-    const std::string path = JoinPath("spec.replicas", role);
-    if (!r_.CheckMap(node, path, "a map with count, minCount, command, env and resources",
-                     kReplicaFields)) {
-      return replica;
-    }
-    bool count_ok = true;  // minCount is checked only against a valid count
-    if (YAML::Node n = YamlReader::Child(node, "count"); YamlReader::Present(n)) {
-      const std::string p = path + ".count";
-      count_ok = false;
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckCount(role, *v))) {
-        replica.count = static_cast<int>(*v);
-        count_ok = true;
-      }
-    }
-    if (YAML::Node n = YamlReader::Child(node, "minCount"); count_ok && YamlReader::Present(n)) {
-      const std::string p = path + ".minCount";
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckMinCount(role, *v, replica.count))) {
-        replica.min_count = static_cast<int>(*v);
-      }
-    }
-    const YAML::Node command = YamlReader::Child(node, "command");
-    const std::string command_path = path + ".command";
-    if (!YamlReader::Present(command)) {
-      r_.Required(node, path, "command", kReplicaFields,
-                  "required; e.g. command: [python3, train.py]");
-    } else if (auto v = r_.StringList(command, command_path)) {
-      r_.Check(command, command_path, CheckCommand(*v));
-      replica.command = *v;
-    }
-    if (YAML::Node n = YamlReader::Child(node, "env"); YamlReader::Present(n)) {
-      if (auto v = r_.StringMap(n, path + ".env", CheckEnvName, NoProblem)) replica.env = *v;
-    }
-    if (YAML::Node n = YamlReader::Child(node, "resources"); YamlReader::Present(n)) {
-      Resources(n, path + ".resources", replica.resources);
-    }
-    return replica;
-  }
-
-  void Resources(const YAML::Node& node, const std::string& path, dlp::Resources& out) {
-    if (!r_.CheckMap(node, path, "a map with cpu, memory, gpu and gpuType", kResourceFields))
-      return;
-    if (YAML::Node n = YamlReader::Child(node, "cpu"); YamlReader::Present(n)) {
-      const std::string p = path + ".cpu";
-      if (auto v = r_.String(n, p)) {
-        absl::StatusOr<int64_t> millis = ParseCpuMillis(*v);
-        if (!millis.ok()) {
-          r_.Report(n, p, millis.status().message());
-        } else if (r_.Check(n, p, CheckCpuMillis(*millis))) {
-          out.cpu_millis = *millis;
-        }
-      }
-    }
-    if (YAML::Node n = YamlReader::Child(node, "memory"); YamlReader::Present(n)) {
-      const std::string p = path + ".memory";
-      if (auto v = r_.String(n, p)) {
-        absl::StatusOr<int64_t> bytes = ParseMemoryBytes(*v);
-        if (!bytes.ok()) {
-          r_.Report(n, p, bytes.status().message());
-        } else if (r_.Check(n, p, CheckMemoryBytes(*bytes))) {
-          out.memory_bytes = *bytes;
-        }
-      }
-    }
-    if (YAML::Node n = YamlReader::Child(node, "gpu"); YamlReader::Present(n)) {
-      const std::string p = path + ".gpu";
-      if (auto v = r_.String(n, p)) {
-        absl::StatusOr<int64_t> millis = ParseGpuMillis(*v);
-        if (!millis.ok()) {
-          r_.Report(n, p, millis.status().message());
-        } else if (r_.Check(n, p, CheckGpuMillis(*millis))) {
-          out.gpu_millis = *millis;
-        }
-      }
-    }
-    if (YAML::Node n = YamlReader::Child(node, "gpuType"); YamlReader::Present(n)) {
-      const std::string p = path + ".gpuType";
-      if (auto v = r_.String(n, p); v && r_.Check(n, p, CheckGpuType(*v))) out.gpu_type = *v;
-    }
-  }
-
-  void Workdir(const YAML::Node& body, JobSpec& spec) {
-    std::filesystem::path dir = options_.base_dir;
-    const YAML::Node n = YamlReader::Child(body, "workdir");
-    if (YamlReader::Present(n)) {
-      if (auto v = r_.String(n, "spec.workdir")) {
-        if (v->empty()) {
-          r_.Report(n, "spec.workdir",
-                    "must not be empty; leave it out for the spec file's folder");
-        } else {
-          dir = dir / *v;  // an absolute *v replaces dir
-        }
-      }
+    std::filesystem::path dir = shape_.base_dir;
+    if (given && given->empty()) {
+      r_.Report("workdir", "must not be empty; leave it out for the spec file's folder");
+    } else if (given) {
+      dir = dir / *given;  // an absolute path replaces dir
     }
     spec.workdir = dir.lexically_normal().string();
     if (spec.workdir.size() > 1 && spec.workdir.back() == '/') spec.workdir.pop_back();
     if (Problem p = CheckWorkdir(spec.workdir)) {
-      if (YamlReader::Present(n)) {
-        r_.Report(n, "spec.workdir", *p);
+      if (n != nullptr) {
+        r_.Report("workdir", *p);
       } else {
         diagnostics_.AddPlain("spec.workdir (the spec file's folder): " + *p);
       }
     }
   }
 
-  void RestartPolicySection(const YAML::Node& body, JobSpec& spec) {
-    const YAML::Node node = YamlReader::Child(body, "restartPolicy");
-    if (!YamlReader::Present(node)) return;
-    const std::string path = "spec.restartPolicy";
-    if (!r_.CheckMap(node, path, "a map with policy, maxRestarts and backoffSeconds",
-                     kRestartFields)) {
+  void RestartPolicySection(const Json& node, JobSpec& spec) {
+    const std::string path = "restartPolicy";
+    if (!r_.CheckObject(node, path, "a map with policy, maxRestarts and backoffSeconds",
+                        kRestartFields)) {
       return;
     }
     RestartPolicy& rp = spec.restart_policy;
     bool policy_known = true;  // else maxRestarts is only range-checked
-    if (YAML::Node n = YamlReader::Child(node, "policy"); YamlReader::Present(n)) {
+    if (Child(node, "policy") != nullptr) {
       policy_known = false;
-      if (auto v = r_.String(n, path + ".policy")) {
-        if (auto p = RestartPolicyFromName(*v)) {
-          rp.policy = *p;
-          policy_known = true;
-        } else {
-          r_.Report(n, path + ".policy", UnknownName("restart policy", *v, kRestartPolicies));
-        }
+      std::optional<RestartPolicyKind> kind;
+      Named(node, path + ".policy", "restart policy", kRestartPolicies, RestartPolicyFromName, kind);
+      if (kind) {
+        rp.policy = *kind;
+        policy_known = true;
       }
     }
     const bool restarts = rp.policy != RestartPolicyKind::kNever;
     rp.max_restarts = restarts ? kDefaultMaxRestarts : 0;
-    if (YAML::Node n = YamlReader::Child(node, "maxRestarts"); YamlReader::Present(n)) {
+    if (const Json* n = Child(node, "maxRestarts")) {
       const std::string p = path + ".maxRestarts";
       const RestartPolicyKind as = policy_known ? rp.policy : RestartPolicyKind::kOnFailure;
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckMaxRestarts(as, *v))) {
+      if (auto v = r_.Int(*n, p); v && Check(p, CheckMaxRestarts(as, *v))) {
         rp.max_restarts = static_cast<int>(*v);
       }
     }
-    if (YAML::Node n = YamlReader::Child(node, "backoffSeconds"); YamlReader::Present(n)) {
+    if (const Json* n = Child(node, "backoffSeconds")) {
       const std::string p = path + ".backoffSeconds";
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckBackoffSeconds(*v))) {
+      if (auto v = r_.Int(*n, p); v && Check(p, CheckBackoffSeconds(*v))) {
         rp.backoff_seconds = static_cast<int>(*v);
       }
     }
   }
 
-  // spec.logs.maxBytes: a byte quantity as for memory ("100Mi", "1G", 1048576).
-  void LogsSection(const YAML::Node& body, JobSpec& spec) {
-    const YAML::Node node = YamlReader::Child(body, "logs");
-    if (!YamlReader::Present(node) ||
-        !r_.CheckMap(node, "spec.logs", "a map with maxBytes", kLogsFields)) {
-      return;
+  // A quantity at `path` by `parse` (spec.h's one grammar), then `rule`.
+  template <typename Parse, typename Rule>
+  std::optional<int64_t> Quantity(const Json& n, const std::string& path, Parse parse,
+                                  Rule rule) {
+    std::optional<std::string> text = r_.Quantity(n, path);
+    if (!text) return std::nullopt;
+    absl::StatusOr<int64_t> v = parse(*text);
+    if (!v.ok()) {
+      r_.Report(path, v.status().message());
+      return std::nullopt;
     }
-    if (YAML::Node n = YamlReader::Child(node, "maxBytes"); YamlReader::Present(n)) {
-      const std::string p = "spec.logs.maxBytes";
-      if (auto v = r_.String(n, p)) {
-        absl::StatusOr<int64_t> bytes = ParseMemoryBytes(*v);
-        if (!bytes.ok()) {
-          r_.Report(n, p, bytes.status().message());
-        } else if (r_.Check(n, p, CheckLogMaxBytes(*bytes))) {
-          spec.logs.max_bytes = *bytes;
-        }
+    if (!Check(path, rule(*v))) return std::nullopt;
+    return *v;
+  }
+
+  // logs.maxBytes: a byte quantity as for memory ("100Mi", "1G", 1048576).
+  void LogsSection(const Json& node, JobSpec& spec) {
+    if (!r_.CheckObject(node, "logs", "a map with maxBytes", kLogsFields)) return;
+    if (const Json* n = Child(node, "maxBytes")) {
+      if (auto v = Quantity(*n, "logs.maxBytes", ParseMemoryBytes, CheckLogMaxBytes)) {
+        spec.logs.max_bytes = *v;
       }
     }
   }
 
-  // An integer, or a class name stored as its integer ("high": 100).
-  void Priority(const YAML::Node& n, JobSpec& spec) {
-    const char* path = "spec.priority";
-    if (n.IsScalar() && !n.Scalar().empty() &&
-        absl::ascii_isalpha(static_cast<unsigned char>(n.Scalar()[0]))) {
-      if (std::optional<int> value = PriorityClassValue(n.Scalar())) {
-        spec.priority = *value;
-      } else {
-        r_.Report(n, path,
-                  absl::StrCat(UnknownName("priority class", n.Scalar(), kPriorityClassNames),
-                               "; or an integer"));
-      }
+  // preemptible and preemption.gracePeriodSeconds.
+  void Preemption(const Json& value, JobSpec& spec) {
+    if (const Json* n = Child(value, "preemptible")) {
+      if (auto v = r_.Bool(*n, "preemptible")) spec.preemptible = *v;
+    }
+    const Json* node = Child(value, "preemption");
+    if (node == nullptr ||
+        !r_.CheckObject(*node, "preemption", "a map with gracePeriodSeconds", kPreemptionFields)) {
       return;
     }
-    if (auto v = r_.Int(n, path); v && r_.Check(n, path, CheckPriority(*v))) {
-      spec.priority = static_cast<int>(*v);
-    }
-  }
-
-  // spec.tracing: sampled, full or off.
-  void TracingField(const YAML::Node& body, JobSpec& spec) {
-    YAML::Node n = YamlReader::Child(body, "tracing");
-    if (!YamlReader::Present(n)) return;
-    if (auto v = r_.String(n, "spec.tracing")) {
-      if (auto t = ParseTracing(*v)) {
-        spec.tracing = *t;
-      } else {
-        r_.Report(n, "spec.tracing", UnknownName("tracing", *v, kTracingNames));
-      }
-    }
-  }
-
-  // spec.preemptible and spec.preemption.gracePeriodSeconds.
-  void PreemptionSection(const YAML::Node& body, JobSpec& spec) {
-    if (YAML::Node n = YamlReader::Child(body, "preemptible"); YamlReader::Present(n)) {
-      if (auto v = r_.Bool(n, "spec.preemptible")) spec.preemptible = *v;
-    }
-    const YAML::Node node = YamlReader::Child(body, "preemption");
-    if (!YamlReader::Present(node) ||
-        !r_.CheckMap(node, "spec.preemption", "a map with gracePeriodSeconds", kPreemptionFields)) {
-      return;
-    }
-    if (YAML::Node n = YamlReader::Child(node, "gracePeriodSeconds"); YamlReader::Present(n)) {
-      const char* p = "spec.preemption.gracePeriodSeconds";
-      if (auto v = r_.Int(n, p); v && r_.Check(n, p, CheckPreemptionGraceSeconds(*v))) {
+    if (const Json* n = Child(*node, "gracePeriodSeconds")) {
+      const char* p = "preemption.gracePeriodSeconds";
+      if (auto v = r_.Int(*n, p); v && Check(p, CheckPreemptionGraceSeconds(*v))) {
         spec.preemption.grace_period_seconds = static_cast<int>(*v);
       }
     }
   }
 
-  const DecodeOptions& options_;
+  void Replicas(const Json& node, JobSpec& spec) {
+    if (!node.is_array()) {
+      r_.Report("replicas", absl::StrCat("expected a list of replicas, got ", r_.Describe(node)));
+      return;
+    }
+    if (shape_.document && node.empty()) {
+      r_.Report("replicas", "needs at least one role (chief, ps, worker, evaluator)");
+    }
+    int64_t total = 0;  // at most 4 roles of at most kMaxReplicasPerRole: no overflow
+    for (size_t i = 0; i < node.size(); ++i) {
+      const std::string path = absl::StrCat("replicas[", i, "]");
+      ReplicaSpec replica = Replica(node[i], path);
+      total += replica.count;
+      spec.replicas.push_back(std::move(replica));
+    }
+    Check("replicas", CheckTotalReplicas(total));
+  }
+
+  ReplicaSpec Replica(const Json& node, const std::string& path) {
+    ReplicaSpec replica;
+    if (!r_.CheckObject(node, path, "a map with count, minCount, command, env and resources",
+                        shape_.document ? kDocumentReplicaFields
+                                        : std::span<const absl::string_view>(kJsonReplicaFields),
+                        "field", shape_.document ? "role" : "")) {
+      return replica;
+    }
+    if (const Json* n = Child(node, "role")) {
+      if (auto v = r_.String(*n, path + ".role")) replica.role = *v;
+    }
+    bool count_ok = true;  // minCount is checked only against a valid count
+    if (const Json* n = Child(node, "count")) {
+      const std::string p = path + ".count";
+      count_ok = false;
+      if (auto v = r_.Int(*n, p); v && Check(p, CheckCount(replica.role, *v))) {
+        replica.count = static_cast<int>(*v);
+        count_ok = true;
+      }
+    }
+    if (const Json* n = Child(node, "minCount"); count_ok && n != nullptr) {
+      const std::string p = path + ".minCount";
+      if (auto v = r_.Int(*n, p);
+          v && Check(p, CheckMinCount(replica.role, *v, replica.count))) {
+        replica.min_count = static_cast<int>(*v);
+      }
+    }
+    const std::string command_path = path + ".command";
+    if (const Json* n = Child(node, "command")) {
+      if (auto v = r_.StringList(*n, command_path)) {
+        Check(command_path, CheckCommand(*v));
+        replica.command = *v;
+      }
+    } else if (shape_.document) {
+      r_.Required(node, path, "command", kDocumentReplicaFields,
+                  "required; e.g. command: [python3, train.py]");
+    }
+    if (const Json* n = Child(node, "env")) {
+      if (auto v = r_.StringMap(*n, path + ".env", rules_ ? CheckEnvName : NoProblem, NoProblem)) {
+        replica.env = *v;
+      }
+    }
+    // spec.env is in here already, merged by the document (spec/job_document.cc).
+    if (rules_) r_.Check(path, CheckEnv(replica.env), "env");
+    if (const Json* n = Child(node, "resources")) {
+      Resources(*n, path + ".resources", replica.resources);
+    }
+    return replica;
+  }
+
+  void Resources(const Json& node, const std::string& path, dlp::Resources& out) {
+    if (!r_.CheckObject(node, path, "a map with cpu, memory, gpu and gpuType", kResourceFields)) {
+      return;
+    }
+    if (const Json* n = Child(node, "cpu")) {
+      if (auto v = Quantity(*n, path + ".cpu", ParseCpuMillis, CheckCpuMillis)) {
+        out.cpu_millis = *v;
+      }
+    }
+    if (const Json* n = Child(node, "memory")) {
+      if (auto v = Quantity(*n, path + ".memory", ParseMemoryBytes, CheckMemoryBytes)) {
+        out.memory_bytes = *v;
+      }
+    }
+    if (const Json* n = Child(node, "gpu")) {
+      if (auto v = Quantity(*n, path + ".gpu", ParseGpuMillis, CheckGpuMillis)) {
+        out.gpu_millis = *v;
+      }
+    }
+    if (const Json* n = Child(node, "gpuType")) {
+      const std::string p = path + ".gpuType";
+      if (auto v = r_.String(*n, p); v && Check(p, CheckGpuType(*v))) out.gpu_type = *v;
+    }
+  }
+
+  std::vector<JobDependency> DependsOn(const Json& node) {
+    return DecodeDependsOn(node, "dependsOn", rules_, r_);
+  }
+  SuccessPolicy Success(const Json& node, const JobSpec& spec) {
+    return DecodeSuccessPolicy(node, "successPolicy", spec.replicas, rules_, r_);
+  }
+
+  SpecReader& r_;
+  const SpecShape& shape_;
+  const bool rules_;
   Diagnostics& diagnostics_;
-  YamlReader r_;
 };
 
 }  // namespace
 
-JobSpec DecodeJobSpec(const YAML::Node& root, const DecodeOptions& options,
-                      Diagnostics& diagnostics) {
-  return Decoder(options, diagnostics).Decode(root);
+JobSpec DecodeSpecValue(const Json& value, const SpecShape& shape, SpecReader& reader,
+                        Diagnostics& diagnostics) {
+  return Decoder(reader, shape, diagnostics).Decode(value);
 }
 
 }  // namespace dlp::internal

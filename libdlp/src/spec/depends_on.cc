@@ -14,51 +14,57 @@ constexpr absl::string_view kConditions[] = {"succeeded", "failed", "finished"};
 
 }  // namespace
 
-std::vector<JobDependency> DecodeDependsOn(const YAML::Node& node, const std::string& path,
-                                           YamlReader& r, std::vector<YAML::Mark>* marks) {
+std::vector<JobDependency> DecodeDependsOn(const nlohmann::json& node, const std::string& path,
+                                           bool rules, SpecReader& r) {
   std::vector<JobDependency> out;
-  if (!node.IsSequence()) {
-    r.Report(node, path,
+  if (!node.is_array()) {
+    r.Report(path,
              absl::StrCat("expected a list such as [{job: prep, condition: succeeded}], got ",
-                          Describe(node)));
+                          r.Describe(node)));
     return out;
   }
-  if (!r.Check(node, path, CheckDependencyCount(node.size()))) return out;
+  if (!r.Check(path, CheckDependencyCount(node.size()))) return out;
   std::map<std::string, int> first_line;
   for (size_t i = 0; i < node.size(); ++i) {
-    const YAML::Node item = node[i];
+    const nlohmann::json& item = node[i];
     const std::string item_path = absl::StrCat(path, "[", i, "]");
-    if (!r.CheckMap(item, item_path, "a map with job and condition", kDependencyFields)) continue;
+    if (!r.CheckObject(item, item_path, "a map with job and condition", kDependencyFields)) {
+      continue;
+    }
     JobDependency dependency;
-    const YAML::Node job = YamlReader::Child(item, "job");
-    if (!YamlReader::Present(job)) {
+    const nlohmann::json* job = SpecReader::Child(item, "job");
+    const std::string job_path = item_path + ".job";
+    if (job == nullptr && rules) {
       r.Required(item, item_path, "job", kDependencyFields, "required; a job id or name");
       continue;
     }
-    std::optional<std::string> name = r.String(job, item_path + ".job");
-    if (!name || !r.Check(job, item_path + ".job", CheckDependencyJob(*name))) continue;
-    dependency.job = *name;
-    if (YAML::Node c = YamlReader::Child(item, "condition"); YamlReader::Present(c)) {
-      std::optional<std::string> text = r.String(c, item_path + ".condition");
+    if (job != nullptr) {
+      std::optional<std::string> name = r.String(*job, job_path);
+      if (!name || (rules && !r.Check(job_path, CheckDependencyJob(*name)))) continue;
+      dependency.job = *name;
+    }
+    if (const nlohmann::json* c = SpecReader::Child(item, "condition")) {
+      const std::string condition_path = item_path + ".condition";
+      std::optional<std::string> text = r.String(*c, condition_path);
       if (!text) continue;
       std::optional<DependencyCondition> condition = ParseDependencyCondition(*text);
       if (!condition) {
-        r.Report(c, item_path + ".condition",
-                 absl::StrCat("unknown condition \"", *text,
-                              "\" (expected one of: ", JoinNames(kConditions), ")"));
+        r.Report(condition_path,
+                 absl::StrCat("unknown condition \"", *text, "\" (expected one of: ",
+                              JoinNames(kConditions), ")"));
         continue;
       }
       dependency.condition = *condition;
     }
-    auto [seen, inserted] = first_line.emplace(dependency.job, job.Mark().line + 1);
-    if (!inserted) {
-      r.Report(
-          job, item_path + ".job",
-          absl::StrCat("job ", dependency.job, " is listed twice; first on line ", seen->second));
-      continue;
+    if (rules) {
+      auto [seen, inserted] = first_line.emplace(dependency.job, r.Line(job_path));
+      if (!inserted) {
+        r.Report(job_path, absl::StrCat("job ", dependency.job, " is listed twice; first on line ",
+                                        seen->second));
+        continue;
+      }
     }
     out.push_back(std::move(dependency));
-    if (marks != nullptr) marks->push_back(item.Mark());
   }
   return out;
 }

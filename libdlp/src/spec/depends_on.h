@@ -1,18 +1,18 @@
 // spec.dependsOn of dlp-job(5): [{job: NAME_OR_ID, condition: succeeded}, ...].
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "dlp/job.h"
-#include "spec/reader.h"
-#include "yaml-cpp/yaml.h"
+#include "nlohmann/json.hpp"
+#include "spec/spec_reader.h"
 
 namespace dlp::internal {
 
-// Reads the list at `node` (`path` is "spec.dependsOn"), reporting problems to
-// `r`. `marks`, when given, receives each returned entry's position (for the
-// pipeline's cycle check).
-std::vector<JobDependency> DecodeDependsOn(const YAML::Node& node, const std::string& path,
-                                           YamlReader& r, std::vector<YAML::Mark>* marks = nullptr);
+// Reads the list at `node` (`path` is "dependsOn"), reporting problems to `r`;
+// with `rules`, also missing jobs, bad names and jobs listed twice.
+std::vector<JobDependency> DecodeDependsOn(const nlohmann::json& node, const std::string& path,
+                                           bool rules, SpecReader& r);
 
 }  // namespace dlp::internal

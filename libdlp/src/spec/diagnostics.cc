@@ -55,7 +55,13 @@ void Diagnostics::Add(const YAML::Mark& mark, absl::string_view given_path,
     }
     origin = absl::StrCat(" (from --set ", *best, ")");
   }
-  std::string text = absl::StrCat(where, ": ", path, path.empty() ? "" : ": ", message, origin);
+  // JSON (no file) names the field alone.
+  std::string text = absl::StrCat(where, where.empty() ? "" : ": ", path, path.empty() ? "" : ": ",
+                                  message, origin);
+  // spec.env is read once for each replica it is merged into: one report.
+  for (const Message& m : messages_) {
+    if (m.text == text) return;
+  }
   const bool positioned = !mark.is_null() && mark.line >= 0;
   messages_.push_back(
       {positioned ? mark.line : INT_MAX, positioned ? mark.column : 0, std::move(text)});

@@ -13,6 +13,7 @@
 #include "dlp/status.h"
 #include "spec/decoder.h"
 #include "spec/document.h"
+#include "spec/field_names.h"
 #include "spec/pipeline_graph.h"
 #include "spec/reader.h"
 #include "spec/rules.h"
@@ -20,8 +21,8 @@
 namespace dlp {
 namespace {
 
-constexpr absl::string_view kTopFields[] = {"apiVersion", "kind", "metadata", "spec"};
-constexpr absl::string_view kMetadataFields[] = {"name", "labels"};
+using internal::kMetadataFields;
+using internal::kTopFields;
 constexpr absl::string_view kPipelineFields[] = {"jobs"};
 
 bool IsStdin(absl::string_view filename) { return filename.empty() || filename == "-"; }

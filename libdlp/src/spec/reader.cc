@@ -7,12 +7,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "spec/field_names.h"
 #include "spec/suggest.h"
 
 namespace dlp::internal {
 
 std::string JoinPath(absl::string_view parent, absl::string_view child) {
-  if (parent.empty()) return std::string(child);
+  if (parent.empty() || child.empty() || child[0] == '[') return absl::StrCat(parent, child);
   return absl::StrCat(parent, ".", child);
 }
 
@@ -115,14 +116,6 @@ std::optional<int64_t> YamlReader::Int(const YAML::Node& node, absl::string_view
   return std::nullopt;
 }
 
-std::optional<bool> YamlReader::Bool(const YAML::Node& node, absl::string_view path) {
-  if (node.IsScalar() && (node.Scalar() == "true" || node.Scalar() == "false")) {
-    return node.Scalar() == "true";
-  }
-  Report(node, path, absl::StrCat("expected true or false, got ", Describe(node)));
-  return std::nullopt;
-}
-
 std::optional<std::vector<std::string>> YamlReader::StringList(const YAML::Node& node,
                                                                absl::string_view path) {
   if (!node.IsSequence()) {
@@ -201,6 +194,28 @@ void YamlReader::Fixed(const YAML::Node& root, absl::string_view field, absl::st
   if (value && *value != want) {
     Report(node, field, absl::StrCat(Describe(node), " is not supported; expected ", want));
   }
+}
+
+bool YamlReader::Document(const YAML::Node& root, absl::string_view what,
+                          absl::string_view kind) {
+  if (!CheckMap(root, "", absl::StrCat(what, " (a map with apiVersion, kind, metadata and spec)"),
+                kTopFields)) {
+    return false;
+  }
+  Fixed(root, "apiVersion", kApiVersion, kTopFields);
+  Fixed(root, "kind", kind, kTopFields);
+  return true;
+}
+
+YAML::Node YamlReader::DocumentSpec(const YAML::Node& root, absl::string_view required,
+                                    std::span<const absl::string_view> fields) {
+  const YAML::Node body = Child(root, "spec");
+  if (!Present(body)) {
+    Required(root, "", "spec", kTopFields, required);
+  } else if (CheckMap(body, "spec", "a map", fields)) {
+    return body;
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
 }
 
 bool YamlReader::Check(const YAML::Node& node, absl::string_view path, const Problem& problem) {

@@ -18,7 +18,7 @@
 
 namespace dlp::internal {
 
-// "a.b" + "c" -> "a.b.c".
+// "a.b" + "c" -> "a.b.c"; "a" + "[0]" -> "a[0]".
 std::string JoinPath(absl::string_view parent, absl::string_view child);
 
 class YamlReader {
@@ -44,14 +44,21 @@ class YamlReader {
   void Fixed(const YAML::Node& root, absl::string_view field, absl::string_view want,
              std::span<const absl::string_view> top_fields);
 
+  // A spec document of `kind` ("Job", "Sweep"; `what` names it: "a sweep"):
+  // whether `root` is a map of apiVersion, kind, metadata and spec, with
+  // apiVersion and kind checked.
+  bool Document(const YAML::Node& root, absl::string_view what, absl::string_view kind);
+  // Its spec when that is a map of `fields`; else an undefined node, the
+  // problem reported (`required` when there is none).
+  YAML::Node DocumentSpec(const YAML::Node& root, absl::string_view required,
+                          std::span<const absl::string_view> fields);
+
   // The value of `key` in `map`, or an undefined node when absent or null.
   static YAML::Node Child(const YAML::Node& map, absl::string_view key);
   static bool Present(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }
 
   std::optional<std::string> String(const YAML::Node& node, absl::string_view path);
   std::optional<int64_t> Int(const YAML::Node& node, absl::string_view path);
-  // true/false (YAML 1.2's spelling only: not yes/no/on/off).
-  std::optional<bool> Bool(const YAML::Node& node, absl::string_view path);
   // A list of strings (numbers and booleans are taken as written).
   std::optional<std::vector<std::string>> StringList(const YAML::Node& node,
                                                      absl::string_view path);

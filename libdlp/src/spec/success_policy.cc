@@ -8,34 +8,41 @@
 
 namespace dlp::internal {
 
-SuccessPolicy DecodeSuccessPolicy(const YAML::Node& node, const std::string& path,
-                                  const std::vector<ReplicaSpec>& replicas, YamlReader& r) {
+SuccessPolicy DecodeSuccessPolicy(const nlohmann::json& node, const std::string& path,
+                                  const std::vector<ReplicaSpec>& replicas, bool rules,
+                                  SpecReader& r) {
   SuccessPolicy policy;
-  if (!r.CheckMap(node, path, "a map with roles, e.g. {roles: [chief]}", kSuccessPolicyFields)) {
+  if (!r.CheckObject(node, path, "a map with roles, e.g. {roles: [chief]}",
+                     kSuccessPolicyFields)) {
     return policy;
   }
-  const YAML::Node roles = YamlReader::Child(node, "roles");
+  const nlohmann::json* roles = SpecReader::Child(node, "roles");
   const std::string roles_path = path + ".roles";
-  if (!YamlReader::Present(roles)) {
-    r.Required(node, path, "roles", kSuccessPolicyFields, "required; e.g. roles: [chief]");
+  if (roles == nullptr) {
+    if (rules) {
+      r.Required(node, path, "roles", kSuccessPolicyFields, "required; e.g. roles: [chief]");
+    }
     return policy;
   }
-  if (!roles.IsSequence()) {
-    r.Report(roles, roles_path,
-             absl::StrCat("expected a list of roles, e.g. [chief], got ", Describe(roles)));
+  if (!roles->is_array()) {
+    r.Report(roles_path,
+             absl::StrCat("expected a list of roles, e.g. [chief], got ", r.Describe(*roles)));
     return policy;
   }
-  std::optional<std::vector<std::string>> names = r.StringList(roles, roles_path);
-  if (!names || !r.Check(roles, roles_path, CheckSuccessRoleCount(names->size()))) return policy;
+  std::optional<std::vector<std::string>> names = r.StringList(*roles, roles_path);
+  if (!names || !r.Check(roles_path, CheckSuccessRoleCount(names->size()))) return policy;
+  if (!rules) {
+    policy.roles = *names;
+    return policy;
+  }
   std::map<std::string, int> first_line;
   for (size_t i = 0; i < names->size(); ++i) {
-    const YAML::Node item = roles[i];
     const std::string item_path = absl::StrCat(roles_path, "[", i, "]");
     const std::string& role = (*names)[i];
-    if (!r.Check(item, item_path, CheckSuccessRole(role, replicas))) continue;
-    auto [seen, inserted] = first_line.emplace(role, item.Mark().line + 1);
+    if (!r.Check(item_path, CheckSuccessRole(role, replicas))) continue;
+    auto [seen, inserted] = first_line.emplace(role, r.Line(item_path));
     if (!inserted) {
-      r.Report(item, item_path,
+      r.Report(item_path,
                absl::StrCat("role ", role, " is listed twice; first on line ", seen->second));
       continue;
     }

@@ -6,14 +6,15 @@
 #include <vector>
 
 #include "dlp/job.h"
-#include "spec/reader.h"
-#include "yaml-cpp/yaml.h"
+#include "nlohmann/json.hpp"
+#include "spec/spec_reader.h"
 
 namespace dlp::internal {
 
-// Reads the map at `node` (`path` is "spec.successPolicy"), checking each role
-// against the job's `replicas` and reporting problems to `r`.
-SuccessPolicy DecodeSuccessPolicy(const YAML::Node& node, const std::string& path,
-                                  const std::vector<ReplicaSpec>& replicas, YamlReader& r);
+// Reads the object at `node` (`path` is "successPolicy"), reporting problems
+// to `r`; with `rules`, each role is checked against the job's `replicas`.
+SuccessPolicy DecodeSuccessPolicy(const nlohmann::json& node, const std::string& path,
+                                  const std::vector<ReplicaSpec>& replicas, bool rules,
+                                  SpecReader& r);
 
 }  // namespace dlp::internal

@@ -8,6 +8,7 @@
 #include "common/string_view_compat.h"
 #include "dlp/status.h"
 #include "spec/document.h"
+#include "spec/field_names.h"
 #include "spec/reader.h"
 #include "spec/suggest.h"
 #include "sweep/placeholders.h"
@@ -15,8 +16,6 @@
 namespace dlp::internal {
 namespace {
 
-constexpr absl::string_view kTopFields[] = {"apiVersion", "kind", "metadata", "spec"};
-constexpr absl::string_view kMetadataFields[] = {"name", "labels"};
 constexpr absl::string_view kSpecFields[] = {"objective",   "search",     "maxTrials",
                                              "parallelism", "parameters", "template"};
 constexpr absl::string_view kObjectiveFields[] = {"metric", "goal"};
@@ -34,17 +33,11 @@ class SweepDecoder {
 
   SweepSpec Decode(const YAML::Node& root) {
     SweepSpec spec;
-    if (!r_.CheckMap(root, "", "a sweep (a map with apiVersion, kind, metadata and spec)",
-                     kTopFields)) {
-      return spec;
-    }
-    r_.Fixed(root, "apiVersion", kApiVersion, kTopFields);
-    r_.Fixed(root, "kind", kSweepKind, kTopFields);
+    if (!r_.Document(root, "a sweep", kSweepKind)) return spec;
     Metadata(root, spec);
-    const YAML::Node body = YamlReader::Child(root, "spec");
-    if (!YamlReader::Present(body)) {
-      r_.Required(root, "", "spec", kTopFields, "required; a sweep needs spec.template");
-    } else if (r_.CheckMap(body, "spec", "a map", kSpecFields)) {
+    if (const YAML::Node body =
+            r_.DocumentSpec(root, "required; a sweep needs spec.template", kSpecFields);
+        body.IsDefined()) {
       Body(body, spec);
     }
     return spec;

@@ -132,7 +132,8 @@ TEST(SpecGpu, JsonTakesNumbersAndStrings) {
   std::string fine = json;
   fine.replace(fine.find(whole), whole.size(), "\"gpu\":0.0001");
   EXPECT_THAT(JobSpecFromJson(fine).status().message(),
-              HasSubstr("replicas[0].resources.gpu: 0.0001 is finer than 0.001"));
+              HasSubstr("replicas[0].resources.gpu: \"0.0001\" is not a GPU quantity (finer than "
+                        "0.001"));
 }
 
 TEST(SpecGpu, QuantityHelpers) {

@@ -213,9 +213,10 @@ TEST(SpecLimits, JsonReaderRefusesNulInvalidUtf8AndHugeNumbers) {
   EXPECT_THAT(error("{\"name\":\"caf\xc3\xa9\xff\"}"), HasSubstr("ill-formed UTF-8"));
   EXPECT_THAT(error("{\"name\":\"caf\xc3\xa9\xff\"}"), HasSubstr("line 1, column"));
   EXPECT_THAT(error(R"({"replicas":[{"resources":{"memory":18446744073709551615}}]})"),
-              HasSubstr("replicas[0].resources.memory: 18446744073709551615 is out of range"));
+              HasSubstr("replicas[0].resources.memory: \"18446744073709551615\" is not a memory "
+                        "quantity; expected e.g. 512Mi, 4Gi (binary) or 4G; it is too large"));
   EXPECT_THAT(error(R"({"replicas":[{"resources":{"cpu":1e300}}]})"),
-              HasSubstr("replicas[0].resources.cpu: 1e+300 is out of range"));
+              HasSubstr("replicas[0].resources.cpu: \"1e+300\" is not a CPU quantity"));
   EXPECT_THAT(error(R"({"activeDeadlineSeconds":9223372036854775808})"),
               HasSubstr("activeDeadlineSeconds: 9223372036854775808 is out of range"));
   EXPECT_THAT(error(absl::StrCat("{\"name\":\"", std::string(1 << 20, 'n'), "\"}")),

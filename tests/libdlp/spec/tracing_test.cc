@@ -48,7 +48,8 @@ TEST(SpecTracing, AnUnknownValueIsRefusedWithTheField) {
   absl::StatusOr<JobSpec> bad_json = JobSpecFromJson(R"({"tracing":"all"})");
   ASSERT_FALSE(bad_json.ok());
   EXPECT_THAT(std::string(bad_json.status().message()),
-              HasSubstr("tracing: unknown tracing \"all\" (expected sampled, full or off)"));
+              HasSubstr("tracing: unknown tracing \"all\"; did you mean 'full'? (expected one of: "
+                        "sampled, full, off)"));
 }
 
 TEST(SpecTracing, BecomesTheRanksEnvironmentUnlessARoleSetsItsOwn) {
