@@ -5,9 +5,10 @@
 // minimum are lent: a head that waits for room takes them back (the jobs
 // shrink) before it reserves or preempts, and before whole jobs are
 // preempted, elastic candidates shrink toward their minimum. After every
-// queue's turn, running elastic jobs grow into what is still free, beside
-// the reservations that start within an interval. A job is resized at most
-// once per Snapshot::resize_interval, but for a job that could preempt it.
+// queue's turn, running elastic jobs grow into what is still free: on no
+// GPU a reservation claims, and beside the claims of the reservations that
+// start within an interval. A job is resized at most once per
+// Snapshot::resize_interval, but for a job that could preempt it.
 #include <algorithm>
 
 
@@ -181,11 +182,12 @@ void FairShareRound::GrowOne(Holder& h) {
   const int from = h.size;
   while (h.size < h.elastic.max) {
     if (model_.Check(now_, h.queue, one, h.preemptible)) break;
-    // It runs on past any reservation (it has no end before its own). A
-    // reservation that starts later than an interval from now does not
-    // count: by then the job may shrink (ShrinkForRoom) and give the room
-    // back. One that starts sooner does: the replica must fit beside that
-    // head's claim, as a backfilled job must.
+    // It runs on past any reservation (it has no end before its own). The
+    // amounts of a reservation that starts later than an interval from now
+    // do not count: by then the job may shrink (ShrinkForRoom) and give them
+    // back. One that starts sooner counts: the replica must fit beside that
+    // head's claim, as a backfilled job must. A claimed GPU is never taken
+    // (the head's estimate and placement count on that very device).
     std::vector<char> counts(reservations_.size(), 0);
     bool blocked = false;
     for (size_t r = 0; r < reservations_.size() && !blocked; ++r) {
@@ -197,15 +199,10 @@ void FairShareRound::GrowOne(Holder& h) {
     std::vector<ReplicaPlacement> added;
     const std::vector<ReplicaGpuDemand> gpus = GrownGpuDemands(h.elastic, h.size, h.size + 1);
     if (!gpus.empty()) {
-      // Devices no reservation claims first, then any free one.
-      DeviceUse* use = &claimed_.devices;
-      auto placed = PlaceGpus(gpus, model_.devices(), *use);
-      if (!placed) {
-        use = &now_.devices;
-        placed = PlaceGpus(gpus, model_.devices(), *use);
-      }
+      // Only devices no reservation claims: a head's devices stay its own.
+      auto placed = PlaceGpus(gpus, model_.devices(), claimed_.devices);
       if (!placed) break;
-      RemoveShares(*use, *placed);
+      RemoveShares(claimed_.devices, *placed);
       for (size_t r = 0; r < reservations_.size() && !blocked; ++r) {
         blocked = counts[r] && !SharesFit(reservations_[r].ledger.devices, *placed);
       }
