@@ -11,7 +11,6 @@
 // Snapshot::resize_interval, but for a job that could preempt it.
 #include <algorithm>
 
-
 #include "absl/strings/str_cat.h"
 #include "server/scheduler/elastic.h"
 #include "server/scheduler/explanation.h"
@@ -145,6 +144,7 @@ bool FairShareRound::ShrinkForRoom(const PendingJob& job, int queue, const Amoun
     ApplyShrink(s, job);
     seqs.push_back(holders_[s.holder].seq);
   }
+  if (seqs.empty()) return false;  // it fits as it is: room is not what it waits for
   waiting_text = absl::StrCat("shrinking ", JobList(seqs));
   trace.push_back(absl::StrCat("elastic: shrinking ", JobList(seqs),
                                " toward their minimum frees enough; it starts once they have "
