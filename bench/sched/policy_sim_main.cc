@@ -152,6 +152,27 @@ server::Snapshot BusySnapshot(uint64_t seed, int pending, absl::Duration half_li
 
 double Hours(double seconds) { return seconds / 3600; }
 
+// The mean completion time of the elastic jobs and of the others, in the
+// elastic run and in the rigid one: who gains, who pays.
+void PrintByClass(const std::string& name, const std::vector<server::SimJob>& trace,
+                  const server::SimResult& elastic, const server::SimResult& rigid) {
+  double sum[2][2] = {}, n[2] = {};
+  for (const server::SimJob& sim : trace) {
+    const int k = sim.job.elastic.elastic() ? 1 : 0;
+    auto e = elastic.completion.find(sim.job.seq);
+    auto r = rigid.completion.find(sim.job.seq);
+    if (e == elastic.completion.end() || r == rigid.completion.end()) continue;
+    sum[k][0] += absl::ToDoubleHours(e->second);
+    sum[k][1] += absl::ToDoubleHours(r->second);
+    ++n[k];
+  }
+  for (int k : {1, 0}) {
+    if (n[k] == 0) continue;
+    std::printf("#   %s: %5.0f %s jobs, mean JCT %.2f h (rigid run %.2f h)\n", name.c_str(), n[k],
+                k ? "elastic" : "other", sum[k][0] / n[k], sum[k][1] / n[k]);
+  }
+}
+
 // This thread's CPU time: on a shared machine the policy's own cost, apart
 // from the time other processes took the CPU.
 double ThreadCpuMs() {
@@ -201,6 +222,7 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "dlp-bench-policy-sim: no policy %s\n", policy_name.c_str());
       return 2;
     }
+    std::unique_ptr<server::SimResult> rigid;
     for (const auto& [suffix, trace] : traces) {
     const std::string name = policy_name + suffix;
     const auto t0 = std::chrono::steady_clock::now();
@@ -222,9 +244,12 @@ int Main(int argc, char** argv) {
                                              tenant, t.weight, 100 * t.share, 100 * t.fair,
                                              t.max_deviation_pct, t.max_steady_deviation_pct));
     }
-    if (!suffix.empty()) {
-      std::printf("#   %s: %d grows, %d shrinks\n", name.c_str(), r.grows, r.shrinks);
+    if (o.elastic_share > 0) {
+      std::printf("#   %s: %d grows, %d shrinks, %d timed out\n", name.c_str(), r.grows,
+                  r.shrinks, r.timed_out);
+      if (rigid) PrintByClass(name, trace, r, *rigid);
     }
+    rigid = std::make_unique<server::SimResult>(r);
     for (const std::string& v : r.violations) std::printf("#   %s: %s\n", name.c_str(), v.c_str());
     wrong = wrong || violations > 0;
     }

@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   double resize_seconds = absl::ToDoubleSeconds(dlp::server::kDefaultResizeInterval);
   app.add_option("--resize-interval", resize_seconds,
-                 "seconds an elastic job runs at a size before it may grow again")
+                 "seconds an elastic job runs at a size before it may grow or give workers back")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
   bool no_ui = false;

@@ -1,14 +1,19 @@
 // Elastic jobs in a FairShareRound (fair_share_policy.h, rules 3 and 5, and
 // growth): an elastic job starts at the largest size from its whole down to
 // its minimum that passes rule 3; a blocked one waits (and reserves, and
-// preempts) for its minimum. Before whole jobs are preempted, elastic
-// candidates shrink toward their minimum. After every queue's turn, running
-// elastic jobs grow into what is still free and no reservation needs, at
-// most once per Snapshot::resize_interval.
+// preempts) for its minimum. The workers an elastic job runs above its
+// minimum are lent: a head that waits for room takes them back (the jobs
+// shrink) before it reserves or preempts, and before whole jobs are
+// preempted, elastic candidates shrink toward their minimum. After every
+// queue's turn, running elastic jobs grow into what is still free: on no
+// GPU a reservation claims, and beside the claims of the reservations that
+// start within an interval. A job is resized at most once per
+// Snapshot::resize_interval, but for a job that could preempt it.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "server/scheduler/elastic.h"
+#include "server/scheduler/explanation.h"
 #include "server/scheduler/fair_share_round.h"
 #include "server/scheduler/preemption_choice.h"
 
@@ -41,11 +46,15 @@ std::vector<FairShareRound::Shrink> FairShareRound::PlanShrinks(
     const Holder& h = holders_[i];
     if (h.elastic.elastic() && !h.resizing && h.size > h.elastic.min) elastic.push_back(i);
   }
-  // Lowest priority first, then the most recently grown (or started).
+  // Lowest priority first; then those with no time limit (slowed down, a job
+  // with one might not finish within it); then the most recently grown (or
+  // started).
   std::stable_sort(elastic.begin(), elastic.end(), [&](size_t a, size_t b) {
     const Holder& x = holders_[a];
     const Holder& y = holders_[b];
     if (x.priority != y.priority) return x.priority < y.priority;
+    const bool x_unbounded = x.end == absl::InfiniteFuture();
+    if (x_unbounded != (y.end == absl::InfiniteFuture())) return x_unbounded;
     return x.resized > y.resized;
   });
   std::vector<Shrink> shrinks;
@@ -66,7 +75,6 @@ std::vector<FairShareRound::Shrink> FairShareRound::PlanShrinks(
   }
   return shrinks;
 }
-
 std::optional<std::vector<size_t>> FairShareRound::ShrinkThenChooseVictims(
     const PendingJob& job, int queue, const Amounts& demand, const std::vector<size_t>& candidates,
     Ledger& ledger, std::vector<Shrink>& shrinks) {
@@ -112,13 +120,42 @@ void FairShareRound::ApplyShrink(const Shrink& shrink, const PendingJob& job) {
                               .reason = ShrinkReason(from, shrink.to, job.seq, job.priority)});
 }
 
-void FairShareRound::Grow() {
-  // Nothing ahead of a grow in fair-share order (every waiting job had its
-  // turn) may want the room: a head that waits for it, whatever its queue,
-  // would see it taken by a job that never ends early.
-  for (const QueueState& q : queues_) {
-    if (q.head_wants_room) return;
+bool FairShareRound::ShrinkForRoom(const PendingJob& job, int queue, const Amounts& demand,
+                                   std::vector<std::string>& trace, std::string& waiting_text) {
+  // What any elastic job holds above its minimum, once an interval has
+  // passed since its last resize (so that no job thrashes between sizes).
+  std::vector<size_t> candidates;
+  for (size_t i = 0; i < running_; ++i) {
+    const Holder& h = holders_[i];
+    if (!h.elastic.elastic() || h.stopping || h.resizing || h.size <= h.elastic.min ||
+        snapshot_.now - h.resized < snapshot_.resize_interval) {
+      continue;
+    }
+    candidates.push_back(i);
   }
+  if (candidates.empty()) return false;
+  Ledger ledger = BesideReservations();
+  bool fits = false;
+  const std::vector<Shrink> shrinks = PlanShrinks(job, queue, demand, candidates, ledger, fits);
+  if (!fits) return false;
+  std::vector<int64_t> seqs;
+  for (const Shrink& s : shrinks) {
+    if (s.to >= holders_[s.holder].size) continue;
+    ApplyShrink(s, job);
+    seqs.push_back(holders_[s.holder].seq);
+  }
+  if (seqs.empty()) return false;  // it fits as it is: room is not what it waits for
+  waiting_text = absl::StrCat("shrinking ", JobList(seqs));
+  trace.push_back(absl::StrCat("elastic: shrinking ", JobList(seqs),
+                               " toward their minimum frees enough; it starts once they have "
+                               "re-formed smaller"));
+  ReserveNow(job, queue, demand, std::move(seqs));
+  return true;
+}
+
+void FairShareRound::Grow() {
+  // Every waiting job had its turn: what is still free, none of them could
+  // use now. A head that could use it later takes it back (ShrinkForRoom).
   std::vector<size_t> growing;
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
@@ -126,13 +163,15 @@ void FairShareRound::Grow() {
     if (snapshot_.now - h.resized < snapshot_.resize_interval) continue;
     growing.push_back(i);
   }
-  // Higher priority first, then the one that started first.
+  // Higher priority first; then the one nearest its time limit (at its
+  // minimum it might not finish within it); then the one that started first.
   std::stable_sort(growing.begin(), growing.end(), [&](size_t a, size_t b) {
     const Holder& x = holders_[a];
     const Holder& y = holders_[b];
     if (x.effective_priority != y.effective_priority) {
       return x.effective_priority > y.effective_priority;
     }
+    if (x.end != y.end) return x.end < y.end;
     return x.started < y.started;
   });
   for (size_t i : growing) GrowOne(holders_[i]);
@@ -143,18 +182,24 @@ void FairShareRound::GrowOne(Holder& h) {
   const int from = h.size;
   while (h.size < h.elastic.max) {
     if (model_.Check(now_, h.queue, one, h.preemptible)) break;
-    // It runs on past any reservation (it has no end before its own): the
-    // replica must fit beside each head's claim, as a backfilled job must.
+    // It runs on past any reservation (it has no end before its own). The
+    // amounts of a reservation that starts later than an interval from now
+    // do not count: by then the job may shrink (ShrinkForRoom) and give them
+    // back. One that starts sooner counts: the replica must fit beside that
+    // head's claim, as a backfilled job must. A claimed GPU is never taken
+    // (the head's estimate and placement count on that very device).
     std::vector<char> counts(reservations_.size(), 0);
     bool blocked = false;
     for (size_t r = 0; r < reservations_.size() && !blocked; ++r) {
-      counts[r] = !EndsBefore(reservations_[r], h.end);
+      counts[r] = !EndsBefore(reservations_[r], h.end) &&
+                  reservations_[r].at - snapshot_.now < snapshot_.resize_interval;
       blocked = counts[r] && model_.Check(reservations_[r].ledger, h.queue, one);
     }
     if (blocked) break;
     std::vector<ReplicaPlacement> added;
     const std::vector<ReplicaGpuDemand> gpus = GrownGpuDemands(h.elastic, h.size, h.size + 1);
     if (!gpus.empty()) {
+      // Only devices no reservation claims: a head's devices stay its own.
       auto placed = PlaceGpus(gpus, model_.devices(), claimed_.devices);
       if (!placed) break;
       RemoveShares(claimed_.devices, *placed);

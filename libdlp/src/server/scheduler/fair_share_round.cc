@@ -246,8 +246,6 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   QueueState& qs = queues_[queue];
   qs.head = job.seq;
   qs.blocked = true;
-  qs.head_wants_room = attempt.reservation >= 0 || attempt.block.kind == Block::kMachine ||
-                       attempt.block.kind == Block::kPlacement;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
   PendingExplanation& e = Explain(job);
   e.position = ++qs.waiting;
@@ -276,7 +274,8 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
     if (FitsIn(model_, soon_, job, queue, demand)) {
       trace.push_back("preemption: not needed, jobs already stopping free enough");
     } else {
-      preempting = Preempt(job, queue, demand, attempt.block, trace, waiting);
+      preempting = ShrinkForRoom(job, queue, demand, trace, waiting) ||
+                   Preempt(job, queue, demand, attempt.block, trace, waiting);
     }
   }
   const bool others_turn = reserver_ >= 0 && reserver_ != queue;
@@ -356,12 +355,7 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   // Victims must make room beside the reservations of the heads before it,
   // not only beside the running jobs: else those heads take what the victims
   // free, the victims start again, and it preempts them again, for ever.
-  Ledger beside_reservations = claimed_;
-  for (size_t i = 0; i < running_; ++i) {
-    if (!holders_[i].stopping) continue;
-    model_.Give(beside_reservations, holders_[i].queue, holders_[i].demand);
-    RemoveShares(beside_reservations.devices, holders_[i].placement);
-  }
+  Ledger beside_reservations = BesideReservations();
   // Elastic candidates shrink first; whole jobs are preempted only for
   // what shrinking cannot free (holders_ are at their shrunk size meanwhile).
   std::vector<Shrink> shrinks;
@@ -397,17 +391,7 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
                                      ? PriorityReason(job.seq, job.priority, quota.config.name)
                                      : ReclaimReason(job.seq, quota.config.name, what)});
   }
-  // It waits for them: what they free is reserved for it from now on.
-  Reservation r{.seq = job.seq, .queue = queue, .at = snapshot_.now, .waiting_for = seqs};
-  DeviceUse use = soon_.devices;
-  r.placement =
-      PlaceGpus(job.replicas, model_.devices(), use).value_or(std::vector<ReplicaPlacement>{});
-  for (Ledger* ledger : {&soon_, &claimed_}) {
-    model_.Take(*ledger, queue, demand);
-    AddShares(ledger->devices, r.placement);
-  }
-  r.ledger = soon_;
-  reservations_.push_back(std::move(r));
+  ReserveNow(job, queue, demand, seqs);
   if (shrunk == seqs.size()) {
     waiting_text = absl::StrCat("shrinking ", JobList(seqs));
     trace.push_back("preemption: none needed; it starts once they have re-formed smaller");
@@ -418,6 +402,31 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   trace.push_back(absl::StrCat("preemption: ", waiting_text, " of ", candidates.size(),
                                " candidates; it starts once they have stopped"));
   return true;
+}
+
+Ledger FairShareRound::BesideReservations() const {
+  Ledger ledger = claimed_;
+  for (size_t i = 0; i < running_; ++i) {
+    if (!holders_[i].stopping) continue;
+    model_.Give(ledger, holders_[i].queue, holders_[i].demand);
+    RemoveShares(ledger.devices, holders_[i].placement);
+  }
+  return ledger;
+}
+
+void FairShareRound::ReserveNow(const PendingJob& job, int queue, const Amounts& demand,
+                                std::vector<int64_t> seqs) {
+  Reservation r{.seq = job.seq, .queue = queue, .at = snapshot_.now,
+                .waiting_for = std::move(seqs)};
+  DeviceUse use = soon_.devices;
+  r.placement =
+      PlaceGpus(job.replicas, model_.devices(), use).value_or(std::vector<ReplicaPlacement>{});
+  for (Ledger* ledger : {&soon_, &claimed_}) {
+    model_.Take(*ledger, queue, demand);
+    AddShares(ledger->devices, r.placement);
+  }
+  r.ledger = soon_;
+  reservations_.push_back(std::move(r));
 }
 
 void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amounts& demand,

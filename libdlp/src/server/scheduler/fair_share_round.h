@@ -52,9 +52,6 @@ class FairShareRound {
     std::vector<QueuedJob> jobs;
     size_t next = 0;
     bool blocked = false;  // its head cannot start: the rest may only backfill
-    // Its head waits for room on the machine (or a reservation ahead of it),
-    // not for quota: elastic jobs do not grow into what it could use (Grow).
-    bool head_wants_room = false;
     int64_t head = 0;
     std::string behind;  // "waiting behind job 12 in queue vision"
     int backfill_tries = 0;
@@ -99,8 +96,19 @@ class FairShareRound {
   // Applies `shrink` for `job`: the holder at its new size, what it frees
   // counted as free soon, the ResizeDecision.
   void ApplyShrink(const Shrink& shrink, const PendingJob& job);
+  // A head that waits for room starts once elastic jobs give back what
+  // they hold above their minimum, when that is enough: it shrinks them.
+  bool ShrinkForRoom(const PendingJob& job, int queue, const Amounts& demand,
+                     std::vector<std::string>& trace, std::string& waiting_text);
+  // What is in use beside the reservations, once the stopping jobs have stopped.
+  Ledger BesideReservations() const;
+  // `job` waits for `seqs` (shrinking or stopping): what they free is
+  // reserved for it from now on.
+  void ReserveNow(const PendingJob& job, int queue, const Amounts& demand,
+                  std::vector<int64_t> seqs);
   // After every queue's turn: running elastic jobs take what is still free
-  // and no reservation needs, one replica at a time, toward their whole size.
+  // and no reservation starting within an interval needs, one replica at a
+  // time, toward their whole size.
   void Grow();
   void GrowOne(Holder& h);
 

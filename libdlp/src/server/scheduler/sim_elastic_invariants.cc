@@ -20,6 +20,17 @@ std::map<std::string, int64_t> Held(const std::vector<ReplicaPlacement>& placeme
   return out;
 }
 
+// A shrink for a waiting job that could preempt the shrunk one whole (of
+// another queue, or of a higher priority in its own): it spares that
+// preemption and is never held back by the interval.
+bool ForPreemptor(const ResizeDecision& r, const RunningJob& job,
+                  const std::map<int64_t, const PendingJob*>& pending) {
+  if (r.to >= r.from) return false;
+  auto it = pending.find(r.for_job);
+  if (it == pending.end()) return false;
+  return it->second->queue != job.queue || it->second->priority > job.priority;
+}
+
 }  // namespace
 
 void InvariantChecker::CheckElasticStarts(const Decision& decision, const PendingMap& pending) {
@@ -41,7 +52,8 @@ void InvariantChecker::CheckElasticStarts(const Decision& decision, const Pendin
   }
 }
 
-void InvariantChecker::CheckResizes(const Snapshot& snapshot, const Decision& decision) {
+void InvariantChecker::CheckResizes(const Snapshot& snapshot, const Decision& decision,
+                                    const PendingMap& pending) {
   for (const StartDecision& start : decision.start) {
     last_resize_[start.seq] = snapshot.now;
   }
@@ -79,9 +91,10 @@ void InvariantChecker::CheckResizes(const Snapshot& snapshot, const Decision& de
     }
     auto last = last_resize_.find(r.seq);
     const absl::Time since = last != last_resize_.end() ? last->second : job.resized;
-    if (r.to > r.from && snapshot.now - since < snapshot.resize_interval) {
+    if (snapshot.now - since < snapshot.resize_interval && !ForPreemptor(r, job, pending)) {
+      const char* what = r.to > r.from ? " grew " : " shrank for a job that could not preempt it ";
       Fail("resize-interval",
-           absl::StrCat(name, " grew ", absl::FormatDuration(snapshot.now - since),
+           absl::StrCat(name, what, absl::FormatDuration(snapshot.now - since),
                         " after its last resize; the interval is ",
                         absl::FormatDuration(snapshot.resize_interval)));
     }

@@ -67,6 +67,9 @@ std::map<int64_t, const PendingJob*> NamedPending(const Snapshot& snapshot,
   std::map<int64_t, const PendingJob*> named;
   for (const StartDecision& start : decision.start) named[start.seq] = nullptr;
   for (const PreemptDecision& p : decision.preempt) named[p.preemptor] = nullptr;
+  for (const ResizeDecision& r : decision.resize) {
+    if (r.for_job != 0) named[r.for_job] = nullptr;
+  }
   for (const auto& [seq, why] : decision.waiting) {
     if (why.position == 1 && why.estimated_start) named[seq] = nullptr;
   }
@@ -96,7 +99,7 @@ void InvariantChecker::Check(const Snapshot& snapshot, const Decision& decision)
     if (start.size <= 0 || it == pending.end() || !it->second->elastic.elastic()) continue;
     it->second = &(sized[start.seq] = AtSize(*it->second, start.size));
   }
-  CheckResizes(snapshot, decision);
+  CheckResizes(snapshot, decision, pending);
   CheckStarts(snapshot, decision, pending);
   CheckPreemptions(snapshot, decision, pending);
   CheckReservations(snapshot, decision, pending);

@@ -29,8 +29,10 @@
 //                    running, is stopping or re-forming, is rigid, goes below
 //                    its minimum or past its count, or whose placement is
 //                    not exactly its GPU replicas at the new size
-//   resize-interval  a job grown sooner than Snapshot::resize_interval after
-//                    its start or its previous resize
+//   resize-interval  a job resized sooner than Snapshot::resize_interval
+//                    after its start or its previous resize (a resize loop),
+//                    unless it shrinks for a waiting job that could preempt
+//                    it (of another queue, or of a higher priority in its own)
 //   starvation       a job admitted but never started (set by the simulator)
 //   late-head        (strict_head_estimates) a head started after its estimate
 #pragma once
@@ -67,7 +69,7 @@ class InvariantChecker {
                          const PendingMap& pending);
   void TrackPreemptionLoops(const Decision& decision);
   // sim_elastic_invariants.cc.
-  void CheckResizes(const Snapshot& snapshot, const Decision& decision);
+  void CheckResizes(const Snapshot& snapshot, const Decision& decision, const PendingMap& pending);
   void CheckElasticStarts(const Decision& decision, const PendingMap& pending);
 
   int max_unanswered_;

@@ -153,6 +153,7 @@ void Run::End(JobState& s) {
   TakeRunning(s.sim->job.seq);
   ++result_.completed;
   metrics_.Completed(now_ - s.sim->job.submitted);
+  result_.completion[s.sim->job.seq] = now_ - s.sim->job.submitted;
 }
 
 void Run::Stopped(JobState& s) {

@@ -100,6 +100,8 @@ struct SimResult {
   absl::Duration makespan;                    // first arrival to last completion
   // Each started job's wait from its arrival to its first start, by seq.
   std::map<int64_t, absl::Duration> first_wait;
+  // Each completed job's completion time (arrival to end), by seq.
+  std::map<int64_t, absl::Duration> completion;
   std::map<std::string, double> utilisation;  // "cpu", "memory", "gpu": 0..1
   double mean_jct_s = 0;
   double p95_jct_s = 0;

@@ -1,6 +1,7 @@
 // Elastic jobs under the default policy: start with what fits, grow into
-// free capacity at most once per interval, shrink before anyone is
-// preempted, and never below the minimum.
+// free capacity at most once per interval, give lent workers back to a head
+// that waits for room, shrink before anyone is preempted, and never below
+// the minimum.
 #include <gtest/gtest.h>
 
 #include "policy_test_util.h"
@@ -114,22 +115,30 @@ TEST(FairShareElasticTest, GrowsIntoFreeCapacityOncePerInterval) {
   EXPECT_TRUE(Decide(s).resize.empty());
 }
 
-TEST(FairShareElasticTest, GrowsOnlyAsFarAsFreeAndNeverIntoAReservation) {
+TEST(FairShareElasticTest, GrowsOnlyAsFarAsFreeAndIntoAReservationAnIntervalAhead) {
   Snapshot s = Machine(4);
-  s.running = {RunningElastic(101, 2, 2, 4), Running(102, "default", 1)};
+  s.running = {RunningElastic(101, 2, 2, 4, 0, absl::Minutes(20)), Running(102, "default", 1)};
   Decision d = Decide(s);
   ASSERT_EQ(d.resize.size(), 1u);
   EXPECT_EQ(d.resize[0].to, 3);
-  // A head (3 CPUs, when 102 ends in 5 minutes) claims what is free then.
+  // A head (2 CPUs, when 102 ends in 5 minutes) claims what is free then.
+  // Five minutes is more than an interval: the job may grow into the claim,
+  // and gives it back by then (GivesLentWorkersBackToAHeadThatWaitsForRoom).
   s.running[1] = Running(102, "default", 1, {}, 0, absl::Minutes(55), absl::Hours(1));
   s.pending = {Job(1, "default", 2)};
+  d = Decide(s);
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].to, 3);
+  EXPECT_TRUE(d.start.empty());
+  // Within an interval of the head's start it may not.
+  s.resize_interval = absl::Minutes(10);
   d = Decide(s);
   EXPECT_TRUE(d.resize.empty() && d.start.empty()) << d.resize.size() << " " << d.start.size();
 }
 
-// A waiting job that wants room on the machine, in any queue, is ahead of a
-// grow; one held back only by its own queue's quota is not.
-TEST(FairShareElasticTest, DoesNotGrowIntoRoomAWaitingJobWants) {
+// Every waiting job, in any queue, has had its turn when elastic jobs grow:
+// what is left free, none of them can use now.
+TEST(FairShareElasticTest, GrowsIntoRoomNoWaitingJobCanUseNow) {
   Snapshot s = Machine(8);
   s.queues = {Queue("default", "", Res(8)), Queue("small", "", Res(1))};
   s.running = {RunningElastic(101, 2, 2, 6)};
@@ -138,9 +147,45 @@ TEST(FairShareElasticTest, DoesNotGrowIntoRoomAWaitingJobWants) {
   ASSERT_EQ(d.resize.size(), 1u);
   EXPECT_EQ(d.resize[0].to, 6);
   s.queues[1].nominal = Res(8);
-  s.pending = {Job(1, "small", 7)};  // fits its quota, not the machine
+  s.pending = {Job(1, "small", 7)};  // fits its quota, never the machine beside 101's minimum
   d = Decide(s);
-  EXPECT_TRUE(d.resize.empty());
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].to, 6);
+  s.pending = {Job(1, "small", 5)};  // fits what is free: it starts, and 101 grows by one
+  d = Decide(s);
+  EXPECT_EQ(Started(d), (std::vector<int64_t>{1}));
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].to, 3);
+}
+
+// The workers above the minimum are lent: a head of any priority that waits
+// for room takes them back, past the interval, before it reserves.
+TEST(FairShareElasticTest, GivesLentWorkersBackToAHeadThatWaitsForRoom) {
+  Snapshot s = Machine(4);
+  s.running = {RunningElastic(101, 4, 2, 4)};
+  s.pending = {Job(1, "default", 2)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.start.empty());
+  EXPECT_TRUE(d.preempt.empty());
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].to, 2);
+  EXPECT_EQ(d.resize[0].for_job, 1);
+  EXPECT_EQ(d.resize[0].reason, "Resized 4\u21922 (for job 1, priority 0)");
+  EXPECT_EQ(d.waiting[1].reason,
+            "waiting for resources: needs 2 CPUs, 0 CPUs free; shrinking job 101");
+  // While it re-forms, what it frees is the head's: nothing more happens.
+  s.running[0].resizing_to = 2;
+  d = Decide(s);
+  EXPECT_TRUE(d.resize.empty() && d.start.empty());
+  // Resized within the interval: it keeps its workers, the head waits.
+  s.running[0].resizing_to = 0;
+  s.running[0].resized = kNow - absl::Seconds(30);
+  d = Decide(s);
+  EXPECT_TRUE(d.resize.empty() && d.start.empty());
+  // Shrinking that cannot make room frees nothing.
+  s.running[0].resized = kNow - absl::Minutes(5);
+  s.pending = {Job(1, "default", 3)};
+  EXPECT_TRUE(Decide(s).resize.empty());
 }
 
 TEST(FairShareElasticTest, ShrinksInsteadOfPreempting) {
@@ -164,15 +209,40 @@ TEST(FairShareElasticTest, ShrinksInsteadOfPreempting) {
   EXPECT_TRUE(d.resize.empty());
 }
 
-TEST(FairShareElasticTest, ShrinksOnlyAsFarAsNeededAndNotForEqualPriority) {
+TEST(FairShareElasticTest, ShrinksOnlyAsFarAsNeededAndForAnEqualOnlyPastTheInterval) {
   Snapshot s = Queues(4);
-  s.running = {RunningElastic(101, 4, 1, 4)};
+  s.running = {RunningElastic(101, 4, 1, 4, 0, absl::Seconds(30))};
   s.pending = {Job(1, "default", 1, 0, 100)};
   Decision d = Decide(s);
   ASSERT_EQ(d.resize.size(), 1u);
   EXPECT_EQ(d.resize[0].to, 3);
+  // An equal could not preempt it: within the interval it keeps its workers.
   s.pending = {Job(1, "default", 1, 0, 0)};
   EXPECT_TRUE(Decide(s).resize.empty());
+  s.running[0].resized = kNow - absl::Minutes(5);
+  d = Decide(s);
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].to, 3);
+}
+
+// With a time limit, a job slowed down might not finish within it: those
+// with none shrink first, and those nearest their limit grow first.
+TEST(FairShareElasticTest, ShrinksJobsWithNoTimeLimitFirstAndGrowsTheNearestItsLimitFirst) {
+  Snapshot s = Queues(8);
+  s.running = {RunningElastic(101, 4, 2, 4, 0, absl::Minutes(10)),
+               RunningElastic(102, 4, 2, 4, 0, absl::Minutes(20))};
+  s.running[0].time_limit = absl::Hours(2);
+  s.pending = {Job(1, "default", 2, 0, 100)};
+  Decision d = Decide(s);
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].seq, 102);  // though 101 grew more recently
+  s.pending.clear();
+  s.running[0].size = s.running[1].size = 2;
+  s.running[0].demand = s.running[1].demand = Res(2);
+  s.capacity = Res(5);
+  d = Decide(s);
+  ASSERT_EQ(d.resize.size(), 1u);
+  EXPECT_EQ(d.resize[0].seq, 101);  // ends within 2 hours; 102 may run for ever
 }
 
 TEST(FairShareElasticTest, PreemptsWholeOnlyWhatShrinkingCannotFree) {

@@ -1,7 +1,8 @@
 // The elastic invariants of sim_invariants.h can fail: a start outside
 // [minCount, count], a resize below the minimum or of a job re-forming, a
-// resize that is not a whole gang, a grow within the interval, and a grow
-// past capacity are each caught; a sound shrink and grow are not.
+// resize that is not a whole gang, a grow within the interval, a shrink
+// within it for a job that could not preempt it, and a grow past capacity
+// are each caught; a sound shrink and grow are not.
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
@@ -47,12 +48,37 @@ std::map<std::string, int> Counts(const Snapshot& s, const Decision& d) {
   return checker.counts();
 }
 
+// Job 7 shrinks to 1 for waiting job 8 of `queue` and `priority`.
+Snapshot WithWaiting(Snapshot s, const std::string& queue, int priority) {
+  s.pending = {{.seq = 8, .queue = queue, .priority = priority, .demand = {1000, 0, 1000}}};
+  return s;
+}
+Decision ShrinkFor8() {
+  Decision d;
+  d.resize = {{.seq = 7, .from = 2, .to = 1, .placement = {{"worker-0", {{"0", 1000}}}},
+               .for_job = 8}};
+  return d;
+}
+
 TEST(SimElasticInvariants, SoundResizesPass) {
   Decision d;
   d.resize = {Grow(4)};
   EXPECT_TRUE(Counts(Machine(), d).empty());
-  d.resize = {{.seq = 7, .from = 2, .to = 1, .placement = {{"worker-0", {{"0", 1000}}}}}};
-  EXPECT_TRUE(Counts(Machine(absl::Seconds(1)), d).empty());  // a shrink is never held back
+  // A shrink for a job that could preempt it is never held back by the interval.
+  EXPECT_TRUE(Counts(WithWaiting(Machine(absl::Seconds(1)), "default", 5), ShrinkFor8()).empty());
+  EXPECT_TRUE(Counts(WithWaiting(Machine(absl::Seconds(1)), "other", 0), ShrinkFor8()).empty());
+  // Past the interval, any shrink is sound.
+  EXPECT_TRUE(Counts(WithWaiting(Machine(), "default", 0), ShrinkFor8()).empty());
+}
+
+TEST(SimElasticInvariants, AShrinkForAnEqualWithinTheIntervalIsAResizeLoop) {
+  EXPECT_EQ(Counts(WithWaiting(Machine(absl::Seconds(30)), "default", 0), ShrinkFor8())
+                .at("resize-interval"),
+            1);
+  // A shrink for no waiting job at all, too.
+  Decision d = ShrinkFor8();
+  d.resize[0].for_job = 0;
+  EXPECT_EQ(Counts(Machine(absl::Seconds(30)), d).at("resize-interval"), 1);
 }
 
 TEST(SimElasticInvariants, EachFlawIsCaught) {
