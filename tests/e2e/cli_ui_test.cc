@@ -70,7 +70,7 @@ TEST(CliUi, TheSlurmBackendHasNoUi) {
       "current-context: hpc\ncontexts:\n  - {name: hpc, backend: slurm, partition: debug}\n");
   RunResult ui = env.Dlp({"--config", config, "ui", "--print-url"});
   EXPECT_EQ(ui.exit_code, 4) << ui.out << ui.err;
-  EXPECT_THAT(ui.err, HasSubstr("no web UI"));
+  EXPECT_THAT(ui.err, HasSubstr("the slurm backend does not support usage samples and a web UI"));
   EXPECT_EQ(ui.out, "");
 }
 

@@ -1,5 +1,9 @@
 // The Backend interface: one implementation per place jobs run (local dlpd,
 // remote dlpd, Slurm, Kubernetes), chosen by a context's `backend` name.
+// Every backend runs jobs (submit, get, list, cancel, wait, logs, events,
+// render, traces); what only some offer (pipelines, sweeps, artifacts,
+// models, queues, tenants, ...) are capability interfaces
+// (dlp/backend_capabilities.h) that Backend's accessors return or not.
 // Implementations are safe to call from several threads unless noted.
 #pragma once
 
@@ -13,12 +17,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "dlp/admin.h"
-#include "dlp/artifacts.h"
 #include "dlp/config.h"
 #include "dlp/job.h"
-#include "dlp/pipeline.h"
-#include "dlp/queue.h"
 
 namespace dlp {
 
@@ -80,6 +80,20 @@ struct UiSignInLink {
   absl::Duration valid_for = absl::ZeroDuration();
 };
 
+// What a backend may offer beyond its jobs (dlp/backend_capabilities.h).
+class PipelineService;
+class SweepService;
+class ArtifactStore;
+class ModelRegistry;
+class Scheduler;
+class QueueAdmin;
+class TenantAdmin;
+class JobMonitor;
+class JobHistory;
+class ObjectRenderer;
+
+// Jobs: what every backend does in full. The rest is a capability, asked for
+// through the accessors at the end.
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -97,15 +111,6 @@ class Backend {
   // Requests cancellation; returns once the request is recorded. Cancelling a
   // terminal job is not an error (the job is returned unchanged).
   virtual absl::StatusOr<Job> Cancel(std::string_view id) = 0;
-  // Deletes an ended job: its record, events and files (logs, traces,
-  // output); returns it as it was. FailedPrecondition while it is Queued or
-  // Running; Unimplemented where the backend's jobs live in another system
-  // (Slurm's accounting, Kubernetes' objects), which keeps its own history.
-  virtual absl::StatusOr<Job> Delete(std::string_view id) {
-    return absl::UnimplementedError("the " + Name() + " backend cannot delete job " +
-                                    std::string(id) + ": its history is kept by the " + Name() +
-                                    " system itself");
-  }
   // Blocks until the job is terminal or `timeout` passes; returns its latest state
   // either way (the caller checks IsTerminal).
   virtual absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) = 0;
@@ -113,107 +118,27 @@ class Backend {
                             const LogSink& sink) = 0;
   virtual absl::StatusOr<std::vector<Event>> Events(std::string_view id) = 0;
   // What the backend would run for a validated spec (a command line, a batch
-  // script).
+  // script, manifests), as text. Contacts no server.
   virtual absl::StatusOr<std::string> Render(const JobSpec& spec) = 0;
   // The job's per-rank trace files as they are now (a running job's are
-  // partial). NotFound for an unknown job; Unimplemented where the backend
-  // cannot reach them.
-  virtual absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) {
-    return absl::UnimplementedError("the " + Name() + " backend has no trace files for job " +
-                                    std::string(id));
-  }
-  // The latest CPU/memory/GPU sample of each running replica of the job.
-  virtual absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id) {
-    return absl::UnimplementedError("the " + Name() + " backend has no usage for job " +
-                                    std::string(id));
-  }
-  // Why the job waits, with the scheduler's decision trace (JobExplanation).
-  // NotFound for an unknown job; Unimplemented where the backend has none.
-  virtual absl::StatusOr<JobExplanation> Why(std::string_view id) {
-    return absl::UnimplementedError("the " + Name() + " backend does not explain job " +
-                                    std::string(id));
-  }
+  // partial). NotFound for an unknown job.
+  virtual absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) = 0;
 
-  // A single-use sign-in link to the web UI of the dlpd behind this backend,
-  // for the caller's identity. Unimplemented where the backend is not a dlpd.
-  virtual absl::StatusOr<UiSignInLink> UiSignIn() {
-    return absl::UnimplementedError("the " + Name() +
-                                    " backend has no web UI (a dlpd serves one: use a local or "
-                                    "remote context)");
-  }
+  // ---- Capabilities (dlp/backend_capabilities.h) ----
+  // Each returns the interface when this backend offers it, null when it does
+  // not. The interface belongs to the backend and lives as long as it does.
+  // Client turns a null into Unimplemented naming the backend and what it lacks.
 
-  // What the job kept (its output folder, dlp/artifacts.h): the files under
-  // `path` (empty: all; a file: that one) with their SHA-256, and one file's
-  // bytes. NotFound for an unknown job or path; InvalidArgument for a path
-  // that leaves the folder; Unimplemented where the backend cannot reach it.
-  virtual absl::StatusOr<std::vector<Artifact>> Artifacts(std::string_view id,
-                                                          std::string_view /*path*/) {
-    return absl::UnimplementedError("the " + Name() + " backend has no artifacts for job " +
-                                    std::string(id));
-  }
-  virtual absl::Status ReadArtifact(std::string_view id, std::string_view /*path*/,
-                                    const ByteSink&) {
-    return absl::UnimplementedError("the " + Name() + " backend has no artifacts for job " +
-                                    std::string(id));
-  }
-
-  // The model registry of a dlpd (Client's functions of the same names say
-  // what they do). Unimplemented where the backend is not a dlpd.
-  virtual absl::StatusOr<ModelVersion> RegisterModel(const ModelRegistration&) {
-    return NoModels();
-  }
-  virtual absl::StatusOr<std::vector<ModelVersion>> ListModels() { return NoModels(); }
-  virtual absl::StatusOr<ModelVersion> GetModel(std::string_view) { return NoModels(); }
-  virtual absl::Status ReadModel(std::string_view, const ByteSink&) { return NoModels(); }
-  virtual absl::StatusOr<ModelVersion> SetModelAlias(std::string_view, std::string_view, int) {
-    return NoModels();
-  }
-
-  // Pipelines (dlp/pipeline.h): submitted at once, each job waiting for
-  // those it depends on. Submit takes a spec ValidatePipelineSpec accepted;
-  // NotFound for an unknown id; Cancel cancels every job not yet ended.
-  // Unimplemented where the backend has none.
-  virtual absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec&) { return NoPipelines(); }
-  virtual absl::StatusOr<Pipeline> GetPipeline(std::string_view) { return NoPipelines(); }
-  virtual absl::StatusOr<std::vector<Pipeline>> ListPipelines() { return NoPipelines(); }
-  virtual absl::StatusOr<Pipeline> CancelPipeline(std::string_view) { return NoPipelines(); }
-
-  // Tenants and tokens of a dlpd (Client's functions of the same names say
-  // what they do). Unimplemented where the backend is not a dlpd.
-  virtual absl::StatusOr<Tenant> CreateTenant(const Tenant&) { return NoTenants(); }
-  virtual absl::StatusOr<std::vector<Tenant>> ListTenants() { return NoTenants(); }
-  virtual absl::StatusOr<int> DeleteTenant(std::string_view) { return NoTenants(); }
-  virtual absl::StatusOr<NewToken> CreateToken(std::string_view, std::optional<absl::Time>) {
-    return NoTenants();
-  }
-  virtual absl::StatusOr<std::vector<TokenInfo>> ListTokens(std::string_view) {
-    return NoTenants();
-  }
-  virtual absl::StatusOr<TokenInfo> RevokeToken(int64_t) { return NoTenants(); }
-  virtual absl::StatusOr<Tenant> SetTenantQueues(std::string_view,
-                                                 const std::vector<std::string>&) {
-    return NoTenants();
-  }
-  // Queues of a dlpd (dlp/queue.h); Unimplemented elsewhere.
-  virtual absl::StatusOr<Queue> CreateQueue(const Queue&) { return NoTenants(); }
-  virtual absl::StatusOr<Queue> UpdateQueue(const Queue&) { return NoTenants(); }
-  virtual absl::StatusOr<Queue> DeleteQueue(std::string_view) { return NoTenants(); }
-  virtual absl::StatusOr<std::vector<Queue>> ListQueues() { return NoTenants(); }
-  virtual absl::StatusOr<std::vector<QueueUsage>> QueueUsages() { return NoTenants(); }
-  virtual absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view) { return NoTenants(); }
-
- private:
-  absl::Status NoModels() const {
-    return absl::UnimplementedError("the " + Name() +
-                                    " backend has no model registry (a dlpd has one)");
-  }
-  absl::Status NoPipelines() const {
-    return absl::UnimplementedError("the " + Name() + " backend has no pipelines");
-  }
-  absl::Status NoTenants() const {
-    return absl::UnimplementedError("the " + Name() +
-                                    " backend has no tenants, tokens or queues (a dlpd has them)");
-  }
+  virtual PipelineService* pipelines() { return nullptr; }
+  virtual SweepService* sweeps() { return nullptr; }
+  virtual ArtifactStore* artifacts() { return nullptr; }
+  virtual ModelRegistry* models() { return nullptr; }
+  virtual Scheduler* scheduler() { return nullptr; }
+  virtual QueueAdmin* queue_admin() { return nullptr; }
+  virtual TenantAdmin* tenant_admin() { return nullptr; }
+  virtual JobMonitor* monitor() { return nullptr; }
+  virtual JobHistory* history() { return nullptr; }
+  virtual ObjectRenderer* objects() { return nullptr; }
 };
 
 // Creates the backend named by context.backend. InvalidArgument for an unknown

@@ -9,7 +9,11 @@
 // prints what they return. A Client owns its Backend and is thread-safe: its
 // functions may be called from several threads at once. Callbacks in options
 // run on the calling thread. Errors are those of the backend: NotFound for an
-// unknown job, Unavailable when the backend cannot be reached.
+// unknown job, Unavailable when the backend cannot be reached. A call that
+// needs what the backend does not offer (a capability of
+// dlp/backend_capabilities.h: pipelines, artifacts, models, queues, tenants,
+// ...) returns Unimplemented: "the slurm backend does not support tenants and
+// tokens (a dlpd has them)".
 #pragma once
 
 #include <functional>
@@ -98,6 +102,9 @@ class Client {
   Client(Context context, std::unique_ptr<Backend> backend);
 
   const Context& context() const { return context_; }
+  // The backend, to ask what it offers beyond jobs (its capability accessors,
+  // dlp/backend_capabilities.h). Owned by the client; thread-safe.
+  Backend& backend() const { return *backend_; }
 
   // ---- Jobs ----
 
@@ -108,7 +115,7 @@ class Client {
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter = {});
   // Requests cancellation; a terminal job is returned unchanged.
   absl::StatusOr<Job> Cancel(std::string_view id);
-  // Deletes an ended job's record and files (Backend::Delete).
+  // Deletes an ended job's record and files (JobHistory::Delete).
   absl::StatusOr<Job> Delete(std::string_view id);
   // Until the job is terminal; returns it then. DeadlineExceeded ("timed out
   // waiting for job 7: still Running") when options.timeout passes first,
@@ -119,13 +126,13 @@ class Client {
   absl::Status Logs(std::string_view id, const LogOptions& options, const LogSink& sink);
   absl::StatusOr<std::vector<Event>> Events(std::string_view id);
   // Why the job waits: reason, place in its queue, estimated start and the
-  // scheduler's decision trace. Unimplemented where the backend has none.
+  // scheduler's decision trace (Scheduler).
   absl::StatusOr<JobExplanation> Why(std::string_view id);
   // Validates the spec (InvalidArgument) and returns what the backend would
   // run for it (a command line, a batch script). Contacts no server.
   absl::StatusOr<std::string> Render(const JobSpec& spec);
 
-  // ---- Pipelines (dlp/pipeline.h) ----
+  // ---- Pipelines (dlp/pipeline.h; PipelineService) ----
 
   // Validates the pipeline (ValidatePipelineSpec: InvalidArgument) and
   // submits all its jobs at once; returns it once the backend stored them.
@@ -138,14 +145,12 @@ class Client {
   // ---- What running jobs report ----
 
   // The job's per-rank trace files as they are now (partial while it runs).
-  // Unimplemented where the backend cannot reach them.
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id);
-  // The latest CPU/memory/GPU sample of each running replica.
-  // Unimplemented where the backend does not sample.
+  // The latest CPU/memory/GPU sample of each running replica (JobMonitor).
   absl::StatusOr<std::vector<ReplicaUsage>> Usage(std::string_view id);
   // A link that signs a browser in to the dlpd's web UI, once and within a
-  // minute (docs/ui.md). NotFound when the dlpd serves no UI (--no-ui);
-  // Unimplemented where the backend is not a dlpd (Slurm).
+  // minute (docs/ui.md; JobMonitor). NotFound when the dlpd serves no UI
+  // (--no-ui).
   absl::StatusOr<UiSignInLink> UiSignIn();
   // Per replica, the latest step and the step rate over its last metrics.
   absl::StatusOr<std::map<std::string, StepRate>> StepRates(std::string_view id);
@@ -158,7 +163,7 @@ class Client {
   absl::StatusOr<WindowedTraces> ProfileWindow(std::string_view id,
                                                const ProfileWindowOptions& options);
 
-  // ---- What jobs keep: artifacts and models (client/artifacts.cc) ----
+  // ---- What jobs keep: artifacts and models (ArtifactStore, ModelRegistry) ----
 
   // The files under the job's output folder (DLP_OUTPUT_DIR), or under its
   // sub-path `path` (a folder or one file), with size, SHA-256 and mtime.
@@ -193,9 +198,8 @@ class Client {
   absl::StatusOr<ModelVersion> SetModelAlias(std::string_view name, std::string_view alias,
                                              int version);
 
-  // ---- Tenants and tokens (a dlpd's owner only) ----
-  // Other tenants' tokens get PermissionDenied; Unimplemented where the
-  // backend is not a dlpd.
+  // ---- Tenants and tokens (a dlpd's owner only; TenantAdmin) ----
+  // Other tenants' tokens get PermissionDenied.
 
   // Creates a tenant whose jobs run as `unix_user` (empty: the tenant's name)
   // and may use `queues`. InvalidArgument for a bad name, AlreadyExists when
@@ -224,8 +228,8 @@ class Client {
 
   // ---- Queues (dlp/queue.h) ----
   // Changing them is for a dlpd's owner (others get PermissionDenied) and
-  // takes effect at the scheduler's next round; reading their standing is
-  // for everyone. Unimplemented where the backend is not a dlpd.
+  // takes effect at the scheduler's next round (QueueAdmin); reading their
+  // standing is for everyone (Scheduler).
 
   // InvalidArgument for a bad name or setting, AlreadyExists when it exists.
   absl::StatusOr<Queue> CreateQueue(const Queue& queue);

@@ -3,6 +3,7 @@
 
 #include "dlp/admin.h"
 #include "dlp/backend.h"
+#include "dlp/backend_capabilities.h"
 #include "dlp/client.h"
 #include "dlp/codec.h"
 #include "dlp/config.h"

@@ -5,12 +5,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "artifacts/verified_file.h"
+#include "client/capability.h"
 #include "dlp/client.h"
 #include "dlp/status.h"
 
 namespace dlp {
 namespace {
 
+using internal::Offered;
 using internal::VerifiedFile;
 
 // Streams through `read` into `dir`/`relative`, checked against `expected`.
@@ -34,13 +36,15 @@ std::string ModelVersion::Ref() const { return absl::StrCat(name, ":", version);
 
 absl::StatusOr<std::vector<Artifact>> Client::ListArtifacts(std::string_view id,
                                                             std::string_view path) {
-  return backend_->Artifacts(id, path);
+  DLP_ASSIGN_OR_RETURN(ArtifactStore * store, Offered(*backend_, backend_->artifacts()));
+  return store->Artifacts(id, path);
 }
 
 absl::StatusOr<std::vector<Artifact>> Client::DownloadArtifacts(std::string_view id,
                                                                 std::string_view path,
                                                                 const std::string& dir) {
-  DLP_ASSIGN_OR_RETURN(std::vector<Artifact> listed, backend_->Artifacts(id, path));
+  DLP_ASSIGN_OR_RETURN(ArtifactStore * store, Offered(*backend_, backend_->artifacts()));
+  DLP_ASSIGN_OR_RETURN(std::vector<Artifact> listed, store->Artifacts(id, path));
   if (listed.empty()) {
     return absl::NotFoundError(
         absl::StrCat("job ", std::string(id), " has no artifacts",
@@ -49,7 +53,7 @@ absl::StatusOr<std::vector<Artifact>> Client::DownloadArtifacts(std::string_view
   std::vector<Artifact> written;
   for (const Artifact& a : listed) {
     DLP_ASSIGN_OR_RETURN(std::string target, Download(dir, a.path, a, [&](const ByteSink& sink) {
-                           return backend_->ReadArtifact(id, a.path, sink);
+                           return store->ReadArtifact(id, a.path, sink);
                          }));
     Artifact w = a;
     w.path = std::move(target);
@@ -59,30 +63,37 @@ absl::StatusOr<std::vector<Artifact>> Client::DownloadArtifacts(std::string_view
 }
 
 absl::StatusOr<ModelVersion> Client::RegisterModel(const ModelRegistration& reg) {
-  return backend_->RegisterModel(reg);
+  DLP_ASSIGN_OR_RETURN(ModelRegistry * models, Offered(*backend_, backend_->models()));
+  return models->RegisterModel(reg);
 }
 
-absl::StatusOr<std::vector<ModelVersion>> Client::ListModels() { return backend_->ListModels(); }
+absl::StatusOr<std::vector<ModelVersion>> Client::ListModels() {
+  DLP_ASSIGN_OR_RETURN(ModelRegistry * models, Offered(*backend_, backend_->models()));
+  return models->ListModels();
+}
 
 absl::StatusOr<ModelVersion> Client::GetModel(std::string_view ref) {
-  return backend_->GetModel(ref);
+  DLP_ASSIGN_OR_RETURN(ModelRegistry * models, Offered(*backend_, backend_->models()));
+  return models->GetModel(ref);
 }
 
 absl::StatusOr<ModelVersion> Client::DownloadModel(std::string_view ref, const std::string& dir) {
-  DLP_ASSIGN_OR_RETURN(ModelVersion model, backend_->GetModel(ref));
+  DLP_ASSIGN_OR_RETURN(ModelRegistry * models, Offered(*backend_, backend_->models()));
+  DLP_ASSIGN_OR_RETURN(ModelVersion model, models->GetModel(ref));
   // The exact version, so an alias moved meanwhile cannot mix two files.
   // (The owner sees a tenant's model as "TENANT/NAME".)
   const std::string exact = model.Ref();
   Artifact expected{model.file, model.size, model.sha256, model.created};
   DLP_ASSIGN_OR_RETURN(model.file, Download(dir, model.file, expected, [&](const ByteSink& sink) {
-                         return backend_->ReadModel(exact, sink);
+                         return models->ReadModel(exact, sink);
                        }));
   return model;
 }
 
 absl::StatusOr<ModelVersion> Client::SetModelAlias(std::string_view name, std::string_view alias,
                                                    int version) {
-  return backend_->SetModelAlias(name, alias, version);
+  DLP_ASSIGN_OR_RETURN(ModelRegistry * models, Offered(*backend_, backend_->models()));
+  return models->SetModelAlias(name, alias, version);
 }
 
 }  // namespace dlp

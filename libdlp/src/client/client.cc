@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "client/capability.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
 
@@ -55,7 +56,10 @@ absl::StatusOr<std::vector<Job>> Client::List(const ListFilter& filter) {
 }
 
 absl::StatusOr<Job> Client::Cancel(std::string_view id) { return backend_->Cancel(id); }
-absl::StatusOr<Job> Client::Delete(std::string_view id) { return backend_->Delete(id); }
+absl::StatusOr<Job> Client::Delete(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(JobHistory * history, internal::Offered(*backend_, backend_->history()));
+  return history->Delete(id);
+}
 
 absl::StatusOr<Job> Client::Wait(std::string_view id, const WaitOptions& options) {
   const absl::Time deadline = absl::Now() + options.timeout;
@@ -91,58 +95,14 @@ absl::StatusOr<std::vector<Event>> Client::Events(std::string_view id) {
   return backend_->Events(id);
 }
 
-absl::StatusOr<JobExplanation> Client::Why(std::string_view id) { return backend_->Why(id); }
+absl::StatusOr<JobExplanation> Client::Why(std::string_view id) {
+  DLP_ASSIGN_OR_RETURN(Scheduler * scheduler, internal::Offered(*backend_, backend_->scheduler()));
+  return scheduler->Why(id);
+}
 
 absl::StatusOr<std::string> Client::Render(const JobSpec& spec) {
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   return backend_->Render(spec);
-}
-
-absl::StatusOr<Tenant> Client::CreateTenant(std::string_view name, std::string_view unix_user,
-                                            const std::vector<std::string>& queues) {
-  return backend_->CreateTenant(Tenant{std::string(name), std::string(unix_user), {}, queues});
-}
-
-absl::StatusOr<Tenant> Client::SetTenantQueues(std::string_view tenant,
-                                               const std::vector<std::string>& queues) {
-  return backend_->SetTenantQueues(tenant, queues);
-}
-
-absl::StatusOr<std::vector<Tenant>> Client::ListTenants() { return backend_->ListTenants(); }
-
-absl::StatusOr<int> Client::DeleteTenant(std::string_view name) {
-  return backend_->DeleteTenant(name);
-}
-
-absl::StatusOr<NewToken> Client::CreateToken(std::string_view tenant,
-                                             std::optional<absl::Time> expires) {
-  return backend_->CreateToken(tenant, expires);
-}
-
-absl::StatusOr<std::vector<TokenInfo>> Client::ListTokens(std::string_view tenant) {
-  return backend_->ListTokens(tenant);
-}
-
-absl::StatusOr<TokenInfo> Client::RevokeToken(int64_t id) { return backend_->RevokeToken(id); }
-
-absl::StatusOr<Queue> Client::CreateQueue(const Queue& queue) {
-  return backend_->CreateQueue(queue);
-}
-
-absl::StatusOr<Queue> Client::UpdateQueue(const Queue& queue) {
-  return backend_->UpdateQueue(queue);
-}
-
-absl::StatusOr<Queue> Client::DeleteQueue(std::string_view name) {
-  return backend_->DeleteQueue(name);
-}
-
-absl::StatusOr<std::vector<Queue>> Client::ListQueues() { return backend_->ListQueues(); }
-
-absl::StatusOr<std::vector<QueueUsage>> Client::QueueUsages() { return backend_->QueueUsages(); }
-
-absl::StatusOr<QueueUsage> Client::GetQueueUsage(std::string_view name) {
-  return backend_->GetQueueUsage(name);
 }
 
 }  // namespace dlp

@@ -1,22 +1,31 @@
-// Client's pipeline calls: validated here, done by the backend.
+// Client's pipeline calls: validated here, done by the backend's PipelineService.
+#include "client/capability.h"
 #include "dlp/client.h"
 #include "dlp/status.h"
 
 namespace dlp {
 
+using internal::Offered;
+
 absl::StatusOr<Pipeline> Client::SubmitPipeline(const PipelineSpec& spec) {
   DLP_RETURN_IF_ERROR(ValidatePipelineSpec(spec));
-  return backend_->SubmitPipeline(spec);
+  DLP_ASSIGN_OR_RETURN(PipelineService * pipelines, Offered(*backend_, backend_->pipelines()));
+  return pipelines->SubmitPipeline(spec);
 }
 
 absl::StatusOr<Pipeline> Client::GetPipeline(std::string_view id) {
-  return backend_->GetPipeline(id);
+  DLP_ASSIGN_OR_RETURN(PipelineService * pipelines, Offered(*backend_, backend_->pipelines()));
+  return pipelines->GetPipeline(id);
 }
 
-absl::StatusOr<std::vector<Pipeline>> Client::ListPipelines() { return backend_->ListPipelines(); }
+absl::StatusOr<std::vector<Pipeline>> Client::ListPipelines() {
+  DLP_ASSIGN_OR_RETURN(PipelineService * pipelines, Offered(*backend_, backend_->pipelines()));
+  return pipelines->ListPipelines();
+}
 
 absl::StatusOr<Pipeline> Client::CancelPipeline(std::string_view id) {
-  return backend_->CancelPipeline(id);
+  DLP_ASSIGN_OR_RETURN(PipelineService * pipelines, Offered(*backend_, backend_->pipelines()));
+  return pipelines->CancelPipeline(id);
 }
 
 }  // namespace dlp

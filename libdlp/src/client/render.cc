@@ -1,9 +1,8 @@
-// RenderJob (`dlp render`): the backend's Render, or for kubernetes the
-// manifests straight from the context's fields, so that rendering needs
-// neither a cluster nor a kubeconfig.
-#include "backends/kubernetes/render.h"
-
+// RenderJob (`dlp render`): the Render of the context's backend, or with
+// -o json its ObjectRenderer's objects. Backends render from the context's
+// fields alone (Kubernetes needs neither a cluster nor a kubeconfig).
 #include "absl/strings/str_cat.h"
+#include "client/capability.h"
 #include "dlp/client.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
@@ -15,19 +14,17 @@ namespace {
 // RenderJob for a spec already validated.
 absl::StatusOr<std::string> Render(const ClientOptions& options, const JobSpec& spec,
                                    RenderFormat format) {
-  constexpr char kKubernetes[] = "kubernetes";
-  ClientOptions resolve = options;
-  if (options.backend == kKubernetes) resolve.backend.clear();
-  DLP_ASSIGN_OR_RETURN(Context context, ResolveContext(resolve));
-  if (options.backend == kKubernetes) context.backend = kKubernetes;
-  if (context.backend == kKubernetes) return internal::k8s::RenderKubernetes(context, spec, format);
-  if (format == RenderFormat::kJson) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "-o json: the ", context.backend,
-        " backend renders a command line, not objects; -o json is for --backend kubernetes"));
-  }
+  DLP_ASSIGN_OR_RETURN(Context context, ResolveContext(options));
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, CreateBackend(context));
-  return backend->Render(spec);
+  if (format == RenderFormat::kText) return backend->Render(spec);
+  ObjectRenderer* objects = backend->objects();
+  if (objects == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-o json: the ", backend->Name(),
+                     " backend renders a command line, not objects; -o json is for a backend "
+                     "whose jobs are objects (kubernetes)"));
+  }
+  return objects->RenderObjects(spec);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // What running jobs report, read through the backend: trace files, resource
 // usage, and the metric lines of their logs (step rates, metric series).
 #include "absl/strings/str_cat.h"
+#include "client/capability.h"
 #include "dlp/client.h"
 #include "dlp/status.h"
 
@@ -17,10 +18,14 @@ absl::StatusOr<std::vector<TraceFile>> Client::TraceFiles(std::string_view id) {
 }
 
 absl::StatusOr<std::vector<ReplicaUsage>> Client::Usage(std::string_view id) {
-  return backend_->Usage(id);
+  DLP_ASSIGN_OR_RETURN(JobMonitor * monitor, internal::Offered(*backend_, backend_->monitor()));
+  return monitor->Usage(id);
 }
 
-absl::StatusOr<UiSignInLink> Client::UiSignIn() { return backend_->UiSignIn(); }
+absl::StatusOr<UiSignInLink> Client::UiSignIn() {
+  DLP_ASSIGN_OR_RETURN(JobMonitor * monitor, internal::Offered(*backend_, backend_->monitor()));
+  return monitor->UiSignIn();
+}
 
 absl::StatusOr<std::map<std::string, StepRate>> Client::StepRates(std::string_view id) {
   LogOptions options;

@@ -1,8 +1,9 @@
-// The sweep functions of dlp/sweep.h: a dlpd (the API backend) runs sweeps
-// itself; on other backends they are foreground sweeps (sweep/foreground.h).
+// The sweep functions of dlp/sweep.h: a backend with a SweepService (a dlpd)
+// runs sweeps itself; on other backends they are foreground sweeps
+// (sweep/foreground.h).
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "backends/api/api_backend.h"
+#include "dlp/backend_capabilities.h"
 #include "dlp/client.h"
 #include "dlp/status.h"
 #include "dlp/sweep.h"
@@ -10,19 +11,6 @@
 
 namespace dlp {
 namespace {
-
-// The client's backend, and its dlpd API when it is one (null elsewhere).
-struct Backends {
-  std::unique_ptr<Backend> backend;
-  internal::ApiBackend* dlpd = nullptr;
-};
-
-absl::StatusOr<Backends> Open(const Client& client) {
-  Backends b;
-  DLP_ASSIGN_OR_RETURN(b.backend, CreateBackend(client.context()));
-  b.dlpd = dynamic_cast<internal::ApiBackend*>(b.backend.get());
-  return b;
-}
 
 absl::Status NoSweeps(const Backend& backend, std::string_view id) {
   return absl::NotFoundError(absl::StrCat("no sweep ", std::string(id), " (the ", backend.Name(),
@@ -34,36 +22,35 @@ absl::Status NoSweeps(const Backend& backend, std::string_view id) {
 
 absl::StatusOr<Sweep> SubmitSweep(const Client& client, const SweepSpec& spec, bool foreground) {
   DLP_RETURN_IF_ERROR(ValidateSweepSpec(spec));
-  DLP_ASSIGN_OR_RETURN(Backends b, Open(client));
-  if (!foreground && b.dlpd != nullptr) return b.dlpd->SubmitSweep(spec);
+  SweepService* service = client.backend().sweeps();
+  if (!foreground && service != nullptr) return service->SubmitSweep(spec);
   return internal::CreateForegroundSweep(spec);
 }
 
 absl::StatusOr<Sweep> GetSweep(const Client& client, std::string_view id) {
   if (internal::IsForegroundSweep(id)) return internal::LoadForegroundSweep(id);
-  DLP_ASSIGN_OR_RETURN(Backends b, Open(client));
-  if (b.dlpd == nullptr) return NoSweeps(*b.backend, id);
-  return b.dlpd->GetSweep(id);
+  SweepService* service = client.backend().sweeps();
+  if (service == nullptr) return NoSweeps(client.backend(), id);
+  return service->GetSweep(id);
 }
 
 absl::StatusOr<std::vector<Sweep>> ListSweeps(const Client& client) {
-  DLP_ASSIGN_OR_RETURN(Backends b, Open(client));
   std::vector<Sweep> out;
-  if (b.dlpd != nullptr) {
-    DLP_ASSIGN_OR_RETURN(out, b.dlpd->ListSweeps());
+  if (SweepService* service = client.backend().sweeps(); service != nullptr) {
+    DLP_ASSIGN_OR_RETURN(out, service->ListSweeps());
   }
   for (Sweep& s : internal::ListForegroundSweeps()) out.push_back(std::move(s));
   return out;
 }
 
 absl::StatusOr<Sweep> CancelSweep(const Client& client, std::string_view id) {
-  DLP_ASSIGN_OR_RETURN(Backends b, Open(client));
   if (!internal::IsForegroundSweep(id)) {
-    if (b.dlpd == nullptr) return NoSweeps(*b.backend, id);
-    return b.dlpd->CancelSweep(id);
+    SweepService* service = client.backend().sweeps();
+    if (service == nullptr) return NoSweeps(client.backend(), id);
+    return service->CancelSweep(id);
   }
   DLP_ASSIGN_OR_RETURN(Sweep sweep, internal::LoadForegroundSweep(id));
-  std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(*b.backend);
+  std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(client.backend());
   std::unique_ptr<internal::SweepSaver> saver = internal::ForegroundSaver();
   internal::SweepDriver driver(*host, *saver);
   DLP_RETURN_IF_ERROR(driver.Cancel(sweep, "sweep cancelled"));
@@ -74,14 +61,14 @@ absl::StatusOr<Sweep> CancelSweep(const Client& client, std::string_view id) {
 absl::StatusOr<Sweep> FollowSweep(const Client& client, std::string_view id,
                                   const SweepFollowOptions& options) {
   const bool foreground = internal::IsForegroundSweep(id);
-  DLP_ASSIGN_OR_RETURN(Backends b, Open(client));
-  if (!foreground && b.dlpd == nullptr) return NoSweeps(*b.backend, id);
-  std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(*b.backend);
+  SweepService* service = client.backend().sweeps();
+  if (!foreground && service == nullptr) return NoSweeps(client.backend(), id);
+  std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(client.backend());
   std::unique_ptr<internal::SweepSaver> saver = internal::ForegroundSaver();
   internal::SweepDriver driver(*host, *saver);
   while (true) {
     absl::StatusOr<Sweep> sweep =
-        foreground ? internal::LoadForegroundSweep(id) : b.dlpd->GetSweep(id);
+        foreground ? internal::LoadForegroundSweep(id) : service->GetSweep(id);
     if (!sweep.ok()) return sweep.status();
     if (foreground) DLP_RETURN_IF_ERROR(driver.Step(*sweep));
     if (options.on_update) options.on_update(*sweep);

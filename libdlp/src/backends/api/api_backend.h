@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dlp/backend.h"
-#include "dlp/sweep.h"
+#include "dlp/backend_capabilities.h"
 #include "http/http_client.h"
 
 namespace dlp::internal {
@@ -21,9 +21,29 @@ class ApiConnector {
   virtual absl::StatusOr<std::shared_ptr<const HttpClient>> Connect(bool refresh) = 0;
 };
 
-class ApiBackend : public Backend {
+// A dlpd offers every capability but ObjectRenderer (it runs jobs as processes).
+class ApiBackend final : public Backend,
+                         public PipelineService,
+                         public SweepService,
+                         public ArtifactStore,
+                         public ModelRegistry,
+                         public Scheduler,
+                         public QueueAdmin,
+                         public TenantAdmin,
+                         public JobMonitor,
+                         public JobHistory {
  public:
   ApiBackend(std::string name, std::unique_ptr<ApiConnector> connector);
+
+  PipelineService* pipelines() override { return this; }
+  SweepService* sweeps() override { return this; }
+  ArtifactStore* artifacts() override { return this; }
+  ModelRegistry* models() override { return this; }
+  Scheduler* scheduler() override { return this; }
+  QueueAdmin* queue_admin() override { return this; }
+  TenantAdmin* tenant_admin() override { return this; }
+  JobMonitor* monitor() override { return this; }
+  JobHistory* history() override { return this; }
 
   std::string Name() const override { return name_; }
   absl::StatusOr<Job> Submit(const JobSpec& spec) override;
@@ -75,11 +95,11 @@ class ApiBackend : public Backend {
   absl::StatusOr<std::vector<Queue>> ListQueues() override;
   absl::StatusOr<std::vector<QueueUsage>> QueueUsages() override;
   absl::StatusOr<QueueUsage> GetQueueUsage(std::string_view name) override;
-  // /v1/sweeps (api_backend_sweeps.cc): a dlpd runs sweeps (client/sweeps.cc).
-  absl::StatusOr<Sweep> SubmitSweep(const SweepSpec& spec);
-  absl::StatusOr<Sweep> GetSweep(std::string_view id);
-  absl::StatusOr<std::vector<Sweep>> ListSweeps();
-  absl::StatusOr<Sweep> CancelSweep(std::string_view id);
+  // /v1/sweeps (api_backend_sweeps.cc).
+  absl::StatusOr<Sweep> SubmitSweep(const SweepSpec& spec) override;
+  absl::StatusOr<Sweep> GetSweep(std::string_view id) override;
+  absl::StatusOr<std::vector<Sweep>> ListSweeps() override;
+  absl::StatusOr<Sweep> CancelSweep(std::string_view id) override;
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect

@@ -17,7 +17,6 @@
 #include "backends/kubernetes/watch.h"
 #include "dlp/codec.h"
 #include "dlp/status.h"
-#include "job/elastic_note.h"
 
 namespace dlp::internal::k8s {
 namespace {
@@ -335,19 +334,6 @@ absl::StatusOr<std::vector<Event>> KubernetesBackend::Events(std::string_view id
   std::stable_sort(events.begin(), events.end(),
                    [](const Event& a, const Event& b) { return a.time < b.time; });
   return events;
-}
-
-absl::StatusOr<std::string> KubernetesBackend::Render(const JobSpec& spec) {
-  RenderOptions render = options_.render;
-  render.name_space = name_space_.empty() ? "default" : name_space_;
-  // No job id: objects named after the job, as `dlp render` shows them.
-  DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, RenderManifests(spec, render));
-  // JobSet's elastic replicated Jobs (kubernetes-sigs/jobset#463) are not in
-  // its v1alpha2 API; nor do Job, Volcano or TrainJob resize a running gang.
-  return RunsAtCountNote(spec,
-                         "on Kubernetes, where no workload flavour resizes a running gang (JobSet "
-                         "v1alpha2 has no elastic replicated Job)") +
-         ManifestsToYaml(manifests);
 }
 
 absl::StatusOr<Pipeline> KubernetesBackend::SubmitPipeline(const PipelineSpec& spec) {

@@ -19,6 +19,7 @@
 #include "backends/kubernetes/pipelines.h"
 #include "backends/kubernetes/status_mapping.h"
 #include "dlp/backend.h"
+#include "dlp/backend_capabilities.h"
 
 namespace dlp::internal::k8s {
 
@@ -38,11 +39,15 @@ absl::StatusOr<KubernetesOptions> KubernetesOptionsOf(const Context& context);
 // it to the job's name (manifests.h).
 std::string NewJobId();
 
-class KubernetesBackend final : public Backend {
+// Pipelines move on only while a `dlp` process steps them (pipelines.h); a
+// job's objects have a JSON form (`dlp render -o json`).
+class KubernetesBackend final : public Backend, public PipelineService, public ObjectRenderer {
  public:
   explicit KubernetesBackend(KubernetesOptions options);
 
   std::string Name() const override { return "kubernetes"; }
+  PipelineService* pipelines() override { return this; }
+  ObjectRenderer* objects() override { return this; }
   absl::StatusOr<Job> Submit(const JobSpec& spec) override;
   absl::StatusOr<Job> Get(std::string_view id) override;
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override;
@@ -50,7 +55,9 @@ class KubernetesBackend final : public Backend {
   absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) override;
   absl::Status Logs(std::string_view id, const LogOptions& options, const LogSink& sink) override;
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override;
+  // Multi-document YAML, after a note on an elastic role it runs at its count.
   absl::StatusOr<std::string> Render(const JobSpec& spec) override;
+  absl::StatusOr<std::string> RenderObjects(const JobSpec& spec) override;  // a JSON list
   absl::StatusOr<std::vector<TraceFile>> TraceFiles(std::string_view id) override;
 
   // Pipelines (pipelines.h); StepPipeline moves one on (dlp/pipeline_driver.h).
@@ -58,7 +65,8 @@ class KubernetesBackend final : public Backend {
   absl::StatusOr<Pipeline> GetPipeline(std::string_view id) override;
   absl::StatusOr<std::vector<Pipeline>> ListPipelines() override;
   absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) override;
-  absl::StatusOr<Pipeline> StepPipeline(std::string_view id);
+  bool SteppedInForeground() const override { return true; }
+  absl::StatusOr<Pipeline> StepPipeline(std::string_view id) override;
 
   // Submit with a given job id and extra labels on every object. Again (a
   // step repeated after an interrupted one): an object that already exists
@@ -72,6 +80,8 @@ class KubernetesBackend final : public Backend {
   // The API client, from the kubeconfig on first use (so `dlp render` needs none).
   absl::StatusOr<const ApiClient*> Api();
   const std::string& Namespace() const { return name_space_; }
+  // The objects of `spec` under this context, without a job id (render.cc).
+  absl::StatusOr<std::vector<nlohmann::json>> Manifests(const JobSpec& spec) const;
   // One job's objects; NotFound when its record does not exist.
   absl::StatusOr<JobObjects> Read(const ApiClient& api, std::string_view id);
   absl::StatusOr<ResourceType> WorkloadTypeOf(const nlohmann::json& record) const;

@@ -1,7 +1,10 @@
 #include "backends/kubernetes/render.h"
 
 #include "absl/strings/str_cat.h"
+#include "backends/kubernetes/kubernetes_backend.h"
 #include "codec/codec_internal.h"
+#include "dlp/status.h"
+#include "job/elastic_note.h"
 
 namespace dlp::internal::k8s {
 
@@ -53,13 +56,27 @@ std::string ManifestsToJson(const std::vector<nlohmann::json>& objects) {
   return list.dump(2) + "\n";
 }
 
-absl::StatusOr<std::string> RenderKubernetes(const Context& context, const JobSpec& spec,
-                                             RenderFormat format) {
-  absl::StatusOr<RenderOptions> options = RenderOptionsFromContext(context);
-  if (!options.ok()) return options.status();
-  absl::StatusOr<std::vector<nlohmann::json>> objects = RenderManifests(spec, *options);
-  if (!objects.ok()) return objects.status();
-  return format == RenderFormat::kJson ? ManifestsToJson(*objects) : ManifestsToYaml(*objects);
+absl::StatusOr<std::vector<nlohmann::json>> KubernetesBackend::Manifests(
+    const JobSpec& spec) const {
+  RenderOptions render = options_.render;
+  render.name_space = name_space_.empty() ? "default" : name_space_;
+  // No job id: objects named after the job, as `dlp render` shows them.
+  return RenderManifests(spec, render);
+}
+
+absl::StatusOr<std::string> KubernetesBackend::Render(const JobSpec& spec) {
+  DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, Manifests(spec));
+  // JobSet's elastic replicated Jobs (kubernetes-sigs/jobset#463) are not in
+  // its v1alpha2 API; nor do Job, Volcano or TrainJob resize a running gang.
+  return RunsAtCountNote(spec,
+                         "on Kubernetes, where no workload flavour resizes a running gang (JobSet "
+                         "v1alpha2 has no elastic replicated Job)") +
+         ManifestsToYaml(manifests);
+}
+
+absl::StatusOr<std::string> KubernetesBackend::RenderObjects(const JobSpec& spec) {
+  DLP_ASSIGN_OR_RETURN(std::vector<nlohmann::json> manifests, Manifests(spec));
+  return ManifestsToJson(manifests);
 }
 
 }  // namespace dlp::internal::k8s

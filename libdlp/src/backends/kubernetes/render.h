@@ -1,5 +1,6 @@
-// `dlp render --backend kubernetes`: the manifests of a spec under a context,
-// as text. Needs no cluster and no kubeconfig: only the context's fields.
+// `dlp render --backend kubernetes`: the manifests of a spec under a context
+// (KubernetesBackend::Render and RenderObjects). Needs no cluster and no
+// kubeconfig: only the context's fields.
 #pragma once
 
 #include <string>
@@ -7,7 +8,6 @@
 
 #include "absl/status/statusor.h"
 #include "backends/kubernetes/manifests.h"
-#include "dlp/client.h"
 #include "dlp/config.h"
 
 namespace dlp::internal::k8s {
@@ -20,10 +20,5 @@ absl::StatusOr<RenderOptions> RenderOptionsFromContext(const Context& context);
 // Multi-document YAML ("---" before each object) or a JSON list.
 std::string ManifestsToYaml(const std::vector<nlohmann::json>& objects);
 std::string ManifestsToJson(const std::vector<nlohmann::json>& objects);
-
-// The manifests of `spec` (validated by the caller) under `context`, the job
-// id left out: objects are named after the job.
-absl::StatusOr<std::string> RenderKubernetes(const Context& context, const JobSpec& spec,
-                                             RenderFormat format);
 
 }  // namespace dlp::internal::k8s

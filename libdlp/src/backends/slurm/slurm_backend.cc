@@ -27,6 +27,7 @@
 #include "backends/slurm/transport.h"
 #include "contract/dlp_run.h"
 #include "contract/group.h"
+#include "dlp/backend_capabilities.h"
 #include "dlp/codec.h"
 #include "dlp/profile.h"
 #include "dlp/spec.h"
@@ -67,7 +68,9 @@ absl::Status WriteFile(const std::string& path, const std::string& text) {
   return absl::OkStatus();
 }
 
-class SlurmBackend final : public Backend {
+// Slurm orders a pipeline's jobs itself (--dependency) and its job folders
+// sit on a shared filesystem, where the output can be read.
+class SlurmBackend final : public Backend, public PipelineService, public ArtifactStore {
  public:
   SlurmBackend(std::unique_ptr<SlurmTransport> transport, SlurmJobLayout defaults,
                std::string workdir, std::string user)
@@ -75,6 +78,8 @@ class SlurmBackend final : public Backend {
         workdir_(std::move(workdir)), user_(std::move(user)) {}
 
   std::string Name() const override { return "slurm"; }
+  PipelineService* pipelines() override { return this; }
+  ArtifactStore* artifacts() override { return this; }
 
   absl::StatusOr<Job> Submit(const JobSpec& submitted) override {
     DLP_ASSIGN_OR_RETURN(SubmittedSlurmJob job, SubmitJob(submitted));
