@@ -171,12 +171,20 @@ class Backend {
 
   // Pipelines (dlp/pipeline.h): submitted at once, each job waiting for
   // those it depends on. Submit takes a spec ValidatePipelineSpec accepted;
-  // NotFound for an unknown id; Cancel cancels every job not yet ended.
+  // NotFound for an unknown id; Cancel cancels every job not yet ended;
+  // Delete removes the pipeline with its jobs (as Delete does each), and
+  // returns it as it was: FailedPrecondition while a job of it has not
+  // ended, unless `force` (cancelled first, deleted once its jobs ended).
   // Unimplemented where the backend has none.
   virtual absl::StatusOr<Pipeline> SubmitPipeline(const PipelineSpec&) { return NoPipelines(); }
   virtual absl::StatusOr<Pipeline> GetPipeline(std::string_view) { return NoPipelines(); }
   virtual absl::StatusOr<std::vector<Pipeline>> ListPipelines() { return NoPipelines(); }
   virtual absl::StatusOr<Pipeline> CancelPipeline(std::string_view) { return NoPipelines(); }
+  virtual absl::StatusOr<Pipeline> DeletePipeline(std::string_view id, bool /*force*/) {
+    return absl::UnimplementedError("the " + Name() + " backend cannot delete pipeline " +
+                                    std::string(id) + ": its history is kept by the " + Name() +
+                                    " system itself");
+  }
 
   // Tenants and tokens of a dlpd (Client's functions of the same names say
   // what they do). Unimplemented where the backend is not a dlpd.
@@ -192,6 +200,9 @@ class Backend {
   virtual absl::StatusOr<TokenInfo> RevokeToken(int64_t) { return NoTenants(); }
   virtual absl::StatusOr<Tenant> SetTenantQueues(std::string_view,
                                                  const std::vector<std::string>&) {
+    return NoTenants();
+  }
+  virtual absl::StatusOr<Tenant> SetTenantDiskQuota(std::string_view, std::optional<int64_t>) {
     return NoTenants();
   }
   // Queues of a dlpd (dlp/queue.h); Unimplemented elsewhere.

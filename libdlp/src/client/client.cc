@@ -110,6 +110,11 @@ absl::StatusOr<Tenant> Client::SetTenantQueues(std::string_view tenant,
 
 absl::StatusOr<std::vector<Tenant>> Client::ListTenants() { return backend_->ListTenants(); }
 
+absl::StatusOr<Tenant> Client::SetTenantDiskQuota(std::string_view tenant,
+                                                  std::optional<int64_t> bytes) {
+  return backend_->SetTenantDiskQuota(tenant, bytes);
+}
+
 absl::StatusOr<int> Client::DeleteTenant(std::string_view name) {
   return backend_->DeleteTenant(name);
 }

@@ -19,4 +19,8 @@ absl::StatusOr<Pipeline> Client::CancelPipeline(std::string_view id) {
   return backend_->CancelPipeline(id);
 }
 
+absl::StatusOr<Pipeline> Client::DeletePipeline(std::string_view id, bool force) {
+  return backend_->DeletePipeline(id, force);
+}
+
 }  // namespace dlp
