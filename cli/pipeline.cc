@@ -1,4 +1,5 @@
-// dlp pipeline status ID | list | cancel ID [-o table|json] | resume ID [-q]:
+// dlp pipeline status ID | list | cancel ID [-o table|json] | resume ID [-q] |
+// delete ID... [--force]:
 // pipelines (kind: Pipeline, submitted with `dlp submit`), shown as a tree of
 // their jobs.
 #include "pipeline.h"
@@ -16,6 +17,8 @@
 #include "absl/time/clock.h"
 #include "admin.h"
 #include "common.h"
+#include "delete.h"
+#include "dlp/status.h"
 #include "dlp/pipeline.h"
 #include "dlp/pipeline_driver.h"
 #include "interrupt.h"
@@ -188,7 +191,8 @@ void RegisterPipeline(CLI::App& parent, Invocation& invocation) {
   Invocation* inv = &invocation;
   CLI::App* cmd = parent.add_subcommand(
       "pipeline",
-      "Show, list, cancel or resume pipelines (submit one with dlp submit, kind: Pipeline)");
+      "Show, list, cancel, resume or delete pipelines (submit one with dlp submit, kind: "
+      "Pipeline)");
   cmd->require_subcommand(1);
   CLI::App* status = cmd->add_subcommand("status", "Show a pipeline's jobs as a tree with states");
   status->add_option("ID", flags->id, "Pipeline id")->required();
@@ -213,6 +217,12 @@ void RegisterPipeline(CLI::App& parent, Invocation& invocation) {
   resume->add_flag("-q,--quiet", flags->quiet, "Print nothing while following");
   resume->callback(
       [flags, inv] { inv->action = [flags, inv] { return RunResume(*flags, inv->globals); }; });
+  AddGroupDelete(*cmd, invocation, "pipeline",
+                 [](Client& client, const std::string& id,
+                    bool force) -> absl::StatusOr<std::string> {
+                   DLP_ASSIGN_OR_RETURN(Pipeline pipeline, client.DeletePipeline(id, force));
+                   return pipeline.id;
+                 });
 }
 
 }  // namespace dlp::cli

@@ -1,4 +1,4 @@
-// dlp sweep submit|status|list|cancel|resume: hyperparameter sweeps
+// dlp sweep submit|status|list|cancel|resume|delete: hyperparameter sweeps
 // (dlp/sweep.h, docs/experiments.md).
 #include "sweep.h"
 
@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common.h"
+#include "delete.h"
+#include "dlp/status.h"
 #include "interrupt.h"
 #include "table.h"
 
@@ -193,6 +195,13 @@ void RegisterSweep(CLI::App& parent, Invocation& invocation) {
   resume->add_option("SWEEP", flags->id, "Sweep id")->required();
   resume->add_flag("-q,--quiet", flags->submit.quiet, "Print nothing while following");
   resume->callback(action(RunResume));
+
+  AddGroupDelete(*cmd, invocation, "sweep",
+                 [](Client& client, const std::string& id,
+                    bool force) -> absl::StatusOr<std::string> {
+                   DLP_ASSIGN_OR_RETURN(Sweep sweep, DeleteSweep(client, id, force));
+                   return sweep.id;
+                 });
 }
 
 }  // namespace dlp::cli

@@ -137,20 +137,22 @@ _dlp() {
       esac ;;
     sweep)
       if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W "submit status list cancel resume --help" -- "$cur")); return
+        COMPREPLY=($(compgen -W "submit status list cancel resume delete --help" -- "$cur")); return
       fi
       case $sub in
         submit) flags="--set --name --follow --foreground -q --quiet"; args=files ;;
         status) flags="-o --output --plot --png" ;;
         list) flags="-o --output" ;;
         resume) flags="-q --quiet" ;;
+        delete) flags="-f --force -q --quiet" ;;
       esac ;;
     pipeline)
       if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W "status list cancel resume --help" -- "$cur")); return
+        COMPREPLY=($(compgen -W "status list cancel resume delete --help" -- "$cur")); return
       fi
       case $sub in
         resume) flags="-q --quiet" ;;
+        delete) flags="-f --force -q --quiet" ;;
         *) flags="-o --output" ;;
       esac ;;
     queue)
@@ -164,7 +166,7 @@ _dlp() {
       fi
       if [[ -z $verb ]]; then
         case $sub in
-          tenant) COMPREPLY=($(compgen -W "create update list delete --help" -- "$cur")) ;;
+          tenant) COMPREPLY=($(compgen -W "create update list show delete --help" -- "$cur")) ;;
           token) COMPREPLY=($(compgen -W "create list revoke --help" -- "$cur")) ;;
           queue) COMPREPLY=($(compgen -W "create update delete list --help" -- "$cur")) ;;
         esac
@@ -172,8 +174,8 @@ _dlp() {
       fi
       case $sub/$verb in
         tenant/create) flags="--user --queues -o --output" ;;
-        tenant/update) flags="--queues -o --output" ;;
-        tenant/list|token/list|queue/list|queue/delete) flags="-o --output" ;;
+        tenant/update) flags="--queues --disk-quota -o --output" ;;
+        tenant/list|tenant/show|token/list|queue/list|queue/delete) flags="-o --output" ;;
         token/create) flags="--expires -o --output" ;;
         queue/create|queue/update)
           flags="--cohort --nominal --borrowing-limit --lending-limit --weight --priority-range -o --output" ;;

@@ -146,19 +146,22 @@ complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a top -d 'Li
 complete -c dlp -n '__fish_seen_subcommand_from top' -l interval -x -d 'Seconds between refreshes'
 complete -c dlp -n '__fish_seen_subcommand_from top' -l once -d 'Print one snapshot and exit'
 
-# sweep submit|status|list|cancel|resume
+# sweep submit|status|list|cancel|resume|delete
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a sweep -d 'Hyperparameter sweeps'
-set -l dlp_sweep_verbs submit status list cancel resume
+set -l dlp_sweep_verbs submit status list cancel resume delete
 complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a submit -d 'Submit a sweep spec'
 complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a status -d "Show a sweep's leaderboard"
 complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a list -d 'List sweeps'
 complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a cancel -d 'Cancel a sweep'
 complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a resume -d 'Go on driving a foreground sweep'
+complete -c dlp -n "__fish_seen_subcommand_from sweep; and not __fish_seen_subcommand_from $dlp_sweep_verbs" -a delete -d 'Delete ended sweeps with their jobs'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l set -x -d 'Override a spec value'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l name -x -d 'Sweep name'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l follow -d 'Follow the sweep until it ends'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit' -l foreground -d 'Run the controller in this process'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from submit resume' -s q -l quiet -d 'Print only the sweep id'
+complete -c dlp -n '__fish_seen_subcommand_from sweep pipeline; and __fish_seen_subcommand_from delete' -s f -l force -d 'Cancel first what has not ended'
+complete -c dlp -n '__fish_seen_subcommand_from sweep pipeline; and __fish_seen_subcommand_from delete' -s q -l quiet -d 'Print nothing on success'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status list' -s o -l output -x -a 'table json' -d 'Output format'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status' -l plot -d 'Draw the objective per trial'
 complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcommand_from status' -l png -r -d 'Write the chart as a PNG image'
@@ -167,14 +170,15 @@ complete -c dlp -n '__fish_seen_subcommand_from sweep; and __fish_seen_subcomman
 complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a ui -d 'Open the web UI of the dlpd, signed in'
 complete -c dlp -n '__fish_seen_subcommand_from ui' -l print-url -d 'Only print the one-time sign-in link'
 
-# pipeline status ID | list | cancel ID | resume ID
-complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel or resume pipelines'
-set -l dlp_pipeline_verbs status list cancel resume
+# pipeline status ID | list | cancel ID | resume ID | delete ID...
+complete -c dlp -n "not __fish_seen_subcommand_from $dlp_commands" -a pipeline -d 'Show, list, cancel, resume or delete pipelines'
+set -l dlp_pipeline_verbs status list cancel resume delete
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a status -d 'Show a pipeline as a tree of its jobs'
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a list -d 'List pipelines'
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a cancel -d 'Cancel every job of a pipeline'
 complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a resume -d 'Drive a pipeline until it ends'
-complete -c dlp -n '__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from resume' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n "__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from $dlp_pipeline_verbs" -a delete -d 'Delete ended pipelines with their jobs'
+complete -c dlp -n '__fish_seen_subcommand_from pipeline; and not __fish_seen_subcommand_from resume delete' -s o -l output -x -a 'table json' -d 'Output format'
 complete -c dlp -n '__fish_seen_subcommand_from pipeline; and __fish_seen_subcommand_from resume' -s q -l quiet -d 'Print nothing while following'
 
 # queue [show NAME]
@@ -182,13 +186,14 @@ complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subco
 complete -c dlp -n '__fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from admin' -s o -l output -x -a 'table json' -d 'Output format'
 # admin tenant|token|queue
 set -l dlp_admin_objects tenant token queue
-complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a tenant -d 'Create, update, list and delete tenants'
+complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a tenant -d 'Create, update, list, show and delete tenants'
 complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a token -d "Create, list and revoke tenants' tokens"
 complete -c dlp -n "__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from $dlp_admin_objects" -a queue -d 'Create, update, delete and list queues'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a create -d 'Create a tenant'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a update -d 'Change the queues a tenant may use'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a list -d 'List tenants'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list delete' -a delete -d 'Delete a tenant and revoke its tokens'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list show delete' -a create -d 'Create a tenant'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list show delete' -a update -d 'Change the queues or the disk quota of a tenant'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list show delete' -a list -d 'List tenants'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list show delete' -a show -d 'Show a tenant'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and not __fish_seen_subcommand_from create update list show delete' -a delete -d 'Delete a tenant and revoke its tokens'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a create -d 'Create a token (shown once)'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a list -d 'List tokens'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and not __fish_seen_subcommand_from create list revoke' -a revoke -d 'Revoke a token'
@@ -198,6 +203,7 @@ complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcomman
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and not __fish_seen_subcommand_from create update delete list' -a list -d 'List queues'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and __fish_seen_subcommand_from create' -l user -x -a '(__fish_complete_users)' -d 'Unix account its jobs run as'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and __fish_seen_subcommand_from create update' -l queues -x -d 'Queues its jobs may use (comma-separated)'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tenant; and __fish_seen_subcommand_from update' -l disk-quota -x -a 'default' -d 'Its own disk quota (10Gi; 0: none)'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from token; and __fish_seen_subcommand_from create' -l expires -x -a '1h 1d 7d 30d 90d' -d 'Lifetime (30d; m, h, d or w)'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l cohort -x -d 'Cohort that shares unused quota'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l nominal -x -d 'Guaranteed quota (cpu=8,memory=64Gi,gpu=4)'
@@ -205,4 +211,4 @@ complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcomman
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l lending-limit -x -d 'Most it lends (or none)'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l weight -x -d 'Fair-share weight'
 complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from queue; and __fish_seen_subcommand_from create update' -l priority-range -x -d 'Priorities its jobs may have (-100..1000)'
-complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from create update delete list' -s o -l output -x -a 'table json' -d 'Output format'
+complete -c dlp -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from create update delete list show' -s o -l output -x -a 'table json' -d 'Output format'

@@ -92,7 +92,8 @@ TEST(CliAdminHelp, EveryVerbHasHelpAndUsageErrorsExitTwo) {
   CliEnv env;
   const std::vector<std::vector<std::string>> verbs = {
       {"tenant", "create", "--user"}, {"tenant", "list", "--output"},
-      {"tenant", "delete", "NAME"},   {"token", "create", "--expires"},
+      {"tenant", "delete", "NAME"},   {"tenant", "update", "--disk-quota"},
+      {"tenant", "show", "NAME"},     {"token", "create", "--expires"},
       {"token", "list", "TENANT"},    {"token", "revoke", "TOKEN_ID"}};
   for (const auto& verb : verbs) {
     RunResult r = env.Dlp({"admin", verb[0], verb[1], "--help"});

@@ -23,21 +23,22 @@ const env = new DlpEnv(build, { dlpdArgs: ["--gpus", "2"] });
 const checked = new Set();
 let failures = 0;
 
-// GETs `path` with the owner's token and checks the answer against `def`.
-// headers: instead of the owner's bearer token (a UI session's cookie).
-async function expectConforms(path, def, { status = 200, headers } = {}) {
-  const res = await fetch(`${env.base}${path}`, { headers: headers ?? { Authorization: `Bearer ${env.token}` } });
+// GETs (or `method`s) `path` with the owner's token and checks the answer
+// against `def`. headers: instead of the owner's bearer token (a UI
+// session's cookie).
+async function expectConforms(path, def, { status = 200, headers, method = "GET" } = {}) {
+  const res = await fetch(`${env.base}${path}`, { method, headers: headers ?? { Authorization: `Bearer ${env.token}` } });
   const body = await res.json();
   const validate = ajv.getSchema(`${schema.$id}#/$defs/${def}`);
   assert.ok(validate, `no definition ${def} in the schema`);
   const ok = res.status === status && validate(body);
   checked.add(def);
   if (ok) {
-    console.log(`ok   GET ${path} is a ${def}`);
+    console.log(`ok   ${method} ${path} is a ${def}`);
     return body;
   }
   failures += 1;
-  console.log(`FAIL GET ${path}: status ${res.status} (expected ${status}), not a ${def}:`);
+  console.log(`FAIL ${method} ${path}: status ${res.status} (expected ${status}), not a ${def}:`);
   for (const e of validate.errors ?? []) console.log(`  ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
   console.log(`  body: ${JSON.stringify(body).slice(0, 2000)}`);
   return body;
@@ -124,6 +125,11 @@ try {
   await expectConforms("/v1/usage/history?hours=1", "UsageHistory");
 
   await expectConforms("/v1/jobs/999999", "ErrorReply", { status: 404 });
+
+  // Deleting a pipeline or a sweep answers it as it was.
+  await expectConforms(`/v1/pipelines/${pipelines.pipelines[0].id}`, "Pipeline", { method: "DELETE" });
+  await expectConforms(`/v1/sweeps/${sweeps.sweeps[0].id}`, "Sweep", { method: "DELETE" });
+  await expectConforms(`/v1/sweeps/${sweeps.sweeps[0].id}`, "ErrorReply", { status: 404, method: "DELETE" });
 
   // A web UI session: signed in with a one-time code, as the browser is.
   const signIn = await fetch(await env.signInUrl(), { redirect: "manual" });

@@ -21,6 +21,12 @@ struct Tenant {
   // The queues its jobs may name (spec.queue) where dlpd has queues
   // (dlp/queue.h); the owner may use every queue.
   std::vector<std::string> queues;
+  // Its own disk quota in bytes (0: none), set with `dlp admin tenant update
+  // --disk-quota`; unset: dlpd's --tenant-disk-quota applies.
+  std::optional<int64_t> disk_quota;
+  // The quota dlpd holds it to now, either of those (0: none). Filled in by
+  // dlpd; ignored in requests.
+  int64_t disk_quota_in_force = 0;
 };
 
 // A token as listed: never the token itself, which only its creator sees once.

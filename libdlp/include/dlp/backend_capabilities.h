@@ -37,6 +37,15 @@ class PipelineService {
   virtual absl::StatusOr<Pipeline> GetPipeline(std::string_view id) = 0;
   virtual absl::StatusOr<std::vector<Pipeline>> ListPipelines() = 0;
   virtual absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) = 0;
+  // Removes the pipeline with its jobs (as JobHistory::Delete does each) and
+  // returns it as it was: FailedPrecondition while a job of it has not ended,
+  // unless `force` (cancelled first, deleted once its jobs ended).
+  // Unimplemented where the system that ran it keeps its history.
+  virtual absl::StatusOr<Pipeline> DeletePipeline(std::string_view id, bool /*force*/) {
+    return absl::UnimplementedError("pipeline " + std::string(id) +
+                                    " is kept by the system that ran it; it cannot be deleted "
+                                    "through dlp");
+  }
   // True where nothing but a process stepping the pipeline moves it on
   // (Kubernetes: dlp/pipeline_driver.h); false where the backend does itself.
   virtual bool SteppedInForeground() const { return false; }
@@ -55,6 +64,9 @@ class SweepService {
   virtual absl::StatusOr<Sweep> GetSweep(std::string_view id) = 0;
   virtual absl::StatusOr<std::vector<Sweep>> ListSweeps() = 0;
   virtual absl::StatusOr<Sweep> CancelSweep(std::string_view id) = 0;
+  // Removes the sweep with its trials' jobs; FailedPrecondition while it is
+  // active, unless `force` (cancelled first, deleted once its trials ended).
+  virtual absl::StatusOr<Sweep> DeleteSweep(std::string_view id, bool force) = 0;
 };
 
 // What a job kept (its output folder, dlp/artifacts.h): the files under
@@ -116,6 +128,9 @@ class TenantAdmin {
   virtual absl::StatusOr<int> DeleteTenant(std::string_view name) = 0;
   virtual absl::StatusOr<Tenant> SetTenantQueues(std::string_view tenant,
                                                  const std::vector<std::string>& queues) = 0;
+  // nullopt: dlpd's --tenant-disk-quota applies again.
+  virtual absl::StatusOr<Tenant> SetTenantDiskQuota(std::string_view tenant,
+                                                    std::optional<int64_t> bytes) = 0;
   virtual absl::StatusOr<NewToken> CreateToken(std::string_view tenant,
                                                std::optional<absl::Time> expires) = 0;
   virtual absl::StatusOr<std::vector<TokenInfo>> ListTokens(std::string_view tenant) = 0;

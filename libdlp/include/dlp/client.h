@@ -141,6 +141,11 @@ class Client {
   absl::StatusOr<std::vector<Pipeline>> ListPipelines();
   // Cancels every job of the pipeline that has not ended.
   absl::StatusOr<Pipeline> CancelPipeline(std::string_view id);
+  // Deletes the pipeline and its jobs' records and files; returns it as it
+  // was. FailedPrecondition while a job of it has not ended, unless `force`:
+  // it is cancelled first and deleted once its jobs have ended. Registered
+  // models stay. Unimplemented where the backend keeps its own history.
+  absl::StatusOr<Pipeline> DeletePipeline(std::string_view id, bool force = false);
 
   // ---- What running jobs report ----
 
@@ -210,6 +215,9 @@ class Client {
   // unknown tenant or queue.
   absl::StatusOr<Tenant> SetTenantQueues(std::string_view tenant,
                                          const std::vector<std::string>& queues);
+  // The tenant's own disk quota becomes `bytes` (0: none); nullopt: dlpd's
+  // --tenant-disk-quota applies again. NotFound for an unknown tenant.
+  absl::StatusOr<Tenant> SetTenantDiskQuota(std::string_view tenant, std::optional<int64_t> bytes);
   absl::StatusOr<std::vector<Tenant>> ListTenants();
   // Deletes the tenant and revokes its tokens; returns how many were revoked.
   // NotFound for an unknown tenant; FailedPrecondition (naming them) while it

@@ -179,6 +179,13 @@ absl::StatusOr<Sweep> GetSweep(const Client& client, std::string_view id);
 absl::StatusOr<std::vector<Sweep>> ListSweeps(const Client& client);
 // Stops the sweep's active trials and starts no more.
 absl::StatusOr<Sweep> CancelSweep(const Client& client, std::string_view id);
+// Deletes the sweep and its trials' jobs (their records and files, as
+// Client::Delete); returns it as it was. FailedPrecondition while it is
+// active, unless `force`: it is cancelled first and deleted once its trials
+// have ended. Registered models stay. A foreground sweep's trials are
+// deleted through the backend (left where it keeps its own history), then
+// its state file.
+absl::StatusOr<Sweep> DeleteSweep(const Client& client, std::string_view id, bool force = false);
 // Until the sweep has nothing left to do: a dlpd's is polled; a foreground
 // one is stepped here and saved after every step, so following it again
 // after Ctrl-C or a crash goes on where it was (no trial lost or run twice).

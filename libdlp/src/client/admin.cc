@@ -20,6 +20,12 @@ absl::StatusOr<Tenant> Client::SetTenantQueues(std::string_view tenant,
   return admin->SetTenantQueues(tenant, queues);
 }
 
+absl::StatusOr<Tenant> Client::SetTenantDiskQuota(std::string_view tenant,
+                                                  std::optional<int64_t> bytes) {
+  DLP_ASSIGN_OR_RETURN(TenantAdmin * admin, Offered(*backend_, backend_->tenant_admin()));
+  return admin->SetTenantDiskQuota(tenant, bytes);
+}
+
 absl::StatusOr<std::vector<Tenant>> Client::ListTenants() {
   DLP_ASSIGN_OR_RETURN(TenantAdmin * admin, Offered(*backend_, backend_->tenant_admin()));
   return admin->ListTenants();

@@ -28,4 +28,9 @@ absl::StatusOr<Pipeline> Client::CancelPipeline(std::string_view id) {
   return pipelines->CancelPipeline(id);
 }
 
+absl::StatusOr<Pipeline> Client::DeletePipeline(std::string_view id, bool force) {
+  DLP_ASSIGN_OR_RETURN(PipelineService * pipelines, Offered(*backend_, backend_->pipelines()));
+  return pipelines->DeletePipeline(id, force);
+}
+
 }  // namespace dlp

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "codec/codec_internal.h"
 #include "dlp/admin.h"
+#include "dlp/spec.h"
 #include "dlp/status.h"
 
 namespace dlp {
@@ -31,10 +32,31 @@ absl::Status ReadTime(const Json& value, absl::string_view path, const char* key
 }
 
 OrderedJson TenantValue(const Tenant& t) {
-  return OrderedJson{{"name", t.name},
-                     {"unixUser", t.unix_user},
-                     {"created", internal::FormatApiTime(t.created)},
-                     {"queues", t.queues}};
+  return OrderedJson{
+      {"name", t.name},
+      {"unixUser", t.unix_user},
+      {"created", internal::FormatApiTime(t.created)},
+      {"queues", t.queues},
+      {"diskQuota",
+       t.disk_quota ? OrderedJson(FormatMemoryBytes(*t.disk_quota)) : OrderedJson(nullptr)},
+      {"diskQuotaInForce", FormatMemoryBytes(t.disk_quota_in_force)}};
+}
+
+// A byte quantity ("10Gi", or a number of bytes); absent or null leaves `out`.
+absl::Status ReadOptionalBytes(const Json& value, absl::string_view path, const char* key,
+                               std::optional<int64_t>* out) {
+  auto it = value.find(key);
+  if (it == value.end() || it->is_null()) return absl::OkStatus();
+  const std::string field = path.empty() ? key : absl::StrCat(path, ".", key);
+  if (!it->is_string() && !it->is_number_integer()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": expected a size such as \"10Gi\", got ", it->type_name()));
+  }
+  absl::StatusOr<int64_t> bytes =
+      ParseMemoryBytes(it->is_string() ? it->get<std::string>() : it->dump());
+  if (!bytes.ok()) return absl::InvalidArgumentError(absl::StrCat(field, ": ", bytes.status().message()));
+  *out = *bytes;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Tenant> TenantFromValue(const Json& value, absl::string_view path) {
@@ -44,6 +66,10 @@ absl::StatusOr<Tenant> TenantFromValue(const Json& value, absl::string_view path
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "unixUser", &t.unix_user));
   DLP_RETURN_IF_ERROR(ReadTime(value, path, "created", &t.created));
   DLP_RETURN_IF_ERROR(internal::ReadStringList(value, path, "queues", &t.queues));
+  DLP_RETURN_IF_ERROR(ReadOptionalBytes(value, path, "diskQuota", &t.disk_quota));
+  std::optional<int64_t> in_force;
+  DLP_RETURN_IF_ERROR(ReadOptionalBytes(value, path, "diskQuotaInForce", &in_force));
+  t.disk_quota_in_force = in_force.value_or(0);
   return t;
 }
 

@@ -56,8 +56,15 @@ absl::StatusOr<std::string> ApiBackend::PostBody(const std::string& path, const 
   return WithClient([&](const HttpClient& http) { return http.Post(path, json); });
 }
 
-absl::StatusOr<std::string> ApiBackend::DeleteBody(const std::string& path) {
-  return WithClient([&](const HttpClient& http) { return http.Delete(path); });
+absl::StatusOr<std::string> ApiBackend::DeleteBody(const std::string& path,
+                                                   absl::Duration timeout) {
+  return WithClient([&](const HttpClient& http) { return http.Delete(path, timeout); });
+}
+
+absl::StatusOr<std::string> ApiBackend::DeleteGroupBody(const std::string& path, bool force) {
+  if (!force) return DeleteBody(path);
+  // dlpd waits up to 50 s for the cancelled jobs to end (kForcedDeleteWait).
+  return DeleteBody(path + "?force=true", absl::Seconds(80));
 }
 
 absl::StatusOr<Job> ApiBackend::Submit(const JobSpec& spec) {

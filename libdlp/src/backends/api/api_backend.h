@@ -78,6 +78,7 @@ class ApiBackend final : public Backend,
   absl::StatusOr<Pipeline> GetPipeline(std::string_view id) override;
   absl::StatusOr<std::vector<Pipeline>> ListPipelines() override;
   absl::StatusOr<Pipeline> CancelPipeline(std::string_view id) override;
+  absl::StatusOr<Pipeline> DeletePipeline(std::string_view id, bool force) override;
   // /v1/admin (api_backend_admin.cc).
   absl::StatusOr<Tenant> CreateTenant(const Tenant& tenant) override;
   absl::StatusOr<std::vector<Tenant>> ListTenants() override;
@@ -88,6 +89,8 @@ class ApiBackend final : public Backend,
   absl::StatusOr<TokenInfo> RevokeToken(int64_t id) override;
   absl::StatusOr<Tenant> SetTenantQueues(std::string_view tenant,
                                          const std::vector<std::string>& queues) override;
+  absl::StatusOr<Tenant> SetTenantDiskQuota(std::string_view tenant,
+                                            std::optional<int64_t> bytes) override;
   // /v1/admin/queues and /v1/queues (api_backend_queues.cc).
   absl::StatusOr<Queue> CreateQueue(const Queue& queue) override;
   absl::StatusOr<Queue> UpdateQueue(const Queue& queue) override;
@@ -100,6 +103,7 @@ class ApiBackend final : public Backend,
   absl::StatusOr<Sweep> GetSweep(std::string_view id) override;
   absl::StatusOr<std::vector<Sweep>> ListSweeps() override;
   absl::StatusOr<Sweep> CancelSweep(std::string_view id) override;
+  absl::StatusOr<Sweep> DeleteSweep(std::string_view id, bool force) override;
 
  private:
   // Runs `call` with a client; once more with a fresh one if it could not connect
@@ -112,7 +116,11 @@ class ApiBackend final : public Backend,
   // when the first connection failed, so no byte is delivered twice).
   absl::Status StreamBody(const std::string& path, const Query& query, const ByteSink& sink);
   absl::StatusOr<std::string> PostBody(const std::string& path, const std::string& json);
-  absl::StatusOr<std::string> DeleteBody(const std::string& path);
+  absl::StatusOr<std::string> DeleteBody(const std::string& path,
+                                         absl::Duration timeout = absl::Seconds(30));
+  // DELETE of a pipeline or sweep, `force`: with ?force=true, waiting as long
+  // as dlpd may take to cancel it and see its jobs end.
+  absl::StatusOr<std::string> DeleteGroupBody(const std::string& path, bool force);
 
   std::string name_;
   std::unique_ptr<ApiConnector> connector_;

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "backends/api/api_backend.h"
+#include "dlp/spec.h"
 #include "dlp/status.h"
 #include "nlohmann/json.hpp"
 
@@ -19,6 +20,16 @@ absl::StatusOr<Tenant> ApiBackend::CreateTenant(const Tenant& tenant) {
 absl::StatusOr<Tenant> ApiBackend::SetTenantQueues(std::string_view tenant,
                                                    const std::vector<std::string>& queues) {
   nlohmann::json body = {{"queues", queues}};
+  DLP_ASSIGN_OR_RETURN(
+      std::string reply,
+      PostBody(absl::StrCat("/v1/admin/tenants/", UrlEncode(tenant)), body.dump()));
+  return TenantFromJson(reply);
+}
+
+absl::StatusOr<Tenant> ApiBackend::SetTenantDiskQuota(std::string_view tenant,
+                                                      std::optional<int64_t> bytes) {
+  nlohmann::json body = {{"diskQuota", nullptr}};
+  if (bytes) body["diskQuota"] = FormatMemoryBytes(*bytes);
   DLP_ASSIGN_OR_RETURN(
       std::string reply,
       PostBody(absl::StrCat("/v1/admin/tenants/", UrlEncode(tenant)), body.dump()));

@@ -1,5 +1,6 @@
 // Tenants and tokens, for the owner only (docs/api.md, "Administration"):
-// GET/POST /v1/admin/tenants, POST (its queues)/DELETE /v1/admin/tenants/NAME,
+// GET/POST /v1/admin/tenants, POST (its queues, its disk quota)/DELETE
+// /v1/admin/tenants/NAME,
 // GET/POST /v1/admin/tokens, DELETE /v1/admin/tokens/ID (revokes).
 #include <nlohmann/json.hpp>
 
@@ -15,15 +16,37 @@
 namespace dlp::server {
 namespace {
 
-// The tenant with the queues it may use.
-Tenant WithQueues(const ApiContext& ctx, Tenant tenant) {
+// The tenant as the API shows it: with the queues it may use and the disk
+// quota it is held to.
+Tenant Shown(const ApiContext& ctx, Tenant tenant) {
   std::shared_ptr<const QueueCatalog> catalog = ctx.queues->Catalog();
   auto allowed = catalog->allowed.find(tenant.name);
   tenant.queues.clear();
   if (allowed != catalog->allowed.end()) {
     tenant.queues.assign(allowed->second.begin(), allowed->second.end());
   }
+  tenant.disk_quota_in_force = ctx.disk_quota != nullptr ? ctx.disk_quota->QuotaOf(tenant.name)
+                                                         : tenant.disk_quota.value_or(0);
   return tenant;
+}
+
+// {"queues": [...]} and/or {"diskQuota": "10Gi" | null}: what is present
+// changes (null: back to dlpd's --tenant-disk-quota), the rest stays.
+absl::StatusOr<std::string> UpdateTenant(const ApiContext& ctx, const std::string& name,
+                                         const std::string& request) {
+  DLP_ASSIGN_OR_RETURN(Tenant tenant, ctx.tenants->GetTenant(name));
+  DLP_ASSIGN_OR_RETURN(Tenant wanted, TenantFromJson(request));
+  const nlohmann::json fields = nlohmann::json::parse(request, nullptr, false);
+  const bool queues = fields.contains("queues"), quota = fields.contains("diskQuota");
+  if (!queues && !quota) {
+    return absl::InvalidArgumentError(
+        "expected {\"queues\": [...]} or {\"diskQuota\": \"10Gi\"} (null: dlpd's default)");
+  }
+  if (queues) DLP_RETURN_IF_ERROR(ctx.queues->SetTenantQueues(tenant.name, wanted.queues));
+  if (quota) {
+    DLP_ASSIGN_OR_RETURN(tenant, ctx.tenants->SetDiskQuota(tenant.name, wanted.disk_quota));
+  }
+  return TenantToJson(Shown(ctx, tenant));
 }
 
 // The ids of the tenant's Queued and Running jobs.
@@ -90,7 +113,7 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& ctx) {
   server.Get("/v1/admin/tenants",
              OwnerOnly(ctx, 200, [&ctx](const httplib::Request&) -> absl::StatusOr<std::string> {
                DLP_ASSIGN_OR_RETURN(std::vector<Tenant> tenants, ctx.tenants->ListTenants());
-               for (Tenant& t : tenants) t = WithQueues(ctx, std::move(t));
+               for (Tenant& t : tenants) t = Shown(ctx, std::move(t));
                return TenantsToJson(tenants);
              }));
   server.Post(
@@ -125,17 +148,15 @@ void InstallAdminRoutes(httplib::Server& server, const ApiContext& ctx) {
         if (!wanted.queues.empty()) {
           DLP_RETURN_IF_ERROR(ctx.queues->SetTenantQueues(wanted.name, wanted.queues));
         }
-        return TenantToJson(WithQueues(ctx, created));
+        if (wanted.disk_quota) {
+          DLP_ASSIGN_OR_RETURN(created, ctx.tenants->SetDiskQuota(created.name, wanted.disk_quota));
+        }
+        return TenantToJson(Shown(ctx, created));
       }));
-  // {"queues": [...]}: the queues the tenant may use become exactly these.
-  server.Post(
-      R"(/v1/admin/tenants/([^/]+))",
-      OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) -> absl::StatusOr<std::string> {
-        DLP_ASSIGN_OR_RETURN(Tenant tenant, ctx.tenants->GetTenant(req.matches[1]));
-        DLP_ASSIGN_OR_RETURN(Tenant wanted, TenantFromJson(req.body));
-        DLP_RETURN_IF_ERROR(ctx.queues->SetTenantQueues(tenant.name, wanted.queues));
-        return TenantToJson(WithQueues(ctx, tenant));
-      }));
+  server.Post(R"(/v1/admin/tenants/([^/]+))",
+              OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) {
+                return UpdateTenant(ctx, req.matches[1], req.body);
+              }));
   server.Delete(R"(/v1/admin/tenants/([^/]+))",
                 OwnerOnly(ctx, 200, [&ctx](const httplib::Request& req) {
                   return DeleteTenant(ctx, req.matches[1]);

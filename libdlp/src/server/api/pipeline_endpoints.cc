@@ -1,7 +1,10 @@
-// /v1/pipelines (docs/api.md, "Pipelines"): submit, list, get and cancel,
-// each the caller's own (another tenant's pipeline is 404, as an unknown one).
+// /v1/pipelines (docs/api.md, "Pipelines"): submit, list, get, cancel and
+// delete, each the caller's own (another tenant's pipeline is 404, as an
+// unknown one).
 #include "absl/strings/str_cat.h"
 #include "dlp/pipeline.h"
+#include "dlp/status.h"
+#include "server/api/query_params.h"
 #include "server/api/routes.h"
 
 namespace dlp::server {
@@ -16,6 +19,15 @@ void Send(httplib::Response& res, const absl::StatusOr<Pipeline>& pipeline, int 
 }
 
 }  // namespace
+
+absl::StatusOr<ForcedDelete> ForcedDeleteParam(const ApiContext& ctx, const httplib::Request& req) {
+  ForcedDelete out;
+  DLP_ASSIGN_OR_RETURN(out.force, BoolParam(req, "force", false));
+  if (out.force) {
+    DLP_ASSIGN_OR_RETURN(out.slot, ctx.long_requests->Acquire(TenantOf(ctx, req), "forced delete"));
+  }
+  return out;
+}
 
 void InstallPipelineRoutes(httplib::Server& server, const ApiContext& ctx) {
   server.Post("/v1/pipelines", [&ctx](const httplib::Request& req, httplib::Response& res) {
@@ -40,6 +52,16 @@ void InstallPipelineRoutes(httplib::Server& server, const ApiContext& ctx) {
               [&ctx](const httplib::Request& req, httplib::Response& res) {
                 Send(res, ctx.controller->CancelPipeline(req.matches[1], TenantOf(ctx, req)), 200);
               });
+
+  server.Delete(R"(/v1/pipelines/([^/]+))",
+                [&ctx](const httplib::Request& req, httplib::Response& res) {
+                  absl::StatusOr<ForcedDelete> forced = ForcedDeleteParam(ctx, req);
+                  if (!forced.ok()) return SendError(res, forced.status());
+                  Send(res,
+                       ctx.controller->DeletePipeline(req.matches[1], TenantOf(ctx, req),
+                                                      forced->force),
+                       200);
+                });
 }
 
 }  // namespace dlp::server

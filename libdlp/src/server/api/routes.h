@@ -12,6 +12,7 @@
 #include "server/api/metric_summaries.h"
 #include "server/auth/auth.h"
 #include "server/controller/controller.h"
+#include "server/controller/disk_quota.h"
 #include "server/controller/sweep_controller.h"
 #include "server/models/model_registry.h"
 #include "server/store/queue_store.h"
@@ -39,6 +40,7 @@ struct ApiContext {
   bool https = false;  // session cookies are Secure
   ModelRegistry* models = nullptr;  // /v1/models; null: no registry (404)
   MetricSummaries* metric_summaries = nullptr;  // the runs table's metric columns
+  DiskQuota* disk_quota = nullptr;  // the quotas tenants are held to; null: none
 };
 
 // Who makes a request: a bearer token's tenant ("" for the owner), or the
@@ -102,6 +104,16 @@ void ServeFile(httplib::Response& res, internal::OwnedFd fd, int64_t size, LongR
 
 // The model registry's /v1/models (model_endpoints.cc).
 void InstallModelRoutes(httplib::Server& server, const ApiContext& context);
+
+// `?force=true` of DELETE /v1/pipelines/ID and /v1/sweeps/ID: the group is
+// cancelled first and the request waits for its jobs to end, so a forced one
+// holds one of the caller's long-request slots (429 when none is free).
+struct ForcedDelete {
+  bool force = false;
+  LongRequests::Slot slot;  // held while the request waits
+};
+absl::StatusOr<ForcedDelete> ForcedDeleteParam(const ApiContext& context,
+                                               const httplib::Request& req);
 
 // /v1/pipelines (pipeline_endpoints.cc).
 void InstallPipelineRoutes(httplib::Server& server, const ApiContext& context);

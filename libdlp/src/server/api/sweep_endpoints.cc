@@ -1,5 +1,5 @@
-// /v1/sweeps (docs/api.md, "Sweeps"): submit, list, get and cancel sweeps,
-// scoped to the caller's tenant as jobs are.
+// /v1/sweeps (docs/api.md, "Sweeps"): submit, list, get, cancel and delete
+// sweeps, scoped to the caller's tenant as jobs are.
 #include <nlohmann/json.hpp>
 
 #include "dlp/sweep.h"
@@ -39,6 +39,13 @@ void InstallSweepRoutes(httplib::Server& server, const ApiContext& ctx) {
               [&ctx](const httplib::Request& req, httplib::Response& res) {
                 Reply(res, ctx.sweeps->Cancel(req.matches[1], TenantOf(ctx, req)), 200);
               });
+  server.Delete(R"(/v1/sweeps/([^/]+))",
+                [&ctx](const httplib::Request& req, httplib::Response& res) {
+                  absl::StatusOr<ForcedDelete> forced = ForcedDeleteParam(ctx, req);
+                  if (!forced.ok()) return SendError(res, forced.status());
+                  Reply(res, ctx.sweeps->Delete(req.matches[1], TenantOf(ctx, req), forced->force),
+                        200);
+                });
 }
 
 }  // namespace dlp::server

@@ -70,6 +70,10 @@ struct ControllerOptions {
   std::function<absl::Status(const std::string& tenant)> check_disk_quota;
 };
 
+// How long a forced deletion of a pipeline or sweep waits for its cancelled
+// jobs to end (a job's grace period is 30 s unless its spec says otherwise).
+inline constexpr absl::Duration kForcedDeleteWait = absl::Seconds(50);
+
 class Controller {
  public:
   Controller(JobStore store, std::unique_ptr<SchedulingPolicy> policy, Executor executor,
@@ -148,6 +152,23 @@ class Controller {
   absl::StatusOr<std::vector<Pipeline>> ListPipelines(const std::string& tenant);
   // Cancels each job not yet ended (Cancel), the last ones first.
   absl::StatusOr<Pipeline> CancelPipeline(const std::string& id, const std::string& tenant);
+  // Deletes the pipeline and its jobs (DeleteGroup); returns it as it was.
+  // FailedPrecondition while a job of it has not ended, unless `force`: then
+  // it is cancelled first and deleted once its jobs have ended (within
+  // kForcedDeleteWait, else FailedPrecondition and nothing deleted).
+  absl::StatusOr<Pipeline> DeletePipeline(const std::string& id, const std::string& tenant,
+                                          bool force);
+  // Deletes the ended jobs `job_ids` of a pipeline or sweep (group_deletion.cc):
+  // their files (as Delete), then their records with the group's rows in one
+  // commit. Ids with no job are passed over. FailedPrecondition while any is
+  // Queued or Running, or while a queued job outside the group depends on
+  // one. Their registered models stay.
+  absl::Status DeleteGroup(const JobGroup& group, const std::vector<std::string>& job_ids,
+                           const std::string& tenant);
+  // Until each job of `ids` has ended: FailedPrecondition naming `what` and
+  // the job when `timeout` passes first.
+  absl::Status WaitEnded(const std::vector<std::string>& ids, const std::string& tenant,
+                         absl::Duration timeout, const std::string& what);
 
   // Each queue's standing now: configured queues, then those jobs name.
   std::vector<QueueStatus> QueueStatuses();
@@ -163,6 +184,11 @@ class Controller {
   std::map<std::string, int64_t> GpuUse() const;
 
  private:
+  // FailedPrecondition when a Queued job not in `deleted_with_it` (ids)
+  // depends on the job: it would be cancelled for a missing dependency.
+  // mu_ held.
+  absl::Status CheckNoDependents(const JobRecord& record,
+                                 const std::set<std::string>& deleted_with_it);
   // The account a job of `tenant` runs as: nullopt for the owner.
   absl::StatusOr<std::optional<UnixAccount>> RunAs(const std::string& tenant) const;
   // What Submit checks of a job before storing it (queue access, that it can

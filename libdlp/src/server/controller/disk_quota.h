@@ -1,4 +1,5 @@
-// The per-tenant disk quota (`dlpd --tenant-disk-quota`): what a tenant's jobs
+// The per-tenant disk quota (`dlpd --tenant-disk-quota`, or the tenant's own
+// from `dlp admin tenant update --disk-quota`): what a tenant's jobs
 // keep under STATE/jobs/ID (logs, traces, status, outputs: everything dlp-run
 // and the job write there) plus the models it registered. A tenant at or over
 // its quota cannot submit nor register a model (checked before anything is
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,9 +33,11 @@ class DiskQuota {
     std::function<std::vector<std::string>(const std::string& tenant)> job_ids;
     // Bytes the tenant holds elsewhere (its registered models).
     std::function<int64_t(const std::string& tenant)> other_bytes;
+    // The tenant's own quota (0: none); nullopt: the default applies.
+    std::function<std::optional<int64_t>(const std::string& tenant)> own_quota;
   };
 
-  // `quota_bytes` 0: no quota. `jobs_dir`: STATE/jobs.
+  // `quota_bytes`: the default, 0 for none. `jobs_dir`: STATE/jobs.
   DiskQuota(int64_t quota_bytes, std::string jobs_dir);
 
   // Call before any Check; `sources` may use objects made after this one.
@@ -50,10 +54,19 @@ class DiskQuota {
                    stop);
 
   int64_t quota_bytes() const { return quota_bytes_; }
+  // The quota the tenant is held to: its own, else the default (0: none;
+  // always 0 for the owner, "").
+  int64_t QuotaOf(const std::string& tenant);
 
  private:
-  int64_t Measure(const std::string& tenant);
-  std::string Exceeded(const std::string& tenant, int64_t used) const;
+  // A tenant's quota, and whether it is the tenant's own.
+  struct Limit {
+    int64_t bytes = 0;
+    bool own = false;
+  };
+  Limit LimitOf(const std::string& tenant);
+  int64_t Measure(const std::string& tenant, int64_t quota);
+  std::string Exceeded(const std::string& tenant, int64_t used, const Limit& limit) const;
 
   const int64_t quota_bytes_;
   const std::string jobs_dir_;

@@ -8,25 +8,15 @@ namespace dlp::server {
 absl::StatusOr<Job> Controller::Delete(const std::string& id, const std::string& tenant) {
   std::unique_lock<std::mutex> lock(mu_);
   DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
+  // A job of a pipeline or sweep first: cancelling it would not help.
+  DLP_RETURN_IF_ERROR(store_.CheckDeletable(record.seq));
   changed_.wait(lock, [&] { return !starting_.contains(record.seq); });
   if (active_.contains(record.seq)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "job ", record.job.id, " is ", std::string(JobStateName(active_.at(record.seq).job.state)),
         ": cancel it first (dlp cancel ", record.job.id, ")"));
   }
-  // A job waiting on this one would lose its dependency and be cancelled
-  // (HoldDependents).
-  for (const auto& [seq, active] : active_) {
-    if (active.job.state != JobState::kQueued || active.start_attempt > 0) continue;
-    for (const JobDependency& d : active.job.spec.depends_on) {
-      if (d.job == record.job.id) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "job ", active.job.id, " depends on job ", record.job.id, ": delete it once ",
-            active.job.id, " has ended"));
-      }
-    }
-  }
-  DLP_RETURN_IF_ERROR(store_.CheckDeletable(record.seq));
+  DLP_RETURN_IF_ERROR(CheckNoDependents(record, {}));
   // Files first: while any remain (a job of the tenant writing into them),
   // the record stays, so the disk quota still counts them. An ended job never
   // runs again, so the loop need not wait for a large tree to go.

@@ -115,6 +115,7 @@ void SweepController::Shutdown() {
     stopping_ = true;
   }
   wake_.notify_all();
+  stepped_.notify_all();
   if (loop_.joinable()) loop_.join();
 }
 
@@ -136,6 +137,7 @@ void SweepController::Loop() {
         ++it;
       }
     }
+    stepped_.notify_all();
     wake_.wait_for(lock, absl::ToChronoMilliseconds(poll_interval_),
                    [this] { return stopping_ || work_; });
   }
@@ -191,6 +193,48 @@ absl::StatusOr<Sweep> SweepController::Cancel(const std::string& id, const std::
   work_ = true;
   wake_.notify_all();
   return it->second;
+}
+
+absl::StatusOr<Sweep> SweepController::Delete(const std::string& id, const std::string& tenant,
+                                              bool force) {
+  DLP_RETURN_IF_ERROR(Get(id, tenant).status());
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    auto it = active_.find(id);
+    if (it != active_.end()) {
+      if (!force) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("sweep ", id, " is ", it->second.state,
+                         " (trials not ended): cancel it first (dlp sweep cancel ", id,
+                         "), or delete it with --force"));
+      }
+      if (it->second.state == "Running") {
+        DLP_RETURN_IF_ERROR(driver_->Cancel(it->second, "sweep deleted"));
+      }
+      work_ = true;
+      wake_.notify_all();
+      // The loop cancels the trials' jobs and lets go of the sweep once they ended.
+      const bool ended = stepped_.wait_for(lock, absl::ToChronoMilliseconds(kForcedDeleteWait),
+                                           [&] { return stopping_ || !active_.contains(id); });
+      if (stopping_) return absl::UnavailableError("dlpd is shutting down");
+      if (!ended) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "sweep ", id, ": trials still running ", absl::FormatDuration(kForcedDeleteWait),
+            " after its cancel; delete it again once they have ended"));
+      }
+    }
+  }
+  DLP_ASSIGN_OR_RETURN(Sweep sweep, store_.Get(id));  // as it ended
+  JobGroup group{JobGroup::Kind::kSweep, 0};
+  if (!absl::SimpleAtoi(sweep.id, &group.id)) {
+    return absl::InternalError(absl::StrCat("sweep id ", sweep.id, " is not a number"));
+  }
+  std::vector<std::string> jobs;
+  for (const SweepTrial& t : sweep.trials) {
+    if (!t.job.empty()) jobs.push_back(t.job);
+  }
+  DLP_RETURN_IF_ERROR(jobs_.DeleteGroup(group, jobs, tenant));
+  return sweep;
 }
 
 }  // namespace dlp::server

@@ -40,6 +40,11 @@ class SweepController {
   // Stops its active trials and starts no more; a finished sweep is returned
   // unchanged.
   absl::StatusOr<Sweep> Cancel(const std::string& id, const std::string& tenant);
+  // Deletes the sweep and its trials' jobs (Controller::DeleteGroup); returns
+  // it as it was. FailedPrecondition while it is active, unless `force`: then
+  // it is cancelled first and deleted once its trials have ended (within
+  // kForcedDeleteWait, else FailedPrecondition and nothing deleted).
+  absl::StatusOr<Sweep> Delete(const std::string& id, const std::string& tenant, bool force);
 
  private:
   class Host;
@@ -56,6 +61,7 @@ class SweepController {
 
   std::mutex mu_;  // guards everything below, and the driver
   std::condition_variable wake_;
+  std::condition_variable stepped_;  // after each round of the loop
   std::map<std::string, Sweep> active_;  // by id
   bool stopping_ = false;
   bool work_ = false;

@@ -266,9 +266,10 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   }
   ModelRegistry models(&controller, model_store.get(), &blobs, &disk_quota);
   context.models = &models;
+  context.disk_quota = &disk_quota;
   MetricSummaries metric_summaries;
   context.metric_summaries = &metric_summaries;
-  disk_quota.SetSources(TenantDiskSources(controller, *model_store));
+  disk_quota.SetSources(TenantDiskSources(controller, *model_store, *tenants));
   const Retention retention(options.retention, state.File("jobs"));
   // Declared after the controller, so stopped before it goes: a round stops
   // jobs through it.

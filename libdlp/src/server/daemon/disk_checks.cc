@@ -8,7 +8,8 @@
 
 namespace dlp::server {
 
-DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models) {
+DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models,
+                                     TenantStore& tenants) {
   DiskQuota::Sources sources;
   sources.job_ids = [&controller](const std::string& tenant) {
     std::vector<std::string> ids;
@@ -25,6 +26,10 @@ DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models)
       for (const StoredModel& m : *stored) bytes += m.model.size;
     }
     return bytes;
+  };
+  sources.own_quota = [&tenants](const std::string& tenant) -> std::optional<int64_t> {
+    absl::StatusOr<Tenant> t = tenants.GetTenant(tenant);
+    return t.ok() ? t->disk_quota : std::nullopt;
   };
   return sources;
 }

@@ -13,14 +13,16 @@
 #include "server/controller/disk_quota.h"
 #include "server/controller/retention.h"
 #include "server/store/model_store.h"
+#include "server/store/tenant_store.h"
 
 namespace dlp::server {
 
 // How often dlpd checks running tenants' quotas and prunes ended jobs' files.
 inline constexpr absl::Duration kDefaultDiskCheckInterval = absl::Seconds(30);
 
-// Both must outlive what is returned.
-DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models);
+// All must outlive what is returned.
+DiskQuota::Sources TenantDiskSources(Controller& controller, ModelStore& models,
+                                     TenantStore& tenants);
 
 // The tenants (not the owner) with a running job.
 std::vector<std::string> TenantsRunning(Controller& controller);

@@ -90,6 +90,13 @@ struct PipelineMember {
   JobRecord record;
 };
 
+// A pipeline or a sweep: jobs kept together, deleted together.
+struct JobGroup {
+  enum class Kind { kPipeline, kSweep };
+  Kind kind = Kind::kPipeline;
+  int64_t id = 0;
+};
+
 struct StoreFilter {
   std::optional<JobState> state;
   std::string queue;   // empty: any
@@ -146,6 +153,10 @@ class JobStore {
   // caller checks that the job has ended.
   absl::Status CheckDeletable(int64_t seq);
   absl::Status Delete(int64_t seq);
+  // Removes a pipeline's or sweep's rows and those of `jobs` (its members,
+  // as Delete removes one) in one commit. The caller checks that every one
+  // has ended.
+  absl::Status DeleteGroup(const JobGroup& group, const std::vector<int64_t>& jobs);
 
   // NotFound when there is no such job.
   absl::StatusOr<JobRecord> Get(int64_t seq);
@@ -200,6 +211,8 @@ class JobStore {
   // One new job row with its replicas and Submitted event, inside the
   // caller's transaction; sets record.seq and record.job.id.
   absl::Status InsertRow(JobRecord& record, const std::string& spec_text);
+  // One job's rows (job, replicas, events, usage), inside the caller's transaction.
+  absl::Status DeleteJobRows(int64_t seq);
   JobStore(Database db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}
   // One job's UPDATE, replicas and events, inside the caller's transaction.
   absl::Status WriteJob(const JobRecord& record, const std::vector<Event>& events);

@@ -252,6 +252,16 @@ CREATE TABLE IF NOT EXISTS sweep_trial_stops (
   PRIMARY KEY (sweep, trial)
 );
 )sql",
+      // 14 -> 15: a tenant's own disk quota (dlp admin tenant update
+      // --disk-quota; 0: none), a row only for a tenant that has one: the
+      // others are held to dlpd's --tenant-disk-quota. A table of its own:
+      // re-running the migration changes nothing.
+      R"sql(
+CREATE TABLE IF NOT EXISTS tenant_disk_quotas (
+  tenant TEXT PRIMARY KEY,
+  bytes INTEGER NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

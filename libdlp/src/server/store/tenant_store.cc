@@ -40,8 +40,18 @@ TokenInfo ReadToken(const Statement& s) {
   return t;
 }
 
+// Columns in the order ReadTenant reads them; `q` is tenant_disk_quotas.
+constexpr absl::string_view kSelectTenants =
+    "SELECT t.name, t.unix_user, t.created_us, q.bytes FROM tenants t "
+    "LEFT JOIN tenant_disk_quotas q ON q.tenant = t.name";
+
 Tenant ReadTenant(const Statement& s) {
-  return Tenant{s.Text(0), s.Text(1), absl::FromUnixMicros(s.Int(2))};
+  Tenant t;
+  t.name = s.Text(0);
+  t.unix_user = s.Text(1);
+  t.created = absl::FromUnixMicros(s.Int(2));
+  t.disk_quota = s.OptionalInt(3);
+  return t;
 }
 
 }  // namespace
@@ -116,8 +126,8 @@ absl::StatusOr<Tenant> TenantStore::CreateTenant(const std::string& name,
 
 absl::StatusOr<std::vector<Tenant>> TenantStore::ListTenants() {
   std::lock_guard<std::mutex> lock(db_mu_);
-  DLP_ASSIGN_OR_RETURN(
-      Statement s, db_.Prepare("SELECT name, unix_user, created_us FROM tenants ORDER BY name"));
+  DLP_ASSIGN_OR_RETURN(Statement s,
+                       db_.Prepare(absl::StrCat(kSelectTenants, " ORDER BY t.name")));
   std::vector<Tenant> out;
   while (true) {
     DLP_ASSIGN_OR_RETURN(bool row, s.Step());
@@ -129,7 +139,7 @@ absl::StatusOr<std::vector<Tenant>> TenantStore::ListTenants() {
 
 absl::StatusOr<Tenant> TenantStore::GetTenantLocked(const std::string& name) {
   DLP_ASSIGN_OR_RETURN(Statement s,
-                       db_.Prepare("SELECT name, unix_user, created_us FROM tenants WHERE name=?"));
+                       db_.Prepare(absl::StrCat(kSelectTenants, " WHERE t.name=?")));
   s.Bind(1, name);
   DLP_ASSIGN_OR_RETURN(bool row, s.Step());
   if (!row) return absl::NotFoundError(absl::StrCat("no tenant \"", name, "\""));
@@ -152,12 +162,28 @@ absl::StatusOr<int> TenantStore::DeleteTenant(const std::string& name) {
   revoke.Bind(1, absl::ToUnixMicros(absl::Now())).Bind(2, name);
   DLP_RETURN_IF_ERROR(revoke.Run());
   DLP_ASSIGN_OR_RETURN(int64_t revoked, db_.QueryInt("SELECT changes()"));
-  DLP_ASSIGN_OR_RETURN(Statement remove, db_.Prepare("DELETE FROM tenants WHERE name=?"));
-  remove.Bind(1, name);
-  DLP_RETURN_IF_ERROR(remove.Run());
+  for (const char* sql :
+       {"DELETE FROM tenant_disk_quotas WHERE tenant=?", "DELETE FROM tenants WHERE name=?"}) {
+    DLP_ASSIGN_OR_RETURN(Statement remove, db_.Prepare(sql));
+    DLP_RETURN_IF_ERROR(remove.Bind(1, name).Run());
+  }
   DLP_RETURN_IF_ERROR(tx.Commit());
   DLP_RETURN_IF_ERROR(Refresh());
   return static_cast<int>(revoked);
+}
+
+absl::StatusOr<Tenant> TenantStore::SetDiskQuota(const std::string& name,
+                                                 std::optional<int64_t> bytes) {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  DLP_RETURN_IF_ERROR(GetTenantLocked(name).status());
+  DLP_ASSIGN_OR_RETURN(
+      Statement s,
+      db_.Prepare(bytes ? "INSERT OR REPLACE INTO tenant_disk_quotas (tenant, bytes) VALUES (?, ?)"
+                        : "DELETE FROM tenant_disk_quotas WHERE tenant=?"));
+  s.Bind(1, name);
+  if (bytes) s.Bind(2, *bytes);
+  DLP_RETURN_IF_ERROR(s.Run());
+  return GetTenantLocked(name);
 }
 
 absl::StatusOr<std::string> TenantStore::UnixUser(const std::string& tenant) {

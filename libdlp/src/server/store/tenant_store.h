@@ -62,6 +62,11 @@ class TenantStore {
   // (the caller refuses while any is active).
   absl::StatusOr<int> DeleteTenant(const std::string& name);
 
+  // The tenant's own disk quota in bytes (0: none) becomes `bytes`; nullopt
+  // removes it (dlpd's default applies again). NotFound for an unknown
+  // tenant. GetTenant and ListTenants return it in Tenant::disk_quota.
+  absl::StatusOr<Tenant> SetDiskQuota(const std::string& name, std::optional<int64_t> bytes);
+
   // The Unix account the tenant's jobs run as: its stored user (by default
   // its name); "" for kOwnerTenant or "" (dlpd's own account). NotFound for
   // an unknown tenant.

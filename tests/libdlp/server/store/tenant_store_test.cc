@@ -30,6 +30,29 @@ class TenantStoreTest : public ::testing::Test {
   std::unique_ptr<TenantStore> store_;
 };
 
+TEST_F(TenantStoreTest, OwnDiskQuotaUntilSetBackAndGoneWithTheTenant) {
+  ASSERT_TRUE(store_->CreateTenant("alice", "").ok());
+  ASSERT_TRUE(store_->CreateTenant("bob", "").ok());
+  EXPECT_EQ(store_->GetTenant("alice")->disk_quota, std::nullopt);
+  auto set = store_->SetDiskQuota("alice", int64_t{64} << 10);
+  ASSERT_TRUE(set.ok()) << set.status();
+  EXPECT_EQ(set->disk_quota, int64_t{64} << 10);
+  ASSERT_TRUE(store_->SetDiskQuota("bob", 0).ok());  // none, whatever dlpd's default
+  auto tenants = store_->ListTenants();
+  ASSERT_TRUE(tenants.ok());
+  ASSERT_EQ(tenants->size(), 2u);
+  EXPECT_EQ((*tenants)[0].disk_quota, int64_t{64} << 10);
+  EXPECT_EQ((*tenants)[1].disk_quota, 0);
+  EXPECT_TRUE(absl::IsNotFound(store_->SetDiskQuota("carol", 1).status()));
+  // Set back: dlpd's default applies again.
+  ASSERT_TRUE(store_->SetDiskQuota("alice", std::nullopt).ok());
+  EXPECT_EQ(store_->GetTenant("alice")->disk_quota, std::nullopt);
+  // A tenant made again under the name of a deleted one starts without its quota.
+  ASSERT_TRUE(store_->DeleteTenant("bob").ok());
+  ASSERT_TRUE(store_->CreateTenant("bob", "").ok());
+  EXPECT_EQ(store_->GetTenant("bob")->disk_quota, std::nullopt);
+}
+
 TEST_F(TenantStoreTest, TenantNames) {
   const std::vector<std::string> good_names = {"alice",   "team-a", "a.b_c",
                                                "default", "X9",     std::string(64, 'a')};
