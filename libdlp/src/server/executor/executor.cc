@@ -94,7 +94,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   // Rewritten before every start and read by dlp-run from the page cache: a
   // crash of the machine loses the runner with it, so no fsync is needed.
   DLP_RETURN_IF_ERROR(
-      contract::WriteGroupFile(folder.GroupFile(), group, contract::FileSync::kVolatile));
+      contract::WriteGroupFile(folder.GroupFile(), group, base::FileSync::kVolatile));
   // dlp-run waits as long as dlpd does before its SIGKILL: a preempted job
   // gets its own grace period.
   const absl::Duration grace =
