@@ -14,7 +14,7 @@ install(TARGETS dlp_https LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET dlp_chart)
   install(TARGETS dlp_chart LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
-install(TARGETS dlp dlp_runtime dlp_contract EXPORT dlpTargets
+install(TARGETS dlp dlp_runtime dlp_contract dlp_base EXPORT dlpTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY libdlp/include/dlp runtime/include/dlp

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/json/fields.h"
 #include "common/string_view_compat.h"
 #include "dlp/job.h"
 #include "nlohmann/json.hpp"
@@ -48,28 +49,21 @@ std::string ToYaml(const OrderedJson& value);
 // a string of `text` (JSON that parsed): a NUL that execve would cut at.
 absl::Status RefuseNulEscapes(std::string_view text, absl::string_view what);
 
-// Typed reads from `object` (a JSON object). A missing or null member leaves
-// `out` unchanged; a member of the wrong type is an InvalidArgumentError
-// naming `path.key` and what was expected.
-absl::Status ReadString(const Json& object, absl::string_view path, const char* key,
-                        std::string* out);
-absl::Status ReadInt(const Json& object, absl::string_view path, const char* key, int64_t* out);
-absl::Status ReadInt(const Json& object, absl::string_view path, const char* key, int* out);
-absl::Status ReadBool(const Json& object, absl::string_view path, const char* key, bool* out);
-absl::Status ReadOptionalInt(const Json& object, absl::string_view path, const char* key,
-                             std::optional<int>* out);
+// Typed reads from `object` (a JSON object): base/json/fields.h, and times.
+using base::ReadArray;
+using base::ReadBool;
+using base::ReadInt;
+using base::ReadObject;
+using base::ReadOptionalInt;
+using base::ReadString;
+using base::ReadStringList;
+using base::ReadStringMap;
+// An RFC 3339 time (ParseApiTime); missing or null resets `out`.
 absl::Status ReadOptionalTime(const Json& object, absl::string_view path, const char* key,
                               std::optional<absl::Time>* out);
-absl::Status ReadStringMap(const Json& object, absl::string_view path, const char* key,
-                           std::map<std::string, std::string>* out);
-absl::Status ReadStringList(const Json& object, absl::string_view path, const char* key,
-                            std::vector<std::string>* out);
 // InvalidArgument naming `path.member` for the first member of `object` not in
 // `names`, worded as the YAML form words it (spec/suggest.h).
 absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,
                                   std::span<const absl::string_view> names);
-// Members that are objects or arrays: the member, or nullptr when missing or null.
-absl::StatusOr<const Json*> ReadObject(const Json& object, absl::string_view path, const char* key);
-absl::StatusOr<const Json*> ReadArray(const Json& object, absl::string_view path, const char* key);
 
 }  // namespace dlp::internal

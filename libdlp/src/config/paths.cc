@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "base/files/atomic_write.h"
 #include "contract/files.h"
 
 namespace dlp::internal {
@@ -55,7 +56,7 @@ absl::Status WriteFileInNewDirs(const std::string& path, std::string_view conten
       !status.ok()) {
     return status;
   }
-  return contract::WriteFileAtomically(path, contents, mode);
+  return base::WriteFileAtomically(path, contents, mode);
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {

@@ -17,7 +17,7 @@ std::string ExpandUser(std::string_view path);
 // Creates `path` and its parents (mode 0700 for the ones it creates).
 absl::Status MakeDirs(const std::string& path);
 
-// Writes `contents` to `path` atomically (contract::WriteFileAtomically) after
+// Writes `contents` to `path` atomically (base::WriteFileAtomically) after
 // creating its folder with MakeDirs.
 absl::Status WriteFileInNewDirs(const std::string& path, std::string_view contents, int mode);
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/process/cpu_set.h"
 
 namespace dlp::runtime {
 
@@ -29,20 +30,8 @@ std::vector<int> AllowedCpus() {
   return out;
 }
 
-absl::StatusOr<cpu_set_t> CpuSetOf(const std::vector<int>& cpus) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int cpu : cpus) {
-    if (cpu < 0 || cpu >= CPU_SETSIZE) {
-      return absl::InvalidArgumentError(absl::StrCat("CPU ", cpu, " is out of range"));
-    }
-    CPU_SET(cpu, &set);
-  }
-  return set;
-}
-
 absl::Status BindToCpus(const std::vector<int>& cpus) {
-  absl::StatusOr<cpu_set_t> set = CpuSetOf(cpus);
+  absl::StatusOr<cpu_set_t> set = base::CpuSetOf(cpus);
   if (!set.ok()) return set.status();
   if (sched_setaffinity(0, sizeof(*set), &*set) != 0) {
     return absl::FailedPreconditionError(

@@ -23,9 +23,6 @@ std::vector<int> CpusForLocalRank(const std::vector<int>& allowed, int local_ran
 // The CPUs this process may run on, in increasing order.
 std::vector<int> AllowedCpus();
 
-// `cpus` as a set for sched_setaffinity; InvalidArgument for a CPU it cannot hold.
-absl::StatusOr<cpu_set_t> CpuSetOf(const std::vector<int>& cpus);
-
 // Restricts the calling process (and the threads it starts later) to `cpus`.
 absl::Status BindToCpus(const std::vector<int>& cpus);
 

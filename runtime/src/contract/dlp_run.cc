@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
+#include "base/process/find_program.h"
 #include "contract/env_names.h"
 #include "contract/shell_quote.h"
 
@@ -26,12 +26,7 @@ absl::StatusOr<std::string> FindDlpRun() {
     if (access(next.c_str(), X_OK) == 0) return next.string();
     tried.push_back(next.string());
   }
-  if (const char* path = std::getenv("PATH"); path != nullptr) {
-    for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
-      std::string candidate = absl::StrCat(dir, "/dlp-run");
-      if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-  }
+  if (std::optional<std::string> found = base::FindProgram("dlp-run")) return *found;
   tried.push_back("PATH");
   return absl::NotFoundError(
       absl::StrCat("dlp-run not found (looked at ", absl::StrJoin(tried, ", "), ")"));

@@ -29,46 +29,6 @@ int AppendRest(int fd, std::string& data, size_t limit = SIZE_MAX) {
 
 }  // namespace
 
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents, int mode,
-                                 FileSync sync) {
-  const bool durable = sync == FileSync::kDurable;
-  std::string tmp = absl::StrCat(path, ".tmp-XXXXXX");
-  int fd = mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) {
-    return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
-  }
-  fchmod(fd, static_cast<mode_t>(mode));
-  size_t written = 0;
-  while (written < contents.size()) {
-    ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    written += static_cast<size_t>(n);
-  }
-  const bool ok = written == contents.size() && (!durable || fsync(fd) == 0);
-  const int saved_errno = errno;
-  close(fd);
-  if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = ok ? errno : saved_errno;
-    unlink(tmp.c_str());
-    return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(err)));
-  }
-  if (!durable) return absl::OkStatus();
-  // The rename is durable only once the folder holding the name is synced.
-  const size_t slash = path.rfind('/');
-  std::string dir = ".";
-  if (slash != std::string::npos) dir = slash == 0 ? "/" : path.substr(0, slash);
-  const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  const int synced = dfd < 0 ? -1 : fsync(dfd);
-  const int sync_errno = errno;
-  if (dfd >= 0) close(dfd);
-  if (synced != 0) {
-    return absl::InternalError(
-        absl::StrCat("cannot sync the folder of ", path, ": ", std::strerror(sync_errno)));
-  }
-  return absl::OkStatus();
-}
-
 int OpenPrivateFile(const std::string& path, int extra_flags) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | extra_flags, kPrivateFileMode);
   // The umask may have removed bits, and an older file may have had more.

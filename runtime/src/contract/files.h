@@ -1,5 +1,5 @@
-// Whole-file writes and reads for the contract's files (group, status) and for
-// anything else dlp keeps on disk (contexts, tokens, the job store's files).
+// Reads of the files a job writes (status, logs, traces) and the mode they get;
+// whole-file writes are base::WriteFileAtomically (base/files/atomic_write.h).
 #pragma once
 
 #include <cstdint>
@@ -12,20 +12,6 @@
 struct stat;
 
 namespace dlp::contract {
-
-// Whether a write survives a crash of the machine: kDurable fsyncs the file
-// and its folder; kVolatile does not (a process crash still keeps it), for
-// files rewritten often whose loss at a power cut is harmless (a runner's
-// intermediate status, a group file that is rewritten before every start).
-enum class FileSync { kDurable, kVolatile };
-
-// Writes `contents` to `path` atomically: a temporary file in the same folder,
-// (fsync,) then rename, (then fsync of the folder, so the new name survives a
-// crash), so that a reader sees the old or the new file, never half of one.
-// The file gets `mode` whatever the umask. The folder must exist.
-// Internal error naming the path on failure. Thread-safe.
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents,
-                                 int mode = 0644, FileSync sync = FileSync::kDurable);
 
 // The mode of the files a job's runner writes (status, logs, traces): they hold
 // the job's output and are its user's alone (docs/runtime-contract.md).

@@ -272,8 +272,8 @@ absl::StatusOr<Group> ReadGroupFile(const std::string& path) {
   return ParseGroupJson(buffer.str(), path);
 }
 
-absl::Status WriteGroupFile(const std::string& path, const Group& group, FileSync sync) {
-  return WriteFileAtomically(path, GroupToJson(group), 0600, sync);
+absl::Status WriteGroupFile(const std::string& path, const Group& group, base::FileSync sync) {
+  return base::WriteFileAtomically(path, GroupToJson(group), 0600, sync);
 }
 
 }  // namespace dlp::contract

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/files/atomic_write.h"
 #include "contract/files.h"
 #include "contract/names.h"
 
@@ -70,8 +71,8 @@ std::string GroupToJson(const Group& group);
 absl::StatusOr<Group> ParseGroupJson(const std::string& text, const std::string& source);
 // NotFound when `path` cannot be read; else as ParseGroupJson with the path as source.
 absl::StatusOr<Group> ReadGroupFile(const std::string& path);
-// GroupToJson written atomically with mode 0600 (see FileSync).
+// GroupToJson written atomically with mode 0600 (see base::FileSync).
 absl::Status WriteGroupFile(const std::string& path, const Group& group,
-                            FileSync sync = FileSync::kDurable);
+                            base::FileSync sync = base::FileSync::kDurable);
 
 }  // namespace dlp::contract

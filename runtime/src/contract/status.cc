@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "base/files/atomic_write.h"
+#include "base/json/fields.h"
 #include "contract/field_error.h"
 #include "contract/files.h"
 #include "contract/untrusted_text.h"
@@ -20,29 +22,26 @@ using Json = nlohmann::json;
 constexpr size_t kMaxStatusName = 256;     // names, roles, hosts, states
 constexpr size_t kMaxStatusReason = 2048;  // a reason quotes a command line
 
-// Reads an optional field of type T; absent or null leaves `out` as it is.
+// The error of a read (base/json/fields.h) with the file it is about.
+absl::Status InFile(const std::string& source, absl::Status read) {
+  if (read.ok()) return read;
+  return absl::InvalidArgumentError(absl::StrCat(source, ": ", read.message()));
+}
+
+// Reads an optional string or integer field; absent or null leaves `out` as it is.
 template <typename T>
 absl::Status Field(const Json& j, const char* key, const std::string& source,
                    const std::string& path, T* out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return absl::OkStatus();
-  const std::string field = path.empty() ? key : absl::StrCat(path, ".", key);
   if constexpr (std::is_same_v<T, std::string>) {
-    if (!it->is_string()) return FieldError(source, field, "must be a string");
+    return InFile(source, base::ReadString(j, path, key, out));
   } else {
-    if (!it->is_number_integer()) return FieldError(source, field, "must be an integer");
+    return InFile(source, base::ReadInt(j, path, key, out));
   }
-  *out = it->get<T>();
-  return absl::OkStatus();
 }
 
 absl::Status OptionalInt(const Json& j, const char* key, const std::string& source,
                          const std::string& path, std::optional<int>* out) {
-  int value = 0;
-  if (!j.contains(key) || j[key].is_null()) return absl::OkStatus();
-  DLP_RETURN_IF_ERROR(Field(j, key, source, path, &value));
-  *out = value;
-  return absl::OkStatus();
+  return InFile(source, base::ReadOptionalInt(j, path, key, out));
 }
 
 Json OptionalJson(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -161,8 +160,10 @@ absl::Status StatusFileWriter::Write(const GroupStatus& status) {
   if (text == last_) return absl::OkStatus();
   // Only the outcome must survive a crash of the machine: every process of
   // the job dies with it, so a lost intermediate status reads as a lost job.
-  DLP_RETURN_IF_ERROR(WriteFileAtomically(
-      path_, text, kPrivateFileMode, status.terminal() ? FileSync::kDurable : FileSync::kVolatile));
+  DLP_RETURN_IF_ERROR(
+      base::WriteFileAtomically(path_, text, kPrivateFileMode,
+                                status.terminal() ? base::FileSync::kDurable
+                                                  : base::FileSync::kVolatile));
   last_ = std::move(text);
   return absl::OkStatus();
 }

@@ -15,14 +15,14 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/process/spawn.h"
 #include "contract/group.h"
 #include "contract/names.h"
-#include "launch/child.h"
 #include "launch/exec_rank.h"
-#include "launch/ssh_command.h"
 #include "launch/group_task.h"
 #include "launch/launcher.h"
 #include "launch/slurm.h"
+#include "launch/ssh_command.h"
 
 namespace {
 
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {
                                     f.secret_on_stdin);
   }
   const bool in_slurm_task = f.np == 0 && f.hosts.empty() && f.hostfile.empty() &&
-                             dlp::launch::InSlurmTask(dlp::launch::CurrentEnvironment());
+                             dlp::launch::InSlurmTask(dlp::base::CurrentEnvironment());
   if (f.bind_to != "none" && (in_slurm_task || !f.rank_source.empty())) {
     return Fail(
         "--bind-to binds the ranks dlp-run starts itself; a Slurm task or a pod runs "

@@ -13,9 +13,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/process/spawn.h"
 #include "common/cpu_binding.h"
 #include "contract/env_names.h"
-#include "launch/child.h"
 #include "launch/signals.h"
 #include "launch/ssh_command.h"
 
@@ -97,14 +97,13 @@ int StartAndSupervise(const std::map<std::string, std::string>& env, const std::
                       const std::vector<std::string>& command, bool watch_stdin,
                       absl::Duration grace, std::vector<int> cpus = {}) {
   InstallSignalPipe();
-  SpawnRequest request;
+  base::SpawnOptions request;
   request.argv = command;
-  request.env = CurrentEnvironment();
-  for (const auto& [k, v] : env) request.env[k] = v;
-  request.capture_output = false;
+  request.env = env;
+  request.grouping = base::Grouping::kProcessGroup;
   request.cpus = std::move(cpus);
   if (!workdir.empty() && access(workdir.c_str(), X_OK) == 0) request.workdir = workdir;
-  auto child = Spawn(request);
+  auto child = base::Spawn(request);
   if (!child.ok()) {
     fprintf(stderr, "dlp-run: %s\n", std::string(child.status().message()).c_str());
     return 127;

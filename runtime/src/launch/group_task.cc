@@ -16,10 +16,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "base/process/spawn.h"
 #include "contract/env_names.h"
 #include "contract/status.h"
 #include "dlp/status.h"
-#include "launch/child.h"
 #include "launch/kubernetes_pod.h"
 #include "launch/rank_environment.h"
 #include "launch/rank_process.h"
@@ -103,10 +103,10 @@ void GroupTaskRunner::ChooseTraceDir() {
 absl::Status GroupTaskRunner::Prepare() {
   DLP_ASSIGN_OR_RETURN(layout_, LayOutRanks(options_.group, {}, {}, /*gpus_given=*/false));
   if (options_.source == RankSource::kKubernetes) {
-    DLP_ASSIGN_OR_RETURN(task_,
-                         ReadKubernetesTask(CurrentEnvironment(), layout_, options_.rdzv_port));
+    DLP_ASSIGN_OR_RETURN(
+        task_, ReadKubernetesTask(base::CurrentEnvironment(), layout_, options_.rdzv_port));
   } else {
-    DLP_ASSIGN_OR_RETURN(task_, ReadSlurmTask(CurrentEnvironment(), options_.rdzv_port));
+    DLP_ASSIGN_OR_RETURN(task_, ReadSlurmTask(base::CurrentEnvironment(), options_.rdzv_port));
   }
   if (static_cast<int>(layout_.ranks.size()) != task_.world) {
     return absl::InvalidArgumentError(absl::StrCat("the group has ", layout_.ranks.size(),
@@ -114,7 +114,7 @@ absl::Status GroupTaskRunner::Prepare() {
                                                    " tasks (srun --ntasks)"));
   }
   PlaceTask(task_, &layout_);
-  DLP_ASSIGN_OR_RETURN(secret_, TaskSecret(CurrentEnvironment()));
+  DLP_ASSIGN_OR_RETURN(secret_, TaskSecret(base::CurrentEnvironment()));
   ChooseTraceDir();
   std::unique_ptr<LineWriter> writer = PlainWriter();
   if (!options_.log_dir.empty()) {
@@ -181,8 +181,7 @@ void GroupTaskRunner::StartChild(int round) {
   ClusterInfo cluster = TaskCluster(task_, options_.group.framework, round);
   cluster.max_restarts = contract::TorchMaxRestarts(options_.group);
   std::map<std::string, std::string> vars = RankEnvironment(layout_, plan, cluster);
-  SpawnRequest request;
-  request.env = CurrentEnvironment();
+  base::SpawnOptions request;
   // The scheduler's job id is the dlp job's id (Slurm's), whatever the
   // submitter's environment (which sbatch exports) held.
   if (!task_.job_id.empty()) request.env[names::kJobId] = task_.job_id;

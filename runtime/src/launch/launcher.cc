@@ -146,7 +146,7 @@ void Launcher::StartRound(int round) {
   cluster.secret_hex = secret_.Hex();
   cluster.round = round;
   cluster.max_restarts = contract::TorchMaxRestarts(options_.group);
-  const std::map<std::string, std::string> inherited = CurrentEnvironment();
+  const std::map<std::string, std::string> inherited = base::CurrentEnvironment();
   if (auto job = inherited.find(contract::env::kJobId); job != inherited.end()) {
     cluster.run_id = job->second;
   }
@@ -161,15 +161,14 @@ void Launcher::StartRound(int round) {
       env[contract::env::kTraceDir] = std::filesystem::absolute(trace_dir).string();
     }
     if (options_.bind_to_core) env[contract::env::kBindTo] = "core";
-    SpawnRequest request;
+    base::SpawnOptions request;
     if (rank->plan().local) {
       if (options_.bind_to_core) {
         request.cpus = runtime::CpusForLocalRank(allowed_cpus, rank->plan().local_rank,
                                                  rank->plan().local_world_size);
       }
       request.argv = rank->plan().command;
-      request.env = inherited;
-      for (auto& [k, v] : env) request.env[k] = v;
+      request.env = std::move(env);
       request.workdir = options_.group.workdir;
     } else {
       for (const char* name :
@@ -178,8 +177,8 @@ void Launcher::StartRound(int round) {
       }
       const std::string workdir = options_.group.workdir.empty() ? cwd_ : options_.group.workdir;
       request.argv = SshArgv(options_.ssh, rank->plan().host, env, workdir, rank->plan().command);
-      request.env = inherited;
-      request.stdin_pipe = true;  // its EOF tells the remote watchdog to stop the rank
+      // Its EOF tells the remote watchdog to stop the rank.
+      request.stdin_stream = base::Stream::kPipe;
     }
     absl::Status started = rank->Start(request);
     // An ssh that already exited cannot take the secret; its exit (255: the

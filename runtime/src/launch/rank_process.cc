@@ -38,7 +38,7 @@ RankProcess::~RankProcess() {
   }
 }
 
-absl::Status RankProcess::Start(const SpawnRequest& request) {
+absl::Status RankProcess::Start(base::SpawnOptions options) {
   DrainAndClose();
   if (in_fd_ >= 0) close(in_fd_);
   in_fd_ = -1;
@@ -50,7 +50,12 @@ absl::Status RankProcess::Start(const SpawnRequest& request) {
   status_.signal.reset();
   status_.reason.clear();
   status_.state = "Starting";
-  auto child = Spawn(request);
+  // Its own process group, so that the rank's whole tree is signalled at once;
+  // its output through pipes, into the rank's log.
+  options.grouping = base::Grouping::kProcessGroup;
+  options.stdout_stream = base::Stream::kPipe;
+  options.stderr_stream = base::Stream::kPipe;
+  auto child = base::Spawn(options);
   if (!child.ok()) {
     const std::string error(child.status().message());
     writer_->WriteLine(Stream::kErr, absl::StrCat("dlp-run: ", error));
@@ -61,9 +66,9 @@ absl::Status RankProcess::Start(const SpawnRequest& request) {
     return child.status();
   }
   pid_ = child->pid;
-  out_fd_ = child->out_fd;
-  err_fd_ = child->err_fd;
-  in_fd_ = child->in_fd;
+  out_fd_ = child->stdout_fd;
+  err_fd_ = child->stderr_fd;
+  in_fd_ = child->stdin_fd;
   status_.pid = status_.pgid = pid_;
   if (plan_.local) {
     ready_ = true;  // exec succeeded

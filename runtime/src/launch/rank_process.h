@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/process/spawn.h"
 #include "contract/status.h"
-#include "launch/child.h"
 #include "launch/output.h"
 #include "launch/rank_layout.h"
 
@@ -27,7 +27,7 @@ class RankProcess {
 
   // Starts a new incarnation. A command that cannot be executed leaves the
   // rank Failed with exit code 127 and returns the reason.
-  absl::Status Start(const SpawnRequest& request);
+  absl::Status Start(base::SpawnOptions options);
 
   // Appends the open pipes to `fds` (for poll) and handles their events.
   void CollectPollFds(std::vector<pollfd>* fds) const;

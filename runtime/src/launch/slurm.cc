@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "base/process/spawn.h"
 #include "contract/env_names.h"
-#include "launch/child.h"
 #include "launch/exec_rank.h"
 #include "launch/rank_layout.h"
 #include "rendezvous/store.h"
@@ -178,12 +178,12 @@ absl::StatusOr<SlurmRank> SlurmRankEnvironment(const std::map<std::string, std::
 
 int RunSlurmRank(const std::vector<std::string>& command, const std::string& framework,
                  int rdzv_port) {
-  auto slurm = SlurmRankEnvironment(CurrentEnvironment(), framework, rdzv_port);
+  auto slurm = SlurmRankEnvironment(base::CurrentEnvironment(), framework, rdzv_port);
   if (!slurm.ok()) {
     fprintf(stderr, "dlp-run: %s\n", std::string(slurm.status().message()).c_str());
     return 2;
   }
-  auto secret = TaskSecret(CurrentEnvironment());
+  auto secret = TaskSecret(base::CurrentEnvironment());
   if (!secret.ok()) {
     fprintf(stderr, "dlp-run: %s\n", std::string(secret.status().message()).c_str());
     return 2;

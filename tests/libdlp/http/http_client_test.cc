@@ -20,6 +20,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/chunked_routes.h"
 #include "support/subprocess.h"
 
 namespace dlp::internal {
@@ -45,30 +46,12 @@ class HttpClientTest : public ::testing::Test {
       res.status = 404;
       res.set_content(R"({"error":{"code":"NOT_FOUND","message":"no job 7"}})", "application/json");
     });
-    server_.Get("/lines", [](const httplib::Request&, httplib::Response& res) {
-      res.set_chunked_content_provider("application/x-ndjson", [](size_t, httplib::DataSink& sink) {
-        // Lines split across chunks, as a log stream sends them, and the blank
-        // heartbeat lines of a silent follow, which readers skip.
-        for (const char* piece : {"one\ntw", "o\n", "\n", "three\nfour\n", "\n", "tail"}) {
-          sink.write(piece, std::strlen(piece));
-        }
-        sink.done();
-        return true;
-      });
-    });
-    // What a hostile or broken server does to a client: sends without end (up
-    // to 256 MiB, so that a client without a cap fails the test, not the machine).
-    server_.Get("/endless", [](const httplib::Request&, httplib::Response& res) {
-      res.set_chunked_content_provider("application/json", [](size_t offset,
-                                                               httplib::DataSink& sink) {
-        const std::string piece(1 << 20, ' ');
-        if (offset >= (size_t{256} << 20)) {
-          sink.done();
-          return true;
-        }
-        return sink.write(piece.data(), piece.size());
-      });
-    });
+    // Lines split across chunks, as a log stream sends them, and the blank
+    // heartbeat lines of a silent follow, which readers skip.
+    dlp::testing::ServeChunks(server_, "/lines",
+                              {"one\ntw", "o\n", "\n", "three\nfour\n", "\n", "tail"});
+    // What a hostile or broken server does to a client: sends without end.
+    dlp::testing::ServeEndless(server_, "/endless");
     // Or a byte every 20 ms for up to 30 s: never idle long enough for a
     // read timeout.
     server_.Get("/trickle", [](const httplib::Request&, httplib::Response& res) {

@@ -26,8 +26,8 @@ const std::map<std::string, std::string>& Allowed() {
       {"server/executor/cgroup.cc", "cgroup files below dlpd's own cgroup"},
       {"server/executor/gpu_device_access.cc", "a job's cgroup v2 folder, which dlpd made"},
       {"server/executor/process.cc",
-       "/dev/null, cgroup.procs, and dlp-run's output file in the child after it became the "
-       "job's user"},
+       "/proc; dlp-run's output file is opened by base::Spawn in the child after it became "
+       "the job's user"},
       {"server/support/log.cc", "dlpd.log in the state folder"},
       {"server/models/git_head.cc", "a workdir, read in a child that became the job's user"},
       {"server/monitor/proc_stats.cc", "/proc"},

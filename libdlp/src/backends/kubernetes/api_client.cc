@@ -5,7 +5,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
-#include "http/curl_library.h"
 #include "http/http_client.h"
 
 namespace dlp::internal::k8s {
@@ -13,38 +12,6 @@ namespace {
 
 constexpr absl::Duration kRequestTimeout = absl::Seconds(30);
 constexpr int kGetAttempts = 4;  // 0.2 s, 0.4 s, 0.8 s between them
-
-// The response as it arrives: whole (`sink` null), or cut into lines for `sink`
-// when the status is 2xx (an error's Status object is kept whole).
-struct Receiver {
-  const CurlLibrary* lib;
-  CURL* curl;
-  const LineSink* sink;
-  std::string body;      // the whole body, or the partial line not yet passed on
-  bool stopped = false;  // the sink asked to stop
-  long code = 0;
-};
-
-size_t Receive(char* data, size_t size, size_t count, void* context) {
-  auto* r = static_cast<Receiver*>(context);
-  const size_t bytes = size * count;
-  if (r->code == 0) r->lib->easy_getinfo(r->curl, CURLINFO_RESPONSE_CODE, &r->code);
-  r->body.append(data, bytes);
-  if (r->sink == nullptr || r->code < 200 || r->code >= 300) return bytes;
-  size_t start = 0;
-  for (size_t nl; (nl = r->body.find('\n', start)) != std::string::npos; start = nl + 1) {
-    if (!(*r->sink)(std::string_view(r->body).substr(start, nl - start))) {
-      r->stopped = true;
-      return 0;  // ends the transfer (CURLE_WRITE_ERROR)
-    }
-  }
-  r->body.erase(0, start);
-  return bytes;
-}
-
-curl_blob Blob(const std::string& pem) {
-  return curl_blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
-}
 
 }  // namespace
 
@@ -65,67 +32,26 @@ absl::StatusOr<ApiClient::Reply> ApiClient::Perform(std::string_view method, con
                                                     std::string_view content_type,
                                                     const LineSink* sink, absl::Duration timeout,
                                                     absl::Duration idle) const {
-  DLP_ASSIGN_OR_RETURN(const CurlLibrary* lib, LoadCurl());
-  CURL* curl = lib->easy_init();
-  if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
-  curl_slist* headers = lib->slist_append(nullptr, "Accept: application/json");
+  base::HttpRequest request;
+  request.method = std::string(method);
+  request.url = url;
+  request.headers.push_back("Accept: application/json");
   if (!access_.token.empty()) {
-    headers =
-        lib->slist_append(headers, absl::StrCat("Authorization: Bearer ", access_.token).c_str());
+    request.headers.push_back(absl::StrCat("Authorization: Bearer ", access_.token));
   }
   if (!content_type.empty()) {
-    headers = lib->slist_append(headers,
-                                absl::StrCat("Content-Type: ", std::string(content_type)).c_str());
+    request.headers.push_back(absl::StrCat("Content-Type: ", std::string(content_type)));
   }
-  const std::string verb(method);
-  lib->easy_setopt(curl, CURLOPT_URL, url.c_str());
-  lib->easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  lib->easy_setopt(curl, CURLOPT_CUSTOMREQUEST, verb.c_str());
-  if (!body.empty()) {
-    lib->easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-    lib->easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-  }
+  request.body = body;
   // TLS as the kubeconfig says.
-  if (!access_.ca_file.empty()) lib->easy_setopt(curl, CURLOPT_CAINFO, access_.ca_file.c_str());
-  curl_blob ca = Blob(access_.ca_pem), cert = Blob(access_.client_cert_pem),
-            key = Blob(access_.client_key_pem);
-  if (!access_.ca_pem.empty()) lib->easy_setopt(curl, CURLOPT_CAINFO_BLOB, &ca);
-  if (access_.insecure_skip_tls_verify) {
-    lib->easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
-    lib->easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  if (!access_.client_cert_file.empty()) {
-    lib->easy_setopt(curl, CURLOPT_SSLCERT, access_.client_cert_file.c_str());
-  }
-  if (!access_.client_cert_pem.empty()) lib->easy_setopt(curl, CURLOPT_SSLCERT_BLOB, &cert);
-  if (!access_.client_key_file.empty()) {
-    lib->easy_setopt(curl, CURLOPT_SSLKEY, access_.client_key_file.c_str());
-  }
-  if (!access_.client_key_pem.empty()) lib->easy_setopt(curl, CURLOPT_SSLKEY_BLOB, &key);
-  Receiver receiver{lib, curl, sink};
-  lib->easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Receive);
-  lib->easy_setopt(curl, CURLOPT_WRITEDATA, &receiver);
-  lib->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-  if (timeout != absl::InfiniteDuration()) {
-    lib->easy_setopt(curl, CURLOPT_TIMEOUT_MS,
-                     static_cast<long>(absl::ToInt64Milliseconds(timeout)));
-  }
-  if (idle != absl::InfiniteDuration()) {
-    // Fewer than 1 byte/s for `idle`: the stream is stuck.
-    lib->easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    lib->easy_setopt(curl, CURLOPT_LOW_SPEED_TIME,
-                     std::max(1L, static_cast<long>(absl::ToInt64Seconds(idle))));
-  }
-  lib->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  const CURLcode rc = lib->easy_perform(curl);
-  if (receiver.code == 0) lib->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &receiver.code);
-  lib->slist_free_all(headers);
-  lib->easy_cleanup(curl);
-  if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && receiver.stopped)) {
-    return absl::UnavailableError(absl::StrCat("cannot reach the Kubernetes API server at ",
-                                               access_.server, ": ", lib->easy_strerror(rc)));
-  }
-  return Reply{receiver.code, std::move(receiver.body), receiver.stopped};
+  request.tls = {access_.ca_file,         access_.ca_pem,          access_.client_cert_file,
+                 access_.client_cert_pem, access_.client_key_file, access_.client_key_pem,
+                 access_.insecure_skip_tls_verify};
+  request.timeout = timeout;
+  request.idle = idle;
+  request.sink = sink;
+  return base::PerformHttpRequest(request,
+                                  absl::StrCat("the Kubernetes API server at ", access_.server));
 }
 
 absl::StatusOr<nlohmann::json> ApiClient::Call(std::string_view method, std::string_view verb,

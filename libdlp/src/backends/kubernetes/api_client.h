@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "backends/kubernetes/kubeconfig.h"
 #include "backends/kubernetes/resources.h"
+#include "base/http/curl_request.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::internal::k8s {
@@ -22,7 +23,7 @@ namespace dlp::internal::k8s {
 using ApiQuery = std::vector<std::pair<std::string, std::string>>;
 
 // Called for each line of a streamed response; false stops the stream (OK).
-using LineSink = std::function<bool(std::string_view)>;
+using base::LineSink;
 
 class ApiClient {
  public:
@@ -61,11 +62,7 @@ class ApiClient {
                       const LineSink& sink) const;
 
  private:
-  struct Reply {
-    long code = 0;
-    std::string body;
-    bool stopped = false;  // the sink ended the stream
-  };
+  using Reply = base::HttpReply;
   absl::StatusOr<Reply> Perform(std::string_view method, const std::string& url,
                                 const std::string& body, std::string_view content_type,
                                 const LineSink* sink, absl::Duration timeout,

@@ -8,15 +8,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "backends/slurm/run_program.h"
 #include "backends/slurm/transport.h"
+#include "base/process/run_program.h"
 #include "dlp/status.h"
 
 namespace dlp::internal {
 namespace {
 
 // Slurm's message without the "sbatch: error: " prefixes, one line.
-std::string SlurmMessage(const ProgramResult& r) {
+std::string SlurmMessage(const base::ProgramResult& r) {
   std::string text = std::string(absl::StripAsciiWhitespace(r.err));
   if (text.empty()) text = std::string(absl::StripAsciiWhitespace(r.out));
   // The last line is the summary ("Batch job submission failed: ...").
@@ -72,7 +72,7 @@ class CliTransport final : public SlurmTransport {
     add("--dependency", job.dependency);
     if (!job.dependency.empty()) add("--kill-on-invalid-dep", "yes");
     argv.push_back(job.requeue ? "--requeue" : "--no-requeue");
-    auto result = RunProgram(argv, job.script);
+    auto result = base::RunProgram(argv, job.script);
     if (!result.ok()) return ToolError("sbatch", result.status());
     if (result->exit_code != 0) {
       std::string message = SlurmMessage(*result);
@@ -104,7 +104,7 @@ class CliTransport final : public SlurmTransport {
   }
 
   absl::Status Cancel(const std::string& id) override {
-    auto result = RunProgram({"scancel", id});
+    auto result = base::RunProgram({"scancel", id});
     if (!result.ok()) return ToolError("scancel", result.status());
     if (result->exit_code != 0) {
       std::string message = SlurmMessage(*result);
@@ -120,7 +120,7 @@ class CliTransport final : public SlurmTransport {
   // `sacct -c` reads the job completion file; without slurmdbd it is all there
   // is once squeue has forgotten a job. It has no comment, hence no job folder.
   static absl::StatusOr<SlurmJobRecord> FromJobCompletions(const std::string& id) {
-    auto result = RunProgram({"sacct", "-c", "-j", id, "-P", "-n",
+    auto result = base::RunProgram({"sacct", "-c", "-j", id, "-P", "-n",
                               "--format=JobID,JobName,User,Partition,State,ExitCode,Submit,"
                               "Start,End,NodeList"});
     if (!result.ok() || result->exit_code != 0) return absl::NotFoundError("no completion record");
@@ -156,7 +156,7 @@ class CliTransport final : public SlurmTransport {
   }
 
   absl::StatusOr<std::vector<SlurmJobRecord>> Query(const std::vector<std::string>& argv) {
-    auto result = RunProgram(argv);
+    auto result = base::RunProgram(argv);
     if (!result.ok()) return ToolError(argv[0], result.status());
     if (result->exit_code != 0) {
       return absl::UnavailableError(absl::StrCat(argv[0], ": ", SlurmMessage(*result)));

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "base/files/atomic_write.h"
 #include "contract/files.h"
 #include "dlp/status.h"
 
@@ -85,7 +86,7 @@ absl::StatusOr<Pipeline> SlurmPipelines::Submit(const PipelineSpec& spec,
   fs::create_directories(record_dir_, ec);
   absl::Status written =
       ec ? absl::InternalError(absl::StrCat("cannot create ", record_dir_, ": ", ec.message()))
-         : contract::WriteFileAtomically(RecordPath(p.id), PipelineToJson(p, 2));
+         : base::WriteFileAtomically(RecordPath(p.id), PipelineToJson(p, 2));
   if (!written.ok()) return undo("the pipeline's record: ", written);
   p.state = PipelineState(p.jobs);
   return p;
@@ -122,7 +123,7 @@ absl::StatusOr<Pipeline> SlurmPipelines::Refresh(Pipeline p) {
     ended_now = ended_now || IsTerminal(j.state);
   }
   // Best effort: a record not rewritten is read from Slurm again.
-  if (ended_now) (void)contract::WriteFileAtomically(RecordPath(p.id), PipelineToJson(p, 2));
+  if (ended_now) (void)base::WriteFileAtomically(RecordPath(p.id), PipelineToJson(p, 2));
   p.state = PipelineState(p.jobs);
   return p;
 }

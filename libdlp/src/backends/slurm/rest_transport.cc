@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "backends/slurm/transport.h"
+#include "base/http/curl_request.h"
 #include "dlp/status.h"
-#include "http/curl_library.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::internal {
@@ -16,15 +16,7 @@ namespace {
 
 constexpr char kApi[] = "/slurm/v0.0.38";
 
-struct Reply {
-  long code = 0;
-  std::string body;
-};
-
-size_t Append(char* data, size_t size, size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
-  return size * count;
-}
+using Reply = base::HttpReply;
 
 class RestTransport final : public SlurmTransport {
  public:
@@ -129,37 +121,18 @@ class RestTransport final : public SlurmTransport {
 
   absl::StatusOr<Reply> Request(const std::string& method, const std::string& path,
                                 const std::string& body) {
-    DLP_ASSIGN_OR_RETURN(const CurlLibrary* lib, LoadCurl());
     DLP_ASSIGN_OR_RETURN(std::string token, Token());
-    CURL* curl = lib->easy_init();
-    if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
-    const std::string url = absl::StrCat(url_, kApi, path);
-    curl_slist* headers = nullptr;
-    headers = lib->slist_append(headers, absl::StrCat("X-SLURM-USER-NAME: ", user_).c_str());
-    headers = lib->slist_append(headers, absl::StrCat("X-SLURM-USER-TOKEN: ", token).c_str());
-    headers = lib->slist_append(headers, "Content-Type: application/json");
-    headers = lib->slist_append(headers, "Accept: application/json");
-    Reply reply;
-    lib->easy_setopt(curl, CURLOPT_URL, url.c_str());
-    lib->easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    lib->easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
-    if (method == "POST") {
-      lib->easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-      lib->easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-    }
-    lib->easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
-    lib->easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
-    lib->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-    lib->easy_setopt(curl, CURLOPT_TIMEOUT_MS, 60000L);
-    lib->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    CURLcode rc = lib->easy_perform(curl);
-    lib->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.code);
-    lib->slist_free_all(headers);
-    lib->easy_cleanup(curl);
-    if (rc != CURLE_OK) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot reach slurmrestd at ", url_, ": ", lib->easy_strerror(rc)));
-    }
+    base::HttpRequest request;
+    request.method = method;
+    request.url = absl::StrCat(url_, kApi, path);
+    request.headers = {absl::StrCat("X-SLURM-USER-NAME: ", user_),
+                       absl::StrCat("X-SLURM-USER-TOKEN: ", token),
+                       "Content-Type: application/json", "Accept: application/json"};
+    if (method == "POST") request.body = body;
+    request.connect_timeout = absl::Seconds(5);
+    request.timeout = absl::Seconds(60);
+    DLP_ASSIGN_OR_RETURN(Reply reply,
+                         base::PerformHttpRequest(request, absl::StrCat("slurmrestd at ", url_)));
     if (reply.code == 401 || reply.code == 403) {
       return absl::UnavailableError(absl::StrCat(
           "slurmrestd refused user '", user_, "' (HTTP ", reply.code,

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/files/atomic_write.h"
 #include "contract/files.h"
 #include "dlp/status.h"
 #include "server/auth/auth.h"
@@ -91,10 +92,10 @@ absl::StatusOr<std::string> StateDir::LoadOrCreateToken() const {
 }
 
 absl::Status StateDir::Publish(const std::string& address, const std::string& token) const {
-  DLP_RETURN_IF_ERROR(contract::WriteFileAtomically(File("dlpd.token"), token, 0600));
+  DLP_RETURN_IF_ERROR(base::WriteFileAtomically(File("dlpd.token"), token, 0600));
   DLP_RETURN_IF_ERROR(
-      contract::WriteFileAtomically(File("dlpd.pid"), std::to_string(getpid()), 0600));
-  return contract::WriteFileAtomically(File("dlpd.addr"), address, 0600);
+      base::WriteFileAtomically(File("dlpd.pid"), std::to_string(getpid()), 0600));
+  return base::WriteFileAtomically(File("dlpd.addr"), address, 0600);
 }
 
 void StateDir::Unpublish() const {

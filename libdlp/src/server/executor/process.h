@@ -46,9 +46,10 @@ struct SpawnOptions {
   std::vector<std::string> cgroup_procs;  // cgroup.procs files the child joins first
 };
 
-// Starts argv[0] in a new session (setsid) with default signal dispositions and
-// no inherited descriptors beyond 0-2. Returns its pid, or an error naming the
-// step that failed in the child (joining a cgroup, switching user, exec).
+// Starts argv[0] (a path) in a new session with default signal dispositions and
+// no inherited descriptors beyond 0-2, stdin /dev/null (base::Spawn). Returns
+// its pid, or an error naming the step that failed in the child (joining a
+// cgroup, switching user, opening output_path, exec).
 absl::StatusOr<pid_t> SpawnDetached(const SpawnOptions& options);
 
 }  // namespace dlp::server

@@ -1,5 +1,5 @@
-// Runs a program with an argv (fork/exec, no shell), feeding it stdin and
-// collecting its output. Used for the Slurm command-line tools.
+// Running a program to its end with an argv (no shell), feeding it stdin and
+// collecting its output: the Slurm command-line tools.
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 
-namespace dlp::internal {
+namespace dlp::base {
 
 struct ProgramResult {
   int exit_code = -1;  // -1 when killed by a signal
@@ -23,4 +23,4 @@ absl::StatusOr<ProgramResult> RunProgram(const std::vector<std::string>& argv,
                                          const std::string& stdin_data = "",
                                          absl::Duration timeout = absl::Seconds(60));
 
-}  // namespace dlp::internal
+}  // namespace dlp::base

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace dlp::internal {
+namespace dlp::base {
 
 // The libcurl functions dlp calls, with libcurl's own signatures.
 struct CurlLibrary {
@@ -27,4 +27,4 @@ struct CurlLibrary {
 // the same table. Thread-safe. Unavailable (naming the library) when it cannot be loaded.
 absl::StatusOr<const CurlLibrary*> LoadCurl();
 
-}  // namespace dlp::internal
+}  // namespace dlp::base

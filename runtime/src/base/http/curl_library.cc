@@ -1,10 +1,10 @@
-#include "http/curl_library.h"
+#include "base/http/curl_library.h"
 
 #include <dlfcn.h>
 
 #include "absl/strings/str_cat.h"
 
-namespace dlp::internal {
+namespace dlp::base {
 namespace {
 
 constexpr char kSoname[] = "libcurl.so.4";
@@ -57,4 +57,4 @@ absl::StatusOr<const CurlLibrary*> LoadCurl() {
   return &**kLoaded;
 }
 
-}  // namespace dlp::internal
+}  // namespace dlp::base
