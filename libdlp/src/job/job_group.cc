@@ -5,62 +5,6 @@
 
 namespace dlp::internal {
 
-contract::Framework ToContract(Framework framework) {
-  switch (framework) {
-    case Framework::kPyTorch:
-      return contract::Framework::kPyTorch;
-    case Framework::kTensorFlow:
-      return contract::Framework::kTensorFlow;
-    case Framework::kHorovod:
-      return contract::Framework::kHorovod;
-    case Framework::kJax:
-      return contract::Framework::kJax;
-    case Framework::kNone:
-      break;
-  }
-  return contract::Framework::kNone;
-}
-
-Framework FromContract(contract::Framework framework) {
-  switch (framework) {
-    case contract::Framework::kPyTorch:
-      return Framework::kPyTorch;
-    case contract::Framework::kTensorFlow:
-      return Framework::kTensorFlow;
-    case contract::Framework::kHorovod:
-      return Framework::kHorovod;
-    case contract::Framework::kJax:
-      return Framework::kJax;
-    case contract::Framework::kNone:
-      break;
-  }
-  return Framework::kNone;
-}
-
-contract::RestartPolicy ToContract(RestartPolicyKind policy) {
-  switch (policy) {
-    case RestartPolicyKind::kOnFailure:
-      return contract::RestartPolicy::kOnFailure;
-    case RestartPolicyKind::kExitCode:
-      return contract::RestartPolicy::kExitCode;
-    case RestartPolicyKind::kNever:
-      break;
-  }
-  return contract::RestartPolicy::kNever;
-}
-
-RestartPolicyKind FromContract(contract::RestartPolicy policy) {
-  switch (policy) {
-    case contract::RestartPolicy::kOnFailure:
-      return RestartPolicyKind::kOnFailure;
-    case contract::RestartPolicy::kExitCode:
-      return RestartPolicyKind::kExitCode;
-    case contract::RestartPolicy::kNever:
-      break;
-  }
-  return RestartPolicyKind::kNever;
-}
-
 JobState JobStateOfRank(std::string_view state) {
   if (state == contract::kRunning) return JobState::kRunning;
   if (state == contract::kSucceeded) return JobState::kSucceeded;
@@ -101,7 +45,7 @@ std::map<std::string, std::string> TracingEnv(Tracing tracing,
 
 contract::Group JobGroup(const JobSpec& spec) {
   contract::Group group;
-  group.framework = ToContract(spec.framework);
+  group.framework = spec.framework;
   group.workdir = spec.workdir;
   for (const ReplicaSpec& r : spec.replicas) {
     // A fraction is a whole device to dlp-run without dlpd (dlpd's placement
@@ -109,7 +53,7 @@ contract::Group JobGroup(const JobSpec& spec) {
     const int gpus = static_cast<int>((r.resources.gpu_millis + 999) / 1000);
     group.roles.push_back({r.role, r.count, r.command, TracingEnv(spec.tracing, r.env), gpus, {}});
   }
-  group.restart_policy = ToContract(spec.restart_policy.policy);
+  group.restart_policy = spec.restart_policy.policy;
   group.max_restarts = spec.restart_policy.max_restarts;
   group.success_roles = spec.success_policy.roles;
   group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);

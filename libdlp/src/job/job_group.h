@@ -1,6 +1,5 @@
 // A JobSpec as the job contract's group (runtime/src/contract/group.h): the one
 // translation used by dlpd's executor, `dlp render` and the Slurm backend.
-// Also the mapping between the public enums and the contract's names.
 #pragma once
 
 #include <string>
@@ -30,10 +29,5 @@ contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
 std::vector<JobReplica> JobReplicas(const contract::GroupStatus& status);
 // A rank's state in the status file as a job state (Starting: Queued).
 JobState JobStateOfRank(std::string_view state);
-
-contract::Framework ToContract(Framework framework);
-Framework FromContract(contract::Framework framework);
-contract::RestartPolicy ToContract(RestartPolicyKind policy);
-RestartPolicyKind FromContract(contract::RestartPolicy policy);
 
 }  // namespace dlp::internal
