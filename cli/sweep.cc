@@ -28,7 +28,7 @@ struct SweepFlags {
   std::string png;
 };
 
-int Counted(const Sweep& sweep, std::string_view state) {
+int Counted(const Sweep& sweep, TrialState state) {
   int n = 0;
   for (const SweepTrial& t : sweep.trials) n += t.state == state ? 1 : 0;
   return n;
@@ -60,8 +60,9 @@ int RunList(const SweepFlags& flags, const GlobalFlags& globals) {
   for (const Sweep& s : *sweeps) {
     const std::optional<size_t> best = BestTrial(s);
     table.AddRow(
-        {s.id, s.spec.name, s.state, std::string(SearchAlgorithmName(s.spec.search.algorithm)),
-         absl::StrCat(s.trials.size()), absl::StrCat(Counted(s, "Running")),
+        {s.id, s.spec.name, std::string(SweepStateName(s.state)),
+         std::string(SearchAlgorithmName(s.spec.search.algorithm)),
+         absl::StrCat(s.trials.size()), absl::StrCat(Counted(s, TrialState::kRunning)),
          best ? absl::StrFormat("%.4g (%s)", *s.trials[*best].objective, s.trials[*best].job)
               : "-"});
   }
@@ -79,7 +80,8 @@ int RunCancel(const SweepFlags& flags, const GlobalFlags& globals) {
   absl::StatusOr<Sweep> sweep = CancelSweep(**client, flags.id);
   if (!sweep.ok()) return ReportError(sweep.status());
   std::printf("sweep %s %s\n", sweep->id.c_str(),
-              sweep->state == "Cancelled" ? "cancelled" : sweep->state.c_str());
+              sweep->state == SweepState::kCancelled ? "cancelled"
+                                                         : SweepStateName(sweep->state).data());
   return Code(ExitCode::kSuccess);
 }
 
@@ -124,9 +126,10 @@ int FollowSweep(Client& client, const std::string& id, bool quiet, const GlobalF
   options.on_update = [&](const Sweep& s) {
     if (quiet) return;
     const std::string line = absl::StrCat(
-        "sweep ", s.id, ": ", s.state, ", ", s.trials.size(), " trial(s): ", Counted(s, "Running"),
-        " running, ", Counted(s, "Succeeded"), " succeeded, ", Counted(s, "Cancelled"),
-        " stopped or cancelled, ", Counted(s, "Failed"), " failed");
+        "sweep ", s.id, ": ", std::string(SweepStateName(s.state)), ", ", s.trials.size(),
+        " trial(s): ", Counted(s, TrialState::kRunning), " running, ",
+        Counted(s, TrialState::kSucceeded), " succeeded, ", Counted(s, TrialState::kCancelled),
+        " stopped or cancelled, ", Counted(s, TrialState::kFailed), " failed");
     if (line != last) std::fprintf(stderr, "%s\n", line.c_str());
     last = line;
   };
@@ -140,7 +143,7 @@ int FollowSweep(Client& client, const std::string& id, bool quiet, const GlobalF
     return ReportError(done.status());
   }
   if (!quiet) PrintLeaderboard(*done, UseColor(globals, STDOUT_FILENO));
-  return Code(done->state == "Succeeded" ? ExitCode::kSuccess : ExitCode::kCancelled);
+  return Code(done->state == SweepState::kSucceeded ? ExitCode::kSuccess : ExitCode::kCancelled);
 }
 
 void RegisterSweep(CLI::App& parent, Invocation& invocation) {

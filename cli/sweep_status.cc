@@ -54,7 +54,7 @@ absl::StatusOr<std::vector<Series>> Chart(Client& client, const Sweep& sweep) {
 
 void PrintLeaderboard(const Sweep& sweep, bool color) {
   std::printf("sweep %s (%s): %s; objective %s %s; search %s\n", sweep.id.c_str(),
-              sweep.spec.name.c_str(), sweep.state.c_str(),
+              sweep.spec.name.c_str(), SweepStateName(sweep.state).data(),
               sweep.spec.objective.maximize ? "maximize" : "minimize",
               sweep.spec.objective.metric.c_str(),
               std::string(SearchAlgorithmName(sweep.spec.search.algorithm)).c_str());
@@ -73,7 +73,8 @@ void PrintLeaderboard(const Sweep& sweep, bool color) {
   for (const SweepTrial* t : order) {
     table.AddRow({absl::StrCat(t->number), t->job.empty() ? "-" : t->job, Params(*t),
                   t->objective ? absl::StrFormat("%.4g", *t->objective) : "-",
-                  absl::StrCat(t->resource), t->state, TrialOutcome(sweep, *t)});
+                  absl::StrCat(t->resource), std::string(TrialStateName(t->state)),
+                  TrialOutcome(sweep, *t)});
   }
   if (table.empty()) {
     std::printf("No trials yet.\n");

@@ -10,18 +10,9 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "dlp/job_kinds.h"  // Framework, RestartPolicyKind and their names
 
 namespace dlp {
-
-enum class Framework { kNone, kPyTorch, kTensorFlow, kHorovod, kJax };
-std::string_view FrameworkName(Framework framework);  // "none", "pytorch", ...
-
-enum class RestartPolicyKind {
-  kNever,      // a failed replica fails the job
-  kOnFailure,  // restart the whole group on any failure, up to max_restarts
-  kExitCode,   // restart only for exit codes 128-255 (signals, as Kubeflow does)
-};
-std::string_view RestartPolicyName(RestartPolicyKind kind);  // "Never", ...
 
 struct Resources {
   int64_t cpu_millis = 1000;  // 1 CPU = 1000; "500m" and "0.5" both give 500

@@ -99,13 +99,24 @@ absl::StatusOr<JobSpec> TrialJobSpec(const SweepSpec& sweep, const std::string& 
 // number-1, or the seeded draw for random and asha (`dlp render` shows trial 1).
 TrialParams TrialValues(const SweepSpec& sweep, int number);
 
-// Trials: Pending (recorded, its job not yet submitted), then its job's state;
-// a trial ASHA stops ends Cancelled with its reason.
+// A trial: Pending (recorded, its job not yet submitted), then its job's
+// state; a trial ASHA stops ends Cancelled with its reason.
+enum class TrialState { kPending, kQueued, kRunning, kSucceeded, kFailed, kCancelled };
+std::string_view TrialStateName(TrialState state);  // "Pending", "Queued", ... (the JSON's)
+std::optional<TrialState> ParseTrialState(std::string_view name);
+TrialState TrialStateOf(JobState state);  // a trial's once its job is submitted
+
+// A sweep: Running, then Succeeded (every trial ended), Cancelled, or Failed
+// (no trial could be started).
+enum class SweepState { kRunning, kSucceeded, kCancelled, kFailed };
+std::string_view SweepStateName(SweepState state);  // "Running", ... (the JSON's)
+std::optional<SweepState> ParseSweepState(std::string_view name);
+
 struct SweepTrial {
   int number = 0;   // 1-based
   std::string job;  // the job's id; empty while Pending
   TrialParams params;
-  std::string state = "Pending";
+  TrialState state = TrialState::kPending;
   std::string reason;
   // The trial's objective: its job's last reported value, unless the engine
   // stopped it first (then its value at the rung it was stopped at).
@@ -120,12 +131,10 @@ struct SweepTrial {
 };
 
 
-// Running, Succeeded (every trial ended), Cancelled, Failed (no trial
-// could be started).
 struct Sweep {
   std::string id;
   std::string tenant;
-  std::string state = "Running";
+  SweepState state = SweepState::kRunning;
   std::string reason;
   SweepSpec spec;
   std::vector<SweepTrial> trials;

@@ -4,13 +4,8 @@
 
 #include "absl/strings/match.h"
 #include "common/string_view_compat.h"
-#include "spec/contract_enums.h"
 
 namespace dlp {
-
-std::string_view FrameworkName(Framework framework) {
-  return contract::FrameworkName(internal::ToContract(framework));
-}
 
 namespace {
 constexpr std::pair<Tracing, std::string_view> kTracingNames[] = {
@@ -29,10 +24,6 @@ std::optional<Tracing> ParseTracing(std::string_view name) {
     if (text == name) return value;
   }
   return std::nullopt;
-}
-
-std::string_view RestartPolicyName(RestartPolicyKind kind) {
-  return contract::RestartPolicyName(internal::ToContract(kind));
 }
 
 namespace {

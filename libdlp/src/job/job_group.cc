@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "contract/env_names.h"
-#include "spec/contract_enums.h"
 #include "spec/rules.h"
 
 namespace dlp::internal {
@@ -48,7 +47,7 @@ std::map<std::string, std::string> TracingEnv(Tracing tracing,
 
 contract::Group JobGroup(const JobSpec& spec) {
   contract::Group group;
-  group.framework = ToContract(spec.framework);
+  group.framework = spec.framework;
   group.workdir = spec.workdir;
   for (const ReplicaSpec& r : spec.replicas) {
     // A fraction is a whole device to dlp-run without dlpd (dlpd's placement
@@ -56,7 +55,7 @@ contract::Group JobGroup(const JobSpec& spec) {
     const int gpus = static_cast<int>((r.resources.gpu_millis + 999) / 1000);
     group.roles.push_back({r.role, r.count, r.command, TracingEnv(spec.tracing, r.env), gpus, {}});
   }
-  group.restart_policy = ToContract(spec.restart_policy.policy);
+  group.restart_policy = spec.restart_policy.policy;
   group.max_restarts = spec.restart_policy.max_restarts;
   group.success_roles = spec.success_policy.roles;
   group.backoff = absl::Seconds(spec.restart_policy.backoff_seconds);

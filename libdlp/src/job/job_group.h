@@ -1,6 +1,5 @@
 // A JobSpec as the job contract's group (runtime/src/contract/group.h): the one
 // translation used by dlpd's executor, `dlp render` and the Slurm backend.
-// Also the mapping between the public enums and the contract's names.
 #pragma once
 
 #include <string>

@@ -36,7 +36,7 @@ class Decoder {
     if (const Json* n = Child(value, "labels")) {
       if (auto v = r_.StringMap(*n, "labels", NoProblem, NoProblem)) spec.labels = *v;
     }
-    Named(value, "framework", "framework", kFrameworks, FrameworkFromName, spec.framework);
+    Named(value, "framework", "framework", kFrameworks, ParseFramework, spec.framework);
     if (const Json* n = Child(value, "queue")) {
       if (auto v = r_.String(*n, "queue"); v && Check("queue", CheckQueueName(*v))) {
         spec.queue = *v;
@@ -56,7 +56,7 @@ class Decoder {
     if (const Json* n = Child(value, "restartPolicy")) RestartPolicySection(*n, spec);
     if (const Json* n = Child(value, "logs")) LogsSection(*n, spec);
     Preemption(value, spec);
-    Named(value, "tracing", "tracing", kTracingNames, ParseTracingName, spec.tracing);
+    Named(value, "tracing", "tracing", kTracingNames, ParseTracing, spec.tracing);
     if (const Json* n = Child(value, "dependsOn")) spec.depends_on = DependsOn(*n);
     if (const Json* n = Child(value, "replicas")) Replicas(*n, spec);
     // After the replicas: each role it names must be one of theirs.
@@ -72,9 +72,6 @@ class Decoder {
   // checks the JSON form's).
   bool Check(absl::string_view path, const Problem& problem) {
     return !rules_ || r_.Check(path, problem);
-  }
-  static std::optional<Tracing> ParseTracingName(absl::string_view name) {
-    return ParseTracing(std::string_view(name.data(), name.size()));
   }
 
   // A member named from `names`, read by `parse`.
@@ -95,7 +92,7 @@ class Decoder {
     const Json* n = Child(object, path.substr(path.rfind('.') + 1));
     if (n == nullptr) return;
     if (auto v = r_.String(*n, path)) {
-      if (auto parsed = parse(*v)) {
+      if (auto parsed = parse(std::string_view(*v))) {
         out = *parsed;
       } else {
         r_.Report(path, UnknownName(what, *v, names));
@@ -161,7 +158,7 @@ class Decoder {
     if (Child(node, "policy") != nullptr) {
       policy_known = false;
       std::optional<RestartPolicyKind> kind;
-      Named(node, path + ".policy", "restart policy", kRestartPolicies, RestartPolicyFromName, kind);
+      Named(node, path + ".policy", "restart policy", kRestartPolicies, ParseRestartPolicy, kind);
       if (kind) {
         rp.policy = *kind;
         policy_known = true;

@@ -6,7 +6,6 @@
 #include "absl/strings/str_format.h"
 #include "common/string_view_compat.h"
 #include "dlp/spec.h"
-#include "spec/contract_enums.h"
 #include "spec/suggest.h"
 #include "spec/text.h"
 
@@ -64,18 +63,6 @@ int RoleIndex(absl::string_view role) {
     if (kRoles[i] == role) return static_cast<int>(i);
   }
   return -1;
-}
-
-std::optional<Framework> FrameworkFromName(absl::string_view name) {
-  auto framework = contract::ParseFramework(ToStd(name));
-  if (!framework) return std::nullopt;
-  return FromContract(*framework);
-}
-
-std::optional<RestartPolicyKind> RestartPolicyFromName(absl::string_view name) {
-  auto policy = contract::ParseRestartPolicy(ToStd(name));
-  if (!policy) return std::nullopt;
-  return FromContract(*policy);
 }
 
 Problem CheckJobName(absl::string_view name) {

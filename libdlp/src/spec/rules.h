@@ -83,8 +83,6 @@ inline constexpr int64_t kDefaultLogMaxBytes = int64_t{64} << 20;  // 64Mi
 
 // Index of `role` in kRoles, or -1.
 int RoleIndex(absl::string_view role);
-std::optional<Framework> FrameworkFromName(absl::string_view name);
-std::optional<RestartPolicyKind> RestartPolicyFromName(absl::string_view name);
 
 Problem CheckJobName(absl::string_view name);  // DNS label: "mnist-2"
 Problem CheckQueueName(absl::string_view name);

@@ -18,13 +18,13 @@ bool Permanent(const absl::Status& status) {
 }
 
 void Finish(Sweep& sweep) {
-  if (sweep.state != "Running" && !sweep.finished) sweep.finished = absl::Now();
+  if (sweep.state != SweepState::kRunning && !sweep.finished) sweep.finished = absl::Now();
 }
 
 }  // namespace
 
 bool SweepDriver::Active(const Sweep& sweep) {
-  if (sweep.state == "Running") return true;
+  if (sweep.state == SweepState::kRunning) return true;
   for (const SweepTrial& t : sweep.trials) {
     if (TrialActive(t)) return true;
   }
@@ -57,8 +57,7 @@ void SweepDriver::Poll(Sweep& sweep, SweepTrial& t, std::set<int>& changed) {
       return;  // the logs are not readable yet: next step
     }
   }
-  const std::string state(JobStateName(job->state));
-  if (state != t.state) {
+  if (TrialStateOf(job->state) != t.state) {
     OnJobState(sweep, number, job->state, job->reason);
     changed.insert(number);
   }
@@ -125,7 +124,7 @@ absl::Status SweepDriver::Step(Sweep& sweep) {
   }
   const size_t pending = sweep.trials.size();
   for (size_t i = 0; i < pending; ++i) {
-    if (sweep.trials[i].state == "Pending") Submit(sweep, sweep.trials[i], changed);
+    if (sweep.trials[i].state == TrialState::kPending) Submit(sweep, sweep.trials[i], changed);
   }
   Created(sweep, pending, changed);  // after a failed submission: submitted next step
   Finish(sweep);

@@ -46,7 +46,8 @@ std::string RungVerdict(const Sweep& sweep, const SweepTrial& trial, int64_t run
 }  // namespace
 
 bool TrialActive(const SweepTrial& trial) {
-  return trial.state == "Pending" || trial.state == "Queued" || trial.state == "Running";
+  return trial.state == TrialState::kPending || trial.state == TrialState::kQueued ||
+         trial.state == TrialState::kRunning;
 }
 
 std::vector<int64_t> Rungs(const SearchSpec& search) {
@@ -61,7 +62,7 @@ std::vector<int64_t> Rungs(const SearchSpec& search) {
 
 std::vector<SweepAction> NextTrials(Sweep& sweep) {
   std::vector<SweepAction> actions;
-  if (sweep.state != "Running") return actions;
+  if (sweep.state != SweepState::kRunning) return actions;
   int active = 0;
   for (const SweepTrial& t : sweep.trials) active += TrialActive(t) ? 1 : 0;
   const int total = TotalTrials(sweep.spec);
@@ -74,7 +75,7 @@ std::vector<SweepAction> NextTrials(Sweep& sweep) {
     ++active;
   }
   if (active == 0 && static_cast<int>(sweep.trials.size()) >= total) {
-    sweep.state = "Succeeded";
+    sweep.state = SweepState::kSucceeded;
     sweep.reason = absl::StrCat(sweep.trials.size(), " trial(s) ended");
     actions.push_back({SweepAction::Kind::kDone, 0, sweep.reason});
   }
@@ -108,7 +109,7 @@ void OnSubmitted(Sweep& sweep, int number, const std::string& job) {
   SweepTrial* trial = Find(sweep, number);
   if (trial == nullptr) return;
   trial->job = job;
-  if (trial->state == "Pending") trial->state = "Queued";
+  if (trial->state == TrialState::kPending) trial->state = TrialState::kQueued;
 }
 
 std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
@@ -116,18 +117,18 @@ std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
   SweepTrial* trial = Find(sweep, number);
   if (trial == nullptr || !TrialActive(*trial)) return NextTrials(sweep);
   if (IsTerminal(state) && trial->stop_requested && state != JobState::kSucceeded) {
-    trial->state = std::string(JobStateName(JobState::kCancelled));
+    trial->state = TrialState::kCancelled;
     if (trial->stopped_at > 0) {  // ranked by what it had at the rung, as the others were
       trial->objective = trial->rungs.at(trial->stopped_at);
       trial->resource = trial->stopped_at;
     }
   } else if (state == JobState::kSucceeded && trial->stop_requested) {
     // It ended before the stop reached it: finished, with its last value.
-    trial->state = std::string(JobStateName(state));
+    trial->state = TrialStateOf(state);
     trial->reason.clear();
     trial->stopped_at = 0;
   } else {
-    trial->state = std::string(JobStateName(state));
+    trial->state = TrialStateOf(state);
     if (IsTerminal(state) && state != JobState::kSucceeded) trial->reason = reason;
   }
   return NextTrials(sweep);
@@ -135,8 +136,8 @@ std::vector<SweepAction> OnJobState(Sweep& sweep, int number, JobState state,
 
 std::vector<SweepAction> CancelSweep(Sweep& sweep, const std::string& reason) {
   std::vector<SweepAction> actions;
-  if (sweep.state != "Running") return actions;
-  sweep.state = "Cancelled";
+  if (sweep.state != SweepState::kRunning) return actions;
+  sweep.state = SweepState::kCancelled;
   sweep.reason = reason;
   for (SweepTrial& t : sweep.trials) {
     if (!TrialActive(t) || t.stop_requested) continue;
@@ -159,11 +160,12 @@ std::string TrialOutcome(const Sweep& sweep, const SweepTrial& trial) {
     return absl::StrCat("stopped at rung ", at - rungs.begin() + 1, " (",
                         sweep.spec.search.resource, " ", trial.stopped_at, ")");
   }
-  if (trial.state == "Succeeded") return "finished";
+  if (trial.state == TrialState::kSucceeded) return "finished";
   if (internal::TrialActive(trial)) {
-    return trial.stopped_at > 0 ? "stopping" : absl::AsciiStrToLower(trial.state);
+    if (trial.stopped_at > 0) return "stopping";
+    return absl::AsciiStrToLower(std::string(TrialStateName(trial.state)));
   }
-  const std::string state = absl::AsciiStrToLower(trial.state);
+  const std::string state = absl::AsciiStrToLower(std::string(TrialStateName(trial.state)));
   return trial.reason.empty() ? state : absl::StrCat(state, ": ", trial.reason);
 }
 

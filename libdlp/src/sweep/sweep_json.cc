@@ -41,7 +41,7 @@ json TrialWire(const SweepTrial& t) {
           {"params", t.params},
           {"objective", OptionalNumber(t.objective)},
           {"resource", t.resource},
-          {"state", t.state},
+          {"state", TrialStateName(t.state)},
           {"reason", t.reason},
           {"rungs", rungs},
           {"stopRequested", t.stop_requested},
@@ -57,7 +57,7 @@ SweepTrial TrialFrom(const json& j) {
     t.objective = j["objective"].get<double>();
   }
   t.resource = j.value("resource", int64_t{0});
-  t.state = j.value("state", "Pending");
+  t.state = ParseTrialState(j.value("state", "")).value_or(TrialState::kPending);
   t.reason = j.value("reason", "");
   if (j.contains("rungs")) {
     for (const auto& [r, v] : j["rungs"].items()) {
@@ -165,7 +165,7 @@ json SweepWire(const Sweep& sweep) {
   for (const SweepTrial& t : sweep.trials) trials.push_back(TrialWire(t));
   return {{"id", sweep.id},
           {"tenant", sweep.tenant},
-          {"state", sweep.state},
+          {"state", SweepStateName(sweep.state)},
           {"reason", sweep.reason},
           {"created", TimeJson(sweep.created)},
           {"finished", TimeJson(sweep.finished)},
@@ -177,7 +177,7 @@ absl::StatusOr<Sweep> SweepFrom(const json& j) {
   Sweep sweep;
   sweep.id = j.value("id", "");
   sweep.tenant = j.value("tenant", "");
-  sweep.state = j.value("state", "Running");
+  sweep.state = ParseSweepState(j.value("state", "")).value_or(SweepState::kRunning);
   sweep.reason = j.value("reason", "");
   if (j.contains("created")) sweep.created = TimeFrom(j["created"]);
   if (j.contains("finished")) sweep.finished = TimeFrom(j["finished"]);
@@ -204,7 +204,7 @@ json TrialStatus(const Sweep& sweep, const SweepTrial& t) {
           {"params", params},
           {"objective", OptionalNumber(t.objective)},
           {"resource", t.resource},
-          {"state", t.state},
+          {"state", TrialStateName(t.state)},
           {"reason", t.reason},
           {"outcome", TrialOutcome(sweep, t)}};
 }
@@ -261,7 +261,7 @@ std::string SweepStatusJson(const Sweep& sweep, int indent) {
   for (const SweepTrial& t : sweep.trials) trials.push_back(TrialStatus(sweep, t));
   const std::optional<size_t> best = BestTrial(sweep);
   json doc = {{"id", sweep.id},
-              {"state", sweep.state},
+              {"state", SweepStateName(sweep.state)},
               {"objective",
                {{"metric", sweep.spec.objective.metric},
                 {"goal", sweep.spec.objective.maximize ? "maximize" : "minimize"}}},

@@ -1,36 +1,35 @@
-// The names the job contract uses for frameworks and restart policies: the
-// only place where they are spelled (group files, job specs, dlp-run flags).
+// The job contract's frameworks and restart policies: the public enums and
+// their one table of names (dlp/job_kinds.h), under the contract's names.
 #pragma once
 
 #include <array>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "dlp/job_kinds.h"
+
 namespace dlp::contract {
 
-enum class Framework { kNone, kPyTorch, kTensorFlow, kHorovod, kJax };
+using Framework = ::dlp::Framework;
+using RestartPolicy = ::dlp::RestartPolicyKind;
+using ::dlp::FrameworkName;
+using ::dlp::ParseFramework;
+using ::dlp::ParseRestartPolicy;
+using ::dlp::RestartPolicyName;
 
-enum class RestartPolicy {
-  kNever,      // a failed rank fails the group
-  kOnFailure,  // restart the group on any failure
-  kExitCode,   // restart only for exit codes 128-255 or death by signal
-};
-
-inline constexpr std::array<std::string_view, 5> kFrameworkNames = {"pytorch", "tensorflow",
-                                                                    "horovod", "jax", "none"};
-inline constexpr std::array<std::string_view, 3> kRestartPolicyNames = {"Never", "OnFailure",
-                                                                        "ExitCode"};
+template <typename T, size_t N>
+constexpr std::array<std::string_view, N> NamesOf(
+    const std::array<std::pair<T, std::string_view>, N>& table) {
+  std::array<std::string_view, N> names{};
+  for (size_t i = 0; i < N; ++i) names[i] = table[i].second;
+  return names;
+}
+inline constexpr auto kFrameworkNames = NamesOf(kFrameworkTable);
+inline constexpr auto kRestartPolicyNames = NamesOf(kRestartPolicyTable);
 
 // "pytorch, tensorflow, horovod, jax, none" / "Never, OnFailure, ExitCode", for messages.
 std::string FrameworkNameList();
 std::string RestartPolicyNameList();
-
-std::string_view FrameworkName(Framework framework);  // "pytorch", ..., "none"
-std::optional<Framework> ParseFramework(std::string_view name);
-
-std::string_view RestartPolicyName(RestartPolicy policy);  // "Never", "OnFailure", "ExitCode"
-std::optional<RestartPolicy> ParseRestartPolicy(std::string_view name);
 
 // Whether a rank that ended this way may be restarted under `policy`.
 bool ShouldRestart(RestartPolicy policy, int exit_code, int signal);

@@ -170,7 +170,7 @@ TEST(SweepStatus, JsonHasExactlyTheDocumentedKeys) {
   t.params = {{"lr", "0.01"}, {"hidden", "256"}};
   t.objective = 0.8;
   t.resource = 2;
-  t.state = "Running";
+  t.state = TrialState::kRunning;
   sweep.trials.push_back(t);
   EXPECT_EQ(SweepStatusJson(sweep, -1),
             R"({"best":{"job":"10","objective":0.8,"outcome":"running",)"

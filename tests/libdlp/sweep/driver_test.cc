@@ -96,11 +96,11 @@ TEST(SweepDriver, RunsEveryTrialOnce) {
   SweepDriver driver(host, saver);
   Sweep sweep = NewSweep();
   for (int i = 0; i < 20 && SweepDriver::Active(sweep); ++i) ASSERT_TRUE(driver.Step(sweep).ok());
-  EXPECT_EQ(sweep.state, "Succeeded");
+  EXPECT_EQ(sweep.state, SweepState::kSucceeded);
   EXPECT_EQ(host.submissions, 5);
   ASSERT_EQ(sweep.trials.size(), 5u);
   EXPECT_EQ(*sweep.trials[*BestTrial(sweep)].objective, 5);
-  EXPECT_EQ(saver.saved.state, "Succeeded");
+  EXPECT_EQ(saver.saved.state, SweepState::kSucceeded);
 }
 
 // A crash after every possible number of saves: a new driver goes on from
@@ -124,11 +124,11 @@ TEST(SweepDriver, ACrashAtAnyStepLosesAndDuplicatesNothing) {
     SweepDriver again(host, saver);
     Sweep sweep = saver.saved;
     for (int i = 0; i < 20 && SweepDriver::Active(sweep); ++i) ASSERT_TRUE(again.Step(sweep).ok());
-    EXPECT_EQ(sweep.state, "Succeeded");
+    EXPECT_EQ(sweep.state, SweepState::kSucceeded);
     EXPECT_EQ(host.submissions, 5);
     std::set<std::string> jobs;
     for (const SweepTrial& t : sweep.trials) {
-      EXPECT_EQ(t.state, "Succeeded") << t.number;
+      EXPECT_EQ(t.state, TrialState::kSucceeded) << t.number;
       jobs.insert(t.job);
     }
     EXPECT_EQ(jobs.size(), 5u);
@@ -143,7 +143,7 @@ TEST(SweepDriver, CancelStopsActiveTrialsThroughTheHost) {
   ASSERT_TRUE(driver.Step(sweep).ok());  // two trials submitted, Queued
   ASSERT_TRUE(driver.Cancel(sweep, "sweep cancelled").ok());
   for (int i = 0; i < 5 && SweepDriver::Active(sweep); ++i) ASSERT_TRUE(driver.Step(sweep).ok());
-  EXPECT_EQ(sweep.state, "Cancelled");
+  EXPECT_EQ(sweep.state, SweepState::kCancelled);
   EXPECT_EQ(sweep.trials.size(), 2u);
   EXPECT_EQ(host.submissions, 2);
 }
@@ -188,9 +188,9 @@ TEST(SweepDriver, AnAshaTrialThatFinishedIsRankedByItsLastValueNotItsRung) {
   sweep.spec.search.reduction_factor = 2;
   sweep.spec.max_trials = 2;
   for (int i = 0; i < 10 && SweepDriver::Active(sweep); ++i) ASSERT_TRUE(driver.Step(sweep).ok());
-  ASSERT_EQ(sweep.state, "Succeeded");
+  ASSERT_EQ(sweep.state, SweepState::kSucceeded);
   const SweepTrial& second = saver.saved.trials.at(1);
-  EXPECT_EQ(second.state, "Succeeded");
+  EXPECT_EQ(second.state, TrialState::kSucceeded);
   EXPECT_EQ(*second.objective, 0.8312);
   EXPECT_EQ(second.resource, 4);
   EXPECT_EQ(TrialOutcome(saver.saved, second), "finished");

@@ -94,14 +94,14 @@ TEST(Engine, StartsUpToParallelismThenOneForEachEnd) {
   EXPECT_THAT(Started(NextTrials(sweep)), ElementsAre(1, 2));
   EXPECT_THAT(Started(NextTrials(sweep)), ElementsAre());
   OnSubmitted(sweep, 1, "10");
-  EXPECT_EQ(sweep.trials[0].state, "Queued");
+  EXPECT_EQ(sweep.trials[0].state, TrialState::kQueued);
   EXPECT_THAT(Started(OnJobState(sweep, 1, JobState::kSucceeded, "")), ElementsAre(3));
   OnJobState(sweep, 2, JobState::kFailed, "exit 1");
   EXPECT_EQ(sweep.trials[1].reason, "exit 1");
   std::vector<SweepAction> last = OnJobState(sweep, 3, JobState::kSucceeded, "");
   ASSERT_EQ(last.size(), 1u);
   EXPECT_EQ(last[0].kind, Kind::kDone);
-  EXPECT_EQ(sweep.state, "Succeeded");
+  EXPECT_EQ(sweep.state, SweepState::kSucceeded);
 }
 
 TEST(Engine, AshaRungsAreMinTimesEtaPowersBelowMax) {
@@ -137,7 +137,7 @@ TEST(Engine, AshaStopsATrialBelowItsRungsTopThirdWithTheCutoff) {
   // reason, ranked by its value at the rung it was stopped at.
   EXPECT_TRUE(OnReport(sweep, 3, 2, 0.99).empty());
   OnJobState(sweep, 3, JobState::kCancelled, "cancelled by the user");
-  EXPECT_EQ(sweep.trials[2].state, "Cancelled");
+  EXPECT_EQ(sweep.trials[2].state, TrialState::kCancelled);
   EXPECT_THAT(sweep.trials[2].reason, HasSubstr("stopped early by asha at epoch 1"));
   EXPECT_EQ(*sweep.trials[2].objective, 0.71);
   EXPECT_EQ(sweep.trials[2].resource, 1);
@@ -165,7 +165,7 @@ TEST(Engine, ATrialWhoseJobEndedBeforeItsStopKeepsItsLastValue) {
   EXPECT_TRUE(OnReport(sweep, 2, 4, 0.8312).empty());
   OnJobState(sweep, 2, JobState::kSucceeded, "");
   const SweepTrial& t = sweep.trials[1];
-  EXPECT_EQ(t.state, "Succeeded");
+  EXPECT_EQ(t.state, TrialState::kSucceeded);
   EXPECT_EQ(*t.objective, 0.8312);
   EXPECT_EQ(t.resource, 4);
   EXPECT_EQ(t.reason, "");
@@ -198,7 +198,7 @@ TEST(Engine, CancelStopsEveryActiveTrialAndStartsNoMore) {
     if (a.kind == Kind::kStop) stopped.push_back(a.trial);
   }
   EXPECT_THAT(stopped, ElementsAre(2, 3));
-  EXPECT_EQ(sweep.state, "Cancelled");
+  EXPECT_EQ(sweep.state, SweepState::kCancelled);
   EXPECT_TRUE(Started(OnJobState(sweep, 2, JobState::kCancelled, "")).empty());
   EXPECT_EQ(sweep.trials.size(), 3u);
 }

@@ -131,7 +131,8 @@ void SweepController::Loop() {
         if (!stepped.ok()) Log(absl::StrCat("sweep ", sweep.id, ": ", stepped.message()));
       });
       if (!internal::SweepDriver::Active(sweep)) {
-        Log(absl::StrCat("sweep ", sweep.id, ": ", sweep.state, ": ", sweep.reason));
+        Log(absl::StrCat("sweep ", sweep.id, ": ", std::string(SweepStateName(sweep.state)), ": ",
+                         sweep.reason));
         it = active_.erase(it);
       } else {
         ++it;

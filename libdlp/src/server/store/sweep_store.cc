@@ -50,7 +50,7 @@ absl::StatusOr<Sweep> ReadSweep(const Statement& s) {
   Sweep sweep;
   sweep.id = absl::StrCat(s.Int(0));
   sweep.tenant = s.Text(1);
-  sweep.state = s.Text(2);
+  sweep.state = ParseSweepState(s.Text(2)).value_or(SweepState::kRunning);
   sweep.reason = s.Text(3);
   absl::StatusOr<SweepSpec> spec = SweepSpecFromJson(s.Text(4));
   if (!spec.ok()) {
@@ -83,7 +83,7 @@ absl::Status SweepStore::WriteTrial(int64_t sweep, const SweepTrial& t) {
       .Bind(2, int64_t{t.number})
       .Bind(3, t.job)
       .Bind(4, nlohmann::json(t.params).dump())
-      .Bind(5, t.state)
+      .Bind(5, std::string(TrialStateName(t.state)))
       .Bind(6, t.reason);
   if (t.objective) {
     s.BindDouble(7, *t.objective);
@@ -113,7 +113,7 @@ absl::StatusOr<Sweep> SweepStore::Insert(Sweep sweep) {
                                    "created_us, finished_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"));
   s.Bind(1, sweep.tenant)
       .Bind(2, sweep.spec.name)
-      .Bind(3, sweep.state)
+      .Bind(3, std::string(SweepStateName(sweep.state)))
       .Bind(4, sweep.reason)
       .Bind(5, SweepSpecToJson(sweep.spec))
       .Bind(6, absl::ToUnixMicros(*sweep.created))
@@ -135,7 +135,10 @@ absl::Status SweepStore::Save(const Sweep& sweep, const std::set<int>& trials) {
   DLP_ASSIGN_OR_RETURN(Statement s,
                        db_.Prepare("UPDATE sweeps SET state = ?1, reason = ?2, finished_us = ?3 "
                                    "WHERE id = ?4"));
-  s.Bind(1, sweep.state).Bind(2, sweep.reason).Bind(3, Micros(sweep.finished)).Bind(4, id);
+  s.Bind(1, std::string(SweepStateName(sweep.state)))
+      .Bind(2, sweep.reason)
+      .Bind(3, Micros(sweep.finished))
+      .Bind(4, id);
   DLP_RETURN_IF_ERROR(s.Run());
   for (int number : trials) {
     if (number < 1 || static_cast<size_t>(number) > sweep.trials.size()) continue;
@@ -161,7 +164,7 @@ absl::Status SweepStore::LoadTrials(Sweep& sweep) {
     t.number = static_cast<int>(s.Int(0));
     t.job = s.Text(1);
     t.params = ParamsFrom(s.Text(2));
-    t.state = s.Text(3);
+    t.state = ParseTrialState(s.Text(3)).value_or(TrialState::kPending);
     t.reason = s.Text(4);
     if (s.OptionalInt(5)) t.objective = s.Double(5);
     t.resource = s.Int(6);

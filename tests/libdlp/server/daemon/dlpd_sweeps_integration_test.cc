@@ -56,9 +56,12 @@ class DlpdSweepsTest : public ::testing::Test {
           absl::StatusOr<Sweep> s = SweepFromJson(res->body);
           if (!s.ok()) return false;
           sweep = *s;
-          if (sweep.state == "Running") return false;
+          if (sweep.state == SweepState::kRunning) return false;
           for (const SweepTrial& t : sweep.trials) {
-            if (t.state == "Pending" || t.state == "Queued" || t.state == "Running") return false;
+            if (t.state == TrialState::kPending || t.state == TrialState::kQueued ||
+                t.state == TrialState::kRunning) {
+              return false;
+            }
           }
           return true;
         },
@@ -91,11 +94,11 @@ TEST_F(DlpdSweepsTest, AGridOfFourRunsEachPointOnceAsLabelledJobs) {
   spec.job.replicas[0].env = {{"A", "${params.a}"}, {"B", "${params.b}"}};
   const std::string id = Submit(spec);
   Sweep done = WaitDone(id);
-  EXPECT_EQ(done.state, "Succeeded");
+  EXPECT_EQ(done.state, SweepState::kSucceeded);
   ASSERT_EQ(done.trials.size(), 4u);
   std::set<TrialParams> points;
   for (const SweepTrial& t : done.trials) {
-    EXPECT_EQ(t.state, "Succeeded") << t.reason;
+    EXPECT_EQ(t.state, TrialState::kSucceeded) << t.reason;
     points.insert(t.params);
     ASSERT_TRUE(t.objective.has_value());
     EXPECT_EQ(*t.objective, std::stod(t.params.at("a") + t.params.at("b")));
@@ -128,7 +131,7 @@ TEST_F(DlpdSweepsTest, ARandomSweepIsReproducibleBySeed) {
   EXPECT_EQ(params(first), params(again));
   EXPECT_NE(params(first), params(other));
   for (const SweepTrial& t : first.trials) {
-    ASSERT_TRUE(t.objective.has_value()) << t.state << " " << t.reason;
+    ASSERT_TRUE(t.objective.has_value()) << TrialStateName(t.state) << " " << t.reason;
     EXPECT_NEAR(*t.objective, std::stod(t.params.at("lr")), 1e-9);
   }
 }
@@ -156,10 +159,10 @@ TEST_F(DlpdSweepsTest, AshaStopsATrialBelowItsRungWithTheReason) {
   const std::string id = Submit(spec);
   Sweep done = WaitDone(id);
   ASSERT_EQ(done.trials.size(), 3u);
-  EXPECT_EQ(done.trials[0].state, "Succeeded");
-  EXPECT_EQ(done.trials[1].state, "Succeeded");
+  EXPECT_EQ(done.trials[0].state, TrialState::kSucceeded);
+  EXPECT_EQ(done.trials[1].state, TrialState::kSucceeded);
   const SweepTrial& stopped = done.trials[2];
-  EXPECT_EQ(stopped.state, "Cancelled");
+  EXPECT_EQ(stopped.state, TrialState::kCancelled);
   const std::string cutoff = absl::StrCat("0.", std::max(x(1), x(2)));
   EXPECT_EQ(stopped.reason, absl::StrCat("stopped early by asha at epoch 1 (0.", x(3),
                                          " < rung cutoff ", cutoff, ")"));
@@ -202,13 +205,13 @@ TEST_P(DlpdSweepCrashTest, NoTrialIsLostOrRunTwice) {
 
   Start();
   Sweep done = WaitDone(id);
-  EXPECT_EQ(done.state, "Succeeded");
+  EXPECT_EQ(done.state, SweepState::kSucceeded);
   ASSERT_EQ(done.trials.size(), 4u);
   std::multimap<std::string, std::string> jobs = TrialJobs(id);
   EXPECT_EQ(jobs.size(), 4u);
   std::set<std::string> job_ids;
   for (const SweepTrial& t : done.trials) {
-    EXPECT_EQ(t.state, "Succeeded") << t.reason;
+    EXPECT_EQ(t.state, TrialState::kSucceeded) << t.reason;
     EXPECT_EQ(jobs.count(absl::StrCat(t.number)), 1u) << "trial " << t.number;
     job_ids.insert(t.job);
   }
