@@ -29,14 +29,16 @@ absl::StatusOr<Sweep> DeleteForegroundSweep(Backend& backend, std::string_view i
   if (internal::SweepDriver::Active(sweep)) {
     if (!force) {
       return absl::FailedPreconditionError(
-          absl::StrCat("sweep ", std::string(id), " is ", sweep.state,
+          absl::StrCat("sweep ", std::string(id), " is ", std::string(SweepStateName(sweep.state)),
                        " (trials not ended): cancel it first (dlp sweep cancel ", std::string(id),
                        "), or delete it with --force"));
     }
     std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(backend);
     std::unique_ptr<internal::SweepSaver> saver = internal::ForegroundSaver();
     internal::SweepDriver driver(*host, *saver);
-    if (sweep.state == "Running") DLP_RETURN_IF_ERROR(driver.Cancel(sweep, "sweep deleted"));
+    if (sweep.state == SweepState::kRunning) {
+      DLP_RETURN_IF_ERROR(driver.Cancel(sweep, "sweep deleted"));
+    }
     DLP_RETURN_IF_ERROR(driver.Step(sweep));  // sends the cancels
     for (const SweepTrial& t : sweep.trials) {
       if (t.job.empty()) continue;

@@ -4,7 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "dlp/pipeline.h"
 #include "dlp/status.h"
-#include "server/api/query_params.h"
+#include "server/http/query_params.h"
 #include "server/api/routes.h"
 
 namespace dlp::server {

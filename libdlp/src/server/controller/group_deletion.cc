@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "dlp/status.h"
 #include "server/controller/controller.h"
-#include "server/log.h"
+#include "server/support/log.h"
 
 namespace dlp::server {
 namespace {

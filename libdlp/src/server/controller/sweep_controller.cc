@@ -205,11 +205,11 @@ absl::StatusOr<Sweep> SweepController::Delete(const std::string& id, const std::
     if (it != active_.end()) {
       if (!force) {
         return absl::FailedPreconditionError(
-            absl::StrCat("sweep ", id, " is ", it->second.state,
+            absl::StrCat("sweep ", id, " is ", std::string(SweepStateName(it->second.state)),
                          " (trials not ended): cancel it first (dlp sweep cancel ", id,
                          "), or delete it with --force"));
       }
-      if (it->second.state == "Running") {
+      if (it->second.state == SweepState::kRunning) {
         DLP_RETURN_IF_ERROR(driver_->Cancel(it->second, "sweep deleted"));
       }
       work_ = true;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include "absl/strings/str_cat.h"
+#include "dlp/spec.h"
 #include "job/replica_exit.h"
 #include "server/executor/executor.h"
 #include "server/scheduler/resources.h"

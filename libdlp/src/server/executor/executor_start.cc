@@ -11,6 +11,7 @@
 #include "contract/dlp_run.h"
 #include "contract/env_names.h"
 #include "contract/group.h"
+#include "dlp/spec.h"
 #include "dlp/status.h"
 #include "job/job_group.h"
 #include "server/executor/executor.h"

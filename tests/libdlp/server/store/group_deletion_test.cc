@@ -50,13 +50,13 @@ class GroupDeletionTest : public ::testing::Test {
   Sweep StoredSweep(int64_t first, int64_t second) {
     Sweep sweep;
     sweep.tenant = "alice";
-    sweep.state = "Succeeded";
+    sweep.state = SweepState::kSucceeded;
     sweep.spec = TwoPointGrid();
     for (int64_t job : {first, second}) {
       SweepTrial t;
       t.number = static_cast<int>(sweep.trials.size()) + 1;
       t.job = std::to_string(job);
-      t.state = "Succeeded";
+      t.state = TrialState::kSucceeded;
       sweep.trials.push_back(t);
     }
     sweep.trials[0].stopped_at = 1;
