@@ -28,6 +28,7 @@
 #if DLP_HAVE_CUDA
 #include <set>
 
+#include "comm/algorithms/staging_path.h"
 #include "comm/transports/cuda_path.h"
 #endif
 

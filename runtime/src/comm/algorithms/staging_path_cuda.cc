@@ -4,9 +4,10 @@
 
 #include <cstring>
 
+#include "comm/algorithms/ring.h"
+#include "comm/algorithms/staging_path.h"
 #include "comm/core/dtype.h"
 #include "comm/transports/cuda_check.h"
-#include "comm/transports/cuda_path.h"
 
 namespace dlp::runtime {
 namespace {
@@ -96,23 +97,6 @@ class StagingPath : public DevicePath {
 };
 
 }  // namespace
-
-int CudaDeviceCount() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
-
-absl::StatusOr<std::string> CurrentCudaDeviceUuid() {
-  int device = 0;
-  DLP_CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  DLP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  return std::string(prop.uuid.bytes, sizeof(prop.uuid.bytes));
-}
 
 std::unique_ptr<DevicePath> MakeStagingPath(const RingContext* host_ring) {
   return std::make_unique<StagingPath>(host_ring);
