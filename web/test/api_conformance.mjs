@@ -60,6 +60,7 @@ try {
   env.start();
   env.token = readFileSync(join(env.stateDir(), "dlpd.token"), "utf8").trim();
   await expectConforms("/v1/health", "Health");
+  await expectConforms("/v1/admin/tenants", "TenantList");
   await expectConforms("/v1/gpus", "GpuList");
 
   // Both GPUs held until the test lets go, so that the next GPU job queues.
