@@ -19,19 +19,12 @@ struct DeleteFlags {
   bool quiet = false;
 };
 
-// --force: a job that has not ended is cancelled, and deleted once it has.
-absl::Status EndFirst(Client& client, const std::string& id) {
-  DLP_ASSIGN_OR_RETURN(Job job, client.Get(id));
-  if (IsTerminal(job.state)) return absl::OkStatus();
-  DLP_RETURN_IF_ERROR(client.Cancel(job.id).status());
-  return client.Wait(job.id).status();
-}
-
 // Deletes every job given; the exit code is the first failure's.
 int RunDelete(const DeleteFlags& flags, const GlobalFlags& globals) {
   return ForEachJob(globals, flags.ids, [&](Client& client, const std::string& id) {
-    if (flags.force) DLP_RETURN_IF_ERROR(EndFirst(client, id));
-    absl::StatusOr<Job> job = client.Delete(id);
+    // --force: the backend cancels a job that has not ended and deletes it
+    // once it has (refusing a sweep's or pipeline's job before ending it).
+    absl::StatusOr<Job> job = client.Delete(id, flags.force);
     if (job.ok() && !flags.quiet) std::printf("job %s deleted\n", job->id.c_str());
     return job.status();
   });

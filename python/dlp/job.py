@@ -30,6 +30,14 @@ class Job(Record):
         """Requests cancellation (a job that has ended is left as it is)."""
         return self._update(self._native.cancel(self.id))
 
+    def delete(self, force=False):
+        """Deletes the ended job: its record, events, logs, traces and output
+        (registered models stay). Raises dlp.UsageError while it is Queued
+        or Running, unless ``force``: then it is cancelled and deleted once
+        it has ended. A sweep's or pipeline's job
+        goes only with it. Returns the job as it was."""
+        return self._update(self._native.delete(self.id, bool(force)))
+
     def logs(self, follow=False, replica=None, tail=None, metrics=True):
         """The job's log lines as LogLine(replica, stream, time, text), in
         order; with ``follow``, until the job has ended and its logs are

@@ -24,3 +24,9 @@ class Sweep(Record):
     def cancel(self):
         """Stops the active trials and starts no more."""
         return self._update(self._native.cancel_sweep(self.id))
+
+    def delete(self, force=False):
+        """Deletes the ended sweep with its trials' jobs (registered models
+        stay); ``force`` cancels an active sweep first. Returns its state as
+        it was."""
+        return self._update(self._native.delete_sweep(self.id, bool(force)))

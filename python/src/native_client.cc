@@ -75,6 +75,10 @@ std::string NativeClient::Cancel(const std::string& id) {
   return JobToJson(ValueOrThrow(client_->Cancel(id)));
 }
 
+std::string NativeClient::Delete(const std::string& id, bool force) {
+  return JobToJson(ValueOrThrow(client_->Delete(id, force)));
+}
+
 std::string NativeClient::Wait(const std::string& id, double timeout_seconds,
                                const StopCheck& stop) {
   WaitOptions options;
@@ -114,6 +118,10 @@ std::string NativeClient::ListSweeps() {
 
 std::string NativeClient::CancelSweep(const std::string& id) {
   return SweepToJson(ValueOrThrow(dlp::CancelSweep(*client_, id)));
+}
+
+std::string NativeClient::DeleteSweep(const std::string& id, bool force) {
+  return SweepToJson(ValueOrThrow(dlp::DeleteSweep(*client_, id, force)));
 }
 
 std::string NativeClient::WaitSweep(const std::string& id, double timeout_seconds,

@@ -66,6 +66,7 @@ class NativeClient {
   std::string List(const std::string& state, const std::map<std::string, std::string>& labels,
                    const std::string& queue, int limit);
   std::string Cancel(const std::string& id);
+  std::string Delete(const std::string& id, bool force);
   // timeout_seconds < 0: no timeout (DeadlineExceeded when it passes).
   std::string Wait(const std::string& id, double timeout_seconds, const StopCheck& stop);
   // `sink` returns false to stop early.
@@ -77,6 +78,7 @@ class NativeClient {
   std::string GetSweep(const std::string& id);
   std::string ListSweeps();
   std::string CancelSweep(const std::string& id);
+  std::string DeleteSweep(const std::string& id, bool force);
   // Until the sweep has nothing left to do (see Wait for the timeout).
   std::string WaitSweep(const std::string& id, double timeout_seconds, const StopCheck& stop);
 

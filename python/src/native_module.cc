@@ -103,6 +103,7 @@ PYBIND11_MODULE(_native, m) {
       .def("list", &NativeClient::List, py::arg("state"), py::arg("labels"), py::arg("queue"),
            py::arg("limit"), Release())
       .def("cancel", &NativeClient::Cancel, Release())
+      .def("delete", &NativeClient::Delete, py::arg("id"), py::arg("force"), Release())
       .def("wait",
            [](NativeClient& c, const std::string& id, double timeout) {
              return WaitInterruptibly(
@@ -131,6 +132,7 @@ PYBIND11_MODULE(_native, m) {
       .def("get_sweep", &NativeClient::GetSweep, Release())
       .def("list_sweeps", &NativeClient::ListSweeps, Release())
       .def("cancel_sweep", &NativeClient::CancelSweep, Release())
+      .def("delete_sweep", &NativeClient::DeleteSweep, py::arg("id"), py::arg("force"), Release())
       .def("wait_sweep",
            [](NativeClient& c, const std::string& id, double timeout) {
              return WaitInterruptibly(

@@ -1,7 +1,8 @@
 // `dlp sweep delete` and `dlp pipeline delete` through the real dlp and dlpd:
 // refused while the sweep or pipeline runs, --force cancels it first; its
 // jobs' records and folders go with it, registered models stay; a job of one
-// is deleted only with it; another tenant's is not found.
+// is deleted only with it (even with --force, which then cancels nothing);
+// another tenant's is not found.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -93,6 +94,11 @@ TEST(CliDeleteSweep, RefusedWhileRunningForceCancelsAndRemovesTheTrials) {
   RunResult trial = env.Dlp({"delete", jobs[0]});
   EXPECT_EQ(trial.exit_code, 2) << trial.out << trial.err;
   EXPECT_THAT(trial.err, HasSubstr("belongs to sweep " + id + ": it is deleted with it"));
+  // --force is refused the same way, and ends nothing.
+  RunResult forced_trial = env.Dlp({"delete", "--force", jobs[0]});
+  EXPECT_EQ(forced_trial.exit_code, 2) << forced_trial.out << forced_trial.err;
+  EXPECT_THAT(forced_trial.err, HasSubstr("belongs to sweep " + id));
+  EXPECT_EQ(env.State(jobs[0]), "Running");
 
   ExpectForcedDeleteRemovesAll(env, "sweep", id, jobs);
 }

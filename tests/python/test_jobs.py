@@ -1,6 +1,6 @@
 """Jobs through dlp.Client against a real dlpd: submit, wait, status, logs,
 metrics (reported with dlp.log_metric inside the job), a restart resumed from
-dlp.checkpoint_dir(), cancel, Ctrl-C, list."""
+dlp.checkpoint_dir(), cancel, delete, Ctrl-C, list."""
 
 import signal
 import subprocess
@@ -89,6 +89,20 @@ def test_follow_logs_then_cancel(client, write_job, tmp_path):
     assert job.wait(timeout=120) == "Cancelled"
     # Following a job that has ended drains its logs and stops.
     assert [l.text for l in job.logs(follow=True)] == ["started"]
+
+
+def test_delete_refused_while_running_then_forced(client, write_job, tmp_path):
+    script = f"echo started; while [ ! -e {tmp_path}/never ]; do sleep 0.1; done"
+    job = client.submit(write_job("deleted", script))
+    with job.logs(follow=True) as lines:
+        assert next(lines).text == "started"
+    with pytest.raises(dlp.UsageError) as refused:
+        job.delete()
+    assert "cancel it first" in str(refused.value) and refused.value.exit_code == 2
+    assert job.status() == "Running"
+    assert job.delete(force=True) == "Cancelled"
+    with pytest.raises(dlp.NotFound):
+        job.status()
 
 
 def test_ctrl_c_ends_a_wait_and_the_job_goes_on(client, write_job, tmp_path):

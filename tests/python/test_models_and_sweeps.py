@@ -2,6 +2,8 @@
 
 import hashlib
 
+import pytest
+
 import dlp
 
 
@@ -48,3 +50,7 @@ def test_sweep_from_a_dict_wait_and_trials(client):
     assert sorted(t["objective"] for t in sweep.trials) == [10, 20]
     assert sweep.id in [s.id for s in client.sweeps()]
     assert client.sweep(sweep.id).state == "Succeeded"
+    assert sweep.delete() == "Succeeded"
+    assert sweep.id not in [s.id for s in client.sweeps()]
+    with pytest.raises(dlp.NotFound):
+        client.sweep(sweep.id)

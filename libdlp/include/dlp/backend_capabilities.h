@@ -158,8 +158,10 @@ class JobHistory {
   virtual ~JobHistory() = default;
   // Deletes an ended job: its record, events and files (logs, traces,
   // output); returns it as it was. FailedPrecondition while it is Queued or
-  // Running.
-  virtual absl::StatusOr<Job> Delete(std::string_view id) = 0;
+  // Running, unless `force`: then the backend cancels it and deletes it once
+  // it has ended. A job of a sweep or pipeline is refused either way, and
+  // left running.
+  virtual absl::StatusOr<Job> Delete(std::string_view id, bool force) = 0;
 };
 
 // A backend whose jobs are objects in another system (Kubernetes): those

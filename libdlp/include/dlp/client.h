@@ -115,8 +115,9 @@ class Client {
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter = {});
   // Requests cancellation; a terminal job is returned unchanged.
   absl::StatusOr<Job> Cancel(std::string_view id);
-  // Deletes an ended job's record and files (JobHistory::Delete).
-  absl::StatusOr<Job> Delete(std::string_view id);
+  // Deletes an ended job's record and files (JobHistory::Delete; `force`
+  // cancels a job that has not ended first).
+  absl::StatusOr<Job> Delete(std::string_view id, bool force = false);
   // Until the job is terminal; returns it then. DeadlineExceeded ("timed out
   // waiting for job 7: still Running") when options.timeout passes first,
   // Cancelled when options.cancelled says so.

@@ -56,9 +56,9 @@ absl::StatusOr<std::vector<Job>> Client::List(const ListFilter& filter) {
 }
 
 absl::StatusOr<Job> Client::Cancel(std::string_view id) { return backend_->Cancel(id); }
-absl::StatusOr<Job> Client::Delete(std::string_view id) {
+absl::StatusOr<Job> Client::Delete(std::string_view id, bool force) {
   DLP_ASSIGN_OR_RETURN(JobHistory * history, internal::Offered(*backend_, backend_->history()));
-  return history->Delete(id);
+  return history->Delete(id, force);
 }
 
 absl::StatusOr<Job> Client::Wait(std::string_view id, const WaitOptions& options) {

@@ -55,7 +55,7 @@ absl::StatusOr<Sweep> DeleteForegroundSweep(Backend& backend, std::string_view i
     if (t.job.empty()) continue;
     JobHistory* history = backend.history();
     if (history == nullptr) continue;  // the backend keeps its own history
-    absl::Status deleted = history->Delete(t.job).status();
+    absl::Status deleted = history->Delete(t.job, /*force=*/false).status();
     if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
   }
   const std::string path = internal::ForegroundSweepPath(id);

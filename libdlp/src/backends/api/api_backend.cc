@@ -61,7 +61,7 @@ absl::StatusOr<std::string> ApiBackend::DeleteBody(const std::string& path,
   return WithClient([&](const HttpClient& http) { return http.Delete(path, timeout); });
 }
 
-absl::StatusOr<std::string> ApiBackend::DeleteGroupBody(const std::string& path, bool force) {
+absl::StatusOr<std::string> ApiBackend::ForcedDeleteBody(const std::string& path, bool force) {
   if (!force) return DeleteBody(path);
   // dlpd waits up to 50 s for the cancelled jobs to end (kForcedDeleteWait).
   return DeleteBody(path + "?force=true", absl::Seconds(80));
@@ -103,10 +103,8 @@ absl::StatusOr<Job> ApiBackend::Cancel(std::string_view id) {
   return JobFromJson(reply);
 }
 
-absl::StatusOr<Job> ApiBackend::Delete(std::string_view id) {
-  DLP_ASSIGN_OR_RETURN(std::string reply, WithClient([&](const HttpClient& http) {
-                         return http.Delete(JobPath(id, ""));
-                       }));
+absl::StatusOr<Job> ApiBackend::Delete(std::string_view id, bool force) {
+  DLP_ASSIGN_OR_RETURN(std::string reply, ForcedDeleteBody(JobPath(id, ""), force));
   return JobFromJson(reply);
 }
 

@@ -50,7 +50,7 @@ class ApiBackend final : public Backend,
   absl::StatusOr<Job> Get(std::string_view id) override;
   absl::StatusOr<std::vector<Job>> List(const ListFilter& filter) override;
   absl::StatusOr<Job> Cancel(std::string_view id) override;
-  absl::StatusOr<Job> Delete(std::string_view id) override;
+  absl::StatusOr<Job> Delete(std::string_view id, bool force) override;
   absl::StatusOr<Job> Wait(std::string_view id, absl::Duration timeout) override;
   absl::Status Logs(std::string_view id, const LogOptions& options,
                     const LogSink& sink) override;
@@ -118,9 +118,9 @@ class ApiBackend final : public Backend,
   absl::StatusOr<std::string> PostBody(const std::string& path, const std::string& json);
   absl::StatusOr<std::string> DeleteBody(const std::string& path,
                                          absl::Duration timeout = absl::Seconds(30));
-  // DELETE of a pipeline or sweep, `force`: with ?force=true, waiting as long
-  // as dlpd may take to cancel it and see its jobs end.
-  absl::StatusOr<std::string> DeleteGroupBody(const std::string& path, bool force);
+  // DELETE of a job, pipeline or sweep, `force`: with ?force=true, waiting as
+  // long as dlpd may take to cancel it and see its jobs end.
+  absl::StatusOr<std::string> ForcedDeleteBody(const std::string& path, bool force);
 
   std::string name_;
   std::unique_ptr<ApiConnector> connector_;

@@ -28,7 +28,7 @@ absl::StatusOr<Pipeline> ApiBackend::CancelPipeline(std::string_view id) {
 
 absl::StatusOr<Pipeline> ApiBackend::DeletePipeline(std::string_view id, bool force) {
   DLP_ASSIGN_OR_RETURN(std::string reply,
-                       DeleteGroupBody(absl::StrCat("/v1/pipelines/", UrlEncode(id)), force));
+                       ForcedDeleteBody(absl::StrCat("/v1/pipelines/", UrlEncode(id)), force));
   return PipelineFromJson(reply);
 }
 

@@ -29,7 +29,7 @@ absl::StatusOr<Sweep> ApiBackend::CancelSweep(std::string_view id) {
 
 absl::StatusOr<Sweep> ApiBackend::DeleteSweep(std::string_view id, bool force) {
   DLP_ASSIGN_OR_RETURN(std::string reply,
-                       DeleteGroupBody(absl::StrCat("/v1/sweeps/", UrlEncode(id)), force));
+                       ForcedDeleteBody(absl::StrCat("/v1/sweeps/", UrlEncode(id)), force));
   return SweepFromJson(reply);
 }
 

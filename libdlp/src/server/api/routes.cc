@@ -183,7 +183,9 @@ void InstallRoutes(httplib::Server& server, const ApiContext& ctx) {
               });
 
   server.Delete(R"(/v1/jobs/([^/]+))", [&ctx](const httplib::Request& req, httplib::Response& res) {
-    Reply(res, ctx.controller->Delete(req.matches[1], TenantOf(ctx, req)), 200,
+    absl::StatusOr<ForcedDelete> forced = ForcedDeleteParam(ctx, req);
+    if (!forced.ok()) return SendError(res, forced.status());
+    Reply(res, ctx.controller->Delete(req.matches[1], TenantOf(ctx, req), forced->force), 200,
           [](const Job& job) { return JobToJson(job); });
   });
 

@@ -70,7 +70,7 @@ struct ControllerOptions {
   std::function<absl::Status(const std::string& tenant)> check_disk_quota;
 };
 
-// How long a forced deletion of a pipeline or sweep waits for its cancelled
+// How long a forced deletion of a job, pipeline or sweep waits for its cancelled
 // jobs to end (a job's grace period is 30 s unless its spec says otherwise).
 inline constexpr absl::Duration kForcedDeleteWait = absl::Seconds(50);
 
@@ -107,10 +107,12 @@ class Controller {
                              JobState final_state = JobState::kCancelled);
   // Deletes an ended job: its files (logs, traces, output; through the trust
   // boundary), then its record and events. FailedPrecondition while it is
-  // Queued or Running, while a queued job depends on it, or when it belongs
-  // to a pipeline or sweep; NotFound as Get. Its registered models stay
-  // (they are copies).
-  absl::StatusOr<Job> Delete(const std::string& id, const std::string& tenant);
+  // Queued or Running (`force`: it is cancelled first and deleted once it has
+  // ended, within kForcedDeleteWait), while a queued job depends on it, or
+  // when it belongs to a pipeline or sweep (then nothing is cancelled);
+  // NotFound as Get. Its registered models stay (they are copies).
+  absl::StatusOr<Job> Delete(const std::string& id, const std::string& tenant,
+                             bool force = false);
   // Adds an event to the job's record (what dlpd did to it from outside the
   // loop, e.g. pruning its files). NotFound for an unknown job.
   absl::Status NoteEvent(const std::string& id, const Event& event);

@@ -5,12 +5,22 @@
 
 namespace dlp::server {
 
-absl::StatusOr<Job> Controller::Delete(const std::string& id, const std::string& tenant) {
+absl::StatusOr<Job> Controller::Delete(const std::string& id, const std::string& tenant,
+                                       bool force) {
   std::unique_lock<std::mutex> lock(mu_);
   DLP_ASSIGN_OR_RETURN(JobRecord record, GetLocked(id, tenant));
-  // A job of a pipeline or sweep first: cancelling it would not help.
+  // A job of a pipeline or sweep first: cancelling it would not help, so
+  // --force must not end it either.
   DLP_RETURN_IF_ERROR(store_.CheckDeletable(record.seq));
   changed_.wait(lock, [&] { return !starting_.contains(record.seq); });
+  if (force && active_.contains(record.seq)) {
+    lock.unlock();
+    DLP_RETURN_IF_ERROR(Cancel(record.job.id, tenant).status());
+    DLP_RETURN_IF_ERROR(WaitEnded({record.job.id}, tenant, kForcedDeleteWait,
+                                  absl::StrCat("job ", record.job.id)));
+    lock.lock();
+    DLP_ASSIGN_OR_RETURN(record, GetLocked(id, tenant));  // as it ended
+  }
   if (active_.contains(record.seq)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "job ", record.job.id, " is ", std::string(JobStateName(active_.at(record.seq).job.state)),
