@@ -136,7 +136,11 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   // unless the engine's sharded step was asked for.
   DLP_ASSIGN_OR_RETURN(
       std::unique_ptr<TrainingStep> parallel_step,
-      MakeShardedStep({o.shard_optimizer, o.shared_model, overlap, ranks->local_size(), per_rank},
+      MakeShardedStep({.shard_optimizer = o.shard_optimizer,
+                       .shared_model = o.shared_model,
+                       .overlap = overlap,
+                       .local_ranks = ranks->local_size(),
+                       .per_rank = per_rank},
                       &engine_group, kernels.get(), *net));
   if (parallel_step == nullptr) {
     parallel_step = std::make_unique<DataParallelStep>(ranks.get(), kernels.get(), count, overlap,
