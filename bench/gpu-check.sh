@@ -74,7 +74,7 @@ pack() {  # build_dir pack_dir
     for lib in "$CUDA_HOME"/lib64/$pattern; do [[ -e $lib ]] && cp -L "$lib" "$out/lib/"; done
   done
   cp "$data"/*.gz "$out/data/"
-  # fmnist-train opens cuBLAS itself (cuda_blas.h), so ldd does not list it.
+  # fmnist-train opens cuBLAS itself (trainer/nn/cuda_blas.h), so ldd does not list it.
   sed -n 's/^#define CUBLAS_VER_MAJOR \([0-9]*\).*/libcublas.so.\1/p' \
     "$CUDA_HOME/include/cublas_api.h" >"$out/opened-at-run-time"
   du -sh "$out"

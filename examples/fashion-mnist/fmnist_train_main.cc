@@ -78,9 +78,9 @@ int main(int argc, char** argv) {
   app.add_option("--bucket-kb", o.bucket_kb, "Smallest gradient bucket, in KiB, with --overlap")
       ->capture_default_str();
   // on, off or auto; off by default: the default step all-reduces the gradient.
-  const auto add_toggle = [&app](const char* name, dlp::fmnist::TrainOptions::Toggle& value,
+  const auto add_toggle = [&app](const char* name, dlp::fmnist::Toggle& value,
                                  const std::string& help) {
-    using Toggle = dlp::fmnist::TrainOptions::Toggle;
+    using Toggle = dlp::fmnist::Toggle;
     return app.add_option_function<std::string>(
            name,
            [&value](const std::string& v) {
@@ -118,8 +118,8 @@ int main(int argc, char** argv) {
   o.lr_schedule = lr_schedule == "cosine" ? dlp::fmnist::LrSchedule::kCosine
                                           : dlp::fmnist::LrSchedule::kConstant;
   if (overlap_flag->count() > 0) {
-    o.overlap = overlap ? dlp::fmnist::TrainOptions::Overlap::kOn
-                        : dlp::fmnist::TrainOptions::Overlap::kOff;
+    o.overlap = overlap ? dlp::fmnist::Toggle::kOn
+                        : dlp::fmnist::Toggle::kOff;
   }
   o.device = device == "cpu" ? DeviceKind::kCpu
              : device == "cuda" ? DeviceKind::kCuda

@@ -6,9 +6,8 @@
 
 namespace dlp::fmnist {
 
-GradientBuckets::GradientBuckets(Collective* group, float* flat, size_t count,
-                                 size_t bucket_bytes)
-    : group_(group),
+GradientBuckets::GradientBuckets(Ranks* ranks, float* flat, size_t count, size_t bucket_bytes)
+    : ranks_(ranks),
       flat_(flat),
       count_(count),
       bucket_floats_(std::max<size_t>(1, bucket_bytes / sizeof(float))),
@@ -70,8 +69,7 @@ void GradientBuckets::Run() {
     const bool failed = !error_.ok();
     lock.unlock();
     // After a failure the ranks no longer agree on the collectives: skip the rest.
-    absl::Status status =
-        failed ? absl::OkStatus() : group_->AllreduceSum(flat_ + b.first, b.n);
+    absl::Status status = failed ? absl::OkStatus() : ranks_->AllreduceSum(flat_ + b.first, b.n);
     lock.lock();
     if (!status.ok() && error_.ok()) error_ = std::move(status);
     if (--in_flight_ == 0) cv_.notify_all();

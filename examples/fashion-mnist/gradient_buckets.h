@@ -14,8 +14,8 @@
 #include <mutex>
 #include <thread>
 
-#include "collective.h"
 #include "dlp/status.h"
+#include "ranks.h"
 
 namespace dlp::fmnist {
 
@@ -23,7 +23,7 @@ class GradientBuckets {
  public:
   // `flat` is the host buffer of count + 1 floats the step is reduced in: the
   // loss in flat[0], reduced with the final bucket, then the gradient.
-  GradientBuckets(Collective* group, float* flat, size_t count, size_t bucket_bytes);
+  GradientBuckets(Ranks* ranks, float* flat, size_t count, size_t bucket_bytes);
   ~GradientBuckets();
 
   void BeginStep();
@@ -41,7 +41,7 @@ class GradientBuckets {
   void Run();
   void Push(size_t first, size_t n);
 
-  Collective* const group_;
+  Ranks* const ranks_;
   float* const flat_;
   const size_t count_, bucket_floats_;
   size_t pending_first_ = 0, pending_n_ = 0;  // layers not yet in a bucket

@@ -1,35 +1,19 @@
 #include "run_state.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 
 namespace dlp::fmnist {
 namespace {
 
-// What rank 0 broadcasts before the model: whether it failed, then the position.
-constexpr size_t kHeader = 7;
-
-void PutPosition(const Position& at, int64_t* header) {
-  header[1] = at.epoch;
-  header[2] = at.epoch_samples;
-  header[3] = at.step;
-  std::memcpy(&header[4], &at.epoch_loss, sizeof(double));
-  header[5] = static_cast<int64_t>(at.rng_state);
-  header[6] = at.batch;
-}
-
-Position GetPosition(const int64_t* header) {
+// What rank 0 broadcasts before the model: whether it failed, then where the
+// run stands (every field 8 bytes, so it travels as int64s).
+struct StartHeader {
+  int64_t failed = 0;
   Position at;
-  at.epoch = header[1];
-  at.epoch_samples = header[2];
-  at.step = header[3];
-  std::memcpy(&at.epoch_loss, &header[4], sizeof(double));
-  at.rng_state = static_cast<uint64_t>(header[5]);
-  at.batch = header[6];
-  return at;
-}
+};
+static_assert(sizeof(StartHeader) == 7 * sizeof(int64_t));
 
 std::string ResumeNote(const std::string& path, const Position& at, int ranks) {
   if (at.epoch_samples == 0) return absl::StrCat("resuming from ", path, " after epoch ", at.epoch);
@@ -58,15 +42,15 @@ absl::Status Usable(const TrainOptions& o, const Network& net, const std::string
 
 }  // namespace
 
-absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Collective& group,
+absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Ranks& ranks,
                                  const TrainObserver& observer) {
   const size_t count = net.parameter_count();
   StartState start;
   start.params_and_velocity.assign(2 * count, 0.0f);
   absl::Status rank0_status;
-  int64_t header[kHeader] = {};
-  if (group.rank() == 0) {
-    Position at;
+  StartHeader header;
+  if (ranks.rank() == 0) {
+    Position& at = header.at;
     at.rng_state = o.seed;
     absl::StatusOr<Checkpoint> loaded = absl::NotFoundError("");
     const std::string path = CheckpointPath(o.checkpoint_dir);
@@ -79,23 +63,22 @@ absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Coll
       std::copy(loaded->velocity.begin(), loaded->velocity.end(),
                 start.params_and_velocity.begin() + count);
       at = loaded->at;
-      if (observer.on_note) observer.on_note(ResumeNote(path, at, group.size()));
+      if (observer.on_note) observer.on_note(ResumeNote(path, at, ranks.size()));
     } else if (absl::IsNotFound(loaded.status())) {
       const std::vector<float> init = net.InitialParameters(o.seed);
       std::copy(init.begin(), init.end(), start.params_and_velocity.begin());
     } else {
       rank0_status = loaded.status();
-      header[0] = 1;
+      header.failed = 1;
     }
-    PutPosition(at, header);
   }
-  DLP_RETURN_IF_ERROR(group.Broadcast(header, kHeader));
-  if (header[0] != 0) {
-    if (group.rank() == 0) return rank0_status;
+  DLP_RETURN_IF_ERROR(ranks.Broadcast(reinterpret_cast<int64_t*>(&header), 7));
+  if (header.failed != 0) {
+    if (ranks.rank() == 0) return rank0_status;
     return absl::AbortedError("rank 0 could not load its checkpoint");
   }
-  DLP_RETURN_IF_ERROR(group.Broadcast(start.params_and_velocity.data(), 2 * count));
-  start.at = GetPosition(header);
+  DLP_RETURN_IF_ERROR(ranks.Broadcast(start.params_and_velocity.data(), 2 * count));
+  start.at = header.at;
   start.at.batch = o.batch;
   return start;
 }
@@ -110,22 +93,21 @@ absl::Status SaveFromDevice(Kernels& k, const std::string& model, const float* p
   return SaveCheckpointAs(dir, name, c);
 }
 
-absl::Status StopAt(const TrainOptions& o, const Position& at, ShardExchange* exchange,
-                    Collective& group, const TrainObserver& observer,
+absl::Status StopAt(const TrainOptions& o, const Position& at, Ranks& ranks,
+                    const TrainObserver& observer,
                     const std::function<absl::Status(const Position&)>& save) {
-  if (exchange != nullptr) DLP_RETURN_IF_ERROR(exchange->ShareVelocity());
   absl::Status saved;
   int64_t failed = 0;
-  if (group.rank() == 0 && !o.checkpoint_dir.empty()) {
+  if (ranks.rank() == 0 && !o.checkpoint_dir.empty()) {
     saved = save(at);
     failed = saved.ok() ? 0 : 1;
   }
-  DLP_RETURN_IF_ERROR(group.Broadcast(&failed, 1));
+  DLP_RETURN_IF_ERROR(ranks.Broadcast(&failed, 1));
   if (!saved.ok()) return saved;
   if (failed != 0) return absl::AbortedError("rank 0 could not write its checkpoint");
   const std::string where = absl::StrCat("step ", at.step, ", ", at.epoch_samples,
                                          " samples into epoch ", at.epoch + 1);
-  if (group.rank() == 0 && observer.on_note) {
+  if (ranks.rank() == 0 && observer.on_note) {
     observer.on_note(o.checkpoint_dir.empty()
                          ? absl::StrCat("asked to stop (SIGUSR1) at ", where,
                                         "; no --checkpoint folder, so nothing was saved")

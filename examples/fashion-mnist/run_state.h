@@ -7,12 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint.h"
-#include "collective.h"
+#include "checkpoint/checkpoint.h"
 #include "dlp/status.h"
-#include "kernels.h"
-#include "network.h"
-#include "shard_exchange.h"
+#include "models/network.h"
+#include "nn/kernels.h"
+#include "ranks.h"
 #include "trainer.h"
 
 namespace dlp::fmnist {
@@ -25,7 +24,7 @@ struct StartState {
 // The same on every rank. FailedPrecondition on rank 0 for a checkpoint of
 // another model or another global batch (a stop mid-epoch resumes only with
 // the batches it was cut into); Aborted on the other ranks then.
-absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Collective& group,
+absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Ranks& ranks,
                                  const TrainObserver& observer);
 
 // Rank 0: writes the model on the device at `at` as DIR/NAME (checkpoint.h).
@@ -34,12 +33,11 @@ absl::Status SaveFromDevice(Kernels& k, const std::string& model, const float* p
                             const std::string& dir, const std::string& name);
 
 // Ends a run that every rank agreed to stop after the step that reached `at`
-// (stop_request.h): sharded, the ranks gather the momentum (`exchange`, may be
-// null); rank 0 writes the checkpoint through `save` when there is a
-// --checkpoint folder, and every rank learns whether it could. Returns
+// (stop_request.h): rank 0 writes the checkpoint through `save` when there is
+// a --checkpoint folder, and every rank learns whether it could. Returns
 // Cancelled (fmnist-train exits 3), or rank 0's error writing.
-absl::Status StopAt(const TrainOptions& o, const Position& at, ShardExchange* exchange,
-                    Collective& group, const TrainObserver& observer,
+absl::Status StopAt(const TrainOptions& o, const Position& at, Ranks& ranks,
+                    const TrainObserver& observer,
                     const std::function<absl::Status(const Position&)>& save);
 
 }  // namespace dlp::fmnist

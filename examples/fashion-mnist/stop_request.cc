@@ -33,9 +33,9 @@ bool StopRequested() {
   return stop_requested;
 }
 
-absl::StatusOr<bool> AnyRankAskedToStop(Collective& group) {
+absl::StatusOr<bool> AnyRankAskedToStop(Ranks& ranks) {
   float asked = StopRequested() ? 1.0f : 0.0f;
-  if (group.size() > 1) DLP_RETURN_IF_ERROR(group.AllreduceSum(&asked, 1));
+  if (ranks.size() > 1) DLP_RETURN_IF_ERROR(ranks.AllreduceSum(&asked, 1));
   return asked > 0;
 }
 

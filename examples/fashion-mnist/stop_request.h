@@ -7,8 +7,8 @@
 // different moments.
 #pragma once
 
-#include "collective.h"
 #include "dlp/status.h"
+#include "ranks.h"
 
 namespace dlp::fmnist {
 
@@ -22,6 +22,6 @@ bool StopRequested();
 
 // Whether any rank was asked to stop: the same answer on every rank (one
 // float all-reduced when there are several). Every rank calls it after each step.
-absl::StatusOr<bool> AnyRankAskedToStop(Collective& group);
+absl::StatusOr<bool> AnyRankAskedToStop(Ranks& ranks);
 
 }  // namespace dlp::fmnist

@@ -6,21 +6,17 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "activation_exchange.h"
-#include "batch_loader.h"
-#include "collective.h"
+#include "data/batch_loader.h"
+#include "data/host_dataset.h"
+#include "data_parallel_step.h"
 #include "dlp/trace.h"
-#include "flush_denormals.h"
-#include "gradient_buckets.h"
-#include "host_dataset.h"
-#include "network.h"
-#include "rng.h"
+#include "models/network.h"
+#include "nn/flush_denormals.h"
+#include "nn/rng.h"
+#include "parallel/collective.h"
+#include "ranks.h"
 #include "run_state.h"
-#include "shard_exchange.h"
-#include "step_layout.h"
-#include "step_plan.h"
 #include "stop_request.h"
 
 namespace dlp::fmnist {
@@ -67,13 +63,13 @@ absl::Status Validate(const TrainOptions& o) {
   if (o.bucket_kb < 1 || o.bucket_kb > (1 << 20)) {
     return absl::InvalidArgumentError("--bucket-kb must be between 1 and 1048576");
   }
-  if (o.shard_optimizer == TrainOptions::Shard::kOn && o.overlap == TrainOptions::Overlap::kOn) {
+  if (o.shard_optimizer == Toggle::kOn && o.overlap == Toggle::kOn) {
     return absl::InvalidArgumentError(
         "--shard-optimizer on and --overlap exclude each other: a sharded step reduce-scatters "
         "the whole gradient after backward");
   }
-  if (o.shared_model == TrainOptions::Toggle::kOn &&
-      (o.shard_optimizer == TrainOptions::Shard::kOff || o.overlap == TrainOptions::Overlap::kOn)) {
+  if (o.shared_model == Toggle::kOn &&
+      (o.shard_optimizer == Toggle::kOff || o.overlap == Toggle::kOn)) {
     return absl::InvalidArgumentError(
         "--shared-model on needs the sharded optimizer, which --shard-optimizer off and "
         "--overlap exclude");
@@ -87,9 +83,17 @@ std::pair<int, int> Slice(int n, int rank, int size) {
           static_cast<int>(int64_t{n} * (rank + 1) / size)};
 }
 
+// Buckets beside backward pay off only where the bucket thread has a core of
+// its own (or the GPU computes); otherwise it takes turns with backward.
+bool ShouldOverlap(Toggle overlap, const std::string& device, int local_ranks) {
+  if (overlap != Toggle::kAuto) return overlap == Toggle::kOn;
+  if (device == "cuda") return true;
+  return static_cast<long>(std::thread::hardware_concurrency()) >= 2L * local_ranks;
+}
+
 absl::StatusOr<double> TestAccuracy(const Samples& test, Network& net, Kernels& k,
-                                    const float* params, Collective& group) {
-  const auto [lo, hi] = Slice(test.count, group.rank(), group.size());
+                                    const float* params, Ranks& ranks) {
+  const auto [lo, hi] = Slice(test.count, ranks.rank(), ranks.size());
   std::vector<int> order(test.count);
   for (int i = 0; i < test.count; ++i) order[i] = i;
   BatchLoader loader(&k, kEvalChunk);
@@ -97,10 +101,11 @@ absl::StatusOr<double> TestAccuracy(const Samples& test, Network& net, Kernels& 
   for (int begin = lo; begin < hi; begin += kEvalChunk) {
     const int rows = std::min(kEvalChunk, hi - begin);
     loader.Load(test, order.data() + begin, rows);
-    counts[0] += static_cast<float>(net.Evaluate(params, loader.x(), loader.labels(), rows).correct);
+    counts[0] +=
+        static_cast<float>(net.Evaluate(params, loader.x(), loader.labels(), rows).correct);
   }
   DLP_RETURN_IF_ERROR(k.Check());
-  DLP_RETURN_IF_ERROR(group.AllreduceSum(counts, 2));
+  DLP_RETURN_IF_ERROR(ranks.AllreduceSum(counts, 2));
   return counts[1] > 0 ? static_cast<double>(counts[0]) / counts[1] : 0.0;
 }
 
@@ -110,91 +115,55 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   DLP_RETURN_IF_ERROR(Validate(o));
   // Before the communicator and the bucket thread start, so that they inherit it.
   const ScopedFlushDenormals flush_denormals;
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Collective> group, Collective::FromEnvironment());
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Ranks> ranks, Ranks::Join());
+  // The engine's own parts (the data read once a host, the sharded steps)
+  // take their collectives on the same communicator.
+  Collective engine_group(ranks->comm());
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Kernels> kernels, MakeKernels(o.device));
-  DLP_ASSIGN_OR_RETURN(const HostDatasets data,
-                       LoadDatasetsOncePerHost(*group, o.data_dir, o.limit_train, o.limit_test));
+  DLP_ASSIGN_OR_RETURN(
+      const HostDatasets data,
+      LoadDatasetsOncePerHost(engine_group, o.data_dir, o.limit_train, o.limit_test));
   const Samples& train = data.train;
   const Samples& test = data.test;
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net, Network::Create(o.model, o.hidden, kernels.get()));
-  const bool rank0 = group->rank() == 0;
-  const bool overlap = group->size() > 1 && o.shard_optimizer != TrainOptions::Shard::kOn &&
-                       ShouldOverlap(o.overlap, kernels->name());
-  DLP_ASSIGN_OR_RETURN(const bool shard,
-                       ShouldShard(o.shard_optimizer, group->size(), overlap, *kernels));
-  if (!shard && group->size() > 1 && o.shared_model == TrainOptions::Toggle::kOn) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "--shared-model on needs the sharded optimizer, which runs on the CPU; this run trains "
-        "on ",
-        kernels->name()));
-  }
+  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net,
+                       Network::Create(o.model, o.hidden, kernels.get()));
+  const bool rank0 = ranks->rank() == 0;
+  const bool overlap = ranks->size() > 1 && o.shard_optimizer != Toggle::kOn &&
+                       ShouldOverlap(o.overlap, kernels->name(), ranks->local_size());
   const size_t count = net->parameter_count();
-  const StepLayout layout(count, group->size(), shard);
-  const int per_rank = (o.batch + group->size() - 1) / group->size();
-  Exchange step_exchange;
-  if (layout.sharded) {
-    DLP_ASSIGN_OR_RETURN(step_exchange, MakeExchange(o.shared_model, group.get(), kernels.get(),
-                                                     layout, *net, per_rank));
+  const int per_rank = (o.batch + ranks->size() - 1) / ranks->size();
+  // How the gradient meets the other ranks': all-reduced (data_parallel_step.h)
+  // unless the engine's sharded step was asked for.
+  DLP_ASSIGN_OR_RETURN(
+      std::unique_ptr<TrainingStep> parallel_step,
+      MakeShardedStep({.shard_optimizer = o.shard_optimizer,
+                       .shared_model = o.shared_model,
+                       .overlap = overlap,
+                       .local_ranks = ranks->local_size(),
+                       .per_rank = per_rank},
+                      &engine_group, kernels.get(), *net));
+  if (parallel_step == nullptr) {
+    parallel_step = std::make_unique<DataParallelStep>(ranks.get(), kernels.get(), count, overlap,
+                                                       size_t{1024} * o.bucket_kb);
   }
-  ShardExchange* const exchange = step_exchange.gradients.get();
-  ActivationExchange* const activations = step_exchange.activations.get();
   if (rank0 && observer.on_note) {
     observer.on_note(absl::StrCat("training ", o.model, " (", count, " parameters) on ",
-                                  kernels->name(), ", ", group->size(), " rank(s), ", train.count,
+                                  kernels->name(), ", ", ranks->size(), " rank(s), ", train.count,
                                   " samples", data.read_once ? " read once on this host" : "",
-                                  group->size() > 1 ? StepNote(overlap, step_exchange) : ""));
+                                  ranks->size() > 1 ? parallel_step->Describe() : ""));
   }
 
-  DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *group, observer));
-  // Sharded, the exchange holds the model and the gradient; otherwise the device.
+  DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *ranks, observer));
   const float* const start_params = start.params_and_velocity.data();
-  DeviceBuffer<float> param_buffer, velocity_buffer;
-  if (activations != nullptr) {
-    DLP_RETURN_IF_ERROR(activations->Load(start_params, start_params + count));
-  } else if (exchange != nullptr) {
-    DLP_RETURN_IF_ERROR(exchange->Load(start_params, start_params + count, count));
-  } else {
-    param_buffer = DeviceBuffer<float>(kernels.get(), count);
-    velocity_buffer = DeviceBuffer<float>(kernels.get(), count);
-    kernels->CopyToDevice(param_buffer.get(), start_params, count * sizeof(float));
-    kernels->CopyToDevice(velocity_buffer.get(), start_params + count, count * sizeof(float));
-  }
+  DLP_RETURN_IF_ERROR(parallel_step->Load(start_params, start_params + count));
   start.params_and_velocity = {};
   const Position& resume = start.at;
-  float* const params = activations != nullptr ? activations->params()
-                        : exchange != nullptr  ? exchange->params() + layout.param_lead
-                                               : param_buffer.get();
-  float* const velocity = activations != nullptr ? activations->velocity()
-                          : exchange != nullptr  ? exchange->velocity() + layout.param_lead
-                                                 : velocity_buffer.get();
+  float* const params = parallel_step->params();
+  float* const velocity = parallel_step->velocity();
 
   Rng rng(resume.rng_state);
-  // The activation exchange shares each batch where the loader leaves it.
-  BatchLoader loader(kernels.get(), per_rank,
-                     activations != nullptr ? activations->batch_slot() : nullptr);
-  // The summed loss, then the flat gradient: what each step reduces. On the
-  // CPU the network writes its gradient there, saving two copies a step.
-  // (The activation exchange has neither.)
-  std::vector<float> own_flat(exchange != nullptr || activations != nullptr ? 0 : layout.flat_size);
-  float* const flat = exchange != nullptr ? exchange->flat() : own_flat.data();
-  const bool in_place = kernels->host_memory();
-  DeviceBuffer<float> device_grads;
-  if (!in_place) device_grads = DeviceBuffer<float>(kernels.get(), count);
-  float* const grads = activations != nullptr ? nullptr
-                       : in_place             ? flat + layout.lead
-                                              : device_grads.get();
-  const int slow_ms = SlowDataMs(group->rank());
-  std::unique_ptr<GradientBuckets> buckets;
-  if (overlap) {
-    buckets =
-        std::make_unique<GradientBuckets>(group.get(), flat, count, size_t{1024} * o.bucket_kb);
-  }
-  // Backward's hook: a layer's final gradient goes to its bucket (through the host
-  // when the device has its own memory).
-  const Network::GradientsReady gradients_ready = [&](size_t first, size_t n) {
-    if (!in_place) kernels->CopyToHost(flat + 1 + first, grads + first, n * sizeof(float));
-    buckets->Ready(first, n);
-  };
+  BatchLoader loader(kernels.get(), per_rank, parallel_step->batch_slot());
+  const int slow_ms = SlowDataMs(ranks->rank());
   // Rank 0 writes the model and where the run stands (`at`) as DIR/NAME.
   const auto save = [&](const Position& at, const std::string& dir, const std::string& name) {
     return SaveFromDevice(*kernels, o.model, params, velocity, count, at, dir, name);
@@ -212,7 +181,7 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     double loss = resumed ? resume.epoch_loss : 0;
     for (int begin = first_sample; begin < train.count; begin += o.batch) {
       const int global = std::min(o.batch, train.count - begin);
-      const auto [lo, hi] = Slice(global, group->rank(), group->size());
+      const auto [lo, hi] = Slice(global, ranks->rank(), ranks->size());
       const float lr =
           LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
                        o.epochs * steps_per_epoch);
@@ -221,73 +190,36 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
         kernels->MomentumStep(p, v, g, n, lr, o.momentum, grad_scale, o.weight_decay);
       };
       dlp_trace_begin_cat("step", "step");
-      // TrainStep writes every gradient element; a rank without samples sends zeros.
-      if (hi <= lo && activations == nullptr) kernels->Zero(grads, count);
-      if (buckets != nullptr) buckets->BeginStep();
-      LossSum local;
       if (hi > lo) {
         dlp_trace_begin_cat("data", "phase");
         loader.Load(train, order.data() + begin + lo, hi - lo);
         if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
         dlp_trace_end();
-        local = activations != nullptr
-                    ? net->Backpropagate(params, loader.x(), loader.labels(), hi - lo)
-                    : net->TrainStep(params, loader.x(), loader.labels(), hi - lo, grads,
-                                     buckets != nullptr ? gradients_ready : nullptr);
       }
-      if (activations != nullptr) {
-        DLP_RETURN_IF_ERROR(activations->Publish(*net, loader.x(), std::max(hi - lo, 0),
-                                                 static_cast<float>(local.loss)));
-        dlp_trace_begin_cat("optimizer", "phase");
-        DLP_ASSIGN_OR_RETURN(const float summed,
-                             activations->SumAndUpdate([&](size_t first, const float* g, size_t n) {
-                               momentum_step(params + first, velocity + first, g, n);
-                             }));
-        dlp_trace_end();
-        loss += summed;
-      } else {
-        if (buckets != nullptr) {
-          if (hi <= lo) net->GradientLayout(gradients_ready);
-          DLP_RETURN_IF_ERROR(kernels->Check());
-          flat[0] = static_cast<float>(local.loss);
-          DLP_RETURN_IF_ERROR(buckets->EndStep());
-        } else {
-          if (!in_place) kernels->CopyToHost(flat + 1, grads, count * sizeof(float));
-          DLP_RETURN_IF_ERROR(kernels->Check());
-          flat[0] = static_cast<float>(local.loss);
-          DLP_RETURN_IF_ERROR(exchange != nullptr ? exchange->SumGradients()
-                                                  : group->AllreduceSum(flat, layout.flat_size));
-        }
-        dlp_trace_begin_cat("optimizer", "phase");
-        if (!in_place) kernels->CopyToDevice(grads, flat + 1, count * sizeof(float));
-        if (exchange != nullptr) {
-          const size_t first = layout.OwnedBegin(group->rank());
-          momentum_step(exchange->params() + first, exchange->velocity() + first, flat + first,
-                        layout.OwnedEnd(group->rank()) - first);
-          DLP_RETURN_IF_ERROR(exchange->ShareParameters());
-        } else {
-          momentum_step(params, velocity, grads, count);
-        }
-        dlp_trace_end();
-        loss += flat[0];
-      }
+      DLP_ASSIGN_OR_RETURN(
+          const TrainingStep::Result summed,
+          parallel_step->Run(*net, loader.x(), loader.labels(), hi - lo, momentum_step));
+      loss += summed.loss;
       dlp_trace_end_arg("samples", hi - lo);
       ++step;
-      if (step % kMetricEvery == 0 && hi > lo) dlp_metric("loss", local.loss / (hi - lo), step);
-      DLP_ASSIGN_OR_RETURN(const bool stop, AnyRankAskedToStop(*group));
+      if (step % kMetricEvery == 0 && hi > lo) {
+        dlp_metric("loss", summed.local.loss / (hi - lo), step);
+      }
+      DLP_ASSIGN_OR_RETURN(const bool stop, AnyRankAskedToStop(*ranks));
       if (stop) {
         const Position at{epoch - 1, begin + global, step, loss, epoch_rng, o.batch};
-        return StopAt(o, at, exchange, *group, observer, [&](const Position& p) {
+        DLP_RETURN_IF_ERROR(parallel_step->GatherVelocity());
+        return StopAt(o, at, *ranks, observer, [&](const Position& p) {
           return save(p, o.checkpoint_dir, "checkpoint.bin");
         });
       }
     }
     const double train_seconds = Since(epoch_start);
-    DLP_ASSIGN_OR_RETURN(const double accuracy, TestAccuracy(test, *net, *kernels, params, *group));
-    // Sharded, each rank holds the momentum of its share only: gathered for the checkpoint.
-    if (exchange != nullptr) DLP_RETURN_IF_ERROR(exchange->ShareVelocity());
+    DLP_ASSIGN_OR_RETURN(const double accuracy, TestAccuracy(test, *net, *kernels, params, *ranks));
+    DLP_RETURN_IF_ERROR(parallel_step->GatherVelocity());  // for the checkpoint
     EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
-                       Since(epoch_start), (train.count - first_sample) / std::max(train_seconds, 1e-9)};
+                       Since(epoch_start),
+                       (train.count - first_sample) / std::max(train_seconds, 1e-9)};
     dlp_metric("samples_per_s", report.samples_per_second, step);
     if (rank0) {
       dlp_metric("epoch_loss", report.loss, step);

@@ -15,10 +15,11 @@
 #include <functional>
 #include <string>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "dlp/status.h"
-#include "kernels.h"
-#include "lr_schedule.h"
+#include "nn/kernels.h"
+#include "nn/lr_schedule.h"
+#include "step/sharded_step.h"
 
 namespace dlp::fmnist {
 
@@ -42,24 +43,12 @@ struct TrainOptions {
   // GPU computes or the host has a spare core for each rank's bucket thread:
   // where the ranks fill the cores, that thread only takes turns with backward
   // (bench/history/RESULTS-2026.md, "Trainer scaling").
-  enum class Toggle { kAuto, kOn, kOff };
-  using Overlap = Toggle;
-  Overlap overlap = Overlap::kAuto;
+  Toggle overlap = Toggle::kAuto;
   int bucket_kb = 128;
-  // The default step is what a PyTorch DDP or Keras program does: every rank
-  // all-reduces the whole gradient (above) and applies the whole update. The
-  // two modes below are optimisations of this trainer's own, asked for by name.
-  //
-  // Reduce-scatter the gradient and update 1/N of the model per rank
-  // (step_layout.h; ZeRO stage 1), on the CPU, when the gradient goes in one
-  // piece after backward. kAuto: wherever that holds and the ranks are on one
-  // host (or one a host); kOn where it cannot be is an error.
-  using Shard = Toggle;
-  Shard shard_optimizer = Shard::kOff;
-  // Sharded, keep one copy of the model in shared memory that the ranks of
-  // one host update in place, instead of one a rank (shard_exchange.h; for
-  // the MLP, activation_exchange.h).
-  // kAuto: when every rank is on this host; kOn where they are not is an error.
+  // The default step is what a PyTorch DDP or Keras program does (above). The
+  // engine's own optimisations, asked for by name (step/sharded_step.h): a
+  // sharded optimizer, and one model in shared memory for the ranks of a host.
+  Toggle shard_optimizer = Toggle::kOff;
   Toggle shared_model = Toggle::kOff;
 };
 

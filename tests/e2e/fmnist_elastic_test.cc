@@ -115,7 +115,7 @@ std::string Position(long steps) {
                       (steps - 1) / 8 + 1);
 }
 
-// The floats of a checkpoint's payload (examples/fashion-mnist/checkpoint.cc:
+// The floats of a checkpoint's payload (trainer/checkpoint/checkpoint.cc:
 // two text lines, then parameters and momentum).
 std::vector<float> Weights(const std::string& path) {
   const std::string file = testing::ReadFileOrEmpty(path);

@@ -2,7 +2,7 @@
 // - dlp-run starts once for every job: it links Abseil and libstdc++
 //   statically (cmake/StaticLauncher.cmake), so that starting it loads only
 //   the C library (libc, libm, the loader), and carries no RUNPATH.
-// - fmnist-train opens cuBLAS only for a GPU run (cuda_blas.h).
+// - fmnist-train opens cuBLAS only for a GPU run (trainer/nn/cuda_blas.h).
 // - No program's RUNPATH has an empty entry (CMake pads build RUNPATHs for
 //   the install-time rewrite): the loader would take it as the working
 //   directory, the job's, and load libraries from there.

@@ -1,4 +1,4 @@
-// The trainer's GEMM is cloned for AVX-512 and AVX2+FMA (cpu_gemm.cc); each
+// The trainer's GEMM is cloned for AVX-512 and AVX2+FMA (trainer/nn/cpu_gemm.cc); each
 // clone must carry the packed FMAs of its ISA. Kernels left out of line are
 // compiled once, for the baseline, and the clones then call SSE2 code at a
 // third of the speed while every test still passes: only the machine code shows it.

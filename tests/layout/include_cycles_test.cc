@@ -90,7 +90,7 @@ class IncludeCyclesTest : public testing::TestWithParam<const char*> {};
 TEST_P(IncludeCyclesTest, FoldersIncludeEachOtherOneWayOnly) {
   const fs::path root = fs::path(DLP_SOURCE_DIR) / GetParam();
   const IncludeGraph graph = FolderIncludes(root);
-  EXPECT_GT(graph.size(), 3u) << "no folders found below " << root;
+  EXPECT_GE(graph.size(), 3u) << "no folders found below " << root;
   for (const auto& cycle : Cycles(graph)) {
     std::string why;
     const std::set<std::string> members(cycle.begin(), cycle.end());
@@ -104,7 +104,7 @@ TEST_P(IncludeCyclesTest, FoldersIncludeEachOtherOneWayOnly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sources, IncludeCyclesTest,
-                         testing::Values("libdlp/src", "runtime/src"));
+                         testing::Values("libdlp/src", "runtime/src", "trainer"));
 
 }  // namespace
 }  // namespace dlp

@@ -1,33 +1,16 @@
-// Subnormal floats in training: flushed while the trainer runs, so that a
-// rank's optimizer step never slows to microcode assists.
-#include "flush_denormals.h"
-
+// Subnormal floats in training: flushed while the trainer runs
+// (nn/flush_denormals.h), so that a rank's optimizer step never slows to
+// microcode assists.
 #include <cmath>
-#include <limits>
+#include <vector>
 
-#include "checkpoint.h"
+#include "checkpoint/checkpoint.h"
 #include "gtest/gtest.h"
 #include "support/temp_dir.h"
 #include "trainer.h"
 
 namespace dlp::fmnist {
 namespace {
-
-// Half the smallest normal float: a subnormal.
-float Subnormal() { return std::numeric_limits<float>::min() / 2; }
-
-#if defined(__SSE2__)
-TEST(FlushDenormals, SubnormalsAreZeroInsideTheScopeAndBackAfterIt) {
-  volatile float tiny = Subnormal();
-  {
-    const ScopedFlushDenormals flush;
-    volatile float product = tiny * 1.0f;
-    EXPECT_EQ(product, 0.0f);
-  }
-  volatile float product = tiny * 1.0f;
-  EXPECT_EQ(product, Subnormal());
-}
-#endif
 
 int CountSubnormals(const std::vector<float>& values) {
   int n = 0;
