@@ -51,7 +51,8 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    const std::optional<std::string> unknown = UnknownCommandError(app);
+    std::optional<std::string> unknown = UnknownCommandError(app);
+    if (!unknown) unknown = UnknownFlagError(app);
     PrintError(unknown ? *unknown : e.what());
     std::fprintf(stderr, "Run 'dlp --help' for usage.\n");
     return Code(ExitCode::kUsage);

@@ -79,6 +79,17 @@ TEST(CliHelp, UnknownCommandSuggestsTheClosestOne) {
   }
 }
 
+TEST(CliHelp, UnknownFlagSuggestsTheClosestOne) {
+  CliEnv env;
+  RunResult r = env.Dlp({"list", "--stat", "Running"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("dlp: error: unknown flag '--stat' for 'dlp list'; did you mean "
+                               "'--state'?\n"));
+  RunResult compare = env.Dlp({"metrics", "1", "--compar"});
+  EXPECT_EQ(compare.exit_code, 2) << compare.err;
+  EXPECT_THAT(compare.err, HasSubstr("did you mean '--compare'?"));
+}
+
 TEST(CliHelp, VersionPrintsTheVersion) {
   CliEnv env;
   RunResult r = env.Dlp({"version", "--client"});
