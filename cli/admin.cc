@@ -5,6 +5,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "command_table.h"
 
 namespace dlp::cli {
 
@@ -13,6 +14,7 @@ void AddAdminOutputFlag(CLI::App& app, AdminFormat* format) {
                                                             {"json", AdminFormat::kJson}};
   app.add_option("-o,--output", *format, "Output format: table or json")
       ->transform(CLI::CheckedTransformer(kNames, CLI::ignore_case))
+      ->transform(Choices({"table", "json"}))
       ->option_text("FORMAT");
 }
 

@@ -11,6 +11,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "command_table.h"
 #include "common.h"
 #include "table.h"
 
@@ -74,7 +75,7 @@ void RegisterArtifacts(CLI::App& parent, Invocation& invocation) {
   list->add_option("JOB", list_flags->job, "Job id")->required();
   list->add_option("PATH", list_flags->path, "Only this file or sub-folder");
   list->add_option("-o,--output", list_flags->output, "Output format: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(Choices({"table", "json"}));
   list->callback([list_flags, inv] {
     inv->action = [list_flags, inv] { return RunList(*list_flags, inv->globals); };
   });
@@ -85,7 +86,8 @@ void RegisterArtifacts(CLI::App& parent, Invocation& invocation) {
   get->add_option("JOB", get_flags->job, "Job id")->required();
   get->add_option("PATH", get_flags->path, "A file or sub-folder of the output folder");
   get->add_option("-o,--output-dir", get_flags->dir,
-                  "Folder to write into (created; default: the current folder)");
+                  "Folder to write into (created; default: the current folder)")
+      ->option_text("DIR");
   get->callback([get_flags, inv] {
     inv->action = [get_flags, inv] { return RunGet(*get_flags, inv->globals); };
   });

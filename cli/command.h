@@ -1,10 +1,15 @@
 // The dlp command table (ninja's tool table): each subcommand lives in its own
-// file and registers its flags and its action on a CLI11 app.
+// file and registers its flags and its action on a CLI11 app; the table says
+// what backend capability each needs. command_table.h reads the whole of it,
+// flags included, off the app.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "capabilities.h"
 
 namespace CLI {
 class App;
@@ -32,6 +37,12 @@ using Registrar = void (*)(CLI::App& parent, Invocation& invocation);
 struct CommandEntry {
   const char* name;
   Registrar registrar;
+  // What the backend must offer for the verb and everything under it (kNone:
+  // every backend runs it), and for parts of it that need something else:
+  // a subcommand path below the verb ("tenant", "alias set") or a flag of the
+  // verb ("--why").
+  Capability needs = Capability::kNone;
+  std::vector<std::pair<std::string, Capability>> parts = {};
 };
 
 // Every top-level subcommand, in the order `dlp --help` lists them.

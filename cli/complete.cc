@@ -6,6 +6,7 @@
 
 #include "CLI/CLI.hpp"
 #include "command.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/config.h"
 #include "dlp/local_server.h"
@@ -50,7 +51,7 @@ void RegisterComplete(CLI::App& parent, Invocation& invocation) {
   cmd->group("");  // hidden from --help
   cmd->add_option("WHAT", *what, "jobs or contexts")
       ->required()
-      ->check(CLI::IsMember({"jobs", "contexts"}));
+      ->transform(Choices({"jobs", "contexts"}));
   cmd->callback([what, &invocation] {
     invocation.action = [what, &invocation] {
       return *what == "jobs" ? CompleteJobs(invocation.globals) : CompleteContexts(invocation.globals);

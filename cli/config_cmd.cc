@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "command.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/config.h"
 #include "dlp/status.h"
@@ -152,12 +153,13 @@ void RegisterConfig(CLI::App& parent, Invocation& invocation) {
   });
 
   CLI::App* use = cmd->add_subcommand("use-context", "Make a context the current one");
-  use->add_option("NAME", flags->name, "Context name")->required();
+  use->add_option("CONTEXT", flags->name, "Context name")->required();
   use->callback([flags, inv] { inv->action = [flags, inv] { return RunUseContext(*flags, inv->globals); }; });
 
   CLI::App* set = cmd->add_subcommand("set-context", "Create or modify a context");
-  set->add_option("NAME", flags->name, "Context name")->required();
+  set->add_option("CONTEXT", flags->name, "Context name")->required();
   set->add_option("--backend", flags->backend, "Backend: local, remote, slurm, kubernetes")
+      ->transform(Choices(BackendNames()))
       ->option_text("NAME");
   set->add_option("--field", flags->fields,
                   "Set a field, e.g. --field server=https://host:8470 (repeatable; KEY= removes)")

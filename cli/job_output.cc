@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/codec.h"
 #include "table.h"
@@ -25,6 +26,7 @@ void AddOutputFlag(CLI::App& app, OutputFormat* format) {
       {"yaml", OutputFormat::kYaml}};
   app.add_option("-o,--output", *format, "Output format: table, wide, json or yaml")
       ->transform(CLI::CheckedTransformer(kNames, CLI::ignore_case))
+      ->transform(Choices({"table", "wide", "json", "yaml"}))
       ->option_text("FORMAT");
 }
 

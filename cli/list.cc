@@ -4,11 +4,21 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "command.h"
+#include "command_table.h"
 #include "common.h"
 #include "job_output.h"
 
 namespace dlp::cli {
 namespace {
+
+std::vector<std::string> JobStateNames() {
+  std::vector<std::string> names;
+  for (JobState state : {JobState::kQueued, JobState::kRunning, JobState::kSucceeded,
+                         JobState::kFailed, JobState::kCancelled}) {
+    names.emplace_back(JobStateName(state));
+  }
+  return names;
+}
 
 struct ListFlags {
   std::string state;
@@ -53,6 +63,7 @@ void RegisterList(CLI::App& parent, Invocation& invocation) {
   CLI::App* cmd = parent.add_subcommand("list", "List jobs, oldest first");
   cmd->add_option("--state", flags->state,
                   "Only jobs in this state: Queued, Running, Succeeded, Failed, Cancelled")
+      ->transform(Choices(JobStateNames()))
       ->option_text("STATE");
   cmd->add_option("--label", flags->labels, "Only jobs with this label (repeatable; all must match)")
       ->option_text("KEY=VALUE")

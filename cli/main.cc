@@ -9,6 +9,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "capability_check.h"
 #include "command.h"
 #include "common.h"
 #include "dlp/exit_code.h"
@@ -24,20 +25,21 @@ int Main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   app.footer(
       "Exit codes: 0 ok, 1 job failed, 2 usage or invalid spec, 3 job not found,\n"
-      "4 backend unreachable or internal error, 5 job cancelled, 6 not permitted,\n"
-      "130 interrupted.\n"
+      "4 backend unreachable, internal error or lacking what the command needs,\n"
+      "5 job cancelled, 6 not permitted, 130 interrupted.\n"
       "See dlp(1) and dlp-job(5).");
 
   Invocation invocation;
   app.add_option("--context", invocation.globals.context,
                  "Context to use (default: $DLP_CONTEXT, then the config's current-context)")
-      ->option_text("NAME");
+      ->option_text("CONTEXT");
   app.add_option("--config", invocation.globals.config_path,
                  "Config file (default: $DLP_CONFIG, then ~/.config/dlp/config.yaml)")
       ->option_text("FILE");
   app.add_flag("--no-color", invocation.globals.no_color, "Never color the output");
 
   for (const CommandEntry& entry : Commands()) entry.registrar(app, invocation);
+  AddNeedsNotes(app, Commands());
 
   try {
     app.parse(argc, argv);
@@ -49,7 +51,8 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    const std::optional<std::string> unknown = UnknownCommandError(app);
+    std::optional<std::string> unknown = UnknownCommandError(app);
+    if (!unknown) unknown = UnknownFlagError(app);
     PrintError(unknown ? *unknown : e.what());
     std::fprintf(stderr, "Run 'dlp --help' for usage.\n");
     return Code(ExitCode::kUsage);
@@ -57,6 +60,10 @@ int Main(int argc, char** argv) {
   if (!invocation.action) {
     PrintError("no command given");
     return Code(ExitCode::kUsage);
+  }
+  // A backend without what the command needs is named before anything is done.
+  if (absl::Status offered = CheckNeeds(app, Commands(), ClientOptionsFor(invocation.globals)); !offered.ok()) {
+    return ReportError(offered);
   }
   return invocation.action();
 }

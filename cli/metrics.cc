@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "command.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/profile.h"
 #include "dlp/status.h"
@@ -235,24 +236,25 @@ void RegisterMetrics(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("--name", flags->name, "Only this metric (loss, accuracy, ...)");
   cmd->add_option("--replica", flags->replica, "Only this replica (worker-0)");
   cmd->add_option("-o,--output", flags->output, "Output format: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+      ->transform(Choices({"table", "json", "csv"}));
   cmd->add_flag("--plot", flags->plot, "Draw a chart in the terminal");
   cmd->add_option("--png", flags->png,
-                  "Write the chart as a PNG image (title, labelled axes, a legend)");
-  cmd->add_option("--svg", flags->svg, "Write the chart as an SVG image");
+                  "Write the chart as a PNG image (title, labelled axes, a legend)")
+      ->option_text("FILE");
+  cmd->add_option("--svg", flags->svg, "Write the chart as an SVG image")->option_text("FILE");
   cmd->add_option("--smooth", flags->smooth,
                   "Draw each series as the mean of its last N points (1: as reported)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--replicas", flags->replicas,
                   "Each metric's series per job: rank0 (its lowest-rank replica), each (every "
                   "replica), or mean, min or max of the replicas at each step")
-      ->check(CLI::IsMember({"rank0", "each", "mean", "min", "max"}));
+      ->transform(Choices({"rank0", "each", "mean", "min", "max"}));
   cmd->add_flag("--log-y", flags->log_y, "Draw the y axes on a log scale (values <= 0 left out)");
   cmd->add_flag("--compare", flags->compare,
                 "Runs side by side: each metric's final and best value per job (with --plot: "
                 "one metric of every job overlaid)");
   cmd->add_option("--x", flags->x, "Horizontal axis: step or time")
-      ->check(CLI::IsMember({"step", "time"}));
+      ->transform(Choices({"step", "time"}));
   cmd->callback([flags, &invocation] {
     invocation.action = [flags, &invocation] { return RunMetrics(*flags, invocation.globals); };
   });

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/artifacts.h"
 #include "table.h"
@@ -147,27 +148,30 @@ void RegisterModel(CLI::App& parent, Invocation& invocation) {
                       "(prints NAME:VERSION)",
                       flags, RunRegister);
   reg->add_option("NAME", flags->reg.name, "Model name")->required();
-  reg->add_option("--job", flags->reg.job, "The job that wrote the file")->required();
+  reg->add_option("--job", flags->reg.job, "The job that wrote the file")
+      ->required()
+      ->option_text("JOB");
   reg->add_option("--path", flags->reg.path, "The file, relative to the job's output folder")
       ->required();
   reg->add_option("--alias", flags->reg.alias, "Point this alias at the new version (staging)");
 
   CLI::App* list = Sub(*cmd, inv, "list", "List every version of your models", flags, RunList);
   list->add_option("-o,--output", flags->output, "Output format: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(Choices({"table", "json"}));
 
   CLI::App* show =
       Sub(*cmd, inv, "show", "Show one version: its file, job, metrics, labels and git commit",
           flags, RunShow);
   show->add_option("MODEL", flags->ref, "NAME (latest), NAME:VERSION or NAME@ALIAS")->required();
   show->add_option("-o,--output", flags->output, "Output format: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(Choices({"table", "json"}));
 
   CLI::App* get = Sub(*cmd, inv, "get",
                       "Fetch a version's file into a folder, checking its SHA-256", flags, RunGet);
   get->add_option("MODEL", flags->ref, "NAME (latest), NAME:VERSION or NAME@ALIAS")->required();
   get->add_option("-o,--output-dir", flags->dir,
-                  "Folder to write into (created; default: the current folder)");
+                  "Folder to write into (created; default: the current folder)")
+      ->option_text("DIR");
 
   CLI::App* alias = cmd->add_subcommand("alias", "Manage a model's aliases");
   alias->require_subcommand(1);

@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "command.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/profile.h"
 #include "interrupt.h"
@@ -208,13 +209,15 @@ void RegisterProfile(CLI::App& parent, Invocation& invocation) {
       "profile", "Merge a job's rank traces and show where step time goes");
   cmd->add_option("JOB", flags->id, "Job id");
   cmd->add_option("--trace", flags->trace_out,
-                  "Write the merged Chrome trace (pid = rank) to this file");
+                  "Write the merged Chrome trace (pid = rank) to this file")
+      ->option_text("FILE");
   cmd->add_option("-o,--output", flags->output, "Output format: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(Choices({"table", "json"}));
   cmd->add_option("--duration", flags->duration,
                   "Profile a running job over this window (30s, 2m)");
   cmd->add_option("--dir", flags->dir,
-                  "Read rank-N.trace.json files from this folder (e.g. dlp-run --log-dir)");
+                  "Read rank-N.trace.json files from this folder (e.g. dlp-run --log-dir)")
+      ->option_text("DIR");
   cmd->callback([flags, &invocation] {
     invocation.action = [flags, &invocation] { return RunProfile(*flags, invocation.globals); };
   });

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "command.h"
+#include "command_table.h"
 #include "common.h"
 #include "dlp/pipeline.h"
 #include "dlp/status.h"
@@ -98,6 +99,7 @@ void RegisterRender(CLI::App& parent, Invocation& invocation) {
   cmd->add_option("--backend", flags->backend,
                   "Render for this backend (local, remote, slurm, kubernetes) instead of the "
                   "context's")
+      ->transform(Choices(BackendNames()))
       ->option_text("NAME");
   cmd->add_option("--field", flags->fields,
                   "A context field for this render, e.g. --field flavour=job, namespace, queue, "
@@ -113,6 +115,7 @@ void RegisterRender(CLI::App& parent, Invocation& invocation) {
                   "text (a command line, a batch script, YAML manifests) or json (kubernetes: "
                   "the manifests as a JSON list)")
       ->transform(CLI::CheckedTransformer(kFormats, CLI::ignore_case))
+      ->transform(Choices({"text", "json"}))
       ->option_text("FORMAT");
   cmd->callback([flags, &invocation] {
     invocation.action = [flags, &invocation] { return RunRender(*flags, invocation.globals); };

@@ -8,6 +8,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "command_table.h"
 #include "common.h"
 #include "delete.h"
 #include "dlp/status.h"
@@ -177,7 +178,7 @@ void RegisterSweep(CLI::App& parent, Invocation& invocation) {
   CLI::App* status = cmd->add_subcommand("status", "Show a sweep's leaderboard");
   status->add_option("SWEEP", flags->id, "Sweep id")->required();
   status->add_option("-o,--output", flags->output, "Output format: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(Choices({"table", "json"}));
   status->add_flag("--plot", flags->plot,
                    "Draw each trial's objective over the resource in the terminal");
   status->add_option("--png", flags->png, "Write that chart as a PNG image")->option_text("FILE");
@@ -185,7 +186,7 @@ void RegisterSweep(CLI::App& parent, Invocation& invocation) {
 
   CLI::App* list = cmd->add_subcommand("list", "List sweeps");
   list->add_option("-o,--output", flags->output, "Output format: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->transform(Choices({"table", "json"}));
   list->callback(action(RunList));
 
   CLI::App* cancel =

@@ -37,6 +37,7 @@ packages=(
   python3-venv  # the project's own virtual environments (scripts/deps/)
   python3-dev pybind11-dev  # the Python package's module over libdlp (python/)
   chromium  # web/test: the dashboard's tests in a real browser
+  zsh fish  # e2e/cli_completion_test: the generated completions load in each shell
 )
 # web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
 # A Node installed from elsewhere (NodeSource) brings its own npm, which

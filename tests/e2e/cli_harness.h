@@ -114,4 +114,28 @@ inline bool FileExists(const std::string& path) { return access(path.c_str(), F_
 
 inline void Touch(const std::string& path) { std::ofstream(path) << "go\n"; }
 
+// The names a section of CLI11's `--help` lists ("Subcommands:", "Options:"):
+// each line's first word, split at commas ({"-o", "--output"}).
+inline std::vector<std::string> HelpSectionNames(const std::string& help, absl::string_view section) {
+  std::vector<std::string> names;
+  bool in_section = false;
+  for (absl::string_view line : absl::StrSplit(help, '\n')) {
+    if (absl::StartsWith(line, section)) {
+      in_section = true;
+      continue;
+    }
+    if (!in_section) continue;
+    if (line.empty() || !absl::StartsWith(line, "  ")) break;
+    absl::string_view rest = absl::StripLeadingAsciiWhitespace(line);
+    if (line.size() - rest.size() > 2) continue;  // a help text's further line
+    std::vector<absl::string_view> words =
+        absl::StrSplit(rest, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    if (words.empty()) continue;
+    for (absl::string_view name : absl::StrSplit(words.front(), ',', absl::SkipEmpty())) {
+      names.emplace_back(name);
+    }
+  }
+  return names;
+}
+
 }  // namespace dlp::testing

@@ -1,5 +1,6 @@
 // dlp's command surface: every subcommand's --help, usage errors exit 2, and the
-// completions and man page name every real subcommand (parsed from --help).
+// man page names every real subcommand (parsed from --help); the completions
+// are cli_completion_test's.
 #include <set>
 
 #include "e2e/cli_harness.h"
@@ -16,20 +17,7 @@ std::vector<std::string> Subcommands(const CliEnv& env, const std::vector<std::s
   args.push_back("--help");
   RunResult r = env.Dlp(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::vector<std::string> names;
-  bool in_section = false;
-  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
-    if (absl::StartsWith(line, "Subcommands:")) {
-      in_section = true;
-      continue;
-    }
-    if (!in_section) continue;
-    if (line.empty() || !absl::StartsWith(line, "  ")) break;
-    std::vector<absl::string_view> words =
-        absl::StrSplit(absl::StripLeadingAsciiWhitespace(line), absl::ByAnyChar(" \t"), absl::SkipEmpty());
-    if (!words.empty()) names.emplace_back(words.front());
-  }
-  return names;
+  return HelpSectionNames(r.out, "Subcommands:");
 }
 
 TEST(CliHelp, TopLevelListsEverySubcommand) {
@@ -91,6 +79,17 @@ TEST(CliHelp, UnknownCommandSuggestsTheClosestOne) {
   }
 }
 
+TEST(CliHelp, UnknownFlagSuggestsTheClosestOne) {
+  CliEnv env;
+  RunResult r = env.Dlp({"list", "--stat", "Running"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("dlp: error: unknown flag '--stat' for 'dlp list'; did you mean "
+                               "'--state'?\n"));
+  RunResult compare = env.Dlp({"metrics", "1", "--compar"});
+  EXPECT_EQ(compare.exit_code, 2) << compare.err;
+  EXPECT_THAT(compare.err, HasSubstr("did you mean '--compare'?"));
+}
+
 TEST(CliHelp, VersionPrintsTheVersion) {
   CliEnv env;
   RunResult r = env.Dlp({"version", "--client"});
@@ -102,49 +101,25 @@ TEST(CliHelp, VersionPrintsTheVersion) {
   EXPECT_EQ(flag.out, r.out);
 }
 
-TEST(CliHelp, CompletionsAndManPageNameEverySubcommand) {
+TEST(CliHelp, ManPageNamesEverySubcommand) {
   CliEnv env;
-  const std::string source = DLP_SOURCE_DIR;
-  const std::vector<std::string> files = {source + "/completions/dlp.bash",
-                                          source + "/completions/_dlp",
-                                          source + "/completions/dlp.fish", source + "/man/dlp.1"};
   std::vector<std::string> expected;  // "submit", ..., "server start", ...
   for (const std::string& name : Subcommands(env, {})) {
     expected.push_back(name);
     for (const std::string& child : Subcommands(env, {name})) expected.push_back(child);
   }
   ASSERT_GT(expected.size(), 12u);
-  for (const std::string& file : files) {
-    // roff writes "get-contexts" as "get\-contexts".
-    const std::string text = absl::StrReplaceAll(ReadFileOrEmpty(file), {{"\\-", "-"}});
-    ASSERT_FALSE(text.empty()) << file;
-    auto names = [&](const std::string& word) { return text.find(word) != std::string::npos; };
-    for (const std::string& name : expected) {
-      EXPECT_TRUE(names(name)) << file << " does not name " << name;
-    }
-    // The completions list jobs and contexts through the hidden helper.
-    if (file.find("completions") != std::string::npos) {
-      EXPECT_TRUE(names("__complete jobs")) << file;
-      EXPECT_TRUE(names("__complete contexts")) << file;
-    }
+  // roff writes "get-contexts" as "get\-contexts".
+  const std::string man =
+      absl::StrReplaceAll(ReadFileOrEmpty(std::string(DLP_SOURCE_DIR) + "/man/dlp.1"), {{"\\-", "-"}});
+  ASSERT_FALSE(man.empty());
+  for (const std::string& name : expected) {
+    EXPECT_TRUE(man.find(name) != std::string::npos) << "dlp(1) does not name " << name;
   }
   // The man page also documents every exit code and the environment.
-  const std::string man = ReadFileOrEmpty(source + "/man/dlp.1");
   for (const char* word : {"130", "DLP_CONFIG", "DLP_CONTEXT", "XDG_STATE_HOME", "XDG_CONFIG_HOME"}) {
     EXPECT_TRUE(man.find(word) != std::string::npos) << "dlp(1) does not mention " << word;
   }
-}
-
-TEST(CliHelp, CompletionPrintsTheShellsScript) {
-  CliEnv env;
-  const std::string source = DLP_SOURCE_DIR;
-  for (const auto& [shell, file] : std::vector<std::pair<std::string, std::string>>{
-           {"bash", "dlp.bash"}, {"zsh", "_dlp"}, {"fish", "dlp.fish"}}) {
-    RunResult r = env.Dlp({"completion", shell});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.out, ReadFileOrEmpty(source + "/completions/" + file)) << shell;
-  }
-  EXPECT_EQ(env.Dlp({"completion", "tcsh"}).exit_code, 2);
 }
 
 TEST(CliHelp, CompleteHelperListsContextsWithoutADaemon) {

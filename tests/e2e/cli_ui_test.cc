@@ -70,7 +70,9 @@ TEST(CliUi, TheSlurmBackendHasNoUi) {
       "current-context: hpc\ncontexts:\n  - {name: hpc, backend: slurm, partition: debug}\n");
   RunResult ui = env.Dlp({"--config", config, "ui", "--print-url"});
   EXPECT_EQ(ui.exit_code, 4) << ui.out << ui.err;
-  EXPECT_THAT(ui.err, HasSubstr("the slurm backend does not support usage samples and a web UI"));
+  EXPECT_THAT(ui.err, HasSubstr("dlp: error: the slurm backend does not offer usage samples and a "
+                                "web UI (`dlp ui` needs the monitor capability); use the local or "
+                                "remote backend\n"));
   EXPECT_EQ(ui.out, "");
 }
 
