@@ -3,6 +3,8 @@
 // says which and why.
 #include "server/scheduler/fair_share_round.h"
 
+#include <optional>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -41,16 +43,28 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   trace.push_back("cannot start now: " + block);
   std::string waiting;
   bool preempting = false;
+  bool stopping_frees_enough = false;
   if (attempt.reservation < 0) {
-    if (FitsIn(model_, soon_, job, queue, demand)) {
+    stopping_frees_enough = FitsIn(model_, soon_, job, queue, demand);
+    if (stopping_frees_enough) {
       trace.push_back("preemption: not needed, jobs already stopping free enough");
     } else {
       preempting = ShrinkForRoom(job, queue, demand, trace, waiting) ||
                    Preempt(job, queue, demand, attempt.block, trace, waiting);
     }
   }
+  // A head that waits only for jobs already stopping (its victims, most
+  // often) keeps what they free whatever the reservation limit, as in the
+  // round it preempted them (Kueue's preemptor holds its quota in every cycle
+  // until they are gone): else the jobs behind it take that room while they
+  // stop, and it preempts them too.
+  std::optional<Reservation> r;
+  if (stopping_frees_enough) {
+    r = Reserve(model_, claimed_, holders_, by_end_, job, queue, demand, snapshot_.now);
+    if (r && r->at > snapshot_.now) r.reset();
+  }
   const bool others_turn = reserver_ >= 0 && reserver_ != queue;
-  if (!preempting &&
+  if (!preempting && !r &&
       (reservations_.size() >= static_cast<size_t>(kMaxReservations) || others_turn)) {
     std::vector<int64_t> ahead;
     for (const Reservation& r : reservations_) ahead.push_back(r.seq);
@@ -59,8 +73,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
                            ahead.size() == 1 ? "reserves" : "reserve");
     trace.push_back("reservation: " + waiting);
   } else if (!preempting) {
-    std::optional<Reservation> r =
-        Reserve(model_, claimed_, holders_, by_end_, job, queue, demand, snapshot_.now);
+    if (!r) r = Reserve(model_, claimed_, holders_, by_end_, job, queue, demand, snapshot_.now);
     if (!r) {
       waiting =
           "not reserved yet: it does not fit even once the running jobs have ended and "

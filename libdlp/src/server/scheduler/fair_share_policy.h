@@ -25,7 +25,8 @@
 //     stays within its nominal quota, else only those of queues whose
 //     weighted borrowed share is above what its own would be once it runs.
 //     Jobs already stopping count as free: no new victims while they
-//     suffice.
+//     suffice, and the head that waits for them keeps what they free in
+//     every round until they have stopped, beyond rule 4's one reservation.
 //
 // With no queue configured each queue a job names has the whole machine as
 // its quota, so the rules reduce to priority, FIFO, gangs, reservations and

@@ -124,6 +124,36 @@ TEST(FairSharePreemptionTest, WhatVictimsFreeIsKeptForThePreemptor) {
   EXPECT_NE(d.waiting[2].reason.find("job 1"), std::string::npos) << d.waiting[2].reason;
 }
 
+TEST(FairSharePreemptionTest, APreemptorKeepsWhatItsStoppingVictimFreesWithoutTheReservation) {
+  // Worked by hand. 30 CPUs; queues a and b, 10 CPUs each, no cohort. Job 1
+  // (a, 10 CPUs, priority 5) preempted job 101 (a, 6 CPUs) in the last round;
+  // 101 still stops. Job 2 (b, priority 10) goes first in turn order and
+  // takes the one reservation: it waits for job 201 (b, 10 CPUs, an hour
+  // left). Job 3 (a, 4 CPUs, priority 0) would fit now beside 101 (a: 6 + 4)
+  // and beside job 2's reservation, but once 101 has stopped job 1 needs all
+  // of a's 10: had job 3 started, job 1 would preempt it next (as Kueue's
+  // preemptor, which holds its quota in every cycle until its victims are
+  // gone, would never let it start).
+  Snapshot s = Machine(30);
+  s.queues = {Queue("a", "", Res(10)), Queue("b", "", Res(10))};
+  s.running = {Running(201, "b", 10, {}, 10, absl::Minutes(1), absl::Hours(1)),
+               Running(101, "a", 6, {}, 0)};
+  s.running[1].stopping = true;
+  s.pending = {Job(1, "a", 10, 0, 5), Job(2, "b", 5, 0, 10), Job(3, "a", 4, 0, 0)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.start.empty()) << "job " << d.start[0].seq << " started";
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_NE(d.waiting[1].reason.find("waiting for job 101 to stop"), std::string::npos)
+      << d.waiting[1].reason;
+  EXPECT_NE(d.waiting[2].reason.find("201 (est. start"), std::string::npos)
+      << d.waiting[2].reason;
+  // 101 has stopped: job 1 starts, and nobody is preempted again.
+  s.running.pop_back();
+  d = Decide(s);
+  EXPECT_EQ(Started(d), (std::vector<int64_t>{1}));
+  EXPECT_TRUE(d.preempt.empty());
+}
+
 // vision and nlp lend each other their nominal 4 GPUs; nlp runs 8 on the 8
 // GPUs, 4 of them borrowed (the two started last, at the same priority).
 Snapshot Borrowed() {
