@@ -1,7 +1,8 @@
 // The workload of Kueue's scheduler baseline
 // (test/performance/scheduler/configs/baseline/generator.yaml in
 // kubernetes-sigs/kueue): 5 cohorts x 6 queues; per queue three classes of
-// workloads, each arriving at a fixed interval from time zero.
+// workloads, each arriving at a fixed interval; as Kueue's generator waits one
+// interval before each create, the first of a class comes one interval in.
 #pragma once
 
 #include <algorithm>
@@ -60,7 +61,7 @@ inline std::vector<Arrival> KueueBaselineArrivals(const std::vector<WorkloadClas
   for (int q = 0; q < kCohorts * kQueuesPerCohort; ++q) {
     for (int k = 0; k < static_cast<int>(classes.size()); ++k) {
       const int count = static_cast<int>(std::ceil(classes[k].count_per_queue * scale));
-      for (int i = 0; i < count; ++i) out.push_back({classes[k].interval * i, q, k});
+      for (int i = 0; i < count; ++i) out.push_back({classes[k].interval * (i + 1), q, k});
     }
   }
   std::stable_sort(out.begin(), out.end(),
