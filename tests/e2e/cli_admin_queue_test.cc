@@ -160,7 +160,7 @@ TEST_F(CliAdminQueue, TenantsAreAllowedIntoQueuesAndSeeTheirStanding) {
   }
   nlohmann::json one = Json({"queue", "show", "vision", "-o", "json"});
   EXPECT_EQ(one["name"], "vision");
-  EXPECT_EQ(one["nominal"]["cpu"], 1);
+  EXPECT_EQ(one["nominal"]["cpu"], "1");
   EXPECT_THAT(Dlp({"queue", "show", "vision"}).out, HasSubstr("Nominal:"));
   EXPECT_EQ(Dlp({"queue", "show", "audio"}).exit_code, 3);
 }
