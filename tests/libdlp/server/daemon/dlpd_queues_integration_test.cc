@@ -99,7 +99,7 @@ TEST_F(DlpdQueuesTest, TheOwnerCreatesUpdatesListsAndDeletesQueues) {
   ASSERT_EQ(listed["queues"].size(), 1u) << listed.dump();
   const auto& vision = listed["queues"][0];
   EXPECT_EQ(vision["nominal"],
-            nlohmann::json({{"cpu", 8}, {"memory", "64Gi"}, {"gpu", 4}, {"gpu.h100", 2}}));
+            nlohmann::json({{"cpu", "8"}, {"memory", "64Gi"}, {"gpu", 4}, {"gpu.h100", 2}}));
   EXPECT_EQ(vision["borrowingLimit"]["gpu"], 2);
   EXPECT_TRUE(vision["lendingLimit"].is_null());
   EXPECT_EQ(vision["priorityRange"], nlohmann::json({-100, 1000}));
