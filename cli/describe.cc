@@ -79,7 +79,7 @@ void PrintText(const Job& job, const std::vector<Event>& events, const GlobalFla
                                     TerminalSafe(ReplicaOutcome(r)),
                                     r.host.empty() ? "-" : TerminalSafe(r.host),
                                     r.pid > 0 ? absl::StrCat(r.pid) : "-"};
-    if (gpus) row.push_back(r.gpus.empty() ? "-" : TerminalSafe(r.gpus));
+    if (gpus) row.push_back(r.gpus.empty() ? "-" : TerminalSafe(FormatGpuShares(r.gpus)));
     replicas.AddRow(row);
   }
   replicas.Print(stdout, color);

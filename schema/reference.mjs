@@ -30,6 +30,11 @@ function rows(prefix, s, out) {
       : member.type === "array" && member.items?.properties ? member.items : null;
     if (nested) rows(`${path}${member.type === "array" ? "[]" : ""}.`, nested, out);
   }
+  // Members named by a pattern ("^gpu\\."): the pattern stands for the name.
+  for (const [pattern, member] of Object.entries(s.patternProperties ?? {})) {
+    const what = [member.description, "optional"].filter(Boolean).join("; ");
+    out.push(`| \`${prefix}${pattern}\` | ${typeOf(member)} | ${what.replaceAll("|", "\\|")} |`);
+  }
 }
 
 export function reference() {

@@ -43,7 +43,7 @@ TEST_F(CliAdminQueue, CreateUpdateListDelete) {
   nlohmann::json list = Json({"admin", "queue", "list", "-o", "json"});
   ASSERT_EQ(list["queues"].size(), 1u) << list.dump();
   EXPECT_EQ(list["queues"][0]["nominal"],
-            nlohmann::json({{"cpu", 8}, {"memory", "64Gi"}, {"gpu", 4}, {"gpu.h100", 2}}));
+            nlohmann::json({{"cpu", "8"}, {"memory", "64Gi"}, {"gpu", 4}, {"gpu.h100", 2}}));
   EXPECT_EQ(list["queues"][0]["priorityRange"], nlohmann::json({-100, 1000}));
   RunResult table = Dlp({"admin", "queue", "list"});
   EXPECT_THAT(table.out, HasSubstr("cpu=8,memory=64Gi,gpu=4,gpu.h100=2"));
@@ -160,7 +160,7 @@ TEST_F(CliAdminQueue, TenantsAreAllowedIntoQueuesAndSeeTheirStanding) {
   }
   nlohmann::json one = Json({"queue", "show", "vision", "-o", "json"});
   EXPECT_EQ(one["name"], "vision");
-  EXPECT_EQ(one["nominal"]["cpu"], 1);
+  EXPECT_EQ(one["nominal"]["cpu"], "1");
   EXPECT_THAT(Dlp({"queue", "show", "vision"}).out, HasSubstr("Nominal:"));
   EXPECT_EQ(Dlp({"queue", "show", "audio"}).exit_code, 3);
 }

@@ -162,7 +162,7 @@ TEST_F(CliScheduling, LenderReclaimsItsQuotaFromABorrowerThatResumes) {
   ASSERT_TRUE(queues.is_array()) << queues.dump();
   for (const nlohmann::json& q : queues) {
     if (q["name"] == "nlp") {
-      EXPECT_EQ(q["used"]["cpu"], 2) << q.dump();
+      EXPECT_EQ(q["used"]["cpu"], "2") << q.dump();
     } else if (q["name"] == "vision") {
       EXPECT_EQ(q["pending"], 1) << q.dump();
     }

@@ -1,4 +1,5 @@
 // How times, durations and sizes read on every page.
+import type { GpuShare } from "./types";
 
 export function parseTime(s: string | null | undefined): number | null {
   if (!s) return null;
@@ -34,4 +35,11 @@ export function number(v: number, digits = 4): string {
   if (!Number.isFinite(v)) return String(v);
   if (v !== 0 && (Math.abs(v) >= 1e6 || Math.abs(v) < 1e-3)) return v.toExponential(2);
   return String(Number(v.toPrecision(digits)));
+}
+
+// A replica's GPUs as `dlp describe` shows them: "0, 1", "0 (0.5)", "MIG-...".
+export function gpuShares(shares: readonly GpuShare[] | undefined): string {
+  return (shares ?? [])
+    .map((s) => (s.millis < 1000 ? `${s.device} (${s.millis / 1000})` : s.device))
+    .join(", ");
 }

@@ -4,6 +4,7 @@ import type { Job, JobState } from "./generated/api";
 
 export type {
   Artifact,
+  GpuShare,
   Job,
   JobEvent,
   JobSpec,

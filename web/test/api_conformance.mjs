@@ -67,6 +67,7 @@ try {
   const whole = env.submit("whole", `echo DLP_METRIC loss=0.5 step=1; echo model > "$DLP_OUTPUT_DIR/model.bin"
     while [ ! -e ${env.work("go")} ]; do sleep 0.05; done`, { gpu: 2, extra: "  successPolicy: {roles: [worker]}\n" });
   await waitUntil("the whole-GPU job to run", () => env.status(whole).state === "Running");
+  await expectConforms(`/v1/jobs/${whole}`, "Job");  // its replicas' GPU placement
   const queued = env.submit("queued", "true", { count: 2, gpu: 0.5 });
   await waitUntil("a position for the queued job", () => env.status(queued).position != null);
   await expectConforms(`/v1/jobs/${queued}`, "Job");

@@ -251,7 +251,11 @@ try {
       const status = gpuEnv.status(id);
       const shown = await text(gpuPage, "[data-test=replica-gpus]");
       assert.match(shown, shape);
-      assert.equal(shown, status.replicas[0].gpus);
+      // The wire's one form, {device, millis}, as the page words it.
+      const [share, ...more] = status.replicas[0].gpus;
+      assert.equal(more.length, 0);
+      assert.equal(share.millis, kind === "whole" ? 1000 : 500);
+      assert.equal(shown, kind === "whole" ? share.device : `${share.device} (0.5)`);
       assert.equal(await fact(gpuPage, "GPU sharing"), status.gpuSharing ?? null);
       assert.equal(status.gpuSharing === undefined, kind === "whole");
       await shot(gpuPage, `job-gpu-${kind}`);

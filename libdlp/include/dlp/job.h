@@ -133,6 +133,17 @@ std::string_view JobStateName(JobState state);  // "Queued", "Running", ...
 std::optional<JobState> ParseJobState(std::string_view name);  // case-insensitive
 bool IsTerminal(JobState state);
 
+// A replica's share of one GPU device, as dlpd placed it: the one form of a
+// placement in dlpd's store, on the wire (`replicas[].gpus`) and in the
+// scheduler.
+struct GpuShare {
+  std::string device;  // as CUDA_VISIBLE_DEVICES names it: "0", or "MIG-<uuid>"
+  int64_t millis = 0;  // thousandths of the device; 1000: all of it
+  friend bool operator==(const GpuShare&, const GpuShare&) = default;
+};
+// A replica's devices for people: "0, 1", "0 (0.5)", "MIG-..."; "" for none.
+std::string FormatGpuShares(const std::vector<GpuShare>& shares);
+
 // One replica of a job as its backend reports it.
 struct JobReplica {
   std::string name;  // "worker-1"
@@ -144,9 +155,8 @@ struct JobReplica {
   std::string host;
   int64_t pid = 0;
   std::string reason;  // why it ended, when known beyond its exit: "OOMKilled"
-  // The GPUs dlpd placed it on, as its CUDA_VISIBLE_DEVICES ("0", "MIG-..."),
-  // with the share of a shared device ("0 (0.5)"); empty: none placed.
-  std::string gpus;
+  // The GPUs dlpd placed it on, in CUDA_VISIBLE_DEVICES's order; empty: none.
+  std::vector<GpuShare> gpus;
 };
 
 struct Job {

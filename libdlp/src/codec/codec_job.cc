@@ -28,6 +28,33 @@ absl::StatusOr<JobState> ReadState(const Json& object, absl::string_view path) {
   return *state;
 }
 
+// A replica's GPUs: [{"device": "0", "millis": 500}], in its
+// CUDA_VISIBLE_DEVICES's order.
+OrderedJson GpuSharesJson(const std::vector<GpuShare>& shares) {
+  OrderedJson list = OrderedJson::array();
+  for (const GpuShare& s : shares) list.push_back({{"device", s.device}, {"millis", s.millis}});
+  return list;
+}
+
+absl::Status ReadGpuShares(const Json& replica, const std::string& path,
+                           std::vector<GpuShare>* out) {
+  DLP_ASSIGN_OR_RETURN(const Json* list, ReadArray(replica, path, "gpus"));
+  if (list == nullptr) return absl::OkStatus();
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string at = absl::StrCat(path, ".gpus[", i, "]");
+    const Json& share = (*list)[i];
+    if (!share.is_object()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(at, ": expected an object {device, millis}, got ", share.type_name()));
+    }
+    GpuShare s;
+    DLP_RETURN_IF_ERROR(ReadString(share, at, "device", &s.device));
+    DLP_RETURN_IF_ERROR(ReadInt(share, at, "millis", &s.millis));
+    out->push_back(std::move(s));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string& path) {
   if (!value.is_object()) {
     return absl::InvalidArgumentError(
@@ -43,7 +70,7 @@ absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string&
   DLP_RETURN_IF_ERROR(ReadString(value, path, "host", &r.host));
   DLP_RETURN_IF_ERROR(ReadInt(value, path, "pid", &r.pid));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "reason", &r.reason));
-  DLP_RETURN_IF_ERROR(ReadString(value, path, "gpus", &r.gpus));
+  DLP_RETURN_IF_ERROR(ReadGpuShares(value, path, &r.gpus));
   return r;
 }
 
@@ -61,7 +88,7 @@ OrderedJson JobJson(const Job& job, bool with_spec) {
                         {"host", r.host},
                         {"pid", r.pid}});
     if (!r.reason.empty()) replicas.back()["reason"] = r.reason;
-    if (!r.gpus.empty()) replicas.back()["gpus"] = r.gpus;
+    if (!r.gpus.empty()) replicas.back()["gpus"] = GpuSharesJson(r.gpus);
   }
   OrderedJson json{
       {"id", job.id},

@@ -16,18 +16,14 @@ std::string Field(absl::string_view path, absl::string_view key) {
   return path.empty() ? std::string(key) : absl::StrCat(path, ".", key);
 }
 
-// 8000 -> 8, 500 -> 0.5: a CPU or GPU count as a JSON number.
-OrderedJson Count(int64_t millis) {
-  if (millis % 1000 == 0) return OrderedJson(millis / 1000);
-  return OrderedJson(static_cast<double>(millis) / 1000.0);
-}
-
+// Each resource in the form a job spec writes it (codec_spec.cc): CPUs and
+// memory as quantity strings ("500m", "64Gi"), GPUs as a number.
 OrderedJson ResourcesValue(const QueueResources& r) {
-  OrderedJson out = {{"cpu", Count(r.cpu_millis)},
+  OrderedJson out = {{"cpu", FormatCpuMillis(r.cpu_millis)},
                      {"memory", FormatMemoryBytes(r.memory_bytes)},
-                     {"gpu", Count(r.gpu_millis)}};
+                     {"gpu", internal::GpuJson(r.gpu_millis)}};
   for (const auto& [flavour, millis] : r.gpu_flavours) {
-    out[absl::StrCat("gpu.", flavour)] = Count(millis);
+    out[absl::StrCat("gpu.", flavour)] = internal::GpuJson(millis);
   }
   return out;
 }

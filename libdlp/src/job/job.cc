@@ -1,9 +1,13 @@
 // Names of the job model's enums, as they appear in specs, JSON and tables
-// (frameworks and restart policies: the job contract's names).
+// (frameworks and restart policies: the job contract's names), and a GPU
+// placement's words.
 #include "dlp/job.h"
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/string_view_compat.h"
+#include "dlp/spec.h"
 
 namespace dlp {
 
@@ -53,6 +57,13 @@ std::optional<JobState> ParseJobState(std::string_view name) {
       return state;
   }
   return std::nullopt;
+}
+
+std::string FormatGpuShares(const std::vector<GpuShare>& shares) {
+  return absl::StrJoin(shares, ", ", [](std::string* out, const GpuShare& s) {
+    absl::StrAppend(out, s.device);
+    if (s.millis < 1000) absl::StrAppend(out, " (", FormatGpuMillis(s.millis), ")");
+  });
 }
 
 bool IsTerminal(JobState state) {

@@ -74,9 +74,7 @@ void ContinueRestarts(const Job& job, const JobSpec& spec, contract::Group& grou
 contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
                                               const contract::JobFolder& folder,
                                               const std::string& id, const std::string& name,
-                                              absl::Duration grace_period,
-                                              const std::vector<int>& gpus,
-                                              const std::string& gpus_text) {
+                                              absl::Duration grace_period) {
   contract::DlpRunJob job;
   job.dlp_run = dlp_run;
   job.group_file = folder.GroupFile();
@@ -84,8 +82,6 @@ contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
   job.status_file = folder.StatusFile();
   // dlpd escalates to SIGKILL itself after its grace period: dlp-run at the same time.
   job.grace_period = grace_period;
-  job.gpus = gpus;
-  job.gpus_text = gpus_text;
   job.job_id = id;
   job.job_name = name;
   job.output_dir = folder.OutputDir();

@@ -21,14 +21,12 @@ contract::Group JobGroup(const JobSpec& spec);
 // TORCHELASTIC_MAX_RESTARTS stays the spec's (contract::TorchMaxRestarts).
 void ContinueRestarts(const Job& job, const JobSpec& spec, contract::Group& group);
 
-// How dlpd's executor starts dlp-run for job `id` in `folder` (its GPUs
-// assigned, or `gpus_text` shown in their place by `dlp render`).
+// How dlpd's executor starts dlp-run for job `id` in `folder` (each
+// replica's GPUs are in the group file: contract::Role::devices).
 contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
                                               const contract::JobFolder& folder,
                                               const std::string& id, const std::string& name,
-                                              absl::Duration grace_period,
-                                              const std::vector<int>& gpus,
-                                              const std::string& gpus_text = "");
+                                              absl::Duration grace_period);
 
 // The job's replicas as dlp-run's status file reports them; empty when it
 // names none yet.

@@ -41,11 +41,6 @@ DlpRunCommand MakeDlpRunCommand(const DlpRunJob& job) {
     c.argv.insert(c.argv.end(),
                   {"--grace-period", absl::StrCat(absl::ToDoubleSeconds(*job.grace_period))});
   }
-  const std::string gpus = job.gpus.empty() ? job.gpus_text : absl::StrJoin(job.gpus, ",");
-  if (!gpus.empty()) {
-    c.argv.insert(c.argv.end(), {"--gpus", gpus});
-    c.env[env::kCudaVisibleDevices] = gpus;
-  }
   if (!job.job_id.empty()) c.env[env::kJobId] = job.job_id;
   if (!job.job_name.empty()) c.env[env::kJobName] = job.job_name;
   if (!job.output_dir.empty()) c.env[env::kOutputDir] = job.output_dir;

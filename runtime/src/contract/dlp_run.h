@@ -46,8 +46,6 @@ struct DlpRunJob {
   std::string status_file;          // --status-file; empty: none
   std::string trace_dir;            // --trace-dir; empty: dlp-run's default (the log folder)
   std::optional<absl::Duration> grace_period;  // --grace-period; unset: dlp-run's default
-  std::vector<int> gpus;                       // --gpus and CUDA_VISIBLE_DEVICES; empty: none
-  std::string gpus_text;         // shown instead of `gpus` when they are not known yet
   std::string job_id, job_name;  // DLP_JOB_ID, DLP_JOB_NAME (unset when empty)
   std::string output_dir;        // DLP_OUTPUT_DIR (JobFolder::OutputDir); unset when empty
 };

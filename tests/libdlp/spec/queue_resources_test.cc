@@ -88,8 +88,8 @@ TEST(QueueCodec, QueueRoundTripsThroughJson) {
   q.min_priority = -100;
   q.max_priority = 1000;
   const std::string json = QueueToJson(q);
-  EXPECT_EQ(json, R"({"name":"vision","cohort":"lab","nominal":{"cpu":8,"memory":"64Gi","gpu":4,)"
-                  R"("gpu.h100":2},"borrowingLimit":{"cpu":0,"memory":"0","gpu":2},)"
+  EXPECT_EQ(json, R"({"name":"vision","cohort":"lab","nominal":{"cpu":"8","memory":"64Gi","gpu":4,)"
+                  R"("gpu.h100":2},"borrowingLimit":{"cpu":"0","memory":"0","gpu":2},)"
                   R"("lendingLimit":null,"weight":2,"priorityRange":[-100,1000]})");
   absl::StatusOr<Queue> back = QueueFromJson(json);
   ASSERT_TRUE(back.ok()) << back.status();

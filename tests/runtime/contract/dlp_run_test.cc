@@ -26,7 +26,6 @@ TEST(DlpRunCommand, CarriesEveryPieceOfTheJob) {
   job.log_dir = folder.LogDir();
   job.status_file = folder.StatusFile();
   job.grace_period = absl::Seconds(2.5);
-  job.gpus = {0, 3};
   job.job_id = "7";
   job.job_name = "my job";
   job.output_dir = folder.OutputDir();
@@ -34,15 +33,14 @@ TEST(DlpRunCommand, CarriesEveryPieceOfTheJob) {
   EXPECT_THAT(c.argv,
               ElementsAre("/opt/dlp/bin/dlp-run", "--group", "/s/jobs/7/group.json", "--log-dir",
                           "/s/jobs/7/logs", "--status-file", "/s/jobs/7/status.json",
-                          "--grace-period", "2.5", "--gpus", "0,3"));
-  EXPECT_THAT(c.env, UnorderedElementsAre(Pair("CUDA_VISIBLE_DEVICES", "0,3"),
-                                          Pair("DLP_JOB_ID", "7"), Pair("DLP_JOB_NAME", "my job"),
+                          "--grace-period", "2.5"));
+  EXPECT_THAT(c.env, UnorderedElementsAre(Pair("DLP_JOB_ID", "7"), Pair("DLP_JOB_NAME", "my job"),
                                           Pair("DLP_OUTPUT_DIR", "/s/jobs/7/output")));
   EXPECT_EQ(c.ShellLine(),
-            "CUDA_VISIBLE_DEVICES=0,3 DLP_JOB_ID=7 DLP_JOB_NAME='my job' "
+            "DLP_JOB_ID=7 DLP_JOB_NAME='my job' "
             "DLP_OUTPUT_DIR=/s/jobs/7/output /opt/dlp/bin/dlp-run "
             "--group /s/jobs/7/group.json --log-dir /s/jobs/7/logs --status-file "
-            "/s/jobs/7/status.json --grace-period 2.5 --gpus 0,3");
+            "/s/jobs/7/status.json --grace-period 2.5");
 }
 
 TEST(DlpRunCommand, LeavesOutWhatIsNotGiven) {

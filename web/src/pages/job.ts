@@ -4,7 +4,7 @@
 import { ApiError, getEvents, getJob, getWhy } from "../api";
 import { h } from "../dom";
 import { elasticFacts, resizeHistory } from "../elastic_model";
-import { duration, parseTime } from "../format";
+import { duration, gpuShares, parseTime } from "../format";
 import { isActive } from "../jobs_model";
 import { LogView } from "../log_view";
 import type { Job, JobEvent, Why } from "../types";
@@ -57,7 +57,7 @@ function replicaTable(job: Job): HTMLElement {
       h("tr", null,
         h("td", null, r.name), h("td", null, r.role), h("td", null, stateBadge(r.state)),
         h("td", null, r.exitCode ?? "–"), h("td", null, r.signal ?? "–"), h("td", null, r.host),
-        h("td", null, r.pid || ""), h("td", { class: "gpus", "data-test": "replica-gpus" }, r.gpus),
+        h("td", null, r.pid || ""), h("td", { class: "gpus", "data-test": "replica-gpus" }, gpuShares(r.gpus)),
         h("td", null, r.reason ?? "")))));
 }
 

@@ -15,8 +15,11 @@ std::string RenderDlpRun(const JobSpec& spec) {
   }
   // dlpd's defaults; `dlpd --grace-period` changes the grace period.
   const contract::DlpRunCommand command =
-      ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},
-                            gpus > 0 ? "(assigned at start)" : "");
+      ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10));
+  const std::string placed =
+      gpus > 0 ? "# GPUs: dlpd places each replica at start and adds its devices (its "
+                 "CUDA_VISIBLE_DEVICES) to its role's \"devices\" here\n"
+               : "";
   std::string elastic;
   for (const ReplicaSpec& r : spec.replicas) {
     if (!IsElastic(r)) continue;
@@ -27,7 +30,7 @@ std::string RenderDlpRun(const JobSpec& spec) {
                            ":\n");
   }
   return absl::StrCat("# dlp-run command line (ID: the job id, STATE: dlpd's state folder)\n",
-                      command.ShellLine(), "\n# ", folder.GroupFile(), "\n", elastic,
+                      command.ShellLine(), "\n# ", folder.GroupFile(), "\n", placed, elastic,
                       contract::GroupToJson(JobGroup(spec)));
 }
 

@@ -190,7 +190,6 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
   std::vector<JobChange> starting;
   for (const StartDecision& start : starts) {
     JobRecord record = active_[start.seq];
-    record.gpus = GpuIndices(start.placement);
     record.job.position.reset();
     record.job.estimated_start.reset();
     record.placement = start.placement;

@@ -1,8 +1,5 @@
 #include "server/controller/snapshot_builder.h"
 
-#include <set>
-
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "server/scheduler/elastic.h"
 
@@ -44,14 +41,7 @@ PendingJob PendingOf(const JobRecord& record) {
 
 RunningJob RunningOf(const JobRecord& record) {
   RunningJob job = CommonOf<RunningJob>(record);
-  if (!record.placement.empty()) {
-    job.placement = record.placement;
-  } else if (!record.gpus.empty()) {
-    // A job started before schema version 7: whole devices, by index.
-    ReplicaPlacement held{"job", {}};
-    for (int g : record.gpus) held.gpus.push_back({absl::StrCat(g), 1000});
-    job.placement.push_back(std::move(held));
-  }
+  job.placement = record.placement;
   if (record.job.started) job.started = *record.job.started;
   // Preempted or cancelled: its resources are about to be free.
   job.stopping = record.stop_requested_us.has_value() &&
@@ -86,17 +76,6 @@ Snapshot BuildSnapshot(const std::map<int64_t, JobRecord>& active,
     }
   }
   return snapshot;
-}
-
-std::vector<int> GpuIndices(const std::vector<ReplicaPlacement>& placement) {
-  std::set<int> indices;
-  for (const ReplicaPlacement& p : placement) {
-    for (const GpuShare& share : p.gpus) {
-      int index = 0;
-      if (absl::SimpleAtoi(share.device, &index)) indices.insert(index);
-    }
-  }
-  return {indices.begin(), indices.end()};
 }
 
 }  // namespace dlp::server

@@ -20,7 +20,4 @@ RunningJob RunningOf(const JobRecord& record);
 Snapshot BuildSnapshot(const std::map<int64_t, JobRecord>& active,
                        const ResourceVector& capacity, absl::Time now);
 
-// The device indices a start decision's placement holds, for JobRecord::gpus.
-std::vector<int> GpuIndices(const std::vector<ReplicaPlacement>& placement);
-
 }  // namespace dlp::server

@@ -52,12 +52,8 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   internal::ContinueRestarts(record.job, spec, group);
   // On a machine with GPUs every replica gets exactly its devices (none: "").
   const bool placed = options_.gpus || !record.placement.empty();
-  std::string gpus_started;
-  if (placed) {
-    gpus_started = AssignJobDevices(record, options_.devices, group);
-  } else if (!record.gpus.empty()) {
-    gpus_started = absl::StrCat(" on GPUs ", absl::StrJoin(record.gpus, ","));
-  }
+  const std::string gpus_started =
+      placed ? AssignJobDevices(record, options_.devices, group) : "";
   // Rewritten before every start and read by dlp-run from the page cache: a
   // crash of the machine loses the runner with it, so no fsync is needed.
   DLP_RETURN_IF_ERROR(
@@ -67,8 +63,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   const absl::Duration grace =
       std::max(options_.grace_period, absl::Seconds(spec.preemption.grace_period_seconds));
   contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
-      options_.dlp_run, folder, id, record.job.name, grace,
-      placed ? std::vector<int>{} : record.gpus);
+      options_.dlp_run, folder, id, record.job.name, grace);
   SpawnOptions spawn;
   spawn.argv = std::move(command.argv);
   spawn.extra_env = std::move(command.env);

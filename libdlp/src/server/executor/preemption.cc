@@ -47,7 +47,6 @@ void Executor::Requeue(JobRecord& record, std::vector<Event>& events) {
   job.finished.reset();
   ++job.preemptions;
   ++job.restart_count;  // the next start exports it as DLP_RESTART_COUNT
-  record.gpus.clear();
   events.push_back({absl::Now(), "Preempted",
                     absl::StrCat(job.reason, "; back in the queue (preemption ", job.preemptions,
                                  ", next start with DLP_RESTART_COUNT=", job.restart_count, ")")});

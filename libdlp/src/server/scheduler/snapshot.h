@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "dlp/job.h"  // GpuShare
 #include "server/scheduler/elastic_role.h"
 #include "server/scheduler/queue_config.h"
 #include "server/scheduler/resources.h"
@@ -38,13 +39,6 @@ struct ReplicaGpuDemand {
   int64_t gpu_millis = 0;  // 500: half a device; 2000: two whole devices
   std::string gpu_type;  // resources.gpuType, empty: any
   friend bool operator==(const ReplicaGpuDemand&, const ReplicaGpuDemand&) = default;
-};
-
-// A replica's share of one device.
-struct GpuShare {
-  std::string device;  // GpuDevice::id
-  int64_t millis = 0;  // 1000: the whole device
-  friend bool operator==(const GpuShare&, const GpuShare&) = default;
 };
 
 // Where each replica that uses GPUs runs (replicas without GPUs are absent).

@@ -2,11 +2,8 @@
 
 #include <algorithm>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
-#include "absl/strings/str_split.h"
 #include "dlp/status.h"
 #include "server/store/job_labels.h"
 #include "server/store/placement_codec.h"
@@ -17,7 +14,7 @@ namespace {
 
 constexpr absl::string_view kJobColumns =
     "id, tenant, queue, priority, name, state, reason, spec, created_us, started_us, "
-    "finished_us, exit_code, restart_count, runner_pid, runner_start_time, gpus, "
+    "finished_us, exit_code, restart_count, runner_pid, runner_start_time, "
     "stop_requested_us, stop_state, stop_reason, start_attempt, placement, preemptions, "
     "position, estimated_start_us, labels";
 
@@ -53,8 +50,8 @@ void Quarantine(JobRecord& r, const absl::Status& why) {
 // The spec of a summary: its name, queue and labels, from the labels column;
 // false when the row has none (the spec does not read back).
 bool ReadSummarySpec(const Statement& s, JobRecord& r) {
-  if (s.IsNull(24)) return false;
-  absl::StatusOr<Labels> labels = ReadLabelsColumn(s.Text(24));
+  if (s.IsNull(23)) return false;
+  absl::StatusOr<Labels> labels = ReadLabelsColumn(s.Text(23));
   if (!labels.ok()) return false;
   r.job.spec.name = r.job.name;
   r.job.spec.queue = r.job.queue;
@@ -85,19 +82,14 @@ absl::StatusOr<JobRecord> ReadJobRow(const Statement& s, bool summary) {
   r.job.restart_count = static_cast<int>(s.Int(12));
   r.runner_pid = s.Int(13);
   r.runner_start_time = s.Int(14);
-  for (absl::string_view part : absl::StrSplit(s.Text(15), ',', absl::SkipEmpty())) {
-    int gpu = 0;
-    if (absl::SimpleAtoi(part, &gpu)) r.gpus.push_back(gpu);
-  }
-  r.stop_requested_us = s.OptionalInt(16);
-  r.stop_state = s.Text(17);
-  r.stop_reason = s.Text(18);
-  r.start_attempt = s.Int(19);
-  // A malformed placement reads as none: the job keeps its `gpus`.
-  ReadStoredPlacement(s.Text(20), r);
-  r.job.preemptions = static_cast<int>(s.Int(21));
-  if (auto position = s.OptionalInt(22)) r.job.position = static_cast<int>(*position);
-  r.job.estimated_start = FromMicros(s.OptionalInt(23));
+  r.stop_requested_us = s.OptionalInt(15);
+  r.stop_state = s.Text(16);
+  r.stop_reason = s.Text(17);
+  r.start_attempt = s.Int(18);
+  ReadStoredPlacement(s.Text(19), r);  // a malformed one reads as none
+  r.job.preemptions = static_cast<int>(s.Int(20));
+  if (auto position = s.OptionalInt(21)) r.job.position = static_cast<int>(*position);
+  r.job.estimated_start = FromMicros(s.OptionalInt(22));
   return r;
 }
 
@@ -208,7 +200,7 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
     DLP_ASSIGN_OR_RETURN(
         Statement s,
         db_.Prepare("UPDATE jobs SET state=?, reason=?, started_us=?, finished_us=?, "
-                    "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, gpus=?, "
+                    "exit_code=?, restart_count=?, runner_pid=?, runner_start_time=?, "
                     "stop_requested_us=?, stop_state=?, stop_reason=?, start_attempt=?, "
                     "placement=?, preemptions=?, position=?, estimated_start_us=? WHERE id=?"));
     s.Bind(1, std::string(JobStateName(r.job.state)))
@@ -219,16 +211,15 @@ absl::Status JobStore::WriteJob(const JobRecord& r, const std::vector<Event>& ev
         .Bind(6, int64_t{r.job.restart_count})
         .Bind(7, r.runner_pid)
         .Bind(8, r.runner_start_time)
-        .Bind(9, absl::StrJoin(r.gpus, ","))
-        .Bind(10, r.stop_requested_us)
-        .Bind(11, r.stop_state)
-        .Bind(12, r.stop_reason)
-        .Bind(13, r.start_attempt)
-        .Bind(14, StoredPlacement(r))
-        .Bind(15, int64_t{r.job.preemptions})
-        .Bind(16, OptionalInt(r.job.position))
-        .Bind(17, ToMicros(r.job.estimated_start))
-        .Bind(18, r.seq);
+        .Bind(9, r.stop_requested_us)
+        .Bind(10, r.stop_state)
+        .Bind(11, r.stop_reason)
+        .Bind(12, r.start_attempt)
+        .Bind(13, StoredPlacement(r))
+        .Bind(14, int64_t{r.job.preemptions})
+        .Bind(15, OptionalInt(r.job.position))
+        .Bind(16, ToMicros(r.job.estimated_start))
+        .Bind(17, r.seq);
     DLP_RETURN_IF_ERROR(s.Run());
   }
   DLP_RETURN_IF_ERROR(WriteReplicas(r));

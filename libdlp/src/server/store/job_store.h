@@ -27,10 +27,10 @@ struct JobRecord {
   int64_t seq = 0;                // the numeric id (job.id is its decimal form)
   int64_t runner_pid = 0;         // dlp-run's pid (also its process group)
   int64_t runner_start_time = 0;  // /proc/PID/stat starttime, to detect pid reuse
-  std::vector<int> gpus;          // device indices assigned to the job
-  // Each replica's GPU shares as placed at start (empty: none, or a row from
-  // before schema version 7, which has only `gpus`). job.gpu_sharing says
-  // how shared devices are kept apart; both are stored in one column.
+  // Each replica's GPU shares as placed at start (empty: none). A job placed
+  // before schema version 7 holds its whole devices as one replica "job"
+  // (migrated from the column `gpus`, dropped at version 16). job.gpu_sharing
+  // says how shared devices are kept apart; both are stored in one column.
   std::vector<ReplicaPlacement> placement;
   // Starts recorded so far; each is committed before dlp-run is spawned. A
   // Queued job with start_attempt > 0 and no runner pid is Starting.
@@ -226,8 +226,9 @@ class JobStore {
   int schema_version_ = 0;
 };
 
-// Runs the ordered migrations on `db` up to the newest; returns the version.
-absl::StatusOr<int> MigrateSchema(Database& db);
+// Runs the ordered migrations on `db` up to the newest (or to version
+// `up_to`: a test makes the store of an older dlpd); returns the version.
+absl::StatusOr<int> MigrateSchema(Database& db, std::optional<int> up_to = std::nullopt);
 // The version the newest migration produces.
 int LatestSchemaVersion();
 

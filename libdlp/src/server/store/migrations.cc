@@ -1,5 +1,8 @@
 // Schema migrations, in order. The schema version lives in PRAGMA user_version;
 // migration N takes the database from version N to N+1. Append, never edit.
+#include <algorithm>
+#include <climits>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -262,6 +265,21 @@ CREATE TABLE IF NOT EXISTS tenant_disk_quotas (
   bytes INTEGER NOT NULL
 );
 )sql",
+      // 15 -> 16: one form of a GPU placement. A row from before version 7
+      // has only `gpus`, whole devices by index ("2,3"): they become the
+      // placement of one replica "job" that holds them all (which replica
+      // had which was never stored), and the column goes. A value that is
+      // not such a list (never written by dlpd) is dropped with it.
+      R"sql(
+UPDATE jobs SET placement = json_object('sharing', '', 'replicas', json_array(json_object(
+    'replica', 'job',
+    'gpus', json((SELECT json_group_array(json_object(
+                   'device', CAST(CAST(value AS INTEGER) AS TEXT), 'millis', 1000))
+                 FROM json_each('["' || replace(gpus, ',', '","') || '"]')
+                 WHERE value != '')))))
+  WHERE placement = '' AND gpus != '' AND gpus NOT GLOB '*[^0-9,]*' AND gpus GLOB '*[0-9]*';
+ALTER TABLE jobs DROP COLUMN gpus;
+)sql",
   };
   return kMigrations;
 }
@@ -270,7 +288,7 @@ CREATE TABLE IF NOT EXISTS tenant_disk_quotas (
 
 int LatestSchemaVersion() { return static_cast<int>(Migrations().size()); }
 
-absl::StatusOr<int> MigrateSchema(Database& db) {
+absl::StatusOr<int> MigrateSchema(Database& db, std::optional<int> up_to) {
   DLP_ASSIGN_OR_RETURN(int64_t version, db.QueryInt("PRAGMA user_version"));
   const auto& migrations = Migrations();
   if (version > static_cast<int64_t>(migrations.size())) {
@@ -278,14 +296,16 @@ absl::StatusOr<int> MigrateSchema(Database& db) {
         absl::StrCat("the store has schema version ", version, " but this dlpd knows only up to ",
                      migrations.size(), "; use a newer dlpd"));
   }
-  for (auto v = static_cast<size_t>(version); v < migrations.size(); ++v) {
+  const size_t target =
+      std::min(migrations.size(), static_cast<size_t>(std::max(0, up_to.value_or(INT_MAX))));
+  for (auto v = static_cast<size_t>(version); v < target; ++v) {
     Transaction tx(db);
     DLP_RETURN_IF_ERROR(tx.begin_status());
     DLP_RETURN_IF_ERROR(db.Exec(migrations[v]));
     DLP_RETURN_IF_ERROR(db.Exec(absl::StrCat("PRAGMA user_version = ", v + 1)));
     DLP_RETURN_IF_ERROR(tx.Commit());
   }
-  return static_cast<int>(migrations.size());
+  return static_cast<int>(std::max<size_t>(target, static_cast<size_t>(version)));
 }
 
 }  // namespace dlp::server

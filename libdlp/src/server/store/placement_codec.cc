@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "dlp/spec.h"
 #include "nlohmann/json.hpp"
 
 namespace dlp::server {
@@ -123,14 +121,8 @@ void ShowPlacement(JobRecord& record) {
     r.gpus.clear();
     for (const ReplicaPlacement& p : record.placement) {
       if (p.replica != r.name) continue;
-      std::vector<std::string> parts;
-      for (const GpuShare& s : p.gpus) {
-        shared = shared || s.millis < 1000;
-        parts.push_back(s.millis < 1000
-                            ? absl::StrCat(s.device, " (", FormatGpuMillis(s.millis), ")")
-                            : s.device);
-      }
-      r.gpus = absl::StrJoin(parts, ",");
+      r.gpus = p.gpus;
+      for (const GpuShare& s : p.gpus) shared = shared || s.millis < 1000;
     }
   }
   if (!shared) record.job.gpu_sharing.clear();

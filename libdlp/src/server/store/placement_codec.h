@@ -1,6 +1,6 @@
 // A started job's GPU placement as the store keeps it (jobs.placement, schema
-// version 7): JSON of each replica's device shares and how shared devices are
-// kept apart, e.g.
+// version 7; the one column since version 16): JSON of each replica's device
+// shares (GpuShare, as on the wire) and how shared devices are kept apart, e.g.
 //   {"sharing":"by placement only (no MPS control daemon)",
 //    "replicas":[{"replica":"worker-0","gpus":[{"device":"0","millis":500}]}]}
 #pragma once
@@ -32,8 +32,8 @@ void ReadStoredPlacement(const std::string& text, JobRecord& record);
 // What CUDA_VISIBLE_DEVICES a replica's shares give it: "0,1", "MIG-...".
 std::string VisibleDevices(const ReplicaPlacement& placement);
 // The record's placement shown on its public job: each replica's `gpus`
-// ("0", "0 (0.5)", "" for none) and job.gpu_sharing (kept only when a
-// device is shared).
+// (its shares, none when it holds no GPU) and job.gpu_sharing (kept only
+// when a device is shared).
 void ShowPlacement(JobRecord& record);
 
 }  // namespace dlp::server

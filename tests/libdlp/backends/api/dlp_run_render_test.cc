@@ -12,6 +12,7 @@ namespace dlp::internal {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 JobSpec Spec(int gpus) {
   JobSpec spec;
@@ -25,7 +26,7 @@ JobSpec Spec(int gpus) {
 TEST(RenderDlpRun, IsTheExecutorsCommandAndGroupFile) {
   const std::string out = RenderDlpRun(Spec(0));
   const std::string line =
-      ExecutorDlpRunCommand("dlp-run", {"STATE/jobs/ID"}, "ID", "my job", absl::Seconds(10), {})
+      ExecutorDlpRunCommand("dlp-run", {"STATE/jobs/ID"}, "ID", "my job", absl::Seconds(10))
           .ShellLine();
   EXPECT_EQ(line,
             "DLP_JOB_ID=ID DLP_JOB_NAME='my job' DLP_OUTPUT_DIR=STATE/jobs/ID/output dlp-run "
@@ -43,11 +44,13 @@ TEST(RenderDlpRun, IsTheExecutorsCommandAndGroupFile) {
   EXPECT_EQ(parsed->roles[0].env.at("A"), "b");
 }
 
-TEST(RenderDlpRun, GpusAreAssignedAtStart) {
+TEST(RenderDlpRun, GpusArePlacedAtStartIntoTheGroupFile) {
   const std::string out = RenderDlpRun(Spec(1));
-  EXPECT_THAT(out, HasSubstr("CUDA_VISIBLE_DEVICES='(assigned at start)'"));
-  EXPECT_THAT(out, HasSubstr("--gpus '(assigned at start)'"));
+  EXPECT_THAT(out, HasSubstr("# GPUs: dlpd places each replica at start"));
+  EXPECT_THAT(out, Not(HasSubstr("CUDA_VISIBLE_DEVICES=")));
+  EXPECT_THAT(out, Not(HasSubstr("--gpus")));
   EXPECT_THAT(out, HasSubstr("\"gpus\": 1"));
+  EXPECT_THAT(RenderDlpRun(Spec(0)), Not(HasSubstr("# GPUs")));
 }
 
 }  // namespace

@@ -135,8 +135,12 @@ TEST_F(DlpdGpuTest, TwoHalvesShareOneDeviceWhileWholeGpusTakeMigInstances) {
 
   const auto job = GetJson(*client, "/v1/jobs/" + a);
   EXPECT_EQ(job.value("gpuSharing", ""), "by placement only (no MPS control daemon)");
-  EXPECT_EQ(job["replicas"][0].value("gpus", ""), "0 (0.5)");
-  EXPECT_FALSE(GetJson(*client, "/v1/jobs/" + w).contains("gpuSharing"));
+  EXPECT_EQ(job["replicas"][0]["gpus"], nlohmann::json::parse(R"([{"device":"0","millis":500}])"));
+  const auto whole_job = GetJson(*client, "/v1/jobs/" + w);
+  EXPECT_FALSE(whole_job.contains("gpuSharing"));
+  EXPECT_FALSE(whole_job["replicas"][0].contains("gpus"));  // the chief holds none
+  EXPECT_EQ(whole_job["replicas"][2]["gpus"],
+            nlohmann::json::parse(R"([{"device":"MIG-bbbb","millis":1000}])"));
   RunResult described = Dlp({"describe", a});
   EXPECT_EQ(described.exit_code, 0) << described.err;
   EXPECT_NE(described.out.find("GPU sharing: by placement only (no MPS control daemon)"),

@@ -99,7 +99,7 @@ TEST_F(DlpdQueuesTest, TheOwnerCreatesUpdatesListsAndDeletesQueues) {
   ASSERT_EQ(listed["queues"].size(), 1u) << listed.dump();
   const auto& vision = listed["queues"][0];
   EXPECT_EQ(vision["nominal"],
-            nlohmann::json({{"cpu", 8}, {"memory", "64Gi"}, {"gpu", 4}, {"gpu.h100", 2}}));
+            nlohmann::json({{"cpu", "8"}, {"memory", "64Gi"}, {"gpu", 4}, {"gpu.h100", 2}}));
   EXPECT_EQ(vision["borrowingLimit"]["gpu"], 2);
   EXPECT_TRUE(vision["lendingLimit"].is_null());
   EXPECT_EQ(vision["priorityRange"], nlohmann::json({-100, 1000}));
@@ -108,7 +108,7 @@ TEST_F(DlpdQueuesTest, TheOwnerCreatesUpdatesListsAndDeletesQueues) {
                           {{"cohort", "lab"}, {"nominal", {{"cpu", 4}}}, {"weight", 3}}, &status);
   EXPECT_EQ(status, 200) << updated.dump();
   EXPECT_EQ(updated["weight"], 3);
-  EXPECT_EQ(GetJson(*owner_, "/v1/admin/queues")["queues"][0]["nominal"]["cpu"], 4);
+  EXPECT_EQ(GetJson(*owner_, "/v1/admin/queues")["queues"][0]["nominal"]["cpu"], "4");
   PostJson(*owner_, "/v1/admin/queues/nlp", {{"weight", 1}}, &status);
   EXPECT_EQ(status, 404);
 
@@ -149,7 +149,7 @@ TEST_F(DlpdQueuesTest, TenantsMayNotAdministerQueuesButSeeThem) {
   EXPECT_EQ(GetJson(*alice, "/v1/queues/vision", &status).value("name", ""), "vision");
   GetJson(*alice, "/v1/queues/audio", &status);
   EXPECT_EQ(status, 404);
-  EXPECT_EQ(GetJson(*owner_, "/v1/admin/queues")["queues"][0]["nominal"]["cpu"], 2);
+  EXPECT_EQ(GetJson(*owner_, "/v1/admin/queues")["queues"][0]["nominal"]["cpu"], "2");
 }
 
 TEST_F(DlpdQueuesTest, SubmitChecksTheQueueTheTenantAndThePriority) {
@@ -221,9 +221,9 @@ TEST_F(DlpdQueuesTest, StandingCountsRealRunningAndWaitingJobsAndABusyQueueStays
     EXPECT_TRUE(vision.contains(key)) << key;
   }
   EXPECT_EQ(vision["cohort"], "lab");
-  EXPECT_EQ(vision["nominal"]["cpu"], 2);
-  EXPECT_EQ(vision["used"]["cpu"], 2);
-  EXPECT_EQ(vision["borrowed"]["cpu"], 0);
+  EXPECT_EQ(vision["nominal"]["cpu"], "2");
+  EXPECT_EQ(vision["used"]["cpu"], "2");
+  EXPECT_EQ(vision["borrowed"]["cpu"], "0");
   EXPECT_EQ(vision["pending"], 1);
   EXPECT_EQ(vision["running"], 1);
   EXPECT_TRUE(vision["share"].is_number());
@@ -238,7 +238,7 @@ TEST_F(DlpdQueuesTest, StandingCountsRealRunningAndWaitingJobsAndABusyQueueStays
   EXPECT_EQ(WaitJob(*owner_, second).value("state", ""), "Succeeded");
   vision = QueueNamed(GetJson(*owner_, "/v1/queues"), "vision");
   EXPECT_EQ(vision["pending"], 0);
-  EXPECT_EQ(vision["used"]["cpu"], 0);
+  EXPECT_EQ(vision["used"]["cpu"], "0");
   DeleteJson(*owner_, "/v1/admin/queues/vision", &status);
   EXPECT_EQ(status, 200);
 }
@@ -272,7 +272,7 @@ TEST_F(DlpdQueuesTest, TheConfigFileIsAppliedAtEveryStartAndWinsForItsQueues) {
   queues = GetJson(*owner_, "/v1/admin/queues")["queues"];
   ASSERT_EQ(queues.size(), 3u) << queues.dump();
   EXPECT_EQ(QueueNamed(queues, "vision")["weight"], 2);
-  EXPECT_EQ(QueueNamed(queues, "audio")["nominal"]["cpu"], 1);
+  EXPECT_EQ(QueueNamed(queues, "audio")["nominal"]["cpu"], "1");
   EXPECT_THAT(ReadFileOrEmpty(dir_.Join("state/dlpd.log")),
               HasSubstr("2 queues (0 created, 1 updated, 1 unchanged)"));
 }

@@ -152,7 +152,10 @@ TEST(JobLabelsTest, AnOlderStoreGetsTheColumnFilledFromItsSpecs) {
   {
     auto db = Database::Open(path);
     ASSERT_TRUE(db.ok());
-    ASSERT_TRUE(db->Exec("ALTER TABLE jobs DROP COLUMN labels; PRAGMA user_version = 11").ok());
+    ASSERT_TRUE(db->Exec("ALTER TABLE jobs DROP COLUMN labels; "
+                         "ALTER TABLE jobs ADD COLUMN gpus TEXT NOT NULL DEFAULT ''; "
+                         "PRAGMA user_version = 11")
+                    .ok());
     auto s = db->Prepare("SELECT spec FROM jobs ORDER BY id");
     ASSERT_TRUE(s.ok());
     while (*s->Step()) specs.push_back(s->Text(0));

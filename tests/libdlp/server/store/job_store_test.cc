@@ -10,6 +10,9 @@
 namespace dlp::server {
 namespace {
 
+const std::vector<ReplicaPlacement> kWholeGpus = {{"worker-0", {{"0", 1000}}},
+                                                  {"worker-1", {{"1", 1000}}}};
+
 TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
   testing::TempDir dir;
   const std::string path = dir.Join("dlpd.db");
@@ -26,7 +29,7 @@ TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
     running.job.started = absl::Now();
     running.runner_pid = 4242;
     running.runner_start_time = 77;
-    running.gpus = {0, 1};
+    running.placement = kWholeGpus;
     running.job.replicas[1].pid = 4250;
     running.job.replicas[1].exit_code = 3;
     ASSERT_TRUE(store->Update(running, {{absl::Now(), "Started", "go"}}).ok());
@@ -41,7 +44,7 @@ TEST(StoreTest, InsertAssignsIncreasingIdsAndSurvivesReopen) {
   EXPECT_EQ(b->job.state, JobState::kRunning);
   EXPECT_EQ(b->runner_pid, 4242);
   EXPECT_EQ(b->runner_start_time, 77);
-  EXPECT_EQ(b->gpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(b->placement, kWholeGpus);
   EXPECT_EQ(b->job.spec.labels.at("team"), "vision");
   ASSERT_EQ(b->job.replicas.size(), 2u);
   EXPECT_EQ(b->job.replicas[1].name, "worker-1");
@@ -170,6 +173,7 @@ TEST(StoreTest, PreemptionColumnsAreAddedToAnOlderStore) {
                          "ALTER TABLE jobs DROP COLUMN position; "
                          "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
                          "ALTER TABLE jobs DROP COLUMN labels; "
+                         "ALTER TABLE jobs ADD COLUMN gpus TEXT NOT NULL DEFAULT ''; "
                          "PRAGMA user_version = 7")
                     .ok());
   }

@@ -201,6 +201,7 @@ TEST(TenantMigrationTest, OwnerJobsMoveOffTheNameDefault) {
                          "ALTER TABLE jobs DROP COLUMN estimated_start_us; "
                          "ALTER TABLE jobs DROP COLUMN placement; "
                          "ALTER TABLE jobs DROP COLUMN labels; "
+                         "ALTER TABLE jobs ADD COLUMN gpus TEXT NOT NULL DEFAULT ''; "
                          "DROP TABLE queue_tenants; DROP TABLE queues; PRAGMA user_version=3")
                     .ok());
   }
