@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "codec/codec_internal.h"
-#include "libdlp/server/store/job_records.h"
+#include "server/store/job_records.h"
 #include "server/controller/controller.h"
 #include "server/store/job_store.h"
 #include "support/temp_dir.h"

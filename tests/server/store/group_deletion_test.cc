@@ -6,7 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/time/clock.h"
-#include "libdlp/server/store/job_records.h"
+#include "server/store/job_records.h"
 #include "server/store/job_store.h"
 #include "server/store/sweep_store.h"
 #include "support/temp_dir.h"

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libdlp/server/store/job_records.h"
+#include "server/store/job_records.h"
 #include "server/controller/controller.h"
 #include "support/temp_dir.h"
 
