@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
-#include "common/sha256.h"
+#include "contract/sha256.h"
 #include "dlp/status.h"
 
 namespace dlp::server {
@@ -35,7 +35,7 @@ absl::StatusOr<Blob> BlobStore::Put(int fd) {
   internal::OwnedFd out(mkostemp(temp.data(), O_CLOEXEC));
   if (out.get() < 0) return Unwritable(temp);
   auto discard = [&temp] { unlink(temp.c_str()); };
-  internal::Sha256 sha;
+  contract::Sha256 sha;
   Blob blob;
   char buf[1 << 16];
   while (true) {
@@ -78,7 +78,7 @@ absl::StatusOr<Blob> BlobStore::Put(int fd) {
 }
 
 absl::StatusOr<internal::OpenedArtifact> BlobStore::Open(const std::string& sha256) const {
-  if (!internal::IsSha256Hex(sha256)) {
+  if (!contract::IsSha256Hex(sha256)) {
     return absl::NotFoundError(absl::StrCat("no blob \"", sha256, "\""));
   }
   DLP_ASSIGN_OR_RETURN(contract::TenantFolder blobs, internal::OpenOwnFolder(dir_));

@@ -12,8 +12,8 @@
 namespace dlp::server::fair_share {
 namespace {
 
-using dlp::internal::SaturatingAdd;
-using dlp::internal::SaturatingSub;
+using dlp::base::SaturatingAdd;
+using dlp::base::SaturatingSub;
 
 int64_t Positive(int64_t v) { return std::max<int64_t>(v, 0); }
 

@@ -14,7 +14,7 @@
 namespace dlp::server {
 
 ResourceVector DemandOf(const JobSpec& spec) {
-  using internal::SaturatingMul;
+  using base::SaturatingMul;
   ResourceVector total;
   for (const ReplicaSpec& r : spec.replicas) {
     const int64_t count = r.count;
@@ -65,7 +65,7 @@ ResourceVector DetectCapacity() {
     std::string key;
     int64_t kib = 0;
     if (in >> key >> kib && key == "MemTotal:") {
-      capacity.memory_bytes = internal::SaturatingMul<int64_t>(kib, 1024);
+      capacity.memory_bytes = base::SaturatingMul<int64_t>(kib, 1024);
       break;
     }
   }

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "common/checked_math.h"
+#include "base/numeric/checked_math.h"
 #include "dlp/job.h"
 
 namespace dlp::server {
@@ -21,20 +21,20 @@ struct ResourceVector {
 
   // Saturates rather than wraps: a total past int64 is "more than any machine".
   ResourceVector& operator+=(const ResourceVector& o) {
-    cpu_millis = internal::SaturatingAdd(cpu_millis, o.cpu_millis);
-    memory_bytes = internal::SaturatingAdd(memory_bytes, o.memory_bytes);
-    gpu_millis = internal::SaturatingAdd(gpu_millis, o.gpu_millis);
+    cpu_millis = base::SaturatingAdd(cpu_millis, o.cpu_millis);
+    memory_bytes = base::SaturatingAdd(memory_bytes, o.memory_bytes);
+    gpu_millis = base::SaturatingAdd(gpu_millis, o.gpu_millis);
     for (const auto& [flavour, millis] : o.gpu_flavours) {
-      gpu_flavours[flavour] = internal::SaturatingAdd(gpu_flavours[flavour], millis);
+      gpu_flavours[flavour] = base::SaturatingAdd(gpu_flavours[flavour], millis);
     }
     return *this;
   }
   ResourceVector& operator-=(const ResourceVector& o) {
-    cpu_millis = internal::SaturatingSub(cpu_millis, o.cpu_millis);
-    memory_bytes = internal::SaturatingSub(memory_bytes, o.memory_bytes);
-    gpu_millis = internal::SaturatingSub(gpu_millis, o.gpu_millis);
+    cpu_millis = base::SaturatingSub(cpu_millis, o.cpu_millis);
+    memory_bytes = base::SaturatingSub(memory_bytes, o.memory_bytes);
+    gpu_millis = base::SaturatingSub(gpu_millis, o.gpu_millis);
     for (const auto& [flavour, millis] : o.gpu_flavours) {
-      gpu_flavours[flavour] = internal::SaturatingSub(gpu_flavours[flavour], millis);
+      gpu_flavours[flavour] = base::SaturatingSub(gpu_flavours[flavour], millis);
     }
     return *this;
   }

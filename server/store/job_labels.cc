@@ -23,7 +23,7 @@ std::string LabelsColumn(const Labels& labels) {
 
 absl::StatusOr<Labels> ReadLabelsColumn(absl::string_view text) {
   DLP_ASSIGN_OR_RETURN(internal::Json value,
-                       internal::ParseJson(internal::ToStd(text), "a labels column"));
+                       internal::ParseJson(base::ToStd(text), "a labels column"));
   if (!value.is_object()) return absl::InvalidArgumentError("labels: expected a JSON object");
   Labels labels;
   for (auto it = value.begin(); it != value.end(); ++it) {

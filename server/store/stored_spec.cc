@@ -1,7 +1,7 @@
 #include "server/store/stored_spec.h"
 
 #include "absl/strings/str_cat.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/codec.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
@@ -23,7 +23,7 @@ absl::StatusOr<std::string> StoredSpecText(const JobSpec& spec) {
 }
 
 absl::StatusOr<JobSpec> ReadStoredSpec(absl::string_view text) {
-  DLP_ASSIGN_OR_RETURN(JobSpec spec, JobSpecFromJson(internal::ToStd(text)));
+  DLP_ASSIGN_OR_RETURN(JobSpec spec, JobSpecFromJson(base::ToStd(text)));
   DLP_RETURN_IF_ERROR(ValidateJobSpec(spec));
   return spec;
 }

@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "common/sha256.h"
-#include "common/string_view_compat.h"
+#include "contract/sha256.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/status.h"
 
 namespace dlp::internal {
@@ -25,7 +25,7 @@ absl::Time MtimeOf(const struct stat& st) {
 }
 
 absl::Status NotThere(std::string_view path) {
-  return absl::NotFoundError(absl::StrCat("no artifact \"", ToAbsl(path),
+  return absl::NotFoundError(absl::StrCat("no artifact \"", base::ToAbsl(path),
                                           "\" (not a regular file in the job's output folder)"));
 }
 
@@ -76,7 +76,7 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
               now.st_uid != walk.owner) {
             continue;
           }
-          absl::StatusOr<std::string> digest = Sha256OfFd(fd.get());
+          absl::StatusOr<std::string> digest = contract::Sha256OfFd(fd.get());
           if (!digest.ok()) continue;
           a.sha256 = *digest;
         }
@@ -94,13 +94,13 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
 absl::Status ValidateArtifactPath(std::string_view path) {
   auto bad = [&](const std::string& why) {
     return absl::InvalidArgumentError(
-        absl::StrCat("artifact path \"", ToAbsl(path.substr(0, 200)), "\": ", why));
+        absl::StrCat("artifact path \"", base::ToAbsl(path.substr(0, 200)), "\": ", why));
   };
   if (path.empty()) return bad("empty");
   if (path.size() > kMaxArtifactPath) return bad(absl::StrCat("longer than ", kMaxArtifactPath));
   if (path.front() == '/') return bad("must be relative to the output folder");
   if (path.find('\0') != std::string_view::npos) return bad("contains a NUL byte");
-  for (absl::string_view part : absl::StrSplit(ToAbsl(path), '/')) {
+  for (absl::string_view part : absl::StrSplit(base::ToAbsl(path), '/')) {
     if (part.empty()) return bad("has an empty component");
     if (part == "." || part == "..") return bad("may not contain \".\" or \"..\"");
   }
@@ -141,7 +141,7 @@ absl::StatusOr<std::vector<Artifact>> ListArtifacts(const contract::TenantFolder
   if (!S_ISREG(st.st_mode)) return NotThere(under);
   Artifact a{std::string(under), static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
   if (digests) {
-    DLP_ASSIGN_OR_RETURN(a.sha256, Sha256OfFd(opened->get()));
+    DLP_ASSIGN_OR_RETURN(a.sha256, contract::Sha256OfFd(opened->get()));
   }
   walk.found.push_back(std::move(a));
   return walk.found;

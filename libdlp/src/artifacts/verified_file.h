@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "artifacts/output_folder.h"
-#include "common/sha256.h"
+#include "contract/sha256.h"
 
 namespace dlp::internal {
 
@@ -39,7 +39,7 @@ class VerifiedFile {
   int64_t expected_size_ = 0;
   int64_t written_ = 0;
   OwnedFd fd_;
-  Sha256 sha_;
+  contract::Sha256 sha_;
   bool done_ = false;
 };
 

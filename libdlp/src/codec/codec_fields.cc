@@ -33,7 +33,7 @@ absl::StatusOr<Json> ParseJson(std::string_view text, absl::string_view what) {
 }
 
 absl::Status RefuseNulEscapes(std::string_view std_text, absl::string_view what) {
-  const absl::string_view text = ToAbsl(std_text);
+  const absl::string_view text = base::ToAbsl(std_text);
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];

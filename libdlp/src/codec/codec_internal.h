@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "base/json/fields.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/job.h"
 #include "nlohmann/json.hpp"
 #include "spec/decoder.h"

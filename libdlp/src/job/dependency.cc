@@ -2,7 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 
 namespace dlp {
 
@@ -32,7 +32,7 @@ namespace {
 // "failed", "was cancelled", "succeeded": how a dependency ended, for reasons.
 std::string Ended(JobState state) {
   if (state == JobState::kCancelled) return "was cancelled";
-  return absl::AsciiStrToLower(ToAbsl(JobStateName(state)));
+  return absl::AsciiStrToLower(base::ToAbsl(JobStateName(state)));
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ DependencyCheck CheckDependencies(const JobSpec& spec, const JobStateOf& state_o
       case DependencyVerdict::kWaiting:
         if (waiting.verdict == DependencyVerdict::kMet) {
           waiting = {DependencyVerdict::kWaiting, absl::StrCat("waiting for job ", d.job, " (",
-                                                               ToAbsl(JobStateName(*state)), ")")};
+                                                               base::ToAbsl(JobStateName(*state)), ")")};
         }
         break;
       case DependencyVerdict::kMet:

@@ -3,7 +3,7 @@
 #include "dlp/job.h"
 
 #include "absl/strings/match.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 
 namespace dlp {
 
@@ -49,7 +49,7 @@ std::string_view JobStateName(JobState state) {
 
 std::optional<JobState> ParseJobState(std::string_view name) {
   for (JobState state : kStates) {
-    if (absl::EqualsIgnoreCase(internal::ToAbsl(name), internal::ToAbsl(JobStateName(state))))
+    if (absl::EqualsIgnoreCase(base::ToAbsl(name), base::ToAbsl(JobStateName(state))))
       return state;
   }
   return std::nullopt;

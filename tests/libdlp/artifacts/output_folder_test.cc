@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "artifacts/verified_file.h"
-#include "common/sha256.h"
+#include "contract/sha256.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/subprocess.h"
@@ -59,7 +59,7 @@ TEST_F(OutputFolder, ListsRegularFilesWithDigestsAndSkipsLinks) {
   EXPECT_EQ((*all)[0].path, "epochs/1.json");
   EXPECT_EQ((*all)[1].path, "model.ckpt");
   EXPECT_EQ((*all)[1].size, 7);
-  EXPECT_EQ((*all)[1].sha256, Sha256Hex("weights"));
+  EXPECT_EQ((*all)[1].sha256, contract::Sha256Hex("weights"));
 
   auto sub = ListArtifacts(*out_, "epochs", true);
   ASSERT_TRUE(sub.ok()) << sub.status();
@@ -111,7 +111,7 @@ TEST_F(OutputFolder, OpensFilesInsideOnly) {
 
 TEST(VerifiedFile, KeepsAMatchingDownload) {
   testing::TempDir dir;
-  auto file = VerifiedFile::Create(dir.path(), "sub/model.ckpt", Sha256Hex("weights"), 7);
+  auto file = VerifiedFile::Create(dir.path(), "sub/model.ckpt", contract::Sha256Hex("weights"), 7);
   ASSERT_TRUE(file.ok()) << file.status();
   ASSERT_TRUE((*file)->Append("wei").ok());
   ASSERT_TRUE((*file)->Append("ghts").ok());
@@ -125,7 +125,7 @@ TEST(VerifiedFile, KeepsAMatchingDownload) {
 TEST(VerifiedFile, DetectsACorruptedOrShortDownloadAndLeavesNothing) {
   testing::TempDir dir;
   {
-    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", Sha256Hex("weights"), 7);
+    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", contract::Sha256Hex("weights"), 7);
     ASSERT_TRUE(file.ok());
     ASSERT_TRUE((*file)->Append("weighTs").ok());  // one byte flipped
     auto written = (*file)->Finish();
@@ -133,7 +133,7 @@ TEST(VerifiedFile, DetectsACorruptedOrShortDownloadAndLeavesNothing) {
     EXPECT_THAT(written.status().message(), HasSubstr("SHA-256 mismatch"));
   }
   {
-    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", Sha256Hex("weights"), 7);
+    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", contract::Sha256Hex("weights"), 7);
     ASSERT_TRUE(file.ok());
     ASSERT_TRUE((*file)->Append("weig").ok());  // cut short
     EXPECT_THAT((*file)->Finish().status().message(), HasSubstr("received 4 bytes, expected 7"));

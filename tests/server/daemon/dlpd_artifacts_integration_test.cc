@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "common/sha256.h"
+#include "contract/sha256.h"
 #include "dlpd_fixture.h"
 
 namespace dlp::testing {
@@ -60,7 +60,7 @@ TEST_F(DlpdArtifactsTest, ListsAndServesTheOutputFolderOnly) {
   EXPECT_EQ(list["artifacts"][0]["path"], "epochs/1.json");
   EXPECT_EQ(list["artifacts"][1]["path"], "model.ckpt");
   EXPECT_EQ(list["artifacts"][1]["size"], 7);
-  EXPECT_EQ(list["artifacts"][1]["sha256"], internal::Sha256Hex("weights"));
+  EXPECT_EQ(list["artifacts"][1]["sha256"], contract::Sha256Hex("weights"));
   nlohmann::json one = GetJson(*client_, base + "?path=epochs", &status);
   ASSERT_EQ(one["artifacts"].size(), 1u) << one.dump();
 
@@ -116,7 +116,7 @@ TEST_F(DlpdArtifactsTest, RegistersVersionsDeduplicatedWithTheirProvenance) {
   EXPECT_EQ(v1["name"], "fmnist");
   EXPECT_EQ(v1["version"], 1);
   EXPECT_EQ(v1["file"], "model.ckpt");
-  EXPECT_EQ(v1["sha256"], internal::Sha256Hex("weights"));
+  EXPECT_EQ(v1["sha256"], contract::Sha256Hex("weights"));
   EXPECT_EQ(v1["aliases"], nlohmann::json({"staging"}));
   EXPECT_EQ(v1["job"], id);
   EXPECT_EQ(v1["metrics"]["accuracy"], 0.875);  // the last value

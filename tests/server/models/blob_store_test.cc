@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "common/sha256.h"
+#include "contract/sha256.h"
 #include "gtest/gtest.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -30,7 +30,7 @@ TEST(BlobStore, StoresByDigestAndDeduplicates) {
 
   auto first = PutFile(store, a);
   ASSERT_TRUE(first.ok()) << first.status();
-  EXPECT_EQ(first->sha256, internal::Sha256Hex("weights"));
+  EXPECT_EQ(first->sha256, contract::Sha256Hex("weights"));
   EXPECT_EQ(first->size, 7);
   EXPECT_FALSE(first->existed);
   auto again = PutFile(store, b);
@@ -51,7 +51,7 @@ TEST(BlobStore, StoresByDigestAndDeduplicates) {
   auto opened = store.Open(first->sha256);
   ASSERT_TRUE(opened.ok()) << opened.status();
   EXPECT_EQ(opened->size, 7);
-  EXPECT_TRUE(absl::IsNotFound(store.Open(internal::Sha256Hex("missing")).status()));
+  EXPECT_TRUE(absl::IsNotFound(store.Open(contract::Sha256Hex("missing")).status()));
   EXPECT_TRUE(absl::IsNotFound(store.Open("../../etc/passwd").status()));
 }
 

@@ -1,5 +1,5 @@
 // Overflow-checked arithmetic on quantities (CPUs, bytes, GPUs, replica
-// counts). Specs bound every quantity (dlp-job(5)), yet sums and products of
+// counts). Inputs are bounded where they are read, yet sums and products of
 // them go through here so that no input can wrap a total around.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <optional>
 
-namespace dlp::internal {
+namespace dlp::base {
 
 // a + b, a - b, a * b; nullopt when the result does not fit in T.
 template <std::integral T>
@@ -51,4 +51,4 @@ T SaturatingMul(T a, T b) {
   return (a < 0) == (b < 0) ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
 }
 
-}  // namespace dlp::internal
+}  // namespace dlp::base

@@ -6,9 +6,9 @@
 
 #include "absl/strings/string_view.h"
 
-namespace dlp::internal {
+namespace dlp::base {
 
 inline absl::string_view ToAbsl(std::string_view s) { return {s.data(), s.size()}; }
 inline std::string_view ToStd(absl::string_view s) { return {s.data(), s.size()}; }
 
-}  // namespace dlp::internal
+}  // namespace dlp::base

@@ -1,12 +1,12 @@
 // Overflow-checked arithmetic on quantities.
-#include "common/checked_math.h"
+#include "base/numeric/checked_math.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 
-namespace dlp::internal {
+namespace dlp::base {
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -35,4 +35,4 @@ TEST(CheckedMath, SaturatingOperationsClampToTheRange) {
 }
 
 }  // namespace
-}  // namespace dlp::internal
+}  // namespace dlp::base

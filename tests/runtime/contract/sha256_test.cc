@@ -1,6 +1,6 @@
 // SHA-256 against the FIPS 180-4 examples and OpenSSL's `sha256sum` values,
 // whole and split at every offset (the buffering across Update calls).
-#include "common/sha256.h"
+#include "contract/sha256.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "gtest/gtest.h"
 #include "support/temp_dir.h"
 
-namespace dlp::internal {
+namespace dlp::contract {
 namespace {
 
 TEST(Sha256, KnownDigests) {
@@ -50,4 +50,4 @@ TEST(Sha256, OfAFileDescriptorAndHexCheck) {
 }
 
 }  // namespace
-}  // namespace dlp::internal
+}  // namespace dlp::contract
