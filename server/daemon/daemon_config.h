@@ -1,5 +1,5 @@
 // `dlpd --config FILE`: the daemon's settings in YAML (dlpd(8), "CONFIGURATION").
-// Today: the queues, applied at every start; the file wins over the store for
+// Today: the queues (dlp/queue_config.h), applied at every start; the file wins over the store for
 // the queues it names, and queues it does not name are left as they are.
 //
 //   queues:

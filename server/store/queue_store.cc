@@ -5,9 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "dlp/queue_config.h"
 #include "dlp/status.h"
 #include "server/store/job_store.h"
-#include "spec/rules.h"
 
 namespace dlp::server {
 namespace {
@@ -32,8 +32,8 @@ absl::StatusOr<ResourceVector> ReadResources(const std::string& text, const std:
 absl::Status Validate(const QueueConfig& q) {
   DLP_RETURN_IF_ERROR(ValidateQueueName(q.name));
   if (!q.cohort.empty()) {
-    if (internal::Problem p = internal::CheckQueueName(q.cohort)) {
-      return absl::InvalidArgumentError(absl::StrCat("cohort: ", *p));
+    if (absl::Status valid = ValidateQueueName(q.cohort); !valid.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("cohort: ", valid.message()));
     }
   }
   if (q.weight < 1) {
@@ -53,13 +53,6 @@ std::optional<int64_t> Bound(int value, int unbounded) {
 }
 
 }  // namespace
-
-absl::Status ValidateQueueName(absl::string_view name) {
-  if (internal::Problem p = internal::CheckQueueName(name)) {
-    return absl::InvalidArgumentError(*p);
-  }
-  return absl::OkStatus();
-}
 
 ResourceVector ToResourceVector(const QueueResources& r) {
   ResourceVector out;

@@ -21,9 +21,6 @@
 
 namespace dlp::server {
 
-// OK for 1-63 of [A-Za-z0-9._-] not starting with '.' or '-' (a spec.queue).
-absl::Status ValidateQueueName(absl::string_view name);
-
 // The public form and the scheduler's form of a queue's quotas.
 ResourceVector ToResourceVector(const QueueResources& resources);
 QueueResources ToQueueResources(const ResourceVector& resources);
