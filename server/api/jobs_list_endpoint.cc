@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "codec/codec_internal.h"
+#include "dlp/api_codec.h"
 #include "dlp/codec.h"
 #include "server/api/routes.h"
 #include "server/http/query_params.h"
@@ -75,12 +75,6 @@ std::string NextPage(const httplib::Request& req, int limit, const std::string& 
                       "limit=", limit, "&before=", before, ">; rel=\"next\"");
 }
 
-std::string SummaryJson(const std::vector<Job>& jobs) {
-  internal::OrderedJson list = internal::OrderedJson::array();
-  for (const Job& job : jobs) list.push_back(internal::JobSummaryToJsonValue(job));
-  return internal::DumpJson(internal::OrderedJson{{"jobs", list}}, -1);
-}
-
 }  // namespace
 
 void ServeJobList(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -106,7 +100,7 @@ void ServeJobList(const ApiContext& ctx, const httplib::Request& req, httplib::R
     res.set_header("Link", NextPage(req, filter->limit, jobs->front().id));
   }
   res.status = 200;
-  res.set_content((fields == "summary" ? SummaryJson(*jobs) : JobsToJson(*jobs)) + "\n",
+  res.set_content((fields == "summary" ? JobSummariesToJson(*jobs) : JobsToJson(*jobs)) + "\n",
                   "application/json");
 }
 

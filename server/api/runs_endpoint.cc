@@ -5,7 +5,8 @@
 // sorted here (RunsQuery), and one page of summaries answered with each
 // column's value and the total that passed.
 #include "absl/strings/str_cat.h"
-#include "codec/codec_internal.h"
+#include "dlp/api_codec.h"
+#include "nlohmann/json.hpp"
 #include "server/api/routes.h"
 #include "server/api/runs_query.h"
 #include "server/http/query_params.h"
@@ -13,7 +14,7 @@
 namespace dlp::server {
 namespace {
 
-using internal::OrderedJson;
+using OrderedJson = nlohmann::ordered_json;
 
 OrderedJson ValueJson(const RunValue& value) {
   if (const double* d = std::get_if<double>(&value)) return *d;
@@ -80,7 +81,7 @@ void ServeRuns(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   const size_t end = std::min(picked.size(), static_cast<size_t>(query->offset + query->limit));
   for (size_t k = static_cast<size_t>(query->offset); k < end; ++k) {
     const RunFacts& row = rows[picked[k]];
-    OrderedJson job = internal::JobSummaryToJsonValue(*row.job);
+    OrderedJson job = OrderedJson::parse(JobSummaryToJson(*row.job));
     if (row.params != nullptr) job["params"] = *row.params;
     OrderedJson values = OrderedJson::object();
     for (const RunColumn& column : query->columns) values[column.key] = ValueJson(ValueOf(column, row));
@@ -88,10 +89,11 @@ void ServeRuns(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
     list.push_back(std::move(job));
   }
   res.status = 200;
-  res.set_content(internal::DumpJson(OrderedJson{{"jobs", std::move(list)},
-                                                 {"total", picked.size()},
-                                                 {"offset", query->offset}},
-                                     -1) +
+  // Invalid UTF-8 (a metric's odd name) is replaced rather than thrown on.
+  res.set_content(OrderedJson{{"jobs", std::move(list)},
+                              {"total", picked.size()},
+                              {"offset", query->offset}}
+                          .dump(-1, ' ', false, OrderedJson::error_handler_t::replace) +
                       "\n",
                   "application/json");
 }

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "codec/codec_internal.h"
+#include "dlp/api_codec.h"
+#include "nlohmann/json.hpp"
 
 namespace dlp::server {
 
@@ -38,17 +39,16 @@ UsageHistory TenantUsageHistory(const std::vector<Job>& jobs, absl::Time end,
 }
 
 std::string UsageHistoryToJson(const UsageHistory& history) {
-  using internal::OrderedJson;
+  using OrderedJson = nlohmann::ordered_json;
   OrderedJson tenants = OrderedJson::array();
   for (const auto& [name, use] : history.tenants) {
     tenants.push_back(
         OrderedJson{{"tenant", name}, {"cpuHours", use.cpu_hours}, {"gpuHours", use.gpu_hours}});
   }
-  return internal::DumpJson(
-      OrderedJson{{"start", internal::FormatApiTime(history.start)},
-                  {"bucketSeconds", absl::ToInt64Seconds(history.bucket)},
-                  {"tenants", std::move(tenants)}},
-      -1);
+  return OrderedJson{{"start", FormatApiTime(history.start)},
+                     {"bucketSeconds", absl::ToInt64Seconds(history.bucket)},
+                     {"tenants", std::move(tenants)}}
+      .dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
 }  // namespace dlp::server

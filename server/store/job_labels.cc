@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "codec/codec_internal.h"
 #include "dlp/status.h"
+#include "nlohmann/json.hpp"
 #include "server/store/stored_spec.h"
 
 namespace dlp::server {
@@ -18,12 +18,12 @@ const absl::string_view kLabelCondition =
     "WHERE json_each.key=? AND json_each.value=?) END";
 
 std::string LabelsColumn(const Labels& labels) {
-  return internal::DumpJson(internal::OrderedJson(labels), -1);
+  return nlohmann::json(labels).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 absl::StatusOr<Labels> ReadLabelsColumn(absl::string_view text) {
-  DLP_ASSIGN_OR_RETURN(internal::Json value,
-                       internal::ParseJson(base::ToStd(text), "a labels column"));
+  const nlohmann::json value = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (value.is_discarded()) return absl::InvalidArgumentError("labels: invalid JSON");
   if (!value.is_object()) return absl::InvalidArgumentError("labels: expected a JSON object");
   Labels labels;
   for (auto it = value.begin(); it != value.end(); ++it) {

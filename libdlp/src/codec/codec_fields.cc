@@ -4,15 +4,17 @@
 #include "spec/suggest.h"
 #include "spec/text.h"
 
-namespace dlp::internal {
-
-using base::FieldPath;
-using base::FieldTypeError;
-using base::Member;
+namespace dlp {
 
 std::string FormatApiTime(absl::Time time) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", time, absl::UTCTimeZone());
 }
+
+namespace internal {
+
+using base::FieldPath;
+using base::FieldTypeError;
+using base::Member;
 
 absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text) {
   absl::Time time;
@@ -89,4 +91,5 @@ absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,
   return absl::OkStatus();
 }
 
-}  // namespace dlp::internal
+}  // namespace internal
+}  // namespace dlp

@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "codec/codec_internal.h"
+#include "dlp/api_codec.h"
+#include "dlp/codec.h"
 #include "server/store/job_records.h"
 #include "server/controller/controller.h"
 #include "server/store/job_store.h"
@@ -18,7 +19,7 @@ namespace {
 std::vector<std::string> Summaries(const std::vector<JobRecord>& records) {
   std::vector<std::string> out;
   for (const JobRecord& r : records) {
-    out.push_back(internal::DumpJson(internal::JobSummaryToJsonValue(r.job), -1));
+    out.push_back(JobSummaryToJson(r.job));
   }
   return out;
 }
@@ -145,7 +146,7 @@ TEST(JobLabelsTest, AnOlderStoreGetsTheColumnFilledFromItsSpecs) {
     auto jobs = store->List({});
     ASSERT_TRUE(jobs.ok());
     for (const JobRecord& r : *jobs) {
-      before.push_back(internal::DumpJson(internal::JobToJsonValue(r.job), -1) + r.quarantine);
+      before.push_back(JobToJson(r.job) + r.quarantine);
     }
   }
   std::vector<std::string> specs;
@@ -181,7 +182,7 @@ TEST(JobLabelsTest, AnOlderStoreGetsTheColumnFilledFromItsSpecs) {
   auto full = store->List({});
   ASSERT_TRUE(full.ok());
   for (const JobRecord& r : *full) {
-    after.push_back(internal::DumpJson(internal::JobToJsonValue(r.job), -1) + r.quarantine);
+    after.push_back(JobToJson(r.job) + r.quarantine);
   }
   EXPECT_EQ(after, before);
   StoreFilter summary;
