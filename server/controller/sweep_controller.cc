@@ -13,7 +13,7 @@ namespace dlp::server {
 
 // Trials as jobs of the controller, of the sweep's tenant; metrics read
 // incrementally from the jobs' metrics files (the logs of older jobs).
-class SweepController::Host : public internal::TrialHost {
+class SweepController::Host : public TrialHost {
  public:
   explicit Host(Controller& jobs) : jobs_(jobs) {}
   void set_tenant(const std::string& tenant) { tenant_ = tenant == kOwnerTenant ? "" : tenant; }
@@ -65,7 +65,7 @@ class SweepController::Host : public internal::TrialHost {
 
 namespace {
 
-class StoreSaver : public internal::SweepSaver {
+class StoreSaver : public SweepSaver {
  public:
   explicit StoreSaver(SweepStore& store) : store_(store) {}
   absl::Status Save(const Sweep& sweep, const std::set<int>& trials) override {
@@ -88,7 +88,7 @@ SweepController::SweepController(SweepStore& store, Controller& jobs, absl::Dura
       poll_interval_(poll_interval),
       host_(std::make_unique<Host>(jobs)),
       saver_(std::make_unique<StoreSaver>(store)),
-      driver_(std::make_unique<internal::SweepDriver>(*host_, *saver_)) {}
+      driver_(std::make_unique<SweepDriver>(*host_, *saver_)) {}
 
 SweepController::~SweepController() { Shutdown(); }
 
@@ -101,7 +101,7 @@ absl::Status SweepController::Start() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (Sweep& s : sweeps) {
-      if (internal::SweepDriver::Active(s)) active_[s.id] = std::move(s);
+      if (SweepDriver::Active(s)) active_[s.id] = std::move(s);
     }
     if (!active_.empty()) Log(absl::StrCat(active_.size(), " sweep(s) to go on with"));
   }
@@ -130,7 +130,7 @@ void SweepController::Loop() {
         absl::Status stepped = driver_->Step(sweep);
         if (!stepped.ok()) Log(absl::StrCat("sweep ", sweep.id, ": ", stepped.message()));
       });
-      if (!internal::SweepDriver::Active(sweep)) {
+      if (!SweepDriver::Active(sweep)) {
         Log(absl::StrCat("sweep ", sweep.id, ": ", std::string(SweepStateName(sweep.state)), ": ",
                          sweep.reason));
         it = active_.erase(it);

@@ -1,5 +1,5 @@
 // dlpd's sweeps: the API's operations on them, and a loop that steps every
-// active sweep (sweep/driver.h) against the job controller, whose jobs its
+// active sweep (dlp/sweep_driver.h) against the job controller, whose jobs its
 // trials are: they go through the queues, priorities and tenants as any job.
 // State lives in the SweepStore, so a restarted dlpd goes on with every sweep
 // where it was. Tenants see only their own sweeps (another's is NotFound),
@@ -19,7 +19,7 @@
 #include "dlp/sweep.h"
 #include "server/controller/controller.h"
 #include "server/store/sweep_store.h"
-#include "sweep/driver.h"
+#include "dlp/sweep_driver.h"
 
 namespace dlp::server {
 
@@ -56,8 +56,8 @@ class SweepController {
   Controller& jobs_;
   absl::Duration poll_interval_;
   std::unique_ptr<Host> host_;
-  std::unique_ptr<internal::SweepSaver> saver_;
-  std::unique_ptr<internal::SweepDriver> driver_;
+  std::unique_ptr<SweepSaver> saver_;
+  std::unique_ptr<SweepDriver> driver_;
 
   std::mutex mu_;  // guards everything below, and the driver
   std::condition_variable wake_;

@@ -1,7 +1,7 @@
 // Sweeps and their trials in dlpd's SQLite file (tables `sweeps` and
 // `sweep_trials`, migrations.cc): what dlpd's sweep controller needs to go on
 // after a restart. A trial's row is committed before its job is submitted
-// (sweep/driver.h). Thread-safe: every method may be called from any thread.
+// (dlp/sweep_driver.h). Thread-safe: every method may be called from any thread.
 #pragma once
 
 #include <memory>

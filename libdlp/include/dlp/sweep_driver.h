@@ -1,4 +1,4 @@
-// Drives a sweep's engine (engine.h) against the place its trials run: one
+// Drives a sweep's engine against the place its trials run: one
 // Step reads what the trials' jobs did since the last (state changes and
 // objective reports), feeds it to the engine, and carries out the engine's
 // actions. dlpd's sweep controller and `dlp sweep submit --follow` (for
@@ -23,7 +23,7 @@
 #include "dlp/profile.h"
 #include "dlp/sweep.h"
 
-namespace dlp::internal {
+namespace dlp {
 
 // Where a sweep's trials run (dlpd's controller, or a Client's backend).
 class TrialHost {
@@ -80,4 +80,4 @@ class SweepDriver {
   std::set<std::string> cancelled_;
 };
 
-}  // namespace dlp::internal
+}  // namespace dlp
