@@ -6,7 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "dlp/status.h"
-#include "job/dependency.h"
+#include "dlp/job_dependencies.h"
 #include "server/controller/controller.h"
 #include "server/store/tenant_store.h"
 #include "server/support/log.h"
@@ -60,7 +60,7 @@ std::map<int64_t, PendingExplanation> Controller::HoldDependents() {
   // In id order, a job comes after its dependencies (they existed when it was
   // submitted), so one pass cancels a whole chain.
   std::map<int64_t, JobState> decided;
-  const internal::JobStateOf state_of = [&](const std::string& id) -> std::optional<JobState> {
+  const JobStateOf state_of = [&](const std::string& id) -> std::optional<JobState> {
     int64_t seq = 0;
     if (absl::SimpleAtoi(id, &seq)) {
       referenced.insert(seq);
@@ -75,10 +75,10 @@ std::map<int64_t, PendingExplanation> Controller::HoldDependents() {
         record.start_attempt > 0) {
       continue;
     }
-    const internal::DependencyCheck check = internal::CheckDependencies(record.job.spec, state_of);
-    if (check.verdict == internal::DependencyVerdict::kWaiting) {
+    const DependencyCheck check = CheckDependencies(record.job.spec, state_of);
+    if (check.verdict == DependencyVerdict::kWaiting) {
       held[seq].reason = check.reason;
-    } else if (check.verdict == internal::DependencyVerdict::kNever) {
+    } else if (check.verdict == DependencyVerdict::kNever) {
       JobRecord r = record;
       r.job.state = JobState::kCancelled;
       r.job.reason = check.reason;

@@ -1,8 +1,9 @@
-#include "job/dependency.h"
+#include "dlp/job_dependencies.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/strings/string_view_compat.h"
+#include "spec/dependency_reason.h"
 
 namespace dlp {
 
@@ -26,8 +27,9 @@ std::optional<DependencyCondition> ParseDependencyCondition(std::string_view nam
   return std::nullopt;
 }
 
-namespace internal {
 namespace {
+
+using internal::kDependencyReasonPrefix;
 
 // "failed", "was cancelled", "succeeded": how a dependency ended, for reasons.
 std::string Ended(JobState state) {
@@ -79,5 +81,4 @@ DependencyCheck CheckDependencies(const JobSpec& spec, const JobStateOf& state_o
   return waiting;
 }
 
-}  // namespace internal
 }  // namespace dlp

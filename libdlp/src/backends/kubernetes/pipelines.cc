@@ -11,7 +11,7 @@
 #include "backends/kubernetes/render_input.h"
 #include "backends/kubernetes/status_mapping.h"
 #include "dlp/status.h"
-#include "job/dependency.h"
+#include "dlp/job_dependencies.h"
 #include "spec/rules.h"
 
 namespace dlp::internal::k8s {

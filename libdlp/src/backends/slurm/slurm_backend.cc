@@ -32,7 +32,7 @@
 #include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
-#include "job/dependency.h"
+#include "dlp/job_dependencies.h"
 #include "job/job_group.h"
 
 extern char** environ;

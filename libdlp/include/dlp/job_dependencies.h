@@ -1,6 +1,7 @@
 // spec.dependsOn: whether a job's dependencies allow it to start now, must
-// still wait, or can never be met. dlpd decides with it each round (the Slurm
-// backend lets Slurm decide, with --dependency).
+// still wait, or can never be met. dlpd decides with it each round, as does
+// the process that moves a Kubernetes pipeline on (the Slurm backend lets
+// Slurm decide, with --dependency).
 #pragma once
 
 #include <cstdint>
@@ -9,9 +10,8 @@
 #include <string>
 
 #include "dlp/job.h"
-#include "spec/dependency_reason.h"
 
-namespace dlp::internal {
+namespace dlp {
 
 enum class DependencyVerdict { kMet, kWaiting, kNever };
 
@@ -31,4 +31,4 @@ DependencyVerdict ConditionVerdict(DependencyCondition condition, JobState state
 // else kWaiting on the first one not yet met, else kMet.
 DependencyCheck CheckDependencies(const JobSpec& spec, const JobStateOf& state_of);
 
-}  // namespace dlp::internal
+}  // namespace dlp
