@@ -8,14 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "contract/tenant_tree.h"
 #include "job/job_group.h"
-#include "job/replica_exit.h"
+#include "dlp/replica_exit.h"
 #include "server/executor/process.h"
 #include "server/proc/proc_file.h"
 #include "server/proc/session_processes.h"
 
 namespace dlp::server {
 
-using internal::DescribeReplicaExit;
 
 std::optional<FileStamp> StampOf(const std::string& path) {
   struct stat st;

@@ -5,16 +5,16 @@
 #include <sys/wait.h>
 
 #include "absl/strings/str_cat.h"
+#include "base/process/signal_name.h"
+#include "dlp/replica_exit.h"
 #include "dlp/spec.h"
-#include "job/replica_exit.h"
 #include "server/executor/executor.h"
 #include "server/scheduler/resources.h"
 
 namespace dlp::server {
 namespace {
 
-using internal::DescribeReplicaExit;
-using internal::SignalName;
+using base::SignalName;
 
 // The replica whose failure failed the group: dlp-run stops the others with
 // SIGTERM/SIGKILL afterwards, so prefer a non-zero exit, then another signal.

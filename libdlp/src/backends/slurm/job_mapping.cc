@@ -10,7 +10,7 @@
 #include "contract/status.h"
 #include "dlp/codec.h"
 #include "job/job_group.h"
-#include "job/replica_exit.h"
+#include "dlp/replica_exit.h"
 
 namespace dlp::internal {
 namespace {

@@ -7,11 +7,8 @@
 
 #include "dlp/job.h"
 
-namespace dlp::internal {
-
-// "SIGKILL"; "signal 70" for a number without a name.
-std::string SignalName(int signo);
+namespace dlp {
 
 std::string DescribeReplicaExit(const JobReplica& replica);
 
-}  // namespace dlp::internal
+}  // namespace dlp
