@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/profile.h"
-#include "profile/trace_folder.h"
+#include "dlp/trace_folder.h"
 #include "server/api/monitor.h"
 
 namespace dlp::server {
@@ -27,8 +27,8 @@ absl::StatusOr<std::vector<TraceFile>> JobTraceFiles(const ApiContext& ctx,
   absl::StatusOr<contract::TenantFolder> folder = (*open)();
   if (absl::IsNotFound(folder.status())) return std::vector<TraceFile>{};
   if (!folder.ok()) return folder.status();
-  return internal::ReadTraceFolder(
-      *folder, {.max_file_bytes = kMaxTraceBytes, .max_total_bytes = kMaxTraceBytes});
+  return ReadTraceFolder(folder->fd(),
+                         {.max_file_bytes = kMaxTraceBytes, .max_total_bytes = kMaxTraceBytes});
 }
 
 // SummarizeTraces and MergeTraces refuse files without events: for the API
