@@ -6,8 +6,9 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "contract/status.h"
 #include "contract/tenant_tree.h"
-#include "job/job_group.h"
+#include "dlp/job_group.h"
 #include "dlp/replica_exit.h"
 #include "server/executor/process.h"
 #include "server/proc/proc_file.h"
@@ -67,8 +68,12 @@ void Executor::ApplyStatus(JobRecord& record, const contract::GroupStatus& statu
                       record.job.spec.restart_policy.max_restarts, ")")});
   }
   if (status.replicas.empty()) return;
-  std::vector<JobReplica> replicas = internal::JobReplicas(status);
-  for (const JobReplica& rep : replicas) {
+  // The replicas as libdlp reads a status file (dlp/job_group.h), from the
+  // status this executor read: it parses again what it just wrote.
+  absl::StatusOr<std::vector<JobReplica>> replicas =
+      JobReplicasFromStatusJson(contract::StatusToJson(status), "the job's status");
+  if (!replicas.ok()) return;
+  for (const JobReplica& rep : *replicas) {
     for (const JobReplica& old : record.job.replicas) {
       if (old.name == rep.name && old.state != JobState::kFailed &&
           rep.state == JobState::kFailed) {
@@ -76,7 +81,7 @@ void Executor::ApplyStatus(JobRecord& record, const contract::GroupStatus& statu
       }
     }
   }
-  record.job.replicas = std::move(replicas);
+  record.job.replicas = std::move(*replicas);
 }
 
 std::optional<contract::GroupStatus> Executor::ReadStatus(const std::string& id) const {

@@ -11,9 +11,10 @@
 #include "contract/dlp_run.h"
 #include "contract/env_names.h"
 #include "contract/group.h"
+#include "dlp/job_group.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
-#include "job/job_group.h"
+#include "server/executor/continue_restarts.h"
 #include "server/executor/executor.h"
 #include "server/executor/gpu_assignment.h"
 #include "server/executor/gpu_device_access.h"
@@ -41,7 +42,8 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   // An elastic job runs its workers at its size (elastic.h); every size
   // change re-forms the group, counted in DLP_RESIZE_COUNT.
   const JobSpec spec = SpecAtSize(record.job.spec, record.job.size);
-  contract::Group group = internal::JobGroup(spec);
+  DLP_ASSIGN_OR_RETURN(contract::Group group,
+                       contract::ParseGroupJson(JobGroupJson(spec), "the job's group"));
   if (record.job.size > 0) {
     for (contract::Role& role : group.roles) {
       role.env[contract::env::kResizeCount] = absl::StrCat(record.job.resizes);
@@ -49,7 +51,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   }
   // After a preemption the ranks see DLP_RESTART_COUNT raised (they resume
   // from their checkpoint); only failures use up restartPolicy.maxRestarts.
-  internal::ContinueRestarts(record.job, spec, group);
+  ContinueRestarts(record.job, spec, group);
   // On a machine with GPUs every replica gets exactly its devices (none: "").
   const bool placed = options_.gpus || !record.placement.empty();
   std::string gpus_started;
@@ -66,7 +68,7 @@ absl::Status Executor::Start(JobRecord& record, const std::optional<UnixAccount>
   // gets its own grace period.
   const absl::Duration grace =
       std::max(options_.grace_period, absl::Seconds(spec.preemption.grace_period_seconds));
-  contract::DlpRunCommand command = internal::ExecutorDlpRunCommand(
+  contract::DlpRunCommand command = contract::ExecutorDlpRunCommand(
       options_.dlp_run, folder, id, record.job.name, grace,
       placed ? std::vector<int>{} : record.gpus);
   SpawnOptions spawn;

@@ -62,4 +62,11 @@ struct DlpRunCommand {
 
 DlpRunCommand MakeDlpRunCommand(const DlpRunJob& job);
 
+// How dlpd's executor starts dlp-run for job `id` in `folder` (its GPUs
+// assigned, or `gpus_text` shown in their place by `dlp render`).
+DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run, const JobFolder& folder,
+                                    const std::string& id, const std::string& name,
+                                    absl::Duration grace_period, const std::vector<int>& gpus,
+                                    const std::string& gpus_text = "");
+
 }  // namespace dlp::contract

@@ -11,12 +11,13 @@ std::string RenderDlpRun(const JobSpec& spec) {
   const contract::JobFolder folder{"STATE/jobs/ID"};
   int64_t gpus = 0;
   for (const ReplicaSpec& replica : spec.replicas) {
-    gpus = base::SaturatingAdd(gpus, base::SaturatingMul<int64_t>(replica.count, replica.resources.gpu_millis));
+    gpus = base::SaturatingAdd(
+        gpus, base::SaturatingMul<int64_t>(replica.count, replica.resources.gpu_millis));
   }
   // dlpd's defaults; `dlpd --grace-period` changes the grace period.
   const contract::DlpRunCommand command =
-      ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},
-                            gpus > 0 ? "(assigned at start)" : "");
+      contract::ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10), {},
+                                      gpus > 0 ? "(assigned at start)" : "");
   std::string elastic;
   for (const ReplicaSpec& r : spec.replicas) {
     if (!IsElastic(r)) continue;

@@ -2,14 +2,16 @@
 // size (elastic): its restarts go on, only failures use up maxRestarts, and
 // TORCHELASTIC_MAX_RESTARTS stays the spec's, as torchrun's --max-restarts
 // (its elastic agent counts no change of membership as a restart either).
+#include "server/executor/continue_restarts.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "contract/group.h"
 #include "dlp/job.h"
-#include "job/job_group.h"
+#include "dlp/job_group.h"
 
-namespace dlp::internal {
+namespace dlp::server {
 namespace {
 
 JobSpec ElasticSpec() {
@@ -33,9 +35,11 @@ contract::Group Continued(int restarts, int preemptions, int resizes) {
   job.restart_count = restarts;
   job.preemptions = preemptions;
   job.resizes = resizes;
-  contract::Group group = JobGroup(spec);
-  ContinueRestarts(job, spec, group);
-  return group;
+  absl::StatusOr<contract::Group> group =
+      contract::ParseGroupJson(JobGroupJson(spec), "the spec");
+  EXPECT_TRUE(group.ok()) << group.status();
+  ContinueRestarts(job, spec, *group);
+  return *group;
 }
 
 TEST(ContinueRestarts, AFirstStartHasTheWholeBudget) {
@@ -67,4 +71,4 @@ TEST(ContinueRestarts, APreemptionUsesUpNoFailureRestart) {
 }
 
 }  // namespace
-}  // namespace dlp::internal
+}  // namespace dlp::server
