@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 #include "dlp/artifacts.h"
 #include "server/api/routes.h"
 
@@ -18,7 +18,7 @@ namespace dlp::server {
 namespace {
 
 struct Download {
-  internal::OpenedArtifact file;
+  contract::OpenedArtifact file;
   LongRequests::Slot slot;
 };
 
@@ -31,14 +31,19 @@ void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context) {
                absl::StatusOr<std::optional<contract::TenantFolder>> output =
                    ctx->controller->OutputFolder(req.matches[1], TenantOf(*ctx, req));
                if (!output.ok()) return SendError(res, output.status());
-               absl::StatusOr<std::vector<Artifact>> listed = std::vector<Artifact>{};
+               absl::StatusOr<std::vector<contract::OutputFile>> listed =
+                   std::vector<contract::OutputFile>{};
                if (*output) {  // none before the job starts
-                 listed = internal::ListArtifacts(**output, req.get_param_value("path"),
+                 listed = contract::ListArtifacts(**output, req.get_param_value("path"),
                                                   /*digests=*/true);
                }
                if (!listed.ok()) return SendError(res, listed.status());
+               std::vector<Artifact> artifacts;
+               for (contract::OutputFile& f : *listed) {
+                 artifacts.push_back({std::move(f.path), f.size, std::move(f.sha256), f.mtime});
+               }
                res.status = 200;
-               res.set_content(ArtifactsToJson(*listed) + "\n", "application/json");
+               res.set_content(ArtifactsToJson(artifacts) + "\n", "application/json");
              });
   server.Get(R"(/v1/jobs/([^/]+)/artifacts/(.+))", [ctx](const httplib::Request& req,
                                                          httplib::Response& res) {
@@ -47,8 +52,8 @@ void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context) {
         ctx->controller->OutputFolder(req.matches[1], tenant);
     if (!output.ok()) return SendError(res, output.status());
     const std::string path = req.matches[2];
-    absl::StatusOr<internal::OpenedArtifact> file =
-        *output ? internal::OpenArtifact(**output, path)
+    absl::StatusOr<contract::OpenedArtifact> file =
+        *output ? contract::OpenArtifact(**output, path)
                 : absl::NotFoundError(absl::StrCat("no artifact \"", path,
                                                    "\": the job has not started"));
     if (!file.ok()) return SendError(res, file.status());
@@ -58,9 +63,9 @@ void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context) {
   });
 }
 
-void ServeFile(httplib::Response& res, internal::OwnedFd fd, int64_t size,
+void ServeFile(httplib::Response& res, contract::OwnedFd fd, int64_t size,
                LongRequests::Slot slot) {
-  auto held = std::make_shared<std::pair<internal::OwnedFd, LongRequests::Slot>>(std::move(fd),
+  auto held = std::make_shared<std::pair<contract::OwnedFd, LongRequests::Slot>>(std::move(fd),
                                                                                  std::move(slot));
   res.status = 200;
   // The length is the file's when it was opened: a file that grows is cut

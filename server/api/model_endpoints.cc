@@ -68,7 +68,7 @@ void InstallModelRoutes(httplib::Server& server, const ApiContext& context) {
   server.Get(R"(/v1/models/([^/]+)/file)", [ctx, models](const httplib::Request& req,
                                                          httplib::Response& res) {
     const std::string tenant = TenantOf(*ctx, req);
-    absl::StatusOr<internal::OpenedArtifact> file =
+    absl::StatusOr<contract::OpenedArtifact> file =
         models->OpenFile(req.matches[1], req.get_param_value("tenant"), tenant);
     if (!file.ok()) return SendError(res, file.status());
     absl::StatusOr<LongRequests::Slot> slot = ctx->long_requests->Acquire(tenant, "download");

@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 #include "server/api/long_requests.h"
 #include "server/api/metric_summaries.h"
 #include "server/auth/auth.h"
@@ -100,7 +100,7 @@ void ServeRuns(const ApiContext& context, const httplib::Request& req, httplib::
 void InstallArtifactRoutes(httplib::Server& server, const ApiContext& context);
 // Streams an open file as the response's body (`size` bytes, from offset 0),
 // holding `slot` until it is sent.
-void ServeFile(httplib::Response& res, internal::OwnedFd fd, int64_t size, LongRequests::Slot slot);
+void ServeFile(httplib::Response& res, contract::OwnedFd fd, int64_t size, LongRequests::Slot slot);
 
 // The model registry's /v1/models (model_endpoints.cc).
 void InstallModelRoutes(httplib::Server& server, const ApiContext& context);

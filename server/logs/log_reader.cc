@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 #include "contract/files.h"
 #include "contract/log_line.h"
 #include "contract/metric_line.h"
@@ -100,7 +100,7 @@ std::string FileName(const std::string& path) {
 }  // namespace
 
 LogFolderOpener LogFolderAt(const std::string& dir) {
-  return [dir] { return internal::OpenOwnFolder(dir); };
+  return [dir] { return contract::OpenOwnFolder(dir); };
 }
 
 void LogReader::Say(const std::string& replica, std::string text) {

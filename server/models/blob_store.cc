@@ -32,7 +32,7 @@ absl::StatusOr<Blob> BlobStore::Put(int fd) {
   std::filesystem::create_directories(dir_ + "/tmp", ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir_, ": ", ec.message()));
   std::string temp = dir_ + "/tmp/blob-XXXXXX";
-  internal::OwnedFd out(mkostemp(temp.data(), O_CLOEXEC));
+  contract::OwnedFd out(mkostemp(temp.data(), O_CLOEXEC));
   if (out.get() < 0) return Unwritable(temp);
   auto discard = [&temp] { unlink(temp.c_str()); };
   contract::Sha256 sha;
@@ -77,12 +77,12 @@ absl::StatusOr<Blob> BlobStore::Put(int fd) {
   return blob;
 }
 
-absl::StatusOr<internal::OpenedArtifact> BlobStore::Open(const std::string& sha256) const {
+absl::StatusOr<contract::OpenedArtifact> BlobStore::Open(const std::string& sha256) const {
   if (!contract::IsSha256Hex(sha256)) {
     return absl::NotFoundError(absl::StrCat("no blob \"", sha256, "\""));
   }
-  DLP_ASSIGN_OR_RETURN(contract::TenantFolder blobs, internal::OpenOwnFolder(dir_));
-  return internal::OpenArtifact(blobs,
+  DLP_ASSIGN_OR_RETURN(contract::TenantFolder blobs, contract::OpenOwnFolder(dir_));
+  return contract::OpenArtifact(blobs,
                                 absl::StrCat("sha256/", sha256.substr(0, 2), "/", sha256));
 }
 

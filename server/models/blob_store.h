@@ -10,7 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 
 namespace dlp::server {
 
@@ -30,7 +30,7 @@ class BlobStore {
   absl::StatusOr<Blob> Put(int fd);
   // The blob, open for reading. NotFound for a digest not stored (or not a
   // digest).
-  absl::StatusOr<internal::OpenedArtifact> Open(const std::string& sha256) const;
+  absl::StatusOr<contract::OpenedArtifact> Open(const std::string& sha256) const;
   // Where the blob of `sha256` lives (whether or not it is stored).
   std::string PathOf(const std::string& sha256) const;
 

@@ -16,7 +16,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 
 namespace dlp::server {
 namespace {
@@ -28,7 +28,7 @@ constexpr int kMaxParents = 64;
 
 // The file's contents (a regular file, not a link, at most kMaxRead bytes).
 std::optional<std::string> ReadSmall(const fs::path& path) {
-  internal::OwnedFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  contract::OwnedFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st;
   if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<size_t>(st.st_size) > kMaxRead) {

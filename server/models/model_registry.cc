@@ -58,7 +58,7 @@ absl::StatusOr<ModelVersion> ModelRegistry::Register(const ModelRegistration& re
     return absl::FailedPreconditionError(
         absl::StrCat("job ", job.id, " has not started: its output folder has no files yet"));
   }
-  DLP_ASSIGN_OR_RETURN(internal::OpenedArtifact file, internal::OpenArtifact(*output, reg.path));
+  DLP_ASSIGN_OR_RETURN(contract::OpenedArtifact file, contract::OpenArtifact(*output, reg.path));
   if (disk_quota_ != nullptr) DLP_RETURN_IF_ERROR(disk_quota_->Check(tenant, file.size));
   // The workdir is read with the rights of the user who owns the job's files.
   DLP_ASSIGN_OR_RETURN(Blob blob, blobs_->Put(file.fd.get()));
@@ -96,11 +96,11 @@ absl::StatusOr<ModelVersion> ModelRegistry::Get(const std::string& ref, const st
   return Shown(std::move(model), key, tenant);
 }
 
-absl::StatusOr<internal::OpenedArtifact> ModelRegistry::OpenFile(const std::string& ref,
+absl::StatusOr<contract::OpenedArtifact> ModelRegistry::OpenFile(const std::string& ref,
                                                                  const std::string& of,
                                                                  const std::string& tenant) {
   DLP_ASSIGN_OR_RETURN(ModelVersion model, Get(ref, of, tenant));
-  absl::StatusOr<internal::OpenedArtifact> blob = blobs_->Open(model.sha256);
+  absl::StatusOr<contract::OpenedArtifact> blob = blobs_->Open(model.sha256);
   if (!blob.ok()) {
     return absl::DataLossError(absl::StrCat("the file of model ", model.Ref(), " (sha256 ",
                                             model.sha256, ") is missing from the blob store"));

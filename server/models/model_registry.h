@@ -37,7 +37,7 @@ class ModelRegistry {
   absl::StatusOr<ModelVersion> Get(const std::string& ref, const std::string& of,
                                    const std::string& tenant);
   // The version's file (Get, then its blob).
-  absl::StatusOr<internal::OpenedArtifact> OpenFile(const std::string& ref, const std::string& of,
+  absl::StatusOr<contract::OpenedArtifact> OpenFile(const std::string& ref, const std::string& of,
                                                     const std::string& tenant);
   absl::StatusOr<ModelVersion> SetAlias(const std::string& name, const std::string& alias,
                                         int version, const std::string& of,

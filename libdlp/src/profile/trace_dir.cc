@@ -11,7 +11,7 @@
 #include <regex>
 
 #include "absl/strings/str_cat.h"
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 #include "contract/files.h"
 #include "dlp/profile.h"
 #include "dlp/trace_folder.h"
@@ -95,7 +95,7 @@ absl::StatusOr<std::vector<TraceFile>> ReadTenantTraces(const contract::TenantFo
 
 absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir,
                                                     const TraceReadLimits& limits) {
-  absl::StatusOr<contract::TenantFolder> folder = internal::OpenOwnFolder(dir);
+  absl::StatusOr<contract::TenantFolder> folder = contract::OpenOwnFolder(dir);
   if (!folder.ok()) return absl::NotFoundError(absl::StrCat("cannot read ", dir));
   return ReadTenantTraces(*folder, limits);
 }

@@ -17,7 +17,7 @@ namespace dlp::server {
 namespace {
 
 absl::StatusOr<Blob> PutFile(BlobStore& store, const std::string& path) {
-  internal::OwnedFd fd(open(path.c_str(), O_RDONLY));
+  contract::OwnedFd fd(open(path.c_str(), O_RDONLY));
   return store.Put(fd.get());
 }
 

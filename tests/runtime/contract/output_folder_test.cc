@@ -1,7 +1,6 @@
 // Reading a job's output folder: listing with digests, sub-paths, and every
-// way out of the folder refused (.., absolute, symbolic links, FIFOs); and
-// VerifiedFile, which keeps a download only when its size and SHA-256 match.
-#include "artifacts/output_folder.h"
+// way out of the folder refused (.., absolute, symbolic links, FIFOs).
+#include "contract/output_folder.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,14 +8,13 @@
 #include <filesystem>
 #include <optional>
 
-#include "artifacts/verified_file.h"
 #include "contract/sha256.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
-namespace dlp::internal {
+namespace dlp::contract {
 namespace {
 
 using ::testing::HasSubstr;
@@ -42,14 +40,14 @@ class OutputFolder : public ::testing::Test {
     ASSERT_EQ(symlink(dir_.Join("secret").c_str(), (out + "/epochs/secret").c_str()), 0);
     ASSERT_EQ(symlink(dir_.path().c_str(), (out + "/up").c_str()), 0);
     ASSERT_EQ(mkfifo((out + "/fifo").c_str(), 0600), 0);
-    absl::StatusOr<contract::TenantFolder> opened = OpenOwnFolder(out_path_);
+    absl::StatusOr<TenantFolder> opened = OpenOwnFolder(out_path_);
     ASSERT_TRUE(opened.ok()) << opened.status();
     out_.emplace(std::move(*opened));
   }
 
   testing::TempDir dir_;
   std::string out_path_;
-  std::optional<contract::TenantFolder> out_;
+  std::optional<TenantFolder> out_;
 };
 
 TEST_F(OutputFolder, ListsRegularFilesWithDigestsAndSkipsLinks) {
@@ -59,7 +57,7 @@ TEST_F(OutputFolder, ListsRegularFilesWithDigestsAndSkipsLinks) {
   EXPECT_EQ((*all)[0].path, "epochs/1.json");
   EXPECT_EQ((*all)[1].path, "model.ckpt");
   EXPECT_EQ((*all)[1].size, 7);
-  EXPECT_EQ((*all)[1].sha256, contract::Sha256Hex("weights"));
+  EXPECT_EQ((*all)[1].sha256, Sha256Hex("weights"));
 
   auto sub = ListArtifacts(*out_, "epochs", true);
   ASSERT_TRUE(sub.ok()) << sub.status();
@@ -79,9 +77,9 @@ TEST(OutputFolderOfAJob, IsNotFollowedWhenItIsALink) {
   testing::TempDir dir;
   dir.WriteFile("jobs/7/logs/worker-0.log", "");
   ASSERT_EQ(symlink("/", dir.Join("jobs/7/output").c_str()), 0);
-  absl::StatusOr<contract::TenantFolder> job = contract::TenantFolder::Open(dir.Join("jobs"), "7");
+  absl::StatusOr<TenantFolder> job = TenantFolder::Open(dir.Join("jobs"), "7");
   ASSERT_TRUE(job.ok()) << job.status();
-  absl::StatusOr<contract::TenantFolder> output = job->Sub("output");
+  absl::StatusOr<TenantFolder> output = job->Sub("output");
   EXPECT_FALSE(output.ok());
   EXPECT_FALSE(job->OpenFile("output/etc/passwd").ok());
 }
@@ -109,38 +107,5 @@ TEST_F(OutputFolder, OpensFilesInsideOnly) {
   EXPECT_TRUE(absl::IsInvalidArgument(ValidateArtifactPath(std::string(2000, 'a'))));
 }
 
-TEST(VerifiedFile, KeepsAMatchingDownload) {
-  testing::TempDir dir;
-  auto file = VerifiedFile::Create(dir.path(), "sub/model.ckpt", contract::Sha256Hex("weights"), 7);
-  ASSERT_TRUE(file.ok()) << file.status();
-  ASSERT_TRUE((*file)->Append("wei").ok());
-  ASSERT_TRUE((*file)->Append("ghts").ok());
-  auto written = (*file)->Finish();
-  ASSERT_TRUE(written.ok()) << written.status();
-  EXPECT_EQ(*written, dir.Join("sub/model.ckpt"));
-  EXPECT_EQ(testing::ReadFileOrEmpty(*written), "weights");
-  EXPECT_FALSE(std::filesystem::exists(dir.Join("sub/.model.ckpt.part")));
-}
-
-TEST(VerifiedFile, DetectsACorruptedOrShortDownloadAndLeavesNothing) {
-  testing::TempDir dir;
-  {
-    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", contract::Sha256Hex("weights"), 7);
-    ASSERT_TRUE(file.ok());
-    ASSERT_TRUE((*file)->Append("weighTs").ok());  // one byte flipped
-    auto written = (*file)->Finish();
-    EXPECT_TRUE(absl::IsDataLoss(written.status())) << written.status();
-    EXPECT_THAT(written.status().message(), HasSubstr("SHA-256 mismatch"));
-  }
-  {
-    auto file = VerifiedFile::Create(dir.path(), "model.ckpt", contract::Sha256Hex("weights"), 7);
-    ASSERT_TRUE(file.ok());
-    ASSERT_TRUE((*file)->Append("weig").ok());  // cut short
-    EXPECT_THAT((*file)->Finish().status().message(), HasSubstr("received 4 bytes, expected 7"));
-  }
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
-  EXPECT_TRUE(absl::IsInvalidArgument(VerifiedFile::Create(dir.path(), "../x", "", 0).status()));
-}
-
 }  // namespace
-}  // namespace dlp::internal
+}  // namespace dlp::contract

@@ -1,4 +1,4 @@
-#include "artifacts/output_folder.h"
+#include "contract/output_folder.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -11,11 +11,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "contract/sha256.h"
 #include "base/strings/string_view_compat.h"
+#include "contract/sha256.h"
 #include "dlp/status.h"
 
-namespace dlp::internal {
+namespace dlp::contract {
 namespace {
 
 constexpr int kMaxDepth = 32;
@@ -30,7 +30,7 @@ absl::Status NotThere(std::string_view path) {
 }
 
 struct Walk {
-  std::vector<Artifact> found;
+  std::vector<OutputFile> found;
   bool digests = false;
   uid_t owner = 0;
 };
@@ -66,7 +66,7 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
                                                            kMaxArtifactsListed,
                                                            " files; name a sub-folder"));
       } else {
-        Artifact a{rel, static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
+        OutputFile a{rel, static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
         if (walk.digests) {
           // Opened again: the entry may have been swapped since fstatat.
           OwnedFd fd(
@@ -76,7 +76,7 @@ absl::Status ListDir(int dir_fd, const std::string& prefix, int depth, Walk& wal
               now.st_uid != walk.owner) {
             continue;
           }
-          absl::StatusOr<std::string> digest = contract::Sha256OfFd(fd.get());
+          absl::StatusOr<std::string> digest = Sha256OfFd(fd.get());
           if (!digest.ok()) continue;
           a.sha256 = *digest;
         }
@@ -107,17 +107,16 @@ absl::Status ValidateArtifactPath(std::string_view path) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<OpenedArtifact> OpenArtifact(const contract::TenantFolder& output,
-                                            std::string_view path) {
+absl::StatusOr<OpenedArtifact> OpenArtifact(const TenantFolder& output, std::string_view path) {
   DLP_RETURN_IF_ERROR(ValidateArtifactPath(path));
-  absl::StatusOr<contract::TenantFile> file = output.OpenFile(path);
+  absl::StatusOr<TenantFile> file = output.OpenFile(path);
   if (!file.ok()) return NotThere(path);
   return OpenedArtifact{std::move(file->fd), file->size,
                         absl::FromUnixNanos(file->mtime_ns)};
 }
 
-absl::StatusOr<std::vector<Artifact>> ListArtifacts(const contract::TenantFolder& output,
-                                                    std::string_view under, bool digests) {
+absl::StatusOr<std::vector<OutputFile>> ListArtifacts(const TenantFolder& output,
+                                                      std::string_view under, bool digests) {
   Walk walk;
   walk.digests = digests;
   walk.owner = output.owner();
@@ -128,7 +127,7 @@ absl::StatusOr<std::vector<Artifact>> ListArtifacts(const contract::TenantFolder
     return walk.found;
   }
   DLP_RETURN_IF_ERROR(ValidateArtifactPath(under));
-  absl::StatusOr<OwnedFd> opened = contract::OpenBeneath(output.fd(), under, O_RDONLY);
+  absl::StatusOr<OwnedFd> opened = OpenBeneath(output.fd(), under, O_RDONLY);
   if (!opened.ok()) return NotThere(under);
   struct stat st;
   if (fstat(opened->get(), &st) != 0 || st.st_uid != walk.owner) return NotThere(under);
@@ -139,21 +138,21 @@ absl::StatusOr<std::vector<Artifact>> ListArtifacts(const contract::TenantFolder
     return walk.found;
   }
   if (!S_ISREG(st.st_mode)) return NotThere(under);
-  Artifact a{std::string(under), static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
+  OutputFile a{std::string(under), static_cast<int64_t>(st.st_size), "", MtimeOf(st)};
   if (digests) {
-    DLP_ASSIGN_OR_RETURN(a.sha256, contract::Sha256OfFd(opened->get()));
+    DLP_ASSIGN_OR_RETURN(a.sha256, Sha256OfFd(opened->get()));
   }
   walk.found.push_back(std::move(a));
   return walk.found;
 }
 
-absl::StatusOr<contract::TenantFolder> OpenOwnFolder(const std::string& dir) {
+absl::StatusOr<TenantFolder> OpenOwnFolder(const std::string& dir) {
   OwnedFd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!fd) return absl::NotFoundError(absl::StrCat("no folder ", dir));
-  return contract::TenantFolder::FromFd(std::move(fd));
+  return TenantFolder::FromFd(std::move(fd));
 }
 
-absl::Status StreamFile(int fd, const ByteSink& sink) {
+absl::Status StreamFile(int fd, const std::function<bool(std::string_view)>& sink) {
   char buf[1 << 16];
   while (true) {
     const ssize_t n = read(fd, buf, sizeof(buf));
@@ -163,4 +162,4 @@ absl::Status StreamFile(int fd, const ByteSink& sink) {
   }
 }
 
-}  // namespace dlp::internal
+}  // namespace dlp::contract
