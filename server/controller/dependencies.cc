@@ -5,8 +5,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "dlp/status.h"
 #include "dlp/job_dependencies.h"
+#include "dlp/status.h"
 #include "server/controller/controller.h"
 #include "server/store/tenant_store.h"
 #include "server/support/log.h"

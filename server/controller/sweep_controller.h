@@ -17,9 +17,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "dlp/sweep.h"
+#include "dlp/sweep_driver.h"
 #include "server/controller/controller.h"
 #include "server/store/sweep_store.h"
-#include "dlp/sweep_driver.h"
 
 namespace dlp::server {
 

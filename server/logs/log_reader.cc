@@ -11,10 +11,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "contract/output_folder.h"
 #include "contract/files.h"
 #include "contract/log_line.h"
 #include "contract/metric_line.h"
+#include "contract/output_folder.h"
 #include "dlp/profile.h"
 #include "server/logs/log_tail.h"
 

@@ -11,8 +11,8 @@
 #include <regex>
 
 #include "absl/strings/str_cat.h"
-#include "contract/output_folder.h"
 #include "contract/files.h"
+#include "contract/output_folder.h"
 #include "dlp/profile.h"
 #include "dlp/trace_folder.h"
 

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "dlp/codec.h"
+#include "dlp/job_dependencies.h"
 #include "dlp/pipeline.h"
 #include "dlp/spec.h"
-#include "dlp/job_dependencies.h"
 
 namespace dlp {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "dlp/api_codec.h"
 #include "dlp/codec.h"
-#include "server/store/job_records.h"
 #include "server/controller/controller.h"
+#include "server/store/job_records.h"
 #include "server/store/job_store.h"
 #include "support/temp_dir.h"
 

@@ -17,7 +17,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
-#include "contract/output_folder.h"
 #include "backends/factories.h"
 #include "backends/slurm/batch_script.h"
 #include "backends/slurm/job_mapping.h"
@@ -27,12 +26,13 @@
 #include "backends/slurm/transport.h"
 #include "contract/dlp_run.h"
 #include "contract/group.h"
+#include "contract/output_folder.h"
 #include "dlp/backend_capabilities.h"
 #include "dlp/codec.h"
+#include "dlp/job_dependencies.h"
 #include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
-#include "dlp/job_dependencies.h"
 #include "job/job_group.h"
 
 extern char** environ;
