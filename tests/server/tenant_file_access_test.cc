@@ -11,13 +11,14 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace dlp {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Source file (below libdlp/src/) -> the only files its plain opens reach.
+// Source file (from the repository's root) -> the only files its plain opens reach.
 const std::map<std::string, std::string>& Allowed() {
   static const std::map<std::string, std::string> allowed = {
       {"server/auth/auth.cc", "the tokens file dlpd was started with"},
@@ -37,12 +38,12 @@ const std::map<std::string, std::string>& Allowed() {
       {"server/scheduler/resources.cc", "/proc/meminfo"},
       {"server/ui/embed_ui_main.cc", "the web UI's built files, at build time"},
       {"server/ui/ui_assets.cc", "the web UI's installed files"},
-      {"artifacts/output_folder.cc",
+      {"runtime/src/contract/output_folder.cc",
        "a folder the caller trusts as its own (OpenOwnFolder), and entries below a "
        "TenantFolder's descriptor with O_NOFOLLOW"},
-      {"artifacts/verified_file.cc", "a download the client writes into its own folder"},
-      {"profile/chart/cairo_chart.cc", "the chart the user asked to write"},
-      {"profile/trace_dir.cc", "ReadTraceDir: a folder the caller trusts as its own"},
+      {"libdlp/src/artifacts/verified_file.cc", "a download the client writes into its own folder"},
+      {"libdlp/src/profile/chart/cairo_chart.cc", "the chart the user asked to write"},
+      {"libdlp/src/profile/trace_dir.cc", "ReadTraceDir: a folder the caller trusts as its own"},
   };
   return allowed;
 }
@@ -50,27 +51,28 @@ const std::map<std::string, std::string>& Allowed() {
 TEST(TenantFileAccessTest, ServerOpensFilesOnlyThroughTheBoundary) {
   const std::regex plain_open(
       R"((\bopen\(|fopen\(|ifstream|ReadFileNoFollow|ReadFileIfExists|OpenRegularFileNoFollow|opendir\(|directory_iterator))");
-  const fs::path src = fs::path(DLP_SOURCE_DIR) / "libdlp" / "src";
-  int scanned = 0;
-  for (const char* folder : {"server", "artifacts", "profile"}) {
+  const fs::path src = fs::path(DLP_SOURCE_DIR);
+  std::vector<fs::path> files = {src / "runtime/src/contract/output_folder.cc"};
+  for (const char* folder : {"server", "libdlp/src/artifacts", "libdlp/src/profile"}) {
     for (const auto& entry : fs::recursive_directory_iterator(src / folder)) {
-      if (entry.path().extension() != ".cc") continue;
-      ++scanned;
-      const std::string rel = fs::relative(entry.path(), src).string();
-      std::ifstream in(entry.path());
-      std::string line;
-      for (int n = 1; std::getline(in, line); ++n) {
-        const size_t comment = line.find("//");
-        const std::string code = comment == std::string::npos ? line : line.substr(0, comment);
-        if (std::regex_search(code, plain_open) && !Allowed().contains(rel)) {
-          ADD_FAILURE() << rel << ":" << n << ": a plain open in the server: read a job's "
-                        << "files through contract/tenant_files.h, or list this file in "
-                        << "Allowed() with the only files it opens\n    " << line;
-        }
+      if (entry.path().extension() == ".cc") files.push_back(entry.path());
+    }
+  }
+  for (const fs::path& file : files) {
+    const std::string rel = fs::relative(file, src).string();
+    std::ifstream in(file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const size_t comment = line.find("//");
+      const std::string code = comment == std::string::npos ? line : line.substr(0, comment);
+      if (std::regex_search(code, plain_open) && !Allowed().contains(rel)) {
+        ADD_FAILURE() << rel << ":" << n << ": a plain open in the server: read a job's "
+                      << "files through contract/tenant_files.h, or list this file in "
+                      << "Allowed() with the only files it opens\n    " << line;
       }
     }
   }
-  EXPECT_GT(scanned, 100);  // the folders were found
+  EXPECT_GT(files.size(), 100u);  // the folders were found
 }
 
 }  // namespace
