@@ -5,11 +5,11 @@
 # copies when zlib is found): a dlpd without it serves a page that says how to
 # build the UI. Sets DLP_UI_ASSETS_SOURCE for dlp_server.
 set(dlp_web_dir ${CMAKE_SOURCE_DIR}/web)
-set(dlp_ui_src ${CMAKE_SOURCE_DIR}/libdlp/src/server/ui)
+set(dlp_ui_src ${CMAKE_SOURCE_DIR}/server/ui)
 
 add_executable(dlp_embed_ui ${dlp_ui_src}/embed_ui_main.cc ${dlp_ui_src}/asset_encoding.cc)
 target_include_directories(dlp_embed_ui PRIVATE
-  ${CMAKE_SOURCE_DIR}/libdlp/src ${CMAKE_BINARY_DIR}/generated)
+  ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/generated)
 target_link_libraries(dlp_embed_ui PRIVATE absl::strings dlp_warnings)
 if(DLP_HAVE_ZLIB)
   target_link_libraries(dlp_embed_ui PRIVATE ZLIB::ZLIB)

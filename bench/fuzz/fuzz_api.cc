@@ -1,4 +1,4 @@
-// dlpd's API (libdlp/src/server/api/routes.cc) in-process: random methods,
+// dlpd's API (server/api/routes.cc) in-process: random methods,
 // paths, queries, headers and bodies go through cpp-httplib's request parser
 // and routing into the real handlers, over a real controller and job store in
 // a temporary state folder. The controller's loop is not started, so no job

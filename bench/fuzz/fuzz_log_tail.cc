@@ -1,4 +1,4 @@
-// dlpd's log reader (libdlp/src/server/logs/log_reader.h): the last N lines of
+// dlpd's log reader (server/logs/log_reader.h): the last N lines of
 // a replica's log, read backwards from the end (and from the rotated file),
 // are the lines a whole read ends with.
 #include <unistd.h>

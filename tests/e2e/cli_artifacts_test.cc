@@ -4,7 +4,7 @@
 // model versions, aliases and `model get` writing the same bytes, and another
 // tenant's jobs and models answering 404 (exit 3) while the owner sees all.
 // Also `dlp metrics --compare` of two runs.
-#include "common/sha256.h"
+#include "contract/sha256.h"
 #include "gmock/gmock.h"
 #include "remote_dlpd_fixture.h"
 
@@ -43,7 +43,7 @@ TEST_F(CliArtifacts, ListGetAndModelsThroughTheRemoteBackend) {
   nlohmann::json list = Json(Dlp({"artifacts", "list", id, "-o", "json"}));
   ASSERT_EQ(list["artifacts"].size(), 2u) << list.dump();
   EXPECT_EQ(list["artifacts"][1]["path"], "model.ckpt");
-  EXPECT_EQ(list["artifacts"][1]["sha256"], internal::Sha256Hex(content));
+  EXPECT_EQ(list["artifacts"][1]["sha256"], contract::Sha256Hex(content));
   RunResult table = Dlp({"artifacts", "list", id});
   EXPECT_THAT(table.out, HasSubstr("epochs/1.json"));
   EXPECT_THAT(table.out, Not(HasSubstr("passwd")));
@@ -51,7 +51,7 @@ TEST_F(CliArtifacts, ListGetAndModelsThroughTheRemoteBackend) {
   const std::string out = env_.dir().Join("out");
   RunResult got = Dlp({"artifacts", "get", id, "model.ckpt", "-o", out});
   ASSERT_EQ(got.exit_code, 0) << got.err;
-  EXPECT_THAT(got.out, HasSubstr(internal::Sha256Hex(content)));
+  EXPECT_THAT(got.out, HasSubstr(contract::Sha256Hex(content)));
   EXPECT_EQ(ReadFileOrEmpty(out + "/model.ckpt"), content);
   ASSERT_EQ(Dlp({"artifacts", "get", id, "-o", out + "-all"}).exit_code, 0);
   EXPECT_EQ(ReadFileOrEmpty(out + "-all/epochs/1.json"), "one\n");

@@ -17,7 +17,7 @@ absl::StatusOr<std::unique_ptr<VerifiedFile>> VerifiedFile::Create(const std::st
                                                                    std::string_view relative,
                                                                    std::string expected_sha256,
                                                                    int64_t expected_size) {
-  DLP_RETURN_IF_ERROR(ValidateArtifactPath(relative));
+  DLP_RETURN_IF_ERROR(contract::ValidateArtifactPath(relative));
   std::unique_ptr<VerifiedFile> f(new VerifiedFile());
   const std::filesystem::path target = std::filesystem::path(dir) / std::string(relative);
   std::error_code ec;
@@ -31,7 +31,7 @@ absl::StatusOr<std::unique_ptr<VerifiedFile>> VerifiedFile::Create(const std::st
       (target.parent_path() / absl::StrCat(".", target.filename().string(), ".part")).string();
   f->expected_sha256_ = std::move(expected_sha256);
   f->expected_size_ = expected_size;
-  f->fd_ = OwnedFd(open(f->part_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  f->fd_ = contract::OwnedFd(open(f->part_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (f->fd_.get() < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot write ", f->part_, ": ", std::strerror(errno)));

@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "artifacts/output_folder.h"
-#include "common/sha256.h"
+#include "contract/output_folder.h"
+#include "contract/sha256.h"
 
 namespace dlp::internal {
 
@@ -38,8 +38,8 @@ class VerifiedFile {
   std::string expected_sha256_;
   int64_t expected_size_ = 0;
   int64_t written_ = 0;
-  OwnedFd fd_;
-  Sha256 sha_;
+  contract::OwnedFd fd_;
+  contract::Sha256 sha_;
   bool done_ = false;
 };
 

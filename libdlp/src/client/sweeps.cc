@@ -26,16 +26,16 @@ absl::Status NoSweeps(const Backend& backend, std::string_view id) {
 // trial's job where the backend deletes jobs, then the state file.
 absl::StatusOr<Sweep> DeleteForegroundSweep(Backend& backend, std::string_view id, bool force) {
   DLP_ASSIGN_OR_RETURN(Sweep sweep, internal::LoadForegroundSweep(id));
-  if (internal::SweepDriver::Active(sweep)) {
+  if (SweepDriver::Active(sweep)) {
     if (!force) {
       return absl::FailedPreconditionError(
           absl::StrCat("sweep ", std::string(id), " is ", std::string(SweepStateName(sweep.state)),
                        " (trials not ended): cancel it first (dlp sweep cancel ", std::string(id),
                        "), or delete it with --force"));
     }
-    std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(backend);
-    std::unique_ptr<internal::SweepSaver> saver = internal::ForegroundSaver();
-    internal::SweepDriver driver(*host, *saver);
+    std::unique_ptr<TrialHost> host = internal::BackendTrialHost(backend);
+    std::unique_ptr<SweepSaver> saver = internal::ForegroundSaver();
+    SweepDriver driver(*host, *saver);
     if (sweep.state == SweepState::kRunning) {
       DLP_RETURN_IF_ERROR(driver.Cancel(sweep, "sweep deleted"));
     }
@@ -97,9 +97,9 @@ absl::StatusOr<Sweep> CancelSweep(const Client& client, std::string_view id) {
     return service->CancelSweep(id);
   }
   DLP_ASSIGN_OR_RETURN(Sweep sweep, internal::LoadForegroundSweep(id));
-  std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(client.backend());
-  std::unique_ptr<internal::SweepSaver> saver = internal::ForegroundSaver();
-  internal::SweepDriver driver(*host, *saver);
+  std::unique_ptr<TrialHost> host = internal::BackendTrialHost(client.backend());
+  std::unique_ptr<SweepSaver> saver = internal::ForegroundSaver();
+  SweepDriver driver(*host, *saver);
   DLP_RETURN_IF_ERROR(driver.Cancel(sweep, "sweep cancelled"));
   DLP_RETURN_IF_ERROR(driver.Step(sweep));  // sends the cancels
   return sweep;
@@ -117,16 +117,16 @@ absl::StatusOr<Sweep> FollowSweep(const Client& client, std::string_view id,
   const bool foreground = internal::IsForegroundSweep(id);
   SweepService* service = client.backend().sweeps();
   if (!foreground && service == nullptr) return NoSweeps(client.backend(), id);
-  std::unique_ptr<internal::TrialHost> host = internal::BackendTrialHost(client.backend());
-  std::unique_ptr<internal::SweepSaver> saver = internal::ForegroundSaver();
-  internal::SweepDriver driver(*host, *saver);
+  std::unique_ptr<TrialHost> host = internal::BackendTrialHost(client.backend());
+  std::unique_ptr<SweepSaver> saver = internal::ForegroundSaver();
+  SweepDriver driver(*host, *saver);
   while (true) {
     absl::StatusOr<Sweep> sweep =
         foreground ? internal::LoadForegroundSweep(id) : service->GetSweep(id);
     if (!sweep.ok()) return sweep.status();
     if (foreground) DLP_RETURN_IF_ERROR(driver.Step(*sweep));
     if (options.on_update) options.on_update(*sweep);
-    if (!internal::SweepDriver::Active(*sweep)) return sweep;
+    if (!SweepDriver::Active(*sweep)) return sweep;
     if (options.cancelled && options.cancelled()) {
       return absl::CancelledError(absl::StrCat("stopped following sweep ", std::string(id)));
     }

@@ -4,15 +4,17 @@
 #include "spec/suggest.h"
 #include "spec/text.h"
 
-namespace dlp::internal {
-
-using base::FieldPath;
-using base::FieldTypeError;
-using base::Member;
+namespace dlp {
 
 std::string FormatApiTime(absl::Time time) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", time, absl::UTCTimeZone());
 }
+
+namespace internal {
+
+using base::FieldPath;
+using base::FieldTypeError;
+using base::Member;
 
 absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text) {
   absl::Time time;
@@ -33,7 +35,7 @@ absl::StatusOr<Json> ParseJson(std::string_view text, absl::string_view what) {
 }
 
 absl::Status RefuseNulEscapes(std::string_view std_text, absl::string_view what) {
-  const absl::string_view text = ToAbsl(std_text);
+  const absl::string_view text = base::ToAbsl(std_text);
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -89,4 +91,5 @@ absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,
   return absl::OkStatus();
 }
 
-}  // namespace dlp::internal
+}  // namespace internal
+}  // namespace dlp

@@ -12,7 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "base/json/fields.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
+#include "dlp/api_codec.h"
 #include "dlp/job.h"
 #include "nlohmann/json.hpp"
 #include "spec/decoder.h"
@@ -22,8 +23,8 @@ namespace dlp::internal {
 using OrderedJson = nlohmann::ordered_json;
 using Json = nlohmann::json;
 
-// Times as RFC 3339 UTC with milliseconds: "2026-11-30T12:00:00.123Z".
-std::string FormatApiTime(absl::Time time);
+// Times as RFC 3339 UTC with milliseconds (FormatApiTime in dlp/api_codec.h).
+using dlp::FormatApiTime;
 absl::StatusOr<absl::Time> ParseApiTime(absl::string_view text);
 
 // A GPU count as people write it: whole GPUs an integer (2), a fraction a

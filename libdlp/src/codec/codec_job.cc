@@ -179,6 +179,16 @@ absl::StatusOr<Job> JobFromJson(std::string_view json) {
   return internal::JobFromJsonValue(value, "");
 }
 
+std::string JobSummaryToJson(const Job& job, int indent) {
+  return internal::DumpJson(internal::JobSummaryToJsonValue(job), indent);
+}
+
+std::string JobSummariesToJson(const std::vector<Job>& jobs, int indent) {
+  internal::OrderedJson list = internal::OrderedJson::array();
+  for (const Job& job : jobs) list.push_back(internal::JobSummaryToJsonValue(job));
+  return internal::DumpJson(internal::OrderedJson{{"jobs", list}}, indent);
+}
+
 std::string JobsToJson(const std::vector<Job>& jobs, int indent) {
   internal::OrderedJson list = internal::OrderedJson::array();
   for (const Job& job : jobs) list.push_back(internal::JobToJsonValue(job));

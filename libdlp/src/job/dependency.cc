@@ -1,8 +1,9 @@
-#include "job/dependency.h"
+#include "dlp/job_dependencies.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
+#include "spec/dependency_reason.h"
 
 namespace dlp {
 
@@ -26,13 +27,14 @@ std::optional<DependencyCondition> ParseDependencyCondition(std::string_view nam
   return std::nullopt;
 }
 
-namespace internal {
 namespace {
+
+using internal::kDependencyReasonPrefix;
 
 // "failed", "was cancelled", "succeeded": how a dependency ended, for reasons.
 std::string Ended(JobState state) {
   if (state == JobState::kCancelled) return "was cancelled";
-  return absl::AsciiStrToLower(ToAbsl(JobStateName(state)));
+  return absl::AsciiStrToLower(base::ToAbsl(JobStateName(state)));
 }
 
 }  // namespace
@@ -69,7 +71,7 @@ DependencyCheck CheckDependencies(const JobSpec& spec, const JobStateOf& state_o
       case DependencyVerdict::kWaiting:
         if (waiting.verdict == DependencyVerdict::kMet) {
           waiting = {DependencyVerdict::kWaiting, absl::StrCat("waiting for job ", d.job, " (",
-                                                               ToAbsl(JobStateName(*state)), ")")};
+                                                               base::ToAbsl(JobStateName(*state)), ")")};
         }
         break;
       case DependencyVerdict::kMet:
@@ -79,5 +81,4 @@ DependencyCheck CheckDependencies(const JobSpec& spec, const JobStateOf& state_o
   return waiting;
 }
 
-}  // namespace internal
 }  // namespace dlp

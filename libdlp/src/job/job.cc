@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/spec.h"
 
 namespace dlp {
@@ -53,7 +53,7 @@ std::string_view JobStateName(JobState state) {
 
 std::optional<JobState> ParseJobState(std::string_view name) {
   for (JobState state : kStates) {
-    if (absl::EqualsIgnoreCase(internal::ToAbsl(name), internal::ToAbsl(JobStateName(state))))
+    if (absl::EqualsIgnoreCase(base::ToAbsl(name), base::ToAbsl(JobStateName(state))))
       return state;
   }
   return std::nullopt;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "contract/env_names.h"
+#include "dlp/job_group.h"
+#include "dlp/status.h"
 #include "spec/rules.h"
 
 namespace dlp::internal {
@@ -63,29 +65,19 @@ contract::Group JobGroup(const JobSpec& spec) {
   return group;
 }
 
-void ContinueRestarts(const Job& job, const JobSpec& spec, contract::Group& group) {
-  group.restart_count = job.restart_count;
-  const int failure_restarts = job.restart_count - job.preemptions;
-  group.max_restarts = std::max(0, spec.restart_policy.max_restarts - failure_restarts);
-  group.job_max_restarts =
-      group.max_restarts != spec.restart_policy.max_restarts ? spec.restart_policy.max_restarts : 0;
-}
-
-contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
-                                              const contract::JobFolder& folder,
-                                              const std::string& id, const std::string& name,
-                                              absl::Duration grace_period) {
-  contract::DlpRunJob job;
-  job.dlp_run = dlp_run;
-  job.group_file = folder.GroupFile();
-  job.log_dir = folder.LogDir();
-  job.status_file = folder.StatusFile();
-  // dlpd escalates to SIGKILL itself after its grace period: dlp-run at the same time.
-  job.grace_period = grace_period;
-  job.job_id = id;
-  job.job_name = name;
-  job.output_dir = folder.OutputDir();
-  return contract::MakeDlpRunCommand(job);
-}
-
 }  // namespace dlp::internal
+
+namespace dlp {
+
+std::string JobGroupJson(const JobSpec& spec) {
+  return contract::GroupToJson(internal::JobGroup(spec));
+}
+
+absl::StatusOr<std::vector<JobReplica>> JobReplicasFromStatusJson(std::string_view status_json,
+                                                                  const std::string& source) {
+  DLP_ASSIGN_OR_RETURN(contract::GroupStatus status,
+                       contract::ParseStatusJson(status_json, source));
+  return internal::JobReplicas(status);
+}
+
+}  // namespace dlp

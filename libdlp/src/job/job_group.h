@@ -1,5 +1,6 @@
 // A JobSpec as the job contract's group (runtime/src/contract/group.h): the one
-// translation used by dlpd's executor, `dlp render` and the Slurm backend.
+// translation used by `dlp render`, the Slurm and Kubernetes backends, and
+// through dlp/job_group.h by dlpd's executor.
 #pragma once
 
 #include <string>
@@ -14,19 +15,6 @@
 namespace dlp::internal {
 
 contract::Group JobGroup(const JobSpec& spec);
-
-// A job started again (after a preemption, or re-formed at another size):
-// the group's first round counts on from the job's restarts (so that its
-// ranks resume), only failures use up restartPolicy.maxRestarts, and
-// TORCHELASTIC_MAX_RESTARTS stays the spec's (contract::TorchMaxRestarts).
-void ContinueRestarts(const Job& job, const JobSpec& spec, contract::Group& group);
-
-// How dlpd's executor starts dlp-run for job `id` in `folder` (each
-// replica's GPUs are in the group file: contract::Role::devices).
-contract::DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run,
-                                              const contract::JobFolder& folder,
-                                              const std::string& id, const std::string& name,
-                                              absl::Duration grace_period);
 
 // The job's replicas as dlp-run's status file reports them; empty when it
 // names none yet.

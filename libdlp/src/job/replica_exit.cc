@@ -1,20 +1,13 @@
-#include "job/replica_exit.h"
-
-#include <string.h>
+#include "dlp/replica_exit.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/process/signal_name.h"
 
-namespace dlp::internal {
-
-std::string SignalName(int signo) {
-  const char* abbrev = sigabbrev_np(signo);
-  if (abbrev == nullptr) return absl::StrCat("signal ", signo);
-  return absl::StrCat("SIG", abbrev);
-}
+namespace dlp {
 
 std::string DescribeReplicaExit(const JobReplica& r) {
   if (r.signal) {
-    return absl::StrCat(r.name, " killed by signal ", *r.signal, " (", SignalName(*r.signal), ")");
+    return absl::StrCat(r.name, " killed by signal ", *r.signal, " (", base::SignalName(*r.signal), ")");
   }
   // A replica that never started says why (dlp-run's "could not start: ...").
   if (r.pid == 0 && !r.reason.empty()) return absl::StrCat(r.name, " ", r.reason);
@@ -22,4 +15,4 @@ std::string DescribeReplicaExit(const JobReplica& r) {
   return absl::StrCat(r.name, " failed");
 }
 
-}  // namespace dlp::internal
+}  // namespace dlp

@@ -1,5 +1,6 @@
 // Reading a folder's trace files (dlp-run's --log-dir, dlpd's job folders,
 // Slurm output folders).
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,10 +11,10 @@
 #include <regex>
 
 #include "absl/strings/str_cat.h"
-#include "artifacts/output_folder.h"
 #include "contract/files.h"
+#include "contract/output_folder.h"
 #include "dlp/profile.h"
-#include "profile/trace_folder.h"
+#include "dlp/trace_folder.h"
 
 namespace dlp {
 
@@ -69,17 +70,9 @@ absl::StatusOr<std::optional<std::string>> ReadTraceFile(const contract::TenantF
   return std::optional<std::string>(std::move(data));
 }
 
-}  // namespace
-
-absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir,
-                                                    const TraceReadLimits& limits) {
-  absl::StatusOr<contract::TenantFolder> folder = internal::OpenOwnFolder(dir);
-  if (!folder.ok()) return absl::NotFoundError(absl::StrCat("cannot read ", dir));
-  return internal::ReadTraceFolder(*folder, limits);
-}
-
-absl::StatusOr<std::vector<TraceFile>> internal::ReadTraceFolder(
-    const contract::TenantFolder& folder, const TraceReadLimits& limits) {
+// The trace files of `folder`, as ReadTraceDir reads them.
+absl::StatusOr<std::vector<TraceFile>> ReadTenantTraces(const contract::TenantFolder& folder,
+                                                        const TraceReadLimits& limits) {
   std::vector<std::string> names;
   for (std::string& name : contract::ListFolder(folder)) {
     if (IsTraceFileName(name)) names.push_back(std::move(name));
@@ -96,6 +89,24 @@ absl::StatusOr<std::vector<TraceFile>> internal::ReadTraceFolder(
     files.push_back({name, std::move(**content)});
   }
   return files;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<TraceFile>> ReadTraceDir(const std::string& dir,
+                                                    const TraceReadLimits& limits) {
+  absl::StatusOr<contract::TenantFolder> folder = contract::OpenOwnFolder(dir);
+  if (!folder.ok()) return absl::NotFoundError(absl::StrCat("cannot read ", dir));
+  return ReadTenantTraces(*folder, limits);
+}
+
+absl::StatusOr<std::vector<TraceFile>> ReadTraceFolder(int folder_fd,
+                                                       const TraceReadLimits& limits) {
+  contract::OwnedFd fd(fcntl(folder_fd, F_DUPFD_CLOEXEC, 0));
+  if (!fd) return absl::NotFoundError("cannot read the trace folder");
+  absl::StatusOr<contract::TenantFolder> folder = contract::TenantFolder::FromFd(std::move(fd));
+  if (!folder.ok()) return absl::NotFoundError("cannot read the trace folder");
+  return ReadTenantTraces(*folder, limits);
 }
 
 }  // namespace dlp

@@ -11,7 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/spec.h"
 #include "dlp/sweep.h"
 #include "dlp/status.h"
@@ -48,8 +48,8 @@ absl::StatusOr<JobSpec> Parse(absl::string_view yaml, absl::string_view filename
 
 absl::StatusOr<JobSpec> ParseJobSpec(std::string_view std_yaml, std::string_view std_filename,
                                      const SpecOptions& options) {
-  const absl::string_view yaml = internal::ToAbsl(std_yaml);
-  const absl::string_view filename = internal::ToAbsl(std_filename);
+  const absl::string_view yaml = base::ToAbsl(std_yaml);
+  const absl::string_view filename = base::ToAbsl(std_filename);
   try {
     return Parse(yaml, filename, options);
   } catch (const std::exception& e) {  // yaml-cpp throws on unexpected node shapes

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/pipeline.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
@@ -204,9 +204,9 @@ absl::StatusOr<PipelineSpec> Parse(absl::string_view yaml, absl::string_view fil
 }  // namespace
 
 absl::StatusOr<PipelineSpec> ParsePipelineSpec(std::string_view yaml, std::string_view filename) {
-  const absl::string_view name = internal::ToAbsl(filename);
+  const absl::string_view name = base::ToAbsl(filename);
   try {
-    return Parse(internal::ToAbsl(yaml), name);
+    return Parse(base::ToAbsl(yaml), name);
   } catch (const std::exception& e) {  // yaml-cpp throws on unexpected node shapes
     return absl::InvalidArgumentError(
         absl::StrCat(IsStdin(name) ? "<stdin>" : name, ": ", e.what()));
@@ -219,11 +219,11 @@ absl::StatusOr<PipelineSpec> LoadPipelineSpec(const std::string& path) {
 }
 
 absl::StatusOr<std::string> SpecKind(std::string_view yaml, std::string_view filename) {
-  const std::string shown = IsStdin(internal::ToAbsl(filename)) ? "<stdin>" : std::string(filename);
+  const std::string shown = IsStdin(base::ToAbsl(filename)) ? "<stdin>" : std::string(filename);
   internal::Diagnostics diagnostics(shown);
   try {
     std::optional<YAML::Node> root =
-        internal::LoadSpecDocument(internal::ToAbsl(yaml), {}, "a spec", diagnostics);
+        internal::LoadSpecDocument(base::ToAbsl(yaml), {}, "a spec", diagnostics);
     if (!root) return diagnostics.ToStatus();
     if (root->IsMap()) {
       const YAML::Node kind = internal::YamlReader::Child(*root, "kind");

@@ -15,7 +15,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/queue.h"
 #include "dlp/spec.h"
 
@@ -117,7 +117,7 @@ std::string MemoryHint(absl::string_view number, absl::string_view suffix) {
 }  // namespace
 
 absl::StatusOr<int64_t> ParseCpuMillis(std::string_view std_text) {
-  const absl::string_view text = internal::ToAbsl(std_text);
+  const absl::string_view text = base::ToAbsl(std_text);
   if (text.empty()) return CpuError(text, "empty");
   if (text[0] == '-') return CpuError(text, "negative");
   std::optional<Number> n = ReadNumber(text);
@@ -137,7 +137,7 @@ absl::StatusOr<int64_t> ParseCpuMillis(std::string_view std_text) {
 }
 
 absl::StatusOr<int64_t> ParseMemoryBytes(std::string_view std_text) {
-  const absl::string_view text = internal::ToAbsl(std_text);
+  const absl::string_view text = base::ToAbsl(std_text);
   if (text.empty()) return MemoryError(text);
   if (text[0] == '-') return MemoryError(text, "it must not be negative");
   std::optional<Number> n = ReadNumber(text);
@@ -178,7 +178,7 @@ absl::StatusOr<int64_t> ParseMemoryBytes(std::string_view std_text) {
 }
 
 absl::StatusOr<int64_t> ParseGpuMillis(std::string_view std_text) {
-  const absl::string_view text = internal::ToAbsl(std_text);
+  const absl::string_view text = base::ToAbsl(std_text);
   auto error = [text](absl::string_view why) {
     return absl::InvalidArgumentError(
         absl::StrCat("\"", text, "\" is not a GPU quantity", why.empty() ? "" : " (", why,

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/queue.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
@@ -50,7 +50,7 @@ std::string FormatMillis(int64_t millis) {
 }  // namespace
 
 absl::StatusOr<QueueResources> ParseQueueResources(std::string_view std_text) {
-  const absl::string_view text = internal::ToAbsl(std_text);
+  const absl::string_view text = base::ToAbsl(std_text);
   QueueResources out;
   if (absl::StripAsciiWhitespace(text).empty()) {
     return absl::InvalidArgumentError(absl::StrCat("empty; ", kExpected));
@@ -111,7 +111,7 @@ std::string FormatQueueResources(const QueueResources& r) {
 }
 
 absl::StatusOr<std::pair<int, int>> ParsePriorityRange(std::string_view std_text) {
-  const absl::string_view text = absl::StripAsciiWhitespace(internal::ToAbsl(std_text));
+  const absl::string_view text = absl::StripAsciiWhitespace(base::ToAbsl(std_text));
   const size_t dots = text.find("..");
   int lo = 0, hi = 0;
   if (dots == absl::string_view::npos || !absl::SimpleAtoi(text.substr(0, dots), &lo) ||

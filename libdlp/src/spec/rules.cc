@@ -4,7 +4,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/spec.h"
 #include "spec/suggest.h"
 #include "spec/text.h"

@@ -1,11 +1,19 @@
-#include "sweep/driver.h"
+#include "dlp/sweep_driver.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "sweep/engine.h"
 
-namespace dlp::internal {
+namespace dlp {
 namespace {
+
+using internal::CancelSweep;
+using internal::NextTrials;
+using internal::OnJobState;
+using internal::OnReport;
+using internal::OnSubmitted;
+using internal::SweepAction;
+using internal::TrialActive;
 
 std::string Key(const Sweep& sweep, int trial) { return absl::StrCat(sweep.id, "/", trial); }
 
@@ -141,4 +149,4 @@ absl::Status SweepDriver::Cancel(Sweep& sweep, const std::string& reason) {
   return saver_.Save(sweep, changed);
 }
 
-}  // namespace dlp::internal
+}  // namespace dlp

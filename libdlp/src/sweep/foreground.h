@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "dlp/backend.h"
 #include "dlp/sweep.h"
-#include "sweep/driver.h"
+#include "dlp/sweep_driver.h"
 
 namespace dlp::internal {
 

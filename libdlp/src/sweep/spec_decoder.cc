@@ -5,7 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 #include "dlp/status.h"
 #include "spec/document.h"
 #include "spec/field_names.h"
@@ -371,10 +371,10 @@ namespace dlp {
 absl::StatusOr<SweepSpec> ParseSweepSpec(std::string_view yaml, std::string_view filename,
                                          const SpecOptions& options) {
   try {
-    return internal::Parse(internal::ToAbsl(yaml), internal::ToAbsl(filename), options);
+    return internal::Parse(base::ToAbsl(yaml), base::ToAbsl(filename), options);
   } catch (const std::exception& e) {  // yaml-cpp throws on unexpected node shapes
     return absl::InvalidArgumentError(
-        absl::StrCat(internal::ShownSpecName(internal::ToAbsl(filename)), ": ", e.what()));
+        absl::StrCat(internal::ShownSpecName(base::ToAbsl(filename)), ": ", e.what()));
   }
 }
 

@@ -53,4 +53,20 @@ std::string DlpRunCommand::ShellLine() const {
   return absl::StrCat(absl::StrJoin(words, " "), words.empty() ? "" : " ", ShellCommandLine(argv));
 }
 
+DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run, const JobFolder& folder,
+                                    const std::string& id, const std::string& name,
+                                    absl::Duration grace_period) {
+  DlpRunJob job;
+  job.dlp_run = dlp_run;
+  job.group_file = folder.GroupFile();
+  job.log_dir = folder.LogDir();
+  job.status_file = folder.StatusFile();
+  // dlpd escalates to SIGKILL itself after its grace period: dlp-run at the same time.
+  job.grace_period = grace_period;
+  job.job_id = id;
+  job.job_name = name;
+  job.output_dir = folder.OutputDir();
+  return MakeDlpRunCommand(job);
+}
+
 }  // namespace dlp::contract

@@ -60,4 +60,10 @@ struct DlpRunCommand {
 
 DlpRunCommand MakeDlpRunCommand(const DlpRunJob& job);
 
+// How dlpd's executor starts dlp-run for job `id` in `folder` (each
+// replica's GPUs are in the group file: Role::devices).
+DlpRunCommand ExecutorDlpRunCommand(const std::string& dlp_run, const JobFolder& folder,
+                                    const std::string& id, const std::string& name,
+                                    absl::Duration grace_period);
+
 }  // namespace dlp::contract

@@ -1,6 +1,7 @@
-// SHA-256 (FIPS 180-4), the one implementation: libdlp's artifact and model
-// checksums (common/sha256.h) and the runtime's HMAC over the job's secret
-// (common/hmac_sha256.h) both use it. Its own code rather than OpenSSL's:
+// SHA-256 (FIPS 180-4), the one implementation: the checksums of artifacts
+// and models (in hex, below; a download over plain HTTP or from a Slurm
+// folder is checked all the same) and the runtime's HMAC over the job's
+// secret (common/hmac_sha256.h) both use it. Its own code rather than OpenSSL's:
 // libdlp opens OpenSSL only for https://, and trainers that embed the
 // collectives often bring their own libcrypto.
 // Not thread-safe; one Sha256 per stream.
@@ -10,6 +11,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "absl/status/statusor.h"
 
 namespace dlp::contract {
 
@@ -33,5 +36,12 @@ class Sha256 {
 
 // The 32-byte digest of `data`.
 std::string Sha256Of(std::string_view data);
+
+// The digest of `data` as 64 lowercase hex digits.
+std::string Sha256Hex(std::string_view data);
+// The digest of what remains to read from `fd` (read to its end), in hex.
+absl::StatusOr<std::string> Sha256OfFd(int fd);
+// True for 64 lowercase hex digits.
+bool IsSha256Hex(std::string_view text);
 
 }  // namespace dlp::contract

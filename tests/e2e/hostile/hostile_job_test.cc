@@ -15,7 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
-#include "libdlp/server/daemon/dlpd_fixture.h"
+#include "server/daemon/dlpd_fixture.h"
 #include "support/unix_user.h"
 
 namespace dlp::testing {

@@ -1,7 +1,7 @@
 // dlp artifacts on the Slurm backend: every task gets DLP_OUTPUT_DIR in the
 // shared job folder, and list/get read it there, checksums checked, links
 // refused. Skips without the test cluster.
-#include "common/sha256.h"
+#include "contract/sha256.h"
 #include "slurm_harness.h"
 
 namespace dlp::testing {
@@ -29,7 +29,7 @@ TEST_P(SlurmArtifactsTest, ListAndGetFromTheSharedFolder) {
   ASSERT_TRUE(j.is_object()) << list.out;
   ASSERT_EQ(j["artifacts"].size(), 2u) << list.out;
   EXPECT_EQ(j["artifacts"][1]["path"], "rank-1.txt");
-  EXPECT_EQ(j["artifacts"][1]["sha256"], internal::Sha256Hex("rank-1"));
+  EXPECT_EQ(j["artifacts"][1]["sha256"], contract::Sha256Hex("rank-1"));
 
   const std::string out = env_.dir().Join("out");
   RunResult got = env_.Dlp({"artifacts", "get", id, "-o", out});

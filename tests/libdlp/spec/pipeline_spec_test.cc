@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "dlp/codec.h"
+#include "dlp/job_dependencies.h"
 #include "dlp/pipeline.h"
 #include "dlp/spec.h"
-#include "job/dependency.h"
 
 namespace dlp {
 namespace {
@@ -250,7 +250,6 @@ spec:
 }
 
 TEST(DependsOn, VerdictsFollowTheConditions) {
-  using internal::DependencyVerdict;
   JobSpec spec;
   spec.depends_on = {{"12", DependencyCondition::kSucceeded}};
   std::map<std::string, JobState> states = {{"12", JobState::kRunning}};
@@ -259,22 +258,22 @@ TEST(DependsOn, VerdictsFollowTheConditions) {
     if (it == states.end()) return std::nullopt;
     return it->second;
   };
-  auto check = internal::CheckDependencies(spec, state_of);
+  auto check = CheckDependencies(spec, state_of);
   EXPECT_EQ(check.verdict, DependencyVerdict::kWaiting);
   EXPECT_EQ(check.reason, "waiting for job 12 (Running)");
   states["12"] = JobState::kFailed;
-  check = internal::CheckDependencies(spec, state_of);
+  check = CheckDependencies(spec, state_of);
   EXPECT_EQ(check.verdict, DependencyVerdict::kNever);
   EXPECT_EQ(check.reason, "dependency job 12 failed");
   spec.depends_on[0].condition = DependencyCondition::kFailed;
-  EXPECT_EQ(internal::CheckDependencies(spec, state_of).verdict, DependencyVerdict::kMet);
+  EXPECT_EQ(CheckDependencies(spec, state_of).verdict, DependencyVerdict::kMet);
   spec.depends_on[0].condition = DependencyCondition::kFinished;
-  EXPECT_EQ(internal::CheckDependencies(spec, state_of).verdict, DependencyVerdict::kMet);
+  EXPECT_EQ(CheckDependencies(spec, state_of).verdict, DependencyVerdict::kMet);
   states["12"] = JobState::kCancelled;
   spec.depends_on[0].condition = DependencyCondition::kSucceeded;
-  EXPECT_EQ(internal::CheckDependencies(spec, state_of).reason, "dependency job 12 was cancelled");
+  EXPECT_EQ(CheckDependencies(spec, state_of).reason, "dependency job 12 was cancelled");
   spec.depends_on = {{"99"}};
-  EXPECT_EQ(internal::CheckDependencies(spec, state_of).reason, "dependency job 99 not found");
+  EXPECT_EQ(CheckDependencies(spec, state_of).reason, "dependency job 99 not found");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The sweep driver over an in-memory host (the real one is dlpd, tested in
 // dlpd_sweeps_integration_test.cc): a driver that starts again from what was
 // saved last, as after a crash at any step, submits every trial exactly once.
-#include "sweep/driver.h"
+#include "dlp/sweep_driver.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 #include "backends/api/dlp_run_render.h"
 
 #include "absl/strings/str_cat.h"
-#include "common/checked_math.h"
+#include "base/numeric/checked_math.h"
 #include "contract/dlp_run.h"
 #include "job/job_group.h"
 
@@ -11,11 +11,12 @@ std::string RenderDlpRun(const JobSpec& spec) {
   const contract::JobFolder folder{"STATE/jobs/ID"};
   int64_t gpus = 0;
   for (const ReplicaSpec& replica : spec.replicas) {
-    gpus = SaturatingAdd(gpus, SaturatingMul<int64_t>(replica.count, replica.resources.gpu_millis));
+    gpus = base::SaturatingAdd(
+        gpus, base::SaturatingMul<int64_t>(replica.count, replica.resources.gpu_millis));
   }
   // dlpd's defaults; `dlpd --grace-period` changes the grace period.
   const contract::DlpRunCommand command =
-      ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10));
+      contract::ExecutorDlpRunCommand("dlp-run", folder, "ID", spec.name, absl::Seconds(10));
   const std::string placed =
       gpus > 0 ? "# GPUs: dlpd places each replica at start and adds its devices (its "
                  "CUDA_VISIBLE_DEVICES) to its role's \"devices\" here\n"

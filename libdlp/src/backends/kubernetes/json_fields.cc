@@ -1,7 +1,7 @@
 #include "backends/kubernetes/json_fields.h"
 
 #include "absl/strings/str_split.h"
-#include "common/string_view_compat.h"
+#include "base/strings/string_view_compat.h"
 
 namespace dlp::internal::k8s {
 namespace {
@@ -15,7 +15,7 @@ const nlohmann::json& Null() {
 
 const nlohmann::json& At(const nlohmann::json& object, std::string_view path) {
   const nlohmann::json* at = &object;
-  for (absl::string_view key : absl::StrSplit(ToAbsl(path), '/')) {
+  for (absl::string_view key : absl::StrSplit(base::ToAbsl(path), '/')) {
     if (!at->is_object()) return Null();
     auto it = at->find(std::string(key));
     if (it == at->end()) return Null();

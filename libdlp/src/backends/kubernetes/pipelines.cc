@@ -10,8 +10,8 @@
 #include "backends/kubernetes/kubernetes_backend.h"
 #include "backends/kubernetes/render_input.h"
 #include "backends/kubernetes/status_mapping.h"
+#include "dlp/job_dependencies.h"
 #include "dlp/status.h"
-#include "job/dependency.h"
 #include "spec/rules.h"
 
 namespace dlp::internal::k8s {

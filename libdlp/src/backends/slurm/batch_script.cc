@@ -7,7 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "common/checked_math.h"
+#include "base/numeric/checked_math.h"
 #include "contract/dlp_run.h"
 #include "contract/secret_shell.h"
 #include "job/elastic_note.h"
@@ -140,7 +140,7 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
   }
   int tasks = 0;
   for (const ReplicaSpec& r : spec.replicas) {
-    std::optional<int> sum = CheckedAdd(tasks, r.count);
+    std::optional<int> sum = base::CheckedAdd(tasks, r.count);
     if (!sum) return absl::InvalidArgumentError("spec.replicas: too many replicas to count");
     tasks = *sum;
   }
@@ -162,7 +162,7 @@ absl::StatusOr<SlurmSubmission> BuildSubmission(const JobSpec& spec,
     s.time_limit_minutes = CeilDiv(spec.active_deadline_seconds, 60);
   }
   // Only operators may lower nice below 0: higher priorities need a QoS.
-  s.nice = spec.priority < 0 ? SaturatingSub(0, spec.priority) : 0;
+  s.nice = spec.priority < 0 ? base::SaturatingSub(0, spec.priority) : 0;
   s.requeue = spec.restart_policy.policy != RestartPolicyKind::kNever &&
               spec.restart_policy.max_restarts > 0;
   s.name = SlurmJobName(spec.name);

@@ -9,8 +9,8 @@
 #include "contract/dlp_run.h"
 #include "contract/status.h"
 #include "dlp/codec.h"
+#include "dlp/replica_exit.h"
 #include "job/job_group.h"
-#include "job/replica_exit.h"
 
 namespace dlp::internal {
 namespace {

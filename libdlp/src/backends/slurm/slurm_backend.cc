@@ -17,7 +17,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
-#include "artifacts/output_folder.h"
 #include "backends/factories.h"
 #include "backends/slurm/batch_script.h"
 #include "backends/slurm/job_mapping.h"
@@ -27,12 +26,13 @@
 #include "backends/slurm/transport.h"
 #include "contract/dlp_run.h"
 #include "contract/group.h"
+#include "contract/output_folder.h"
 #include "dlp/backend_capabilities.h"
 #include "dlp/codec.h"
+#include "dlp/job_dependencies.h"
 #include "dlp/profile.h"
 #include "dlp/spec.h"
 #include "dlp/status.h"
-#include "job/dependency.h"
 #include "job/job_group.h"
 
 extern char** environ;
@@ -247,18 +247,24 @@ class SlurmBackend final : public Backend, public PipelineService, public Artifa
   absl::StatusOr<std::vector<Artifact>> Artifacts(std::string_view id,
                                                   std::string_view path) override {
     DLP_ASSIGN_OR_RETURN(std::string dir, OutputDir(id));
-    absl::StatusOr<contract::TenantFolder> output = OpenOwnFolder(dir);
+    absl::StatusOr<contract::TenantFolder> output = contract::OpenOwnFolder(dir);
     if (absl::IsNotFound(output.status())) return std::vector<Artifact>{};  // not started
     if (!output.ok()) return output.status();
-    return ListArtifacts(*output, path, /*digests=*/true);
+    DLP_ASSIGN_OR_RETURN(std::vector<contract::OutputFile> files,
+                         contract::ListArtifacts(*output, path, /*digests=*/true));
+    std::vector<Artifact> artifacts;
+    for (contract::OutputFile& f : files) {
+      artifacts.push_back({std::move(f.path), f.size, std::move(f.sha256), f.mtime});
+    }
+    return artifacts;
   }
 
   absl::Status ReadArtifact(std::string_view id, std::string_view path,
                             const ByteSink& sink) override {
     DLP_ASSIGN_OR_RETURN(std::string dir, OutputDir(id));
-    DLP_ASSIGN_OR_RETURN(contract::TenantFolder output, OpenOwnFolder(dir));
-    DLP_ASSIGN_OR_RETURN(OpenedArtifact file, OpenArtifact(output, path));
-    return StreamFile(file.fd.get(), sink);
+    DLP_ASSIGN_OR_RETURN(contract::TenantFolder output, contract::OpenOwnFolder(dir));
+    DLP_ASSIGN_OR_RETURN(contract::OpenedArtifact file, contract::OpenArtifact(output, path));
+    return contract::StreamFile(file.fd.get(), sink);
   }
 
   absl::StatusOr<std::vector<Event>> Events(std::string_view id) override {

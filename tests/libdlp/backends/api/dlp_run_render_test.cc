@@ -26,7 +26,8 @@ JobSpec Spec(int gpus) {
 TEST(RenderDlpRun, IsTheExecutorsCommandAndGroupFile) {
   const std::string out = RenderDlpRun(Spec(0));
   const std::string line =
-      ExecutorDlpRunCommand("dlp-run", {"STATE/jobs/ID"}, "ID", "my job", absl::Seconds(10))
+      contract::ExecutorDlpRunCommand("dlp-run", {"STATE/jobs/ID"}, "ID", "my job",
+                                      absl::Seconds(10))
           .ShellLine();
   EXPECT_EQ(line,
             "DLP_JOB_ID=ID DLP_JOB_NAME='my job' DLP_OUTPUT_DIR=STATE/jobs/ID/output dlp-run "
