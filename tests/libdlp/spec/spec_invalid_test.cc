@@ -99,7 +99,8 @@ std::vector<Case> Cases() {
        Head("  colour: blue\n"),
        {},
        {"job.yaml:10:3: spec.colour: unknown field; expected one of: framework, queue, priority, "
-        "replicas, workdir, restartPolicy, activeDeadlineSeconds, env"}},
+        "replicas, workdir, restartPolicy, activeDeadlineSeconds, image, logs, preemptible, "
+        "tracing, preemption, dependsOn, successPolicy, env"}},
       {"replica typo",
        Head("      cmd: [x]\n"),
        {},
