@@ -3,6 +3,8 @@
 // comes here as JSON too (spec/job_document.cc), its values keeping their
 // file positions, with `document` set: required fields, defaults of a file
 // and every rule of spec/rules.h are then checked here, with positions.
+// Members are found, refused when unknown, type- and enum-checked through the
+// schema's field tables (schema/fields.h); the code here says what each means.
 #include <filesystem>
 
 #include "absl/strings/ascii.h"
