@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -16,12 +17,44 @@
 #include "dlp/api_codec.h"
 #include "dlp/job.h"
 #include "nlohmann/json.hpp"
+#include "schema/fields.h"
 #include "spec/decoder.h"
 
 namespace dlp::internal {
 
 using OrderedJson = nlohmann::ordered_json;
 using Json = nlohmann::json;
+
+// The schema's fields (schema/fields.h) that a C++ value of type T is written
+// to by Put; other types have none.
+template <typename T>
+struct WrittenAs;
+template <>
+struct WrittenAs<bool> : std::type_identity<schema::FieldFor<schema::kBoolean>> {};
+template <>
+struct WrittenAs<int> : std::type_identity<schema::FieldFor<schema::kInteger>> {};
+template <>
+struct WrittenAs<int64_t> : std::type_identity<schema::FieldFor<schema::kInteger>> {};
+template <>
+struct WrittenAs<std::string> : std::type_identity<schema::FieldFor<schema::kString>> {};
+template <>
+struct WrittenAs<std::string_view> : std::type_identity<schema::FieldFor<schema::kString>> {};
+template <>
+struct WrittenAs<std::vector<std::string>>
+    : std::type_identity<schema::FieldFor<schema::kArray, schema::kString>> {};
+template <>
+struct WrittenAs<std::map<std::string, std::string>>
+    : std::type_identity<schema::FieldFor<schema::kObject, schema::kString>> {};
+template <>  // a value built by hand: an object, a list or a number
+struct WrittenAs<OrderedJson>
+    : std::type_identity<schema::FieldFor<schema::kObject | schema::kArray | schema::kNumber>> {};
+
+// `object[field] = value`, the member named by the schema: a field the schema
+// lacks, or of another type than `value`'s, does not compile.
+template <typename T>
+void Put(OrderedJson& object, typename WrittenAs<std::decay_t<T>>::type field, T&& value) {
+  object[std::string(field.field.name)] = std::forward<T>(value);
+}
 
 // Times as RFC 3339 UTC with milliseconds (FormatApiTime in dlp/api_codec.h).
 using dlp::FormatApiTime;

@@ -24,15 +24,6 @@ inline constexpr absl::string_view kApiVersion = "dlp/v1";
 inline constexpr absl::string_view kKind = "Job";
 // Canonical role order: ranks are numbered chief, ps, worker, evaluator.
 inline constexpr std::array<absl::string_view, 4> kRoles = {"chief", "ps", "worker", "evaluator"};
-// The job contract's names (contract/names.h), as Abseil's string views.
-template <size_t N>
-constexpr std::array<absl::string_view, N> AbslNames(const std::array<std::string_view, N>& names) {
-  std::array<absl::string_view, N> out{};
-  for (size_t i = 0; i < N; ++i) out[i] = absl::string_view(names[i].data(), names[i].size());
-  return out;
-}
-inline constexpr auto kFrameworks = AbslNames(contract::kFrameworkNames);
-inline constexpr auto kRestartPolicies = AbslNames(contract::kRestartPolicyNames);
 
 // spec.priority's named classes (dlp-job(5)); a spec stores the integer.
 struct PriorityClass {

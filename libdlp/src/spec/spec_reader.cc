@@ -70,24 +70,82 @@ bool SpecReader::CheckObject(const Json& value, absl::string_view path, absl::st
   return true;
 }
 
-void SpecReader::Required(const Json& object, absl::string_view path, absl::string_view field,
+void SpecReader::Required(const Json& object, absl::string_view path, const schema::Field& field,
                           std::span<const absl::string_view> names, absl::string_view message) {
   if (refuse_unknown_ && object.is_object()) {
     for (const auto& [key, member] : object.items()) {
-      if (key == field) continue;
+      if (key == field.name) continue;
       bool known = false;
       for (absl::string_view n : names) known = known || n == key;
-      if (!known && ClosestMatch(key, names) == std::string(field)) return;
+      if (!known && ClosestMatch(key, names) == std::string(field.name)) return;
     }
   }
-  Report(path, message, field);
+  Report(path, message, field.name);
 }
 
-const Json* SpecReader::Child(const Json& object, absl::string_view key) {
+const Json* SpecReader::Child(const Json& object, const schema::Field& field) {
   if (!object.is_object()) return nullptr;
-  auto it = object.find(std::string(key));
+  auto it = object.find(std::string(field.name));
   if (it == object.end() || it->is_null()) return nullptr;
   return &*it;
+}
+
+std::optional<std::string> SpecReader::String(const Json& object, absl::string_view parent,
+                                              schema::StringField field) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  return String(*n, JoinPath(parent, field.field.name));
+}
+
+std::optional<int64_t> SpecReader::Int(const Json& object, absl::string_view parent,
+                                       schema::IntField field) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  return Int(*n, JoinPath(parent, field.field.name));
+}
+
+std::optional<bool> SpecReader::Bool(const Json& object, absl::string_view parent,
+                                     schema::BoolField field) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  return Bool(*n, JoinPath(parent, field.field.name));
+}
+
+std::optional<std::string> SpecReader::Enum(const Json& object, absl::string_view parent,
+                                            schema::EnumField field, absl::string_view what) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  std::optional<std::string> name = String(*n, JoinPath(parent, field.field.name));
+  if (!name) return std::nullopt;
+  for (absl::string_view valid : field.field.values) {
+    if (valid == *name) return name;
+  }
+  Report(JoinPath(parent, field.field.name), UnknownName(what, *name, field.field.values));
+  return std::nullopt;
+}
+
+std::optional<std::string> SpecReader::Quantity(const Json& object, absl::string_view parent,
+                                                schema::QuantityField field) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  return Quantity(*n, JoinPath(parent, field.field.name));
+}
+
+std::optional<std::vector<std::string>> SpecReader::StringList(const Json& object,
+                                                               absl::string_view parent,
+                                                               schema::StringListField field) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  return StringList(*n, JoinPath(parent, field.field.name));
+}
+
+std::optional<std::map<std::string, std::string>> SpecReader::StringMap(
+    const Json& object, absl::string_view parent, schema::StringMapField field,
+    const std::function<Problem(absl::string_view)>& check_key,
+    const std::function<Problem(absl::string_view)>& check_value) {
+  const Json* n = Child(object, field.field);
+  if (n == nullptr) return std::nullopt;
+  return StringMap(*n, JoinPath(parent, field.field.name), check_key, check_value);
 }
 
 std::optional<std::string> SpecReader::String(const Json& value, absl::string_view path) {

@@ -2,7 +2,10 @@
 // to a Diagnostics. The value came from dlpd's JSON (paths are JSON's:
 // "replicas[0].count") or from a YAML file (spec/yaml_json.h: every value
 // keeps its file:line:col and YAML path, and scalars are text as written).
-// A null member counts as absent, so the field takes its default.
+// A null member counts as absent, so the field takes its default. Members are
+// named by the schema's field tables (schema/fields.h, generated from
+// schema/api.schema.json): a member the schema lacks cannot be read, and one
+// read as another type than the schema's does not compile.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +18,7 @@
 
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
+#include "schema/fields.h"
 #include "spec/diagnostics.h"
 #include "spec/reader.h"
 #include "spec/rules.h"
@@ -58,14 +62,43 @@ class SpecReader {
   bool CheckObject(const nlohmann::json& value, absl::string_view path,
                    absl::string_view expected, std::span<const absl::string_view> names,
                    absl::string_view kind = "field", absl::string_view implied = "");
+  // The same for an object of the schema, whose members are its fields.
+  bool CheckObject(const nlohmann::json& value, absl::string_view path,
+                   absl::string_view expected, const schema::Object& object) {
+    return CheckObject(value, path, expected, object.names);
+  }
   // Reports that `field` of the object at `path` is required, unless one of
   // its members is a misspelling of it: that was reported already, with the fix.
-  void Required(const nlohmann::json& object, absl::string_view path, absl::string_view field,
+  void Required(const nlohmann::json& object, absl::string_view path, const schema::Field& field,
                 std::span<const absl::string_view> names, absl::string_view message);
 
-  // The member `key` of `object`, or nullptr when absent or null.
-  static const nlohmann::json* Child(const nlohmann::json& object, absl::string_view key);
+  // The member `field` of `object`, or nullptr when absent or null.
+  static const nlohmann::json* Child(const nlohmann::json& object, const schema::Field& field);
 
+  // The member `field` of `object` (the object at `parent`), read as the
+  // schema's type; nothing when it is absent or null, or (reported) of
+  // another type.
+  std::optional<std::string> String(const nlohmann::json& object, absl::string_view parent,
+                                    schema::StringField field);
+  std::optional<int64_t> Int(const nlohmann::json& object, absl::string_view parent,
+                             schema::IntField field);
+  std::optional<bool> Bool(const nlohmann::json& object, absl::string_view parent,
+                           schema::BoolField field);
+  // One of the schema's names for the field (`what` names them in messages:
+  // "framework", "restart policy").
+  std::optional<std::string> Enum(const nlohmann::json& object, absl::string_view parent,
+                                  schema::EnumField field, absl::string_view what);
+  std::optional<std::string> Quantity(const nlohmann::json& object, absl::string_view parent,
+                                      schema::QuantityField field);
+  std::optional<std::vector<std::string>> StringList(const nlohmann::json& object,
+                                                     absl::string_view parent,
+                                                     schema::StringListField field);
+  std::optional<std::map<std::string, std::string>> StringMap(
+      const nlohmann::json& object, absl::string_view parent, schema::StringMapField field,
+      const std::function<Problem(absl::string_view)>& check_key,
+      const std::function<Problem(absl::string_view)>& check_value);
+
+  // Reads of a value at `path` (an array's item, or a member found above).
   std::optional<std::string> String(const nlohmann::json& value, absl::string_view path);
   // An integer in int32's range.
   std::optional<int64_t> Int(const nlohmann::json& value, absl::string_view path);

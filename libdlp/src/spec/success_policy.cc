@@ -3,7 +3,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "spec/field_names.h"
+#include "schema/fields.h"
 #include "spec/rules.h"
 
 namespace dlp::internal {
@@ -12,15 +12,16 @@ SuccessPolicy DecodeSuccessPolicy(const nlohmann::json& node, const std::string&
                                   const std::vector<ReplicaSpec>& replicas, bool rules,
                                   SpecReader& r) {
   SuccessPolicy policy;
+  namespace fields = schema::job_spec_success_policy;
   if (!r.CheckObject(node, path, "a map with roles, e.g. {roles: [chief]}",
-                     kSuccessPolicyFields)) {
+                     schema::kJobSpecSuccessPolicy)) {
     return policy;
   }
-  const nlohmann::json* roles = SpecReader::Child(node, "roles");
-  const std::string roles_path = path + ".roles";
+  const nlohmann::json* roles = SpecReader::Child(node, fields::kRoles);
+  const std::string roles_path = JoinPath(path, fields::kRoles.name);
   if (roles == nullptr) {
     if (rules) {
-      r.Required(node, path, "roles", kSuccessPolicyFields, "required; e.g. roles: [chief]");
+      r.Required(node, path, fields::kRoles, fields::kFieldNames, "required; e.g. roles: [chief]");
     }
     return policy;
   }

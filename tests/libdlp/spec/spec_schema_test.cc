@@ -1,8 +1,8 @@
-// The spec decoder's field tables against schema/api.schema.json, the one
-// description of the JSON form: a field the decoder takes and the schema
-// lacks (or the other way round) fails here, as does a name of an enum.
-#include <fstream>
-#include <set>
+// The job spec's code against schema/api.schema.json, through the tables the
+// build generates from it (schema/fields.h). A field the decoder reads must be
+// in the schema to compile (spec_schema_misuse, tests/CMakeLists.txt); here
+// the other way round: every field of the schema is read and written back,
+// and every name of its enums is one the code knows.
 #include <string>
 
 #include <gmock/gmock.h>
@@ -10,62 +10,96 @@
 #include <nlohmann/json.hpp>
 
 #include "contract/names.h"
-#include "spec/field_names.h"
+#include "dlp/codec.h"
+#include "dlp/job.h"
+#include "schema/fields.h"
 
-namespace dlp::internal {
+namespace dlp {
 namespace {
 
-using Names = std::set<std::string>;
+using Json = nlohmann::json;
 
-nlohmann::json Schema() {
-  std::ifstream in(std::string(DLP_SOURCE_DIR) + "/schema/api.schema.json");
-  return nlohmann::json::parse(in);
+// A spec that sets every field of the schema's JobSpec, none to its default.
+// A field added to the schema is added here too (MissingFields says which).
+Json FullSpec() {
+  return Json::parse(R"({
+    "name": "full", "labels": {"team": "vision"}, "framework": "tensorflow",
+    "queue": "gpu", "priority": 100,
+    "replicas": [
+      {"role": "chief", "count": 1, "command": ["python3", "train.py"], "env": {"A": "1"},
+       "resources": {"cpu": "2", "memory": "1Gi", "gpu": 1, "gpuType": "a100"}},
+      {"role": "worker", "count": 4, "minCount": 2, "command": ["python3", "train.py"],
+       "env": {}, "resources": {"cpu": "500m", "memory": "0", "gpu": 0.5}}],
+    "workdir": "/srv/job",
+    "restartPolicy": {"policy": "OnFailure", "maxRestarts": 5, "backoffSeconds": 10},
+    "activeDeadlineSeconds": 3600, "image": "pytorch/pytorch:2.3",
+    "logs": {"maxBytes": 1048576}, "preemptible": false, "tracing": "full",
+    "preemption": {"gracePeriodSeconds": 60},
+    "dependsOn": [{"job": "prep", "condition": "failed"}],
+    "successPolicy": {"roles": ["chief"]}
+  })");
 }
 
-template <typename Range>
-Names NamesOf(const Range& names) {
-  Names out;
-  for (const auto& n : names) out.emplace(n.data(), n.size());
-  return out;
+// The fields of `object` (and of the objects under it) that `value` lacks,
+// as paths.
+void MissingFields(const schema::Object& object, const Json& value, const std::string& path,
+                   std::vector<std::string>& out) {
+  for (const schema::Field& field : object.fields) {
+    const std::string at = path + std::string(field.name);
+    const auto it = value.find(std::string(field.name));
+    if (it == value.end()) {
+      out.push_back(at);
+      continue;
+    }
+    if (field.object == nullptr) continue;
+    if (it->is_array()) {  // every item's fields, found in some item
+      Json merged = Json::object();
+      for (const Json& item : *it) merged.merge_patch(item);
+      MissingFields(*field.object, merged, at + "[].", out);
+    } else {
+      MissingFields(*field.object, *it, at + ".", out);
+    }
+  }
 }
 
-Names Properties(const nlohmann::json& object) {
-  Names out;
-  for (const auto& [key, value] : object.at("properties").items()) out.insert(key);
-  return out;
+TEST(SpecSchema, EveryFieldOfTheSchemaIsDecodedAndEncoded) {
+  const Json full = FullSpec();
+  std::vector<std::string> missing;
+  MissingFields(schema::kJobSpec, full, "", missing);
+  EXPECT_THAT(missing, ::testing::IsEmpty()) << "FullSpec() sets every field of the schema";
+  absl::StatusOr<JobSpec> spec = JobSpecFromJson(full.dump());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // A field the decoder skipped, or the encoder forgot, is not written back.
+  EXPECT_EQ(Json::parse(JobSpecToJson(*spec)), full);
 }
 
-Names Enum(const nlohmann::json& property) {
-  Names out;
-  for (const auto& name : property.at("enum")) out.insert(name.get<std::string>());
-  return out;
+TEST(SpecSchema, FieldsDlpdAlwaysWritesAreTheSchemasRequired) {
+  const Json written = Json::parse(JobSpecToJson(JobSpec{}));
+  for (const schema::Field& field : schema::kJobSpec.fields) {
+    EXPECT_EQ(written.contains(std::string(field.name)), field.required) << field.name;
+  }
 }
 
-TEST(SpecSchema, DecoderFieldsAreTheSchemasJobSpec) {
-  const nlohmann::json defs = Schema().at("$defs");
-  const nlohmann::json& spec = defs.at("JobSpec");
-  const nlohmann::json& replica = defs.at("ReplicaSpec");
-  EXPECT_EQ(Properties(spec), NamesOf(kJsonSpecFields));
-  EXPECT_EQ(Properties(replica), NamesOf(kJsonReplicaFields));
-  EXPECT_EQ(Properties(replica.at("properties").at("resources")), NamesOf(kResourceFields));
-  const nlohmann::json& members = spec.at("properties");
-  EXPECT_EQ(Properties(members.at("restartPolicy")), NamesOf(kRestartFields));
-  EXPECT_EQ(Properties(members.at("logs")), NamesOf(kLogsFields));
-  EXPECT_EQ(Properties(members.at("preemption")), NamesOf(kPreemptionFields));
-  EXPECT_EQ(Properties(members.at("successPolicy")), NamesOf(kSuccessPolicyFields));
-  EXPECT_EQ(Properties(defs.at("Dependency")), NamesOf(kDependencyFields));
+// Each name of the schema's enums parses and is written back as itself.
+template <typename Parse, typename Name>
+void ExpectKnown(std::span<const absl::string_view> names, Parse parse, Name name) {
+  ASSERT_FALSE(names.empty());
+  for (absl::string_view n : names) {
+    const std::string text(n);
+    auto parsed = parse(text);
+    ASSERT_TRUE(parsed.has_value()) << text;
+    EXPECT_EQ(std::string(name(*parsed)), text);
+  }
 }
 
-TEST(SpecSchema, EnumsAreTheSchemas) {
-  const nlohmann::json defs = Schema().at("$defs");
-  const nlohmann::json& members = defs.at("JobSpec").at("properties");
-  EXPECT_EQ(Enum(members.at("restartPolicy").at("properties").at("policy")),
-            NamesOf(contract::kRestartPolicyNames));
-  EXPECT_EQ(Enum(members.at("framework")), NamesOf(contract::kFrameworkNames));
-  EXPECT_EQ(Enum(members.at("tracing")), NamesOf(kTracingNames));
-  EXPECT_EQ(Enum(defs.at("Dependency").at("properties").at("condition")),
-            (Names{"succeeded", "failed", "finished"}));
+TEST(SpecSchema, EnumNamesAreTheCodes) {
+  ExpectKnown(schema::job_spec::kFramework.values, ParseFramework, FrameworkName);
+  ExpectKnown(schema::job_spec_restart_policy::kPolicy.values, ParseRestartPolicy,
+              RestartPolicyName);
+  ExpectKnown(schema::job_spec::kTracing.values, ParseTracing, TracingName);
+  ExpectKnown(schema::dependency::kCondition.values, ParseDependencyCondition,
+              DependencyConditionName);
 }
 
 }  // namespace
-}  // namespace dlp::internal
+}  // namespace dlp
