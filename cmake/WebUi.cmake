@@ -42,13 +42,16 @@ if(DLP_HAVE_UI)
   # The API's schema, from which the build generates the UI's types.
   list(APPEND dlp_web_sources ${CMAKE_SOURCE_DIR}/schema/api.schema.json)
   set(dlp_ui_stamp ${CMAKE_BINARY_DIR}/web-ui.stamp)
+  # node_modules is installed again only when package-lock.json is newer than
+  # npm's record of it (node_modules/.package-lock.json, which `npm ci` writes
+  # last): scripts/install-deps.sh has just installed it on a fresh clone.
   add_custom_command(OUTPUT ${dlp_ui_stamp}
-    COMMAND ${DLP_NPM} ci --offline --no-audit --no-fund
+    COMMAND sh -c "[ node_modules/.package-lock.json -nt package-lock.json ] || \"$0\" ci --offline --no-audit --no-fund" ${DLP_NPM}
     COMMAND ${DLP_NPM} run build
     COMMAND ${CMAKE_COMMAND} -E touch ${dlp_ui_stamp}
     WORKING_DIRECTORY ${dlp_web_dir}
     DEPENDS ${dlp_web_sources}
-    COMMENT "Building the web UI (npm ci --offline; npm run build)"
+    COMMENT "Building the web UI (npm ci --offline where package-lock.json changed; npm run build)"
     VERBATIM)
   set(dlp_ui_depends ${dlp_ui_stamp})
   set(dlp_ui_dist ${dlp_web_dir}/dist)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds dlp into build/ (BUILD_DIR to change). Extra arguments go to cmake.
+# Configures and builds dlp into build/ (BUILD_DIR to change). Extra arguments go to cmake
+# (and configure an existing folder again).
 # BUILD_TARGETS: build only these targets (e.g. "programs"); default: everything,
 # tests and benchmarks included.
 set -euo pipefail
@@ -25,8 +26,12 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" \
     "${python[@]}" "$@"
 elif [ $# -gt 0 ] || { [ ${#python[@]} -gt 0 ] &&
-                       ! grep -q "^DLP_PYTHON_VENV:PATH=." "$build_dir/CMakeCache.txt"; }; then
-  cmake -S . -B "$build_dir" "${python[@]}" "$@"
+                       ! grep -q "^DLP_PYTHON_VENV:PATH=." "$build_dir/CMakeCache.txt"; } ||
+     { [ ${#cuda[@]} -gt 0 ] &&
+       grep -qx "CMAKE_CUDA_COMPILER:FILEPATH=NOTFOUND" "$build_dir/CMakeCache.txt"; }; then
+  # A toolkit or venv installed after the folder was configured (the quick
+  # start's build, reused by scripts/test.sh) joins it here.
+  cmake -S . -B "$build_dir" "${cuda[@]}" "${python[@]}" "$@"
 fi
 targets=()
 if [ -n "${BUILD_TARGETS:-}" ]; then

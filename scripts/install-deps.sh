@@ -1,44 +1,59 @@
 #!/usr/bin/env bash
-# Installs what dlp needs to build and run, from Debian 12's packages and the
-# dashboard's npm packages; with --cuda also the CUDA toolkit from NVIDIA's
-# wheels (scripts/deps/install-cuda.sh), which scripts/test.sh asks for so that
-# the CUDA code paths compile in every run; with --python also the Python
-# package's test dependencies (pytest, pandas: scripts/deps/install-python.sh),
-# which scripts/test.sh asks for too; with --frameworks also TensorFlow, JAX and
-# PyTorch from PyPI in a virtual environment (scripts/deps/install-frameworks.sh),
-# for the `frameworks` tests of scripts/test.sh. Idempotent: what is present is kept.
+# Installs what dlp's programs need to build and run (dlp, dlpd with its web UI,
+# dlp-run, fmnist-train and its data set), from Debian 12's packages and the
+# dashboard's npm packages: what scripts/quickstart.sh and the README's Install
+# need. With --tests also what only the tests, benchmarks and sanitized builds
+# use (clang, Slurm, sshd, Open MPI, Chromium, ...); with --cuda also the CUDA
+# toolkit from NVIDIA's wheels (scripts/deps/install-cuda.sh), so that the CUDA
+# code paths compile; with --python also the Python package's module and test
+# dependencies (pybind11, pytest, pandas: scripts/deps/install-python.sh); with
+# --frameworks also TensorFlow, JAX and PyTorch from PyPI in a virtual
+# environment (scripts/deps/install-frameworks.sh), for the `frameworks` tests.
+# scripts/test.sh asks for all four. Idempotent: what is present is kept.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+with_tests=0
 with_cuda=0
 with_python=0
 with_frameworks=0
 for arg in "$@"; do
   case $arg in
+    --tests) with_tests=1 ;;
     --cuda) with_cuda=1 ;;
     --python) with_python=1 ;;
     --frameworks) with_frameworks=1 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "install-deps: unknown option '$arg' (expected --cuda, --python or --frameworks)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg' (expected --tests, --cuda, --python or --frameworks)" >&2; exit 2 ;;
   esac
 done
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
-  clang libclang-rt-14-dev  # scripts/test.sh --sanitize, bench/fuzz (libFuzzer, sanitizers)
   libcli11-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev libabsl-dev libsqlite3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev  # CMake's configure: the tests are part of every build tree
   libcairo2-dev fonts-dejavu-core  # dlp metrics --png/--svg (libdlp_chart.so)
-  dataset-fashion-mnist
-  openmpi-bin libopenmpi-dev libgloo-dev
-  openssh-server openssh-client iproute2 procps
-  slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
-  python3 python3-jsonschema python3-yaml  # Kubernetes manifests vs. the CRD schemas
-  python3-venv  # the project's own virtual environments (scripts/deps/)
-  python3-dev pybind11-dev  # the Python package's module over libdlp (python/)
-  chromium  # web/test: the dashboard's tests in a real browser
-  zsh fish  # e2e/cli_completion_test: the generated completions load in each shell
+  dataset-fashion-mnist  # the main job's data (fmnist-train)
+  openssh-client  # dlp-run's starts on other hosts
+  python3  # schema/cpp_fields.py writes the job spec's field tables at build time
 )
+if [ "$with_tests" = 1 ]; then
+  packages+=(
+    clang libclang-rt-14-dev  # scripts/test.sh --sanitize, bench/fuzz (libFuzzer, sanitizers)
+    openmpi-bin libopenmpi-dev libgloo-dev  # bench/allreduce's baselines
+    openssh-server iproute2 procps  # the ssh launch tests (scripts/netns-ssh.sh)
+    slurm-wlm slurm-client munge slurmrestd slurm-wlm-jwt-plugin
+    python3 python3-jsonschema python3-yaml  # Kubernetes manifests vs. the CRD schemas
+    chromium  # web/test: the dashboard's tests in a real browser
+    zsh fish  # e2e/cli_completion_test: the generated completions load in each shell
+  )
+fi
+if [ "$with_tests" = 1 ] || [ "$with_python" = 1 ]; then
+  packages+=(python3-dev pybind11-dev)  # the Python package's module over libdlp (python/)
+fi
+if [ "$with_cuda" = 1 ] || [ "$with_python" = 1 ] || [ "$with_frameworks" = 1 ]; then
+  packages+=(python3 python3-venv)  # the project's own virtual environments (scripts/deps/)
+fi
 # web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
 # A Node installed from elsewhere (NodeSource) brings its own npm, which
 # Debian's npm package would conflict with.

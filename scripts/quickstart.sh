@@ -8,8 +8,10 @@ JOB_FILE=${JOB_FILE:-examples/fashion-mnist/job.yaml}
 
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# Only the programs the job needs; scripts/test.sh builds the tests and benchmarks.
-BUILD_TARGETS=programs scripts/build.sh
+# Only the programs the job needs, their sources compiled in batches (a build
+# from scratch: CMakeLists.txt, DLP_UNITY_BUILD); scripts/test.sh builds the
+# tests and benchmarks into the same folder.
+BUILD_TARGETS=programs scripts/build.sh -DDLP_UNITY_BUILD=ON
 build_dir=${BUILD_DIR:-build}
 # The job's command (fmnist-train) is found through PATH, as installed programs are.
 export PATH="$PWD/$build_dir/bin:$PATH"

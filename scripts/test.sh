@@ -64,8 +64,14 @@ if [ "${1:-}" = "--sanitize" ] || [ "${1:-}" = "--sanitize-ci" ]; then
   exit 0
 fi
 
-scripts/install-deps.sh --cuda --python --frameworks
-scripts/build.sh ${CI:+-DDLP_WERROR=ON}
+scripts/install-deps.sh --tests --cuda --python --frameworks
+# Into the quick start's folder when it is there: configured again, so that what
+# was installed since (the CUDA toolkit, the benchmarks' Open MPI, pybind11)
+# joins it, and only that and the tests and benchmarks are built. CI adds
+# -Werror, which changes every compile command, and builds the programs in
+# batches as the quick start does (DLP_UNITY_BUILD), so that they stay
+# buildable that way.
+scripts/build.sh -DDLP_BUILD_TESTS=ON -DDLP_BUILD_BENCH=ON ${CI:+-DDLP_WERROR=ON -DDLP_UNITY_BUILD=ON}
 
 started_services=()
 cleanup() {

@@ -12,8 +12,6 @@
 namespace dlp::server {
 namespace {
 
-constexpr char kJson[] = "application/json";
-
 void SendModel(httplib::Response& res, int status, const absl::StatusOr<ModelVersion>& model) {
   if (!model.ok()) return SendError(res, model.status());
   res.status = status;

@@ -10,8 +10,6 @@
 namespace dlp::server {
 namespace {
 
-constexpr char kJson[] = "application/json";
-
 void Send(httplib::Response& res, const absl::StatusOr<Pipeline>& pipeline, int status) {
   if (!pipeline.ok()) return SendError(res, pipeline.status());
   res.status = status;

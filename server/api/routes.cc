@@ -21,7 +21,6 @@
 namespace dlp::server {
 namespace {
 
-constexpr char kJson[] = "application/json";
 constexpr double kMaxWaitSeconds = 60;
 
 void SendJson(httplib::Response& res, int status, const std::string& body) {

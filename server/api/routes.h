@@ -65,6 +65,7 @@ bool IsApiPath(absl::string_view path);
 void InstallRoutes(httplib::Server& server, const ApiContext& context);
 
 // Helpers shared by the endpoint files.
+inline constexpr char kJson[] = "application/json";  // the API's Content-Type
 int HttpStatusFor(const absl::Status& status);
 void SendError(httplib::Response& res, const absl::Status& status);
 // The JSON error body SendError sends (also written by the HTTP gate).

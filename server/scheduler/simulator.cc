@@ -25,7 +25,7 @@ absl::Duration ThreadCpuTime() {
 
 enum class Phase { kFuture, kWaiting, kRunning, kStopping, kDone, kRejected };
 
-struct JobState {
+struct SimJobState {
   const SimJob* sim = nullptr;
   Phase phase = Phase::kFuture;
   absl::Duration left;  // runtime still to run (an elastic job: at its count)
@@ -41,12 +41,12 @@ struct JobState {
 };
 
 // A job's run ends (completion or time limit), or a victim has stopped.
-struct Event {
+struct SimEvent {
   enum Kind { kEnd, kStopped, kResized } kind;
   absl::Time at;
   int64_t seq;
   int epoch;
-  bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  bool operator>(const SimEvent& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
 class Run {
@@ -77,19 +77,19 @@ class Run {
     for (const SimJob& j : jobs_) t = std::max(t, j.job.submitted);
     return jobs_.empty() ? absl::UnixEpoch() : t;
   }
-  void Arrive(JobState& s);
-  void End(JobState& s);
-  void Stopped(JobState& s);
+  void Arrive(SimJobState& s);
+  void End(SimJobState& s);
+  void Stopped(SimJobState& s);
   void Decide();
   void Start(const StartDecision& start);
   void Preempt(const PreemptDecision& p);
   // Elastic jobs (sim_elastic.cc).
   void Resize(const ResizeDecision& r);
-  void Resized(JobState& s);
-  double Rate(const JobState& s) const;
+  void Resized(SimJobState& s);
+  double Rate(const SimJobState& s) const;
   // Credits the work of `s`'s current stretch; the work done in it.
-  absl::Duration CreditStretch(JobState& s);
-  void ScheduleEnd(JobState& s);
+  absl::Duration CreditStretch(SimJobState& s);
+  void ScheduleEnd(SimJobState& s);
   bool AnyCanGrow() const;
   void AddWaiting(PendingJob job);
   std::vector<PendingJob>::iterator FindWaiting(int64_t seq);
@@ -104,8 +104,8 @@ class Run {
   SimResult result_;
   Snapshot snapshot_;  // kept current: pending by seq, running in any order
   std::unordered_map<int64_t, size_t> running_index_;
-  std::unordered_map<int64_t, JobState> states_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::unordered_map<int64_t, SimJobState> states_;
+  std::priority_queue<SimEvent, std::vector<SimEvent>, std::greater<>> events_;
   absl::Time now_;
 };
 
@@ -135,7 +135,7 @@ RunningJob Run::TakeRunning(int64_t seq) {
   return job;
 }
 
-void Run::Arrive(JobState& s) {
+void Run::Arrive(SimJobState& s) {
   snapshot_.now = now_;
   if (!policy_.Admit(s.sim->job, snapshot_).ok()) {
     s.phase = Phase::kRejected;
@@ -146,7 +146,7 @@ void Run::Arrive(JobState& s) {
   AddWaiting(s.sim->job);
 }
 
-void Run::End(JobState& s) {
+void Run::End(SimJobState& s) {
   CreditStretch(s);
   if (s.left > absl::Milliseconds(1)) ++result_.timed_out;
   s.phase = Phase::kDone;
@@ -156,7 +156,7 @@ void Run::End(JobState& s) {
   result_.completion[s.sim->job.seq] = now_ - s.sim->job.submitted;
 }
 
-void Run::Stopped(JobState& s) {
+void Run::Stopped(SimJobState& s) {
   TakeRunning(s.sim->job.seq);
   s.phase = Phase::kWaiting;
   PendingJob again = s.sim->job;
@@ -167,7 +167,7 @@ void Run::Stopped(JobState& s) {
 void Run::Start(const StartDecision& start) {
   auto found = states_.find(start.seq);
   if (found == states_.end() || found->second.phase != Phase::kWaiting) return;  // checked
-  JobState& s = found->second;
+  SimJobState& s = found->second;
   auto it = FindWaiting(start.seq);
   PendingJob job = std::move(*it);
   snapshot_.pending.erase(it);
@@ -211,7 +211,7 @@ void Run::Start(const StartDecision& start) {
 void Run::Preempt(const PreemptDecision& p) {
   auto found = states_.find(p.victim);
   if (found == states_.end() || found->second.phase != Phase::kRunning) return;  // checked
-  JobState& s = found->second;
+  SimJobState& s = found->second;
   if (s.run_started == now_) return;  // started by this very decision: checked
   s.phase = Phase::kStopping;
   // Work is lost back to its last checkpoint, counted in time at its count.
@@ -227,15 +227,15 @@ void Run::Preempt(const PreemptDecision& p) {
   ++result_.preemptions;
   result_.max_preemptions_of_a_job = std::max(result_.max_preemptions_of_a_job, s.preemptions);
   snapshot_.running[running_index_.at(p.victim)].stopping = true;
-  events_.push({Event::kStopped, now_ + config_.grace, p.victim, s.epoch});
+  events_.push({SimEvent::kStopped, now_ + config_.grace, p.victim, s.epoch});
 }
 
-double Run::Rate(const JobState& s) const {
+double Run::Rate(const SimJobState& s) const {
   const ElasticRole& e = s.sim->job.elastic;
   return e.elastic() && s.size > 0 ? static_cast<double>(s.size) / e.max : 1.0;
 }
 
-absl::Duration Run::CreditStretch(JobState& s) {
+absl::Duration Run::CreditStretch(SimJobState& s) {
   const absl::Duration ran = std::max(absl::ZeroDuration(), now_ - s.stretch_started);
   const absl::Duration done = std::min(s.left, ran * Rate(s));
   s.left -= done;
@@ -243,11 +243,11 @@ absl::Duration Run::CreditStretch(JobState& s) {
   return done;
 }
 
-void Run::ScheduleEnd(JobState& s) {
+void Run::ScheduleEnd(SimJobState& s) {
   absl::Duration run_for = s.left / Rate(s);
   const absl::Duration limit = s.sim->job.time_limit;
   if (limit > absl::ZeroDuration()) run_for = std::min(run_for, s.run_started + limit - now_);
-  events_.push({Event::kEnd, now_ + run_for, s.sim->job.seq, s.epoch});
+  events_.push({SimEvent::kEnd, now_ + run_for, s.sim->job.seq, s.epoch});
 }
 
 bool Run::AnyCanGrow() const {
@@ -266,7 +266,7 @@ bool Run::AnyCanGrow() const {
 void Run::Resize(const ResizeDecision& r) {
   auto found = states_.find(r.seq);
   if (found == states_.end() || found->second.phase != Phase::kRunning) return;  // checked
-  JobState& s = found->second;
+  SimJobState& s = found->second;
   RunningJob& job = snapshot_.running[running_index_.at(r.seq)];
   if (job.resizing_to != 0 || !job.elastic.elastic()) return;  // checked
   CreditStretch(s);
@@ -282,10 +282,10 @@ void Run::Resize(const ResizeDecision& r) {
     metrics_.Hold(job.tenant, job.demand, +1);
   }
   s.resizing = r;
-  events_.push({Event::kResized, now_ + config_.grace, r.seq, s.epoch});
+  events_.push({SimEvent::kResized, now_ + config_.grace, r.seq, s.epoch});
 }
 
-void Run::Resized(JobState& s) {
+void Run::Resized(SimJobState& s) {
   RunningJob& job = snapshot_.running[running_index_.at(s.sim->job.seq)];
   metrics_.Hold(job.tenant, job.demand, -1);
   job.demand = DemandAtSize(job.elastic, job.demand, job.size, s.resizing.to);
@@ -336,13 +336,13 @@ SimResult Run::Go() {
     history_.Advance(now_, snapshot_.running);
     bool changed = false;
     while (!events_.empty() && events_.top().at <= now_) {
-      const Event e = events_.top();
+      const SimEvent e = events_.top();
       events_.pop();
-      JobState& s = states_.at(e.seq);
+      SimJobState& s = states_.at(e.seq);
       if (e.epoch != s.epoch) continue;
-      if (e.kind == Event::kEnd) End(s);
-      if (e.kind == Event::kStopped) Stopped(s);
-      if (e.kind == Event::kResized) Resized(s);
+      if (e.kind == SimEvent::kEnd) End(s);
+      if (e.kind == SimEvent::kStopped) Stopped(s);
+      if (e.kind == SimEvent::kResized) Resized(s);
       changed = true;
     }
     while (next_arrival < jobs_.size() && jobs_[next_arrival].job.submitted <= now_) {

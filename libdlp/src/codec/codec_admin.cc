@@ -24,13 +24,6 @@ absl::Status RequireObject(const Json& value, absl::string_view path, absl::stri
       absl::StrCat(path.empty() ? what : path, ": expected an object, got ", value.type_name()));
 }
 
-absl::Status ReadTime(const Json& value, absl::string_view path, const char* key, absl::Time* out) {
-  std::optional<absl::Time> time;
-  DLP_RETURN_IF_ERROR(internal::ReadOptionalTime(value, path, key, &time));
-  if (time) *out = *time;
-  return absl::OkStatus();
-}
-
 OrderedJson TenantValue(const Tenant& t) {
   return OrderedJson{
       {"name", t.name},
@@ -64,7 +57,7 @@ absl::StatusOr<Tenant> TenantFromValue(const Json& value, absl::string_view path
   Tenant t;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &t.name));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "unixUser", &t.unix_user));
-  DLP_RETURN_IF_ERROR(ReadTime(value, path, "created", &t.created));
+  DLP_RETURN_IF_ERROR(internal::ReadTime(value, path, "created", &t.created));
   DLP_RETURN_IF_ERROR(internal::ReadStringList(value, path, "queues", &t.queues));
   DLP_RETURN_IF_ERROR(ReadOptionalBytes(value, path, "diskQuota", &t.disk_quota));
   std::optional<int64_t> in_force;
@@ -91,7 +84,7 @@ absl::StatusOr<TokenInfo> TokenFromValue(const Json& value, absl::string_view pa
                                                    "id: expected a number, got \"", id, "\""));
   }
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "tenant", &t.tenant));
-  DLP_RETURN_IF_ERROR(ReadTime(value, path, "created", &t.created));
+  DLP_RETURN_IF_ERROR(internal::ReadTime(value, path, "created", &t.created));
   DLP_RETURN_IF_ERROR(internal::ReadOptionalTime(value, path, "expires", &t.expires));
   DLP_RETURN_IF_ERROR(internal::ReadOptionalTime(value, path, "revoked", &t.revoked));
   return t;

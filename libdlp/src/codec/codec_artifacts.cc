@@ -10,13 +10,6 @@ namespace {
 using internal::Json;
 using internal::OrderedJson;
 
-absl::Status ReadTime(const Json& value, absl::string_view path, const char* key, absl::Time* out) {
-  std::optional<absl::Time> time;
-  DLP_RETURN_IF_ERROR(internal::ReadOptionalTime(value, path, key, &time));
-  if (time) *out = *time;
-  return absl::OkStatus();
-}
-
 absl::Status RequireObject(const Json& value, absl::string_view path) {
   if (value.is_object()) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -36,7 +29,7 @@ absl::StatusOr<Artifact> ArtifactFromValue(const Json& value, absl::string_view 
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "path", &a.path));
   DLP_RETURN_IF_ERROR(internal::ReadInt(value, path, "size", &a.size));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "sha256", &a.sha256));
-  DLP_RETURN_IF_ERROR(ReadTime(value, path, "mtime", &a.mtime));
+  DLP_RETURN_IF_ERROR(internal::ReadTime(value, path, "mtime", &a.mtime));
   return a;
 }
 
@@ -84,13 +77,13 @@ absl::StatusOr<ModelVersion> ModelFromValue(const Json& value, absl::string_view
   DLP_RETURN_IF_ERROR(internal::ReadStringMap(value, path, "labels", &m.labels));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "gitCommit", &m.git_commit));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "registeredBy", &m.registered_by));
-  DLP_RETURN_IF_ERROR(ReadTime(value, path, "created", &m.created));
+  DLP_RETURN_IF_ERROR(internal::ReadTime(value, path, "created", &m.created));
   return m;
 }
 
 template <typename T, typename FromValue>
-absl::StatusOr<std::vector<T>> ListFromJson(std::string_view json, const char* key,
-                                            const char* what, FromValue from) {
+absl::StatusOr<std::vector<T>> ObjectListFromJson(std::string_view json, const char* key,
+                                                  const char* what, FromValue from) {
   DLP_ASSIGN_OR_RETURN(Json value, internal::ParseJson(json, what));
   DLP_RETURN_IF_ERROR(RequireObject(value, what));
   DLP_ASSIGN_OR_RETURN(const Json* list, internal::ReadArray(value, "", key));
@@ -112,7 +105,7 @@ std::string ArtifactsToJson(const std::vector<Artifact>& artifacts, int indent) 
 }
 
 absl::StatusOr<std::vector<Artifact>> ArtifactsFromJson(std::string_view json) {
-  return ListFromJson<Artifact>(json, "artifacts", "artifact list", ArtifactFromValue);
+  return ObjectListFromJson<Artifact>(json, "artifacts", "artifact list", ArtifactFromValue);
 }
 
 std::string ModelVersionToJson(const ModelVersion& model, int indent) {
@@ -131,7 +124,7 @@ std::string ModelVersionsToJson(const std::vector<ModelVersion>& models, int ind
 }
 
 absl::StatusOr<std::vector<ModelVersion>> ModelVersionsFromJson(std::string_view json) {
-  return ListFromJson<ModelVersion>(json, "models", "model list", ModelFromValue);
+  return ObjectListFromJson<ModelVersion>(json, "models", "model list", ModelFromValue);
 }
 
 }  // namespace dlp

@@ -78,6 +78,14 @@ absl::Status ReadOptionalTime(const Json& object, absl::string_view path, const 
   return absl::OkStatus();
 }
 
+absl::Status ReadTime(const Json& object, absl::string_view path, const char* key,
+                      absl::Time* out) {
+  std::optional<absl::Time> time;
+  absl::Status status = ReadOptionalTime(object, path, key, &time);
+  if (status.ok() && time) *out = *time;
+  return status;
+}
+
 absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,
                                   std::span<const absl::string_view> names) {
   for (const auto& [key, value] : object.items()) {

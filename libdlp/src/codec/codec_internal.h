@@ -95,6 +95,9 @@ using base::ReadStringMap;
 // An RFC 3339 time (ParseApiTime); missing or null resets `out`.
 absl::Status ReadOptionalTime(const Json& object, absl::string_view path, const char* key,
                               std::optional<absl::Time>* out);
+// The same, but a missing or null time leaves `out` as it is.
+absl::Status ReadTime(const Json& object, absl::string_view path, const char* key,
+                      absl::Time* out);
 // InvalidArgument naming `path.member` for the first member of `object` not in
 // `names`, worded as the YAML form words it (spec/suggest.h).
 absl::Status RefuseUnknownMembers(const Json& object, absl::string_view path,

@@ -16,7 +16,7 @@
 namespace dlp::runtime {
 namespace {
 
-constexpr char kWhat[] = "allreduce";
+constexpr char kZeroCopyWhat[] = "allreduce";
 
 // What a rank writes in its note: where its buffers lie.
 struct Note {
@@ -93,7 +93,7 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int c
   g.claim(r).store(0, std::memory_order_relaxed);
   const uint64_t k = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, k);
-  absl::Status status = g.WaitForAll(0, ShmGroup::kIn, k, kWhat);
+  absl::Status status = g.WaitForAll(0, ShmGroup::kIn, k, kZeroCopyWhat);
   g.Flush(0);
   if (!status.ok()) return status;
   const SharedBuffers b = Agree(g, windows, bytes);
@@ -118,7 +118,7 @@ absl::Status ZeroCopyAllreduce(ShmGroup& g, const WindowRegistry& windows, int c
   // 2. Nobody leaves while a peer may still read or write its buffers.
   const uint64_t done = g.NextRound(0);
   g.Publish(0, ShmGroup::kIn, done);
-  status = g.WaitForAll(0, ShmGroup::kIn, done, kWhat);
+  status = g.WaitForAll(0, ShmGroup::kIn, done, kZeroCopyWhat);
   g.Flush(0);
   return status;
 }
