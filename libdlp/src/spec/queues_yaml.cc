@@ -20,7 +20,7 @@ using internal::Diagnostics;
 using internal::JoinPath;
 using internal::YamlReader;
 
-constexpr absl::string_view kTopFields[] = {"queues"};
+constexpr absl::string_view kQueuesFileFields[] = {"queues"};
 constexpr absl::string_view kQueueFields[] = {
     "name", "cohort", "nominal", "borrowingLimit", "lendingLimit", "weight", "priorityRange"};
 
@@ -154,7 +154,7 @@ absl::StatusOr<std::vector<Queue>> ParseQueuesYaml(const std::string& yaml,
   try {
     root = YAML::Load(yaml);
     if (!YamlReader::Present(root)) return config;  // an empty file configures nothing
-    if (!r.CheckMap(root, "", "a map with queues", kTopFields)) return diagnostics.ToStatus();
+    if (!r.CheckMap(root, "", "a map with queues", kQueuesFileFields)) return diagnostics.ToStatus();
     YAML::Node queues = YamlReader::Child(root, "queues");
     if (YamlReader::Present(queues)) {
       if (!queues.IsSequence()) {
