@@ -149,7 +149,8 @@ std::vector<std::string> UnmatchedParts(const std::vector<CommandInfo>& table,
                                         const std::vector<CommandEntry>& entries) {
   std::vector<std::string> out;
   for (const CommandEntry& entry : entries) {
-    for (const auto& [part, needs] : entry.parts) {
+    for (const auto& entry_part : entry.parts) {
+      const std::string& part = entry_part.first;
       const std::string name = absl::StrCat(entry.name, " ", part);
       const bool found = std::any_of(table.begin(), table.end(), [&](const CommandInfo& c) {
         if (c.Name() == name) return true;
