@@ -5,8 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/pipeline.h"
-#include "dlpd_fixture.h"
-#include "support/unix_user.h"
+#include "tenant_fixture.h"
 
 namespace dlp::testing {
 namespace {
@@ -86,12 +85,8 @@ TEST_F(DlpdPipelinesTest, AnotherTenantsPipelineIsNotFound) {
   Dlpd dlpd(dir_.Join("state"), {"--cpus", "4"});
   ASSERT_TRUE(dlpd.WaitReady()) << dlpd.process().OutputSoFar();
   auto owner = dlpd.Client();
+  auto alice = dlpd.Client(AddTenantWithToken(*owner, "alice", user.name).value("token", ""));
   int status = 0;
-  PostJson(*owner, "/v1/admin/tenants", {{"name", "alice"}, {"unixUser", user.name}}, &status);
-  ASSERT_EQ(status, 201);
-  auto token = PostJson(*owner, "/v1/admin/tokens", {{"tenant", "alice"}}, &status);
-  ASSERT_EQ(status, 201) << token.dump();
-  auto alice = dlpd.Client(token.value("token", ""));
 
   auto mine = Post(*owner, TwoJobs(), &status);
   ASSERT_EQ(status, 201) << mine.dump();

@@ -8,8 +8,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
-#include "dlpd_fixture.h"
-#include "support/unix_user.h"
+#include "tenant_fixture.h"
 
 namespace dlp::testing {
 namespace {
@@ -29,26 +28,8 @@ nlohmann::json QueueNamed(const nlohmann::json& queues, const std::string& name)
   return nullptr;
 }
 
-class DlpdQueuesTest : public ::testing::Test {
+class DlpdQueuesTest : public TenantDlpdTest {
  protected:
-  void SetUp() override {
-    // A tenant's jobs run as its Unix account, so dlpd runs as root (CI does).
-    const std::string why = EnsureTestUser("dlptest-a", {}, &user_);
-    if (!why.empty()) GTEST_SKIP() << why;
-    MakeSearchableUpwards(dir_.path());
-  }
-
-  void Start(std::vector<std::string> flags = {}) {
-    dlpd_ = std::make_unique<Dlpd>(dir_.Join("state"), flags);
-    ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
-    owner_ = dlpd_->Client();
-  }
-
-  void Stop() {
-    dlpd_->process().Signal(SIGTERM);
-    ASSERT_EQ(dlpd_->process().Wait(absl::Seconds(20)).exit_code, 0);
-  }
-
   void CreateQueue(const nlohmann::json& queue) {
     int status = 0;
     auto body = PostJson(*owner_, "/v1/admin/queues", queue, &status);
@@ -58,24 +39,13 @@ class DlpdQueuesTest : public ::testing::Test {
   // A tenant allowed into `queues`, and a client with its token.
   std::unique_ptr<httplib::Client> Tenant(const std::string& name,
                                           const std::vector<std::string>& queues) {
-    int status = 0;
-    auto tenant = PostJson(*owner_, "/v1/admin/tenants",
-                           {{"name", name}, {"unixUser", user_.name}, {"queues", queues}}, &status);
-    EXPECT_EQ(status, 201) << tenant.dump();
-    EXPECT_EQ(tenant["queues"], nlohmann::json(queues));
-    auto token = PostJson(*owner_, "/v1/admin/tokens", {{"tenant", name}}, &status);
-    EXPECT_EQ(status, 201) << token.dump();
-    return dlpd_->Client(token.value("token", ""));
+    return dlpd_->Client(AddTenant(name, {{"queues", queues}}).value("token", ""));
   }
 
   std::string StateOf(const std::string& id) {
     return GetJson(*owner_, "/v1/jobs/" + id).value("state", "");
   }
 
-  TestUser user_;
-  TempDir dir_;
-  std::unique_ptr<Dlpd> dlpd_;
-  std::unique_ptr<httplib::Client> owner_;
 };
 
 TEST_F(DlpdQueuesTest, TheOwnerCreatesUpdatesListsAndDeletesQueues) {

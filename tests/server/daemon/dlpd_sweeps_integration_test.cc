@@ -9,8 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dlp/sweep.h"
-#include "dlpd_fixture.h"
-#include "support/unix_user.h"
+#include "tenant_fixture.h"
 #include "sweep/sampling.h"
 
 namespace dlp::testing {
@@ -231,12 +230,8 @@ TEST_F(DlpdSweepsTest, AnotherTenantsSweepIsNotFound) {
   if (!why.empty()) GTEST_SKIP() << why;
   MakeSearchableUpwards(dir_.path());
   Start();
-  int status = 0;
-  PostJson(*client_, "/v1/admin/tenants", {{"name", "alice"}, {"unixUser", user.name}}, &status);
-  ASSERT_EQ(status, 201);
-  auto token = PostJson(*client_, "/v1/admin/tokens", {{"tenant", "alice"}}, &status);
-  ASSERT_EQ(status, 201) << token.dump();
-  auto alice = dlpd_->Client(token.value("token", ""));
+  auto alice =
+      dlpd_->Client(AddTenantWithToken(*client_, "alice", user.name).value("token", ""));
 
   SweepSpec spec = ScriptSweep(SearchAlgorithm::kRandom, "echo \"DLP_METRIC score=1 step=1\"");
   spec.max_trials = 1;

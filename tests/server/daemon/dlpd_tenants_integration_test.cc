@@ -6,44 +6,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "dlpd_fixture.h"
-#include "support/unix_user.h"
+#include "tenant_fixture.h"
 
 namespace dlp::testing {
 namespace {
 
-class DlpdTenantsTest : public ::testing::Test {
+class DlpdTenantsTest : public TenantDlpdTest {
  protected:
-  // A tenant's jobs run as its Unix account, so dlpd runs as root (CI does).
-  void SetUp() override {
-    const std::string why = EnsureTestUser("dlptest-a", {}, &user_);
-    if (!why.empty()) GTEST_SKIP() << why;
-    MakeSearchableUpwards(dir_.path());
-  }
-
-  void Start(std::vector<std::string> flags = {}) {
-    dlpd_ = std::make_unique<Dlpd>(dir_.Join("state"), flags);
-    ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
-    owner_ = dlpd_->Client();
-  }
-
   // Creates the tenant and a token for it; returns the token.
   std::string TenantWithToken(const std::string& name,
                               const std::optional<std::string>& expires = std::nullopt) {
-    int status = 0;
-    PostJson(*owner_, "/v1/admin/tenants", {{"name", name}, {"unixUser", user_.name}}, &status);
-    EXPECT_EQ(status, 201) << name;
-    nlohmann::json body = {{"tenant", name}};
-    if (expires) body["expires"] = *expires;
-    auto token = PostJson(*owner_, "/v1/admin/tokens", body, &status);
-    EXPECT_EQ(status, 201) << token.dump();
-    return token.value("token", "");
+    nlohmann::json token = nlohmann::json::object();
+    if (expires) token["expires"] = *expires;
+    return AddTenant(name, nlohmann::json::object(), token).value("token", "");
   }
-
-  TestUser user_;
-  TempDir dir_;
-  std::unique_ptr<Dlpd> dlpd_;
-  std::unique_ptr<httplib::Client> owner_;
 };
 
 TEST_F(DlpdTenantsTest, ATenantSeesOnlyItsOwnJobsAndTheOwnerSeesAll) {

@@ -4,34 +4,25 @@
 // session cookie is Secure.
 #include <gtest/gtest.h>
 
-#include "../daemon/dlpd_fixture.h"
+#include "../daemon/tenant_fixture.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
-#include "support/unix_user.h"
 
 namespace dlp::testing {
 namespace {
 
 using ::testing::HasSubstr;
 
-class UiTenantsTest : public ::testing::Test {
+class UiTenantsTest : public TenantDlpdTest {
  protected:
   void SetUp() override {
-    const std::string why = EnsureTestUser("dlptest-a", {}, &user_);
-    if (!why.empty()) GTEST_SKIP() << why;
-    MakeSearchableUpwards(dir_.path());
-    dlpd_ = std::make_unique<Dlpd>(dir_.Join("state"));
-    ASSERT_TRUE(dlpd_->WaitReady()) << dlpd_->process().OutputSoFar();
-    owner_ = dlpd_->Client();
+    TenantDlpdTest::SetUp();
+    if (!IsSkipped()) Start();
   }
 
   // Creates the tenant with a token; returns {token id, token}.
   std::pair<std::string, std::string> TenantWithToken(const std::string& name) {
-    int status = 0;
-    PostJson(*owner_, "/v1/admin/tenants", {{"name", name}, {"unixUser", user_.name}}, &status);
-    EXPECT_EQ(status, 201) << name;
-    auto token = PostJson(*owner_, "/v1/admin/tokens", {{"tenant", name}}, &status);
-    EXPECT_EQ(status, 201) << token.dump();
+    auto token = AddTenant(name);
     return {token.value("id", ""), token.value("token", "")};
   }
 
@@ -52,10 +43,6 @@ class UiTenantsTest : public ::testing::Test {
     return res ? res->status : -1;
   }
 
-  TestUser user_;
-  TempDir dir_;
-  std::unique_ptr<Dlpd> dlpd_;
-  std::unique_ptr<httplib::Client> owner_;
 };
 
 TEST_F(UiTenantsTest, ATenantsSessionSeesOnlyItsOwnJobs) {
