@@ -101,11 +101,8 @@ std::optional<int64_t> OptionalInt(const std::optional<int>& v) {
 }  // namespace
 
 absl::StatusOr<JobStore> JobStore::Open(const std::string& path) {
-  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
-  DLP_ASSIGN_OR_RETURN(int version, MigrateSchema(db));
+  int version = 0;
+  DLP_ASSIGN_OR_RETURN(Database db, OpenStore(path, &version));
   DLP_RETURN_IF_ERROR(BackfillLabels(db));
   JobStore store(std::move(db), path);
   store.schema_version_ = version;

@@ -231,5 +231,9 @@ class JobStore {
 absl::StatusOr<int> MigrateSchema(Database& db, std::optional<int> up_to = std::nullopt);
 // The version the newest migration produces.
 int LatestSchemaVersion();
+// Opens dlpd's store at `path` as each of its stores does (write-ahead log,
+// every commit on disk, foreign keys enforced) and migrates it to the newest
+// schema; `version` gets the schema's version when given.
+absl::StatusOr<Database> OpenStore(const std::string& path, int* version = nullptr);
 
 }  // namespace dlp::server

@@ -308,4 +308,14 @@ absl::StatusOr<int> MigrateSchema(Database& db, std::optional<int> up_to) {
   return static_cast<int>(std::max<size_t>(target, static_cast<size_t>(version)));
 }
 
+absl::StatusOr<Database> OpenStore(const std::string& path, int* version) {
+  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
+  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
+  DLP_ASSIGN_OR_RETURN(int migrated, MigrateSchema(db));
+  if (version) *version = migrated;
+  return db;
+}
+
 }  // namespace dlp::server

@@ -91,10 +91,7 @@ absl::StatusOr<ModelRef> ParseModelRef(absl::string_view text) {
 }
 
 absl::StatusOr<std::unique_ptr<ModelStore>> ModelStore::Open(const std::string& path) {
-  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
-  DLP_RETURN_IF_ERROR(MigrateSchema(db).status());
+  DLP_ASSIGN_OR_RETURN(Database db, OpenStore(path));
   return std::unique_ptr<ModelStore>(new ModelStore(std::move(db)));
 }
 

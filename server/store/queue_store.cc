@@ -114,10 +114,7 @@ std::string QueueCatalog::Names() const {
 }
 
 absl::StatusOr<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& path) {
-  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
-  DLP_RETURN_IF_ERROR(MigrateSchema(db).status());
+  DLP_ASSIGN_OR_RETURN(Database db, OpenStore(path));
   std::unique_ptr<QueueStore> store(new QueueStore(std::move(db)));
   std::lock_guard<std::mutex> lock(store->db_mu_);
   DLP_RETURN_IF_ERROR(store->Refresh());

@@ -66,10 +66,7 @@ absl::StatusOr<Sweep> ReadSweep(const Statement& s) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<SweepStore>> SweepStore::Open(const std::string& path) {
-  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
-  DLP_RETURN_IF_ERROR(MigrateSchema(db).status());
+  DLP_ASSIGN_OR_RETURN(Database db, OpenStore(path));
   return std::unique_ptr<SweepStore>(new SweepStore(std::move(db)));
 }
 

@@ -76,10 +76,7 @@ absl::Status ValidateUnixUser(absl::string_view user) {
 }
 
 absl::StatusOr<std::unique_ptr<TenantStore>> TenantStore::Open(const std::string& path) {
-  DLP_ASSIGN_OR_RETURN(Database db, Database::Open(path));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode=WAL"));
-  DLP_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
-  DLP_RETURN_IF_ERROR(MigrateSchema(db).status());
+  DLP_ASSIGN_OR_RETURN(Database db, OpenStore(path));
   std::unique_ptr<TenantStore> store(new TenantStore(std::move(db)));
   std::lock_guard<std::mutex> lock(store->db_mu_);
   DLP_RETURN_IF_ERROR(store->Refresh());
