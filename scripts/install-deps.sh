@@ -79,7 +79,7 @@ fi
 npm=$(command -v npm || "$here/deps/install-npm.sh" || true)
 web=$here/../web
 if [ -n "$npm" ] && [ -f "$web/package-lock.json" ] && [ ! -d "$web/node_modules" ]; then
-  (cd "$web" && "$npm" ci --no-audit --no-fund --loglevel=error) ||
+  (cd "$web" && "$npm" ci --no-audit --no-fund --no-update-notifier --loglevel=error) ||
     echo "install-deps: npm ci failed; dlpd will be built without its web UI" >&2
 fi
 
