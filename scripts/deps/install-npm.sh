@@ -25,6 +25,7 @@ echo "install-npm: downloading npm $version from registry.npmjs.org" >&2
 curl -fsSL --retry 3 -o "$tarball" "https://registry.npmjs.org/npm/-/npm-$version.tgz"
 if ! echo "$sha512  $tarball" | sha512sum -c --status; then
   echo "install-npm: npm-$version.tgz does not match the SHA-512 in $pins" >&2
+  rm -rf "$staging"
   exit 1
 fi
 tar -xzf "$tarball" -C "$staging/lib" --strip-components=1
