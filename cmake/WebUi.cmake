@@ -3,7 +3,7 @@
 # into web/dist/); ON requires them; OFF never builds it. Either way the tool
 # dlp_embed_ui compiles web/dist into dlpd as a generated source (gzipped
 # copies when zlib is found): a dlpd without it serves a page that says how to
-# build the UI. Sets DLP_UI_ASSETS_SOURCE for dlp_server.
+# build the UI. Sets DLP_UI_ASSETS_SOURCE and the target dlp_ui_embed for dlp_server.
 set(dlp_web_dir ${CMAKE_SOURCE_DIR}/web)
 set(dlp_ui_src ${CMAKE_SOURCE_DIR}/server/ui)
 
@@ -19,6 +19,8 @@ set_target_properties(dlp_embed_ui PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_B
 
 set(DLP_HAVE_UI 0)
 if(NOT DLP_WITH_UI STREQUAL "OFF")
+  # scripts/build.sh passes the npm that scripts/deps/install-npm.sh installed
+  # where none is on PATH.
   find_program(DLP_NPM npm)
   # web/node_modules: scripts/install-deps.sh has put the locked packages in
   # npm's cache, so that the build's `npm ci --offline` needs no network.
@@ -62,10 +64,13 @@ endif()
 
 set(DLP_UI_ASSETS_SOURCE ${CMAKE_BINARY_DIR}/generated/ui_assets_data.cc)
 # Runs every build (the files of web/dist are not known here); the tool
-# rewrites its output only when it changes.
-add_custom_command(OUTPUT ${DLP_UI_ASSETS_SOURCE} ${CMAKE_BINARY_DIR}/web-ui-embed.always
+# rewrites its output only when it changes, and as a byproduct (Ninja's restat)
+# an unchanged file compiles nothing again. Out of the unity batches, so that a
+# changed UI recompiles this file alone.
+add_custom_target(dlp_ui_embed
   COMMAND dlp_embed_ui ${dlp_ui_dist} ${DLP_UI_ASSETS_SOURCE}
-  DEPENDS dlp_embed_ui ${dlp_ui_depends}
+  BYPRODUCTS ${DLP_UI_ASSETS_SOURCE}
+  DEPENDS ${dlp_ui_depends}
   COMMENT "Embedding the web UI's files"
   VERBATIM)
-set_source_files_properties(${CMAKE_BINARY_DIR}/web-ui-embed.always PROPERTIES SYMBOLIC TRUE)
+set_source_files_properties(${DLP_UI_ASSETS_SOURCE} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)

@@ -22,16 +22,22 @@ python=()
 if [ -x "$dlp_deps_dir/python-package/bin/pytest" ]; then
   python=(-DDLP_PYTHON_VENV="$dlp_deps_dir/python-package")
 fi
+# npm from the npm registry (scripts/deps/install-npm.sh) where none is on PATH.
+npm=()
+if ! command -v npm >/dev/null && [ -x "$dlp_deps_dir/npm/bin/npm" ]; then
+  npm=(-DDLP_NPM="$dlp_deps_dir/npm/bin/npm")
+fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" \
-    "${python[@]}" "$@"
+    "${python[@]}" "${npm[@]}" "$@"
 elif [ $# -gt 0 ] || { [ ${#python[@]} -gt 0 ] &&
                        ! grep -q "^DLP_PYTHON_VENV:PATH=." "$build_dir/CMakeCache.txt"; } ||
      { [ ${#cuda[@]} -gt 0 ] &&
-       grep -qx "CMAKE_CUDA_COMPILER:FILEPATH=NOTFOUND" "$build_dir/CMakeCache.txt"; }; then
-  # A toolkit or venv installed after the folder was configured (the quick
+       grep -qx "CMAKE_CUDA_COMPILER:FILEPATH=NOTFOUND" "$build_dir/CMakeCache.txt"; } ||
+     { [ ${#npm[@]} -gt 0 ] && grep -q "^DLP_NPM:FILEPATH=.*NOTFOUND" "$build_dir/CMakeCache.txt"; }; then
+  # A toolkit, venv or npm installed after the folder was configured (the quick
   # start's build, reused by scripts/test.sh) joins it here.
-  cmake -S . -B "$build_dir" "${cuda[@]}" "${python[@]}" "$@"
+  cmake -S . -B "$build_dir" "${cuda[@]}" "${python[@]}" "${npm[@]}" "$@"
 fi
 targets=()
 if [ -n "${BUILD_TARGETS:-}" ]; then

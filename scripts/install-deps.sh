@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what dlp's programs need to build and run (dlp, dlpd with its web UI,
-# dlp-run, fmnist-train and its data set), from Debian 12's packages and the
-# dashboard's npm packages: what scripts/quickstart.sh and the README's Install
-# need. With --tests also what only the tests, benchmarks and sanitized builds
-# use (clang, Slurm, sshd, Open MPI, Chromium, ...); with --cuda also the CUDA
-# toolkit from NVIDIA's wheels (scripts/deps/install-cuda.sh), so that the CUDA
-# code paths compile; with --python also the Python package's module and test
-# dependencies (pybind11, pytest, pandas: scripts/deps/install-python.sh); with
-# --frameworks also TensorFlow, JAX and PyTorch from PyPI in a virtual
-# environment (scripts/deps/install-frameworks.sh), for the `frameworks` tests.
+# dlp-run, fmnist-train and its data set), from Debian 12's packages and, from
+# the npm registry, npm itself where the machine has none and the dashboard's
+# packages: what scripts/quickstart.sh and the README's Install need. With --tests
+# also what only the tests, benchmarks and sanitized builds use (clang, Slurm,
+# sshd, Open MPI, Chromium, ...); with --cuda also the CUDA toolkit from NVIDIA's
+# wheels (scripts/deps/install-cuda.sh), so that the CUDA code paths compile; with
+# --python also the Python package's module and test dependencies (pybind11,
+# pytest, pandas: scripts/deps/install-python.sh); with --frameworks also
+# TensorFlow, JAX and PyTorch from PyPI in a virtual environment
+# (scripts/deps/install-frameworks.sh), for the `frameworks` tests.
 # scripts/test.sh asks for all four. Idempotent: what is present is kept.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +23,7 @@ for arg in "$@"; do
     --cuda) with_cuda=1 ;;
     --python) with_python=1 ;;
     --frameworks) with_frameworks=1 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown option '$arg' (expected --tests, --cuda, --python or --frameworks)" >&2; exit 2 ;;
   esac
 done
@@ -55,9 +56,11 @@ if [ "$with_cuda" = 1 ] || [ "$with_python" = 1 ] || [ "$with_frameworks" = 1 ];
   packages+=(python3 python3-venv)  # the project's own virtual environments (scripts/deps/)
 fi
 # web/: Node and npm build the dashboard (`npm ci` from web/package-lock.json).
-# A Node installed from elsewhere (NodeSource) brings its own npm, which
-# Debian's npm package would conflict with.
-if ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
+# Debian's nodejs, and npm from the npm registry (scripts/deps/install-npm.sh)
+# rather than Debian's npm package and its ~360 node-* packages. A Node installed
+# from elsewhere (NodeSource) brings its own npm.
+if ! command -v node >/dev/null; then packages+=(nodejs); fi
+if ! command -v npm >/dev/null; then packages+=(curl); fi  # install-npm.sh's download
 
 missing=()
 for p in "${packages[@]}"; do
@@ -73,9 +76,10 @@ fi
 
 # The dashboard's npm packages, exactly as web/package-lock.json pins them: this
 # fills npm's cache, from which the build's `npm ci --offline` installs them.
+npm=$(command -v npm || "$here/deps/install-npm.sh" || true)
 web=$here/../web
-if command -v npm >/dev/null && [ -f "$web/package-lock.json" ] && [ ! -d "$web/node_modules" ]; then
-  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error) ||
+if [ -n "$npm" ] && [ -f "$web/package-lock.json" ] && [ ! -d "$web/node_modules" ]; then
+  (cd "$web" && "$npm" ci --no-audit --no-fund --no-update-notifier --loglevel=error) ||
     echo "install-deps: npm ci failed; dlpd will be built without its web UI" >&2
 fi
 
