@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "checkpoint/resume.h"
 
 namespace dlp::fmnist {
 namespace {
@@ -14,31 +15,6 @@ struct StartHeader {
   Position at;
 };
 static_assert(sizeof(StartHeader) == 7 * sizeof(int64_t));
-
-std::string ResumeNote(const std::string& path, const Position& at, int ranks) {
-  if (at.epoch_samples == 0) return absl::StrCat("resuming from ", path, " after epoch ", at.epoch);
-  return absl::StrCat("resuming from ", path, " at step ", at.step, ", ", at.epoch_samples,
-                      " samples into epoch ", at.epoch + 1, ", with ", ranks,
-                      " rank(s) and the global batch of ", at.batch);
-}
-
-// A checkpoint this run can go on from, or why not.
-absl::Status Usable(const TrainOptions& o, const Network& net, const std::string& path,
-                    const Checkpoint& c) {
-  if (c.model != net.model() || c.params.size() != net.parameter_count()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, " holds a ", c.model, " model with ", c.params.size(),
-        " parameters; this run trains ", net.model(), " (", net.parameter_count(),
-        "): use another --checkpoint folder"));
-  }
-  if (c.at.batch != 0 && c.at.batch != o.batch) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, " was trained with a global batch of ", c.at.batch, "; this run asks for --batch ",
-        o.batch, ": give --batch ", c.at.batch, " (the per-rank batch follows from the ranks) "
-        "or use another --checkpoint folder"));
-  }
-  return absl::OkStatus();
-}
 
 }  // namespace
 
@@ -56,7 +32,9 @@ absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Rank
     const std::string path = CheckpointPath(o.checkpoint_dir);
     if (!o.checkpoint_dir.empty()) loaded = LoadCheckpoint(o.checkpoint_dir);
     if (loaded.ok()) {
-      if (absl::Status usable = Usable(o, net, path, *loaded); !usable.ok()) loaded = usable;
+      absl::Status usable =
+          CheckResumable(*loaded, path, net.model(), net.parameter_count(), o.batch);
+      if (!usable.ok()) loaded = usable;
     }
     if (loaded.ok()) {
       std::copy(loaded->params.begin(), loaded->params.end(), start.params_and_velocity.begin());
@@ -81,16 +59,6 @@ absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Rank
   start.at = header.at;
   start.at.batch = o.batch;
   return start;
-}
-
-absl::Status SaveFromDevice(Kernels& k, const std::string& model, const float* params,
-                            const float* velocity, size_t count, const Position& at,
-                            const std::string& dir, const std::string& name) {
-  Checkpoint c{model, at, std::vector<float>(count), std::vector<float>(count)};
-  k.CopyToHost(c.params.data(), params, count * sizeof(float));
-  k.CopyToHost(c.velocity.data(), velocity, count * sizeof(float));
-  DLP_RETURN_IF_ERROR(k.Check());
-  return SaveCheckpointAs(dir, name, c);
 }
 
 absl::Status StopAt(const TrainOptions& o, const Position& at, Ranks& ranks,

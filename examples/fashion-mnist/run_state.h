@@ -10,7 +10,6 @@
 #include "checkpoint/checkpoint.h"
 #include "dlp/status.h"
 #include "models/network.h"
-#include "nn/kernels.h"
 #include "ranks.h"
 #include "trainer.h"
 
@@ -26,11 +25,6 @@ struct StartState {
 // the batches it was cut into); Aborted on the other ranks then.
 absl::StatusOr<StartState> Start(const TrainOptions& o, const Network& net, Ranks& ranks,
                                  const TrainObserver& observer);
-
-// Rank 0: writes the model on the device at `at` as DIR/NAME (checkpoint.h).
-absl::Status SaveFromDevice(Kernels& k, const std::string& model, const float* params,
-                            const float* velocity, size_t count, const Position& at,
-                            const std::string& dir, const std::string& name);
 
 // Ends a run that every rank agreed to stop after the step that reached `at`
 // (stop_request.h): rank 0 writes the checkpoint through `save` when there is

@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "data/batch_loader.h"
-#include "data/host_dataset.h"
+#include "data/data_phase_delay.h"
+#include "engine/engine.h"
 #include "data_parallel_step.h"
 #include "dlp/trace.h"
-#include "models/network.h"
+#include "models/evaluate.h"
 #include "nn/flush_denormals.h"
 #include "nn/rng.h"
 #include "parallel/collective.h"
@@ -22,22 +22,12 @@
 namespace dlp::fmnist {
 namespace {
 
-constexpr int kEvalChunk = 256;
 // Every rank holds a batch's activations; a batch larger than the training set
 // only asks for memory.
 constexpr int kMaxBatch = 1 << 16;
 
 // Every rank reports its batch loss every kMetricEvery steps (DLP_METRIC lines).
 constexpr long kMetricEvery = 10;
-
-// Fault injection for tests of `dlp profile`: DLP_TEST_SLOW_RANK=R and
-// DLP_TEST_SLOW_MS=N make rank R sleep N ms in every step's data phase.
-int SlowDataMs(int rank) {
-  const char* slow_rank = std::getenv("DLP_TEST_SLOW_RANK");
-  const char* slow_ms = std::getenv("DLP_TEST_SLOW_MS");
-  if (slow_rank == nullptr || slow_ms == nullptr || std::atoi(slow_rank) != rank) return 0;
-  return std::max(0, std::atoi(slow_ms));
-}
 
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -54,59 +44,10 @@ absl::Status Validate(const TrainOptions& o) {
     return absl::InvalidArgumentError("--momentum must be in [0, 1)");
   }
   if (o.weight_decay < 0) return absl::InvalidArgumentError("--weight-decay must not be negative");
-  if (o.hidden < 2 || o.hidden > 8192) {
-    return absl::InvalidArgumentError("--hidden must be from 2 to 8192");
-  }
-  if (o.limit_train < 0 || o.limit_test < 0) {
-    return absl::InvalidArgumentError("--limit-train and --limit-test must not be negative");
-  }
   if (o.bucket_kb < 1 || o.bucket_kb > (1 << 20)) {
     return absl::InvalidArgumentError("--bucket-kb must be between 1 and 1048576");
   }
-  if (o.shard_optimizer == Toggle::kOn && o.overlap == Toggle::kOn) {
-    return absl::InvalidArgumentError(
-        "--shard-optimizer on and --overlap exclude each other: a sharded step reduce-scatters "
-        "the whole gradient after backward");
-  }
-  if (o.shared_model == Toggle::kOn &&
-      (o.shard_optimizer == Toggle::kOff || o.overlap == Toggle::kOn)) {
-    return absl::InvalidArgumentError(
-        "--shared-model on needs the sharded optimizer, which --shard-optimizer off and "
-        "--overlap exclude");
-  }
-  return absl::OkStatus();
-}
-
-// This rank's contiguous share [lo, hi) of `n` items.
-std::pair<int, int> Slice(int n, int rank, int size) {
-  return {static_cast<int>(int64_t{n} * rank / size),
-          static_cast<int>(int64_t{n} * (rank + 1) / size)};
-}
-
-// Buckets beside backward pay off only where the bucket thread has a core of
-// its own (or the GPU computes); otherwise it takes turns with backward.
-bool ShouldOverlap(Toggle overlap, const std::string& device, int local_ranks) {
-  if (overlap != Toggle::kAuto) return overlap == Toggle::kOn;
-  if (device == "cuda") return true;
-  return static_cast<long>(std::thread::hardware_concurrency()) >= 2L * local_ranks;
-}
-
-absl::StatusOr<double> TestAccuracy(const Samples& test, Network& net, Kernels& k,
-                                    const float* params, Ranks& ranks) {
-  const auto [lo, hi] = Slice(test.count, ranks.rank(), ranks.size());
-  std::vector<int> order(test.count);
-  for (int i = 0; i < test.count; ++i) order[i] = i;
-  BatchLoader loader(&k, kEvalChunk);
-  float counts[2] = {0, static_cast<float>(hi - lo)};
-  for (int begin = lo; begin < hi; begin += kEvalChunk) {
-    const int rows = std::min(kEvalChunk, hi - begin);
-    loader.Load(test, order.data() + begin, rows);
-    counts[0] +=
-        static_cast<float>(net.Evaluate(params, loader.x(), loader.labels(), rows).correct);
-  }
-  DLP_RETURN_IF_ERROR(k.Check());
-  DLP_RETURN_IF_ERROR(ranks.AllreduceSum(counts, 2));
-  return counts[1] > 0 ? static_cast<double>(counts[0]) / counts[1] : 0.0;
+  return ValidateEngineOptions(o.engine, o.overlap);
 }
 
 }  // namespace
@@ -116,44 +57,41 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   // Before the communicator and the bucket thread start, so that they inherit it.
   const ScopedFlushDenormals flush_denormals;
   DLP_ASSIGN_OR_RETURN(std::unique_ptr<Ranks> ranks, Ranks::Join());
-  // The engine's own parts (the data read once a host, the sharded steps)
-  // take their collectives on the same communicator.
+  // The engine's own parts (the data read once a host, the sharded steps,
+  // the evaluation) take their collectives on the same communicator.
   Collective engine_group(ranks->comm());
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Kernels> kernels, MakeKernels(o.device));
-  DLP_ASSIGN_OR_RETURN(
-      const HostDatasets data,
-      LoadDatasetsOncePerHost(engine_group, o.data_dir, o.limit_train, o.limit_test));
-  const Samples& train = data.train;
-  const Samples& test = data.test;
-  DLP_ASSIGN_OR_RETURN(std::unique_ptr<Network> net,
-                       Network::Create(o.model, o.hidden, kernels.get()));
+  DLP_ASSIGN_OR_RETURN(const Engine engine, Engine::Create(o.engine, engine_group));
+  Kernels* const kernels = engine.kernels.get();
+  Network& net = *engine.net;
+  const Samples& train = engine.data.train;
   const bool rank0 = ranks->rank() == 0;
-  const bool overlap = ranks->size() > 1 && o.shard_optimizer != Toggle::kOn &&
+  const bool overlap = ranks->size() > 1 && o.engine.ShardOptimizer() != Toggle::kOn &&
                        ShouldOverlap(o.overlap, kernels->name(), ranks->local_size());
-  const size_t count = net->parameter_count();
+  const size_t count = net.parameter_count();
   const int per_rank = (o.batch + ranks->size() - 1) / ranks->size();
   // How the gradient meets the other ranks': all-reduced (data_parallel_step.h)
   // unless the engine's sharded step was asked for.
   DLP_ASSIGN_OR_RETURN(
       std::unique_ptr<TrainingStep> parallel_step,
-      MakeShardedStep({.shard_optimizer = o.shard_optimizer,
-                       .shared_model = o.shared_model,
+      MakeShardedStep({.shard_optimizer = o.engine.ShardOptimizer(),
+                       .shared_model = o.engine.shared_model,
                        .overlap = overlap,
                        .local_ranks = ranks->local_size(),
                        .per_rank = per_rank},
-                      &engine_group, kernels.get(), *net));
+                      &engine_group, kernels, net));
   if (parallel_step == nullptr) {
-    parallel_step = std::make_unique<DataParallelStep>(ranks.get(), kernels.get(), count, overlap,
+    parallel_step = std::make_unique<DataParallelStep>(ranks.get(), kernels, count, overlap,
                                                        size_t{1024} * o.bucket_kb);
   }
   if (rank0 && observer.on_note) {
-    observer.on_note(absl::StrCat("training ", o.model, " (", count, " parameters) on ",
+    const bool read_once = engine.data.read_once;
+    observer.on_note(absl::StrCat("training ", o.engine.model, " (", count, " parameters) on ",
                                   kernels->name(), ", ", ranks->size(), " rank(s), ", train.count,
-                                  " samples", data.read_once ? " read once on this host" : "",
+                                  " samples", read_once ? " read once on this host" : "",
                                   ranks->size() > 1 ? parallel_step->Describe() : ""));
   }
 
-  DLP_ASSIGN_OR_RETURN(StartState start, Start(o, *net, *ranks, observer));
+  DLP_ASSIGN_OR_RETURN(StartState start, Start(o, net, *ranks, observer));
   const float* const start_params = start.params_and_velocity.data();
   DLP_RETURN_IF_ERROR(parallel_step->Load(start_params, start_params + count));
   start.params_and_velocity = {};
@@ -162,11 +100,11 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
   float* const velocity = parallel_step->velocity();
 
   Rng rng(resume.rng_state);
-  BatchLoader loader(kernels.get(), per_rank, parallel_step->batch_slot());
-  const int slow_ms = SlowDataMs(ranks->rank());
+  BatchLoader loader(kernels, per_rank, parallel_step->batch_slot());
+  const DataPhaseDelay delay(ranks->rank());  // none unless a test asks
   // Rank 0 writes the model and where the run stands (`at`) as DIR/NAME.
   const auto save = [&](const Position& at, const std::string& dir, const std::string& name) {
-    return SaveFromDevice(*kernels, o.model, params, velocity, count, at, dir, name);
+    return engine.Save(params, velocity, at, dir, name);
   };
   long step = static_cast<long>(resume.step);
   const long steps_per_epoch = (train.count + o.batch - 1) / o.batch;
@@ -181,9 +119,9 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
     double loss = resumed ? resume.epoch_loss : 0;
     for (int begin = first_sample; begin < train.count; begin += o.batch) {
       const int global = std::min(o.batch, train.count - begin);
-      const auto [lo, hi] = Slice(global, ranks->rank(), ranks->size());
+      const auto [lo, hi] = RankSlice(global, ranks->rank(), ranks->size());
       const float lr =
-          LearningRate(o.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
+          LearningRate(o.engine.lr_schedule, o.lr, (epoch - 1) * steps_per_epoch + begin / o.batch,
                        o.epochs * steps_per_epoch);
       const float grad_scale = 1.0f / static_cast<float>(global);
       const auto momentum_step = [&](float* p, float* v, const float* g, size_t n) {
@@ -193,12 +131,12 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       if (hi > lo) {
         dlp_trace_begin_cat("data", "phase");
         loader.Load(train, order.data() + begin + lo, hi - lo);
-        if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
+        delay.Apply();
         dlp_trace_end();
       }
       DLP_ASSIGN_OR_RETURN(
           const TrainingStep::Result summed,
-          parallel_step->Run(*net, loader.x(), loader.labels(), hi - lo, momentum_step));
+          parallel_step->Run(net, loader.x(), loader.labels(), hi - lo, momentum_step));
       loss += summed.loss;
       dlp_trace_end_arg("samples", hi - lo);
       ++step;
@@ -215,7 +153,8 @@ absl::Status Train(const TrainOptions& o, const TrainObserver& observer) {
       }
     }
     const double train_seconds = Since(epoch_start);
-    DLP_ASSIGN_OR_RETURN(const double accuracy, TestAccuracy(test, *net, *kernels, params, *ranks));
+    DLP_ASSIGN_OR_RETURN(const double accuracy,
+                         TestAccuracy(engine.data.test, net, *kernels, params, engine_group));
     DLP_RETURN_IF_ERROR(parallel_step->GatherVelocity());  // for the checkpoint
     EpochReport report{epoch, train.count > 0 ? loss / train.count : 0.0, accuracy,
                        Since(epoch_start),

@@ -15,29 +15,19 @@
 #include <functional>
 #include <string>
 
-#include "data/dataset.h"
 #include "dlp/status.h"
-#include "nn/kernels.h"
-#include "nn/lr_schedule.h"
-#include "step/sharded_step.h"
+#include "engine/engine_options.h"
 
 namespace dlp::fmnist {
 
 struct TrainOptions {
-  std::string data_dir = kDefaultDataDir;
-  std::string model = "mlp";
   int epochs = 5;
   int batch = 64;  // global, across all ranks
   float lr = 0.05f;
-  LrSchedule lr_schedule = LrSchedule::kConstant;
   float momentum = 0.9f;
   float weight_decay = 0;  // L2 penalty added to the gradient: wd * params
-  int hidden = 256;        // mlp: the first hidden layer's width (the second has half)
   uint64_t seed = 1;
   std::string checkpoint_dir;  // empty: no checkpoints
-  DeviceKind device = DeviceKind::kAuto;
-  int limit_train = 0;  // > 0: only the first N training samples
-  int limit_test = 0;   // > 0: only the first N test samples
   // All-reduce the gradient in buckets of at least bucket_kb KiB while backward
   // runs (gradient_buckets.h), or once after backward. kAuto overlaps where a
   // GPU computes or the host has a spare core for each rank's bucket thread:
@@ -45,11 +35,9 @@ struct TrainOptions {
   // (bench/history/RESULTS-2026.md, "Trainer scaling").
   Toggle overlap = Toggle::kAuto;
   int bucket_kb = 128;
-  // The default step is what a PyTorch DDP or Keras program does (above). The
-  // engine's own optimisations, asked for by name (step/sharded_step.h): a
-  // sharded optimizer, and one model in shared memory for the ranks of a host.
-  Toggle shard_optimizer = Toggle::kOff;
-  Toggle shared_model = Toggle::kOff;
+  // The data, the model, the device and the engine's own steps (the default
+  // step is what a PyTorch DDP or Keras program does, above).
+  EngineOptions engine;
 };
 
 struct EpochReport {

@@ -3,12 +3,20 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "data/host_dataset.h"
 #include "nn/kernels.h"
 
 namespace dlp::fmnist {
+
+// Rank `rank`'s contiguous share [lo, hi) of `n` items (a global batch, the
+// test set) cut among `size` ranks.
+inline std::pair<int, int> RankSlice(int n, int rank, int size) {
+  return {static_cast<int>(int64_t{n} * rank / size),
+          static_cast<int>(int64_t{n} * (rank + 1) / size)};
+}
 
 class BatchLoader {
  public:

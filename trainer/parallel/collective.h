@@ -1,7 +1,7 @@
 // The engine's view of the ranks: the program's dlp_comm (dlp/comm.h), which
 // it joined and owns, or a group of one process without a communicator. What
 // the engine's own parts need of it: shared memory, the block collectives of
-// the sharded optimizer, broadcasts and barriers.
+// the sharded optimizer, the evaluation's sum, broadcasts and barriers.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +37,8 @@ class Collective {
   int rank() const { return rank_; }
   int size() const { return size_; }
 
+  // In place; every rank gets the element-wise sum.
+  absl::Status AllreduceSum(float* data, size_t count);
   // `data` holds size() blocks of `block` floats: this rank's block, in place,
   // becomes the element-wise sum of every rank's.
   absl::Status ReduceScatterSum(float* data, size_t block);

@@ -116,6 +116,20 @@ std::optional<int64_t> YamlReader::Int(const YAML::Node& node, absl::string_view
   return std::nullopt;
 }
 
+std::optional<std::string> YamlReader::String(const YAML::Node& map, absl::string_view parent,
+                                              schema::StringField field) {
+  const YAML::Node node = Child(map, field.field);
+  if (!Present(node)) return std::nullopt;
+  return String(node, JoinPath(parent, field.field.name));
+}
+
+std::optional<int64_t> YamlReader::Int(const YAML::Node& map, absl::string_view parent,
+                                       schema::IntField field) {
+  const YAML::Node node = Child(map, field.field);
+  if (!Present(node)) return std::nullopt;
+  return Int(node, JoinPath(parent, field.field.name));
+}
+
 std::optional<std::vector<std::string>> YamlReader::StringList(const YAML::Node& node,
                                                                absl::string_view path) {
   if (!node.IsSequence()) {

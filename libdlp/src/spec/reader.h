@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "spec/diagnostics.h"
 #include "spec/rules.h"
+#include "spec/schema_field.h"
 #include "yaml-cpp/yaml.h"
 
 namespace dlp::internal {
@@ -56,6 +57,19 @@ class YamlReader {
   // The value of `key` in `map`, or an undefined node when absent or null.
   static YAML::Node Child(const YAML::Node& map, absl::string_view key);
   static bool Present(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }
+  // The same for a member of a schema object (schema/fields.h): a member the
+  // schema lacks does not compile.
+  static YAML::Node Child(const YAML::Node& map, const schema::Field& field) {
+    return Child(map, field.name);
+  }
+
+  // The member `field` of `map` (the map at `parent`), read as the schema's
+  // type: a field the schema gives another type does not compile. Nothing
+  // when it is absent or null, or (reported) of another type.
+  std::optional<std::string> String(const YAML::Node& map, absl::string_view parent,
+                                    schema::StringField field);
+  std::optional<int64_t> Int(const YAML::Node& map, absl::string_view parent,
+                             schema::IntField field);
 
   std::optional<std::string> String(const YAML::Node& node, absl::string_view path);
   std::optional<int64_t> Int(const YAML::Node& node, absl::string_view path);

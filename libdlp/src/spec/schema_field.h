@@ -1,8 +1,8 @@
 // What the build knows of schema/api.schema.json's objects: one `Field` per
 // member, generated into "schema/fields.h" (schema/cpp_fields.py) for the job
-// spec and everything under it. The decoder finds members, refuses unknown
-// ones, suggests names and checks types and enum values by these tables, so a
-// name, type or enum value is written once, in the schema.
+// spec, the sweep spec and everything under them. The decoders find members,
+// refuse unknown ones, suggest names and check types and enum values by these
+// tables, so a name, type or enum value is written once, in the schema.
 #pragma once
 
 #include <cstdint>

@@ -16,14 +16,21 @@
 namespace dlp::internal {
 namespace {
 
-constexpr absl::string_view kSpecFields[] = {"objective",   "search",     "maxTrials",
-                                             "parallelism", "parameters", "template"};
-constexpr absl::string_view kObjectiveFields[] = {"metric", "goal"};
-constexpr absl::string_view kGoals[] = {"maximize", "minimize"};
-constexpr absl::string_view kSearchFields[] = {"algorithm", "seed", "resource",
-                                               "min",       "max",  "reductionFactor"};
+// The schema's tables of a sweep spec's objects (schema/fields.h).
+namespace sweepf = schema::sweep_spec;
+namespace objectivef = schema::sweep_spec_objective;
+namespace searchf = schema::sweep_spec_search;
+namespace paramf = schema::sweep_parameter;
+
+// The document's spec: SweepSpec's fields but metadata's (as a job's).
+constexpr auto kSpecFields = Reshaped<std::size(sweepf::kFieldNames) - std::size(kMetadataFields)>(
+    sweepf::kFieldNames, kMetadataFields);
+// A parameter: SweepParameter's fields but its name, its key in spec.parameters.
+constexpr absl::string_view kSweepParameterKey[] = {"name"};
+constexpr auto kParameterFields =
+    Reshaped<std::size(paramf::kFieldNames) - 1>(paramf::kFieldNames, kSweepParameterKey);
+// The schema gives these as strings; the names are the decoder's.
 constexpr absl::string_view kAlgorithms[] = {"grid", "random", "asha"};
-constexpr absl::string_view kParameterFields[] = {"type", "min", "max", "steps", "values"};
 constexpr absl::string_view kTypes[] = {"int", "float", "logfloat", "categorical"};
 
 class SweepDecoder {
@@ -47,13 +54,13 @@ class SweepDecoder {
   void Metadata(const YAML::Node& root, SweepSpec& spec) {
     const YAML::Node meta = YamlReader::Child(root, "metadata");
     if (YamlReader::Present(meta) && r_.CheckMap(meta, "metadata", "a map", kMetadataFields)) {
-      if (YAML::Node n = YamlReader::Child(meta, "name"); YamlReader::Present(n)) {
+      if (YAML::Node n = YamlReader::Child(meta, sweepf::kName); YamlReader::Present(n)) {
         if (auto v = r_.String(n, "metadata.name")) {
           spec.name = *v;
           if (options_.name.empty()) r_.Check(n, "metadata.name", CheckSweepName(*v));
         }
       }
-      if (YAML::Node n = YamlReader::Child(meta, "labels"); YamlReader::Present(n)) {
+      if (YAML::Node n = YamlReader::Child(meta, sweepf::kLabels); YamlReader::Present(n)) {
         if (auto v = r_.StringMap(n, "metadata.labels", CheckLabelKey, CheckLabelValue);
             v && r_.Check(n, "metadata.labels", CheckLabelCount(v->size() + 2))) {
           spec.labels = *v;
@@ -65,7 +72,7 @@ class SweepDecoder {
       if (Problem p = CheckSweepName(spec.name)) diagnostics_.AddPlain("--name: " + *p);
     } else if (spec.name.empty()) {
       r_.Required(YamlReader::Present(meta) ? meta : root,
-                  YamlReader::Present(meta) ? "metadata" : "", "name", kMetadataFields,
+                  YamlReader::Present(meta) ? "metadata" : "", sweepf::kName.name, kMetadataFields,
                   "required; a sweep needs a name (or pass --name)");
     }
   }
@@ -80,14 +87,12 @@ class SweepDecoder {
   }
 
   // An integer field in [lo, hi]; `into` keeps its value when absent.
-  void IntField(const YAML::Node& map, absl::string_view path, absl::string_view field, int lo,
+  void IntField(const YAML::Node& map, absl::string_view path, schema::IntField field, int lo,
                 int hi, int& into) {
-    const YAML::Node n = YamlReader::Child(map, field);
-    if (!YamlReader::Present(n)) return;
-    const std::string at = JoinPath(path, field);
-    if (std::optional<int64_t> v = r_.Int(n, at)) {
+    if (std::optional<int64_t> v = r_.Int(map, path, field)) {
       if (*v < lo || *v > hi) {
-        r_.Report(n, at, absl::StrCat(*v, " is out of range; expected ", lo, " to ", hi));
+        r_.Report(YamlReader::Child(map, field.field), JoinPath(path, field.field.name),
+                  absl::StrCat(*v, " is out of range; expected ", lo, " to ", hi));
       } else {
         into = static_cast<int>(*v);
       }
@@ -96,29 +101,29 @@ class SweepDecoder {
 
   // One of `names` at `field`; nullopt when absent or unknown (reported).
   std::optional<std::string> Choice(const YAML::Node& map, absl::string_view path,
-                                    absl::string_view field,
+                                    schema::StringField field,
                                     std::span<const absl::string_view> names) {
-    const YAML::Node n = YamlReader::Child(map, field);
+    const YAML::Node n = YamlReader::Child(map, field.field);
     if (!YamlReader::Present(n)) return std::nullopt;
-    const std::string at = JoinPath(path, field);
+    const std::string at = JoinPath(path, field.field.name);
     std::optional<std::string> v = r_.String(n, at);
     if (!v) return std::nullopt;
     for (absl::string_view name : names) {
       if (name == *v) return v;
     }
-    r_.Report(n, at, UnknownName(field, *v, names));
+    r_.Report(n, at, UnknownName(field.field.name, *v, names));
     return std::nullopt;
   }
 
   void Body(const YAML::Node& body, SweepSpec& spec) {
     Objective(body, spec);
     Search(body, spec);
-    IntField(body, "spec", "maxTrials", 1, kMaxSweepTrials, spec.max_trials);
-    IntField(body, "spec", "parallelism", 1, kMaxSweepParallelism, spec.parallelism);
+    IntField(body, "spec", sweepf::kMaxTrials, 1, kMaxSweepTrials, spec.max_trials);
+    IntField(body, "spec", sweepf::kParallelism, 1, kMaxSweepParallelism, spec.parallelism);
     Parameters(body, spec);
-    const YAML::Node tmpl = YamlReader::Child(body, "template");
+    const YAML::Node tmpl = YamlReader::Child(body, sweepf::kTemplate);
     if (!YamlReader::Present(tmpl)) {
-      r_.Required(body, "spec", "template", kSpecFields,
+      r_.Required(body, "spec", sweepf::kTemplate.name, kSpecFields,
                   "required; the job each trial runs (a job spec's `spec`)");
     } else {
       Template(tmpl, spec);
@@ -129,74 +134,76 @@ class SweepDecoder {
   }
 
   void Objective(const YAML::Node& body, SweepSpec& spec) {
-    const YAML::Node n = YamlReader::Child(body, "objective");
+    const YAML::Node n = YamlReader::Child(body, sweepf::kObjective);
     if (!YamlReader::Present(n)) {
-      r_.Required(body, "spec", "objective", kSpecFields,
+      r_.Required(body, "spec", sweepf::kObjective.name, kSpecFields,
                   "required; e.g. objective: {metric: test_accuracy, goal: maximize}");
       return;
     }
-    if (!r_.CheckMap(n, "spec.objective", "a map with metric and goal", kObjectiveFields)) return;
-    if (YAML::Node m = YamlReader::Child(n, "metric"); YamlReader::Present(m)) {
-      if (auto v = r_.String(m, "spec.objective.metric")) {
+    if (!r_.CheckMap(n, "spec.objective", "a map with metric and goal", objectivef::kFieldNames)) {
+      return;
+    }
+    if (YAML::Node m = YamlReader::Child(n, objectivef::kMetric); YamlReader::Present(m)) {
+      if (auto v = r_.String(n, "spec.objective", objectivef::kMetric)) {
         if (Problem p = CheckParameterName(*v)) {
           r_.Report(m, "spec.objective.metric", absl::StrCat("a metric name: ", *p));
         }
         spec.objective.metric = *v;
       }
     } else {
-      r_.Required(n, "spec.objective", "metric", kObjectiveFields,
+      r_.Required(n, "spec.objective", objectivef::kMetric.name, objectivef::kFieldNames,
                   "required; the DLP_METRIC name the trials report");
     }
-    if (auto goal = Choice(n, "spec.objective", "goal", kGoals)) {
+    if (auto goal = Choice(n, "spec.objective", objectivef::kGoal, objectivef::kGoal.values)) {
       spec.objective.maximize = *goal == "maximize";
     }
   }
 
   void Search(const YAML::Node& body, SweepSpec& spec) {
-    const YAML::Node n = YamlReader::Child(body, "search");
+    const YAML::Node n = YamlReader::Child(body, sweepf::kSearch);
     if (!YamlReader::Present(n)) {
-      r_.Required(body, "spec", "search", kSpecFields,
+      r_.Required(body, "spec", sweepf::kSearch.name, kSpecFields,
                   "required; e.g. search: {algorithm: random, seed: 7}");
       return;
     }
-    if (!r_.CheckMap(n, "spec.search", "a map", kSearchFields)) return;
+    if (!r_.CheckMap(n, "spec.search", "a map", searchf::kFieldNames)) return;
     SearchSpec& s = spec.search;
-    if (auto a = Choice(n, "spec.search", "algorithm", kAlgorithms)) {
+    if (auto a = Choice(n, "spec.search", searchf::kAlgorithm, kAlgorithms)) {
       s.algorithm = *a == "grid"     ? SearchAlgorithm::kGrid
                     : *a == "random" ? SearchAlgorithm::kRandom
                                      : SearchAlgorithm::kAsha;
-    } else if (!YamlReader::Present(YamlReader::Child(n, "algorithm"))) {
-      r_.Required(n, "spec.search", "algorithm", kSearchFields,
+    } else if (!YamlReader::Present(YamlReader::Child(n, searchf::kAlgorithm))) {
+      r_.Required(n, "spec.search", searchf::kAlgorithm.name, searchf::kFieldNames,
                   "required; one of grid, random, asha");
     }
     int seed = 0;
-    IntField(n, "spec.search", "seed", 0, INT32_MAX, seed);
+    IntField(n, "spec.search", searchf::kSeed, 0, INT32_MAX, seed);
     s.seed = static_cast<uint64_t>(seed);
     const bool asha = s.algorithm == SearchAlgorithm::kAsha;
-    for (absl::string_view field : {"resource", "min", "max", "reductionFactor"}) {
-      const YAML::Node f = YamlReader::Child(n, field);
+    for (const schema::Field* field :
+         {&searchf::kResource, &searchf::kMin, &searchf::kMax, &searchf::kReductionFactor}) {
+      const YAML::Node f = YamlReader::Child(n, *field);
       if (!asha && YamlReader::Present(f)) {
-        r_.Report(f, JoinPath("spec.search", field), "only asha has this field");
+        r_.Report(f, JoinPath("spec.search", field->name), "only asha has this field");
       }
     }
     if (!asha) return;
-    if (YAML::Node f = YamlReader::Child(n, "resource"); YamlReader::Present(f)) {
-      if (auto v = r_.String(f, "spec.search.resource")) s.resource = *v;
-    }
-    IntField(n, "spec.search", "min", 1, kMaxAshaResource, s.min_resource);
-    if (!YamlReader::Present(YamlReader::Child(n, "max"))) {
-      r_.Required(n, "spec.search", "max", kSearchFields,
+    if (auto v = r_.String(n, "spec.search", searchf::kResource)) s.resource = *v;
+    IntField(n, "spec.search", searchf::kMin, 1, kMaxAshaResource, s.min_resource);
+    if (!YamlReader::Present(YamlReader::Child(n, searchf::kMax))) {
+      r_.Required(n, "spec.search", searchf::kMax.name, searchf::kFieldNames,
                   "required for asha; the resource a trial runs to (e.g. max: 8 epochs)");
     }
-    IntField(n, "spec.search", "max", 1, kMaxAshaResource, s.max_resource);
-    IntField(n, "spec.search", "reductionFactor", 2, kMaxReductionFactor, s.reduction_factor);
+    IntField(n, "spec.search", searchf::kMax, 1, kMaxAshaResource, s.max_resource);
+    IntField(n, "spec.search", searchf::kReductionFactor, 2, kMaxReductionFactor,
+             s.reduction_factor);
     r_.Check(n, "spec.search", CheckSearch(s));
   }
 
   void Parameters(const YAML::Node& body, SweepSpec& spec) {
-    const YAML::Node n = YamlReader::Child(body, "parameters");
+    const YAML::Node n = YamlReader::Child(body, sweepf::kParameters);
     if (!YamlReader::Present(n)) {
-      r_.Required(body, "spec", "parameters", kSpecFields,
+      r_.Required(body, "spec", sweepf::kParameters.name, kSpecFields,
                   "required; e.g. parameters: {lr: {type: logfloat, min: 0.001, max: 0.3}}");
       return;
     }
@@ -239,53 +246,54 @@ class SweepDecoder {
       return std::nullopt;
     }
     ParameterSpec p;
-    if (auto t = Choice(n, path, "type", kTypes)) {
+    if (auto t = Choice(n, path, paramf::kType, kTypes)) {
       p.type = *t == "int"        ? ParamType::kInt
                : *t == "float"    ? ParamType::kFloat
                : *t == "logfloat" ? ParamType::kLogFloat
                                   : ParamType::kCategorical;
     } else {
-      if (!YamlReader::Present(YamlReader::Child(n, "type"))) {
-        r_.Required(n, path, "type", kParameterFields,
+      if (!YamlReader::Present(YamlReader::Child(n, paramf::kType))) {
+        r_.Required(n, path, paramf::kType.name, kParameterFields,
                     "required; one of int, float, logfloat, categorical");
       }
       return std::nullopt;
     }
     const bool categorical = p.type == ParamType::kCategorical;
-    for (absl::string_view field : {"min", "max", "steps"}) {
-      const YAML::Node f = YamlReader::Child(n, field);
+    for (const schema::Field* field : {&paramf::kMin, &paramf::kMax, &paramf::kSteps}) {
+      const YAML::Node f = YamlReader::Child(n, *field);
+      const bool steps = field == &paramf::kSteps;
       if (!YamlReader::Present(f)) {
-        if (!categorical && field != "steps") {
-          r_.Required(n, path, field, kParameterFields, "required");
-        }
+        if (!categorical && !steps) r_.Required(n, path, field->name, kParameterFields, "required");
         continue;
       }
-      if (categorical || (field == "steps" && p.type == ParamType::kInt)) {
+      if (categorical || (steps && p.type == ParamType::kInt)) {
         r_.Report(
-            f, JoinPath(path, field),
+            f, JoinPath(path, field->name),
             absl::StrCat("not a field of a ", std::string(ParamTypeName(p.type)), " parameter"));
         continue;
       }
-      if (field == "steps") {
-        IntField(n, path, "steps", 1, kMaxGridSteps, p.steps);
-      } else if (auto v = Number(f, JoinPath(path, field))) {
-        (field == "min" ? p.min : p.max) = *v;
+      if (steps) {
+        IntField(n, path, paramf::kSteps, 1, kMaxGridSteps, p.steps);
+      } else if (auto v = Number(f, JoinPath(path, field->name))) {
+        (field == &paramf::kMin ? p.min : p.max) = *v;
       }
     }
-    const YAML::Node values = YamlReader::Child(n, "values");
+    const YAML::Node values = YamlReader::Child(n, paramf::kValues);
+    const std::string values_path = JoinPath(path, paramf::kValues.name);
     if (YamlReader::Present(values) && !categorical) {
-      r_.Report(values, JoinPath(path, "values"), "only a categorical parameter has values");
+      r_.Report(values, values_path, "only a categorical parameter has values");
     } else if (categorical) {
       if (!YamlReader::Present(values)) {
-        r_.Required(n, path, "values", kParameterFields, "required; e.g. values: [128, 256]");
+        r_.Required(n, path, paramf::kValues.name, kParameterFields,
+                    "required; e.g. values: [128, 256]");
         return std::nullopt;
       }
       if (values.IsSequence() && values.size() > static_cast<size_t>(kMaxCategoricalValues)) {
-        r_.Report(values, JoinPath(path, "values"),
+        r_.Report(values, values_path,
                   absl::StrCat(values.size(), " values; at most ", kMaxCategoricalValues));
         return std::nullopt;
       }
-      if (auto v = r_.StringList(values, JoinPath(path, "values"))) p.values = *v;
+      if (auto v = r_.StringList(values, values_path)) p.values = *v;
     }
     if (!diagnostics_.empty()) return p;
     r_.Check(n, path, CheckParameter(p));
@@ -320,15 +328,15 @@ class SweepDecoder {
         }
       }
     };
-    env(YamlReader::Child(tmpl, "env"), "spec.template.env");
-    const YAML::Node replicas = YamlReader::Child(tmpl, "replicas");
+    env(YamlReader::Child(tmpl, kSharedEnv[0]), "spec.template.env");
+    const YAML::Node replicas = YamlReader::Child(tmpl, schema::job_spec::kReplicas);
     if (!replicas.IsMap()) return;
     for (auto it = replicas.begin(); it != replicas.end(); ++it) {
       const YAML::Node role = it->first;
       const YAML::Node replica = it->second;
       if (!role.IsScalar() || !replica.IsMap()) continue;
       const std::string path = JoinPath("spec.template.replicas", role.Scalar());
-      const YAML::Node command = YamlReader::Child(replica, "command");
+      const YAML::Node command = YamlReader::Child(replica, schema::replica_spec::kCommand);
       if (command.IsSequence()) {
         for (size_t i = 0; i < command.size(); ++i) {
           if (!command[i].IsScalar()) continue;
@@ -336,7 +344,7 @@ class SweepDecoder {
                    CheckPlaceholders(command[i].Scalar(), spec));
         }
       }
-      env(YamlReader::Child(replica, "env"), path + ".env");
+      env(YamlReader::Child(replica, schema::replica_spec::kEnv), path + ".env");
     }
   }
 

@@ -26,9 +26,9 @@ TEST(FlushDenormals, ATrainedModelHoldsNoSubnormalParameterOrVelocity) {
   TrainOptions o;
   o.epochs = 1;
   o.batch = 16;
-  o.limit_train = 0;  // all 60,000: 3,750 steps, long gaps between rare gradients
-  o.limit_test = 100;
-  o.device = DeviceKind::kCpu;
+  o.engine.limit_train = 0;  // all 60,000: 3,750 steps, long gaps between rare gradients
+  o.engine.limit_test = 100;
+  o.engine.device = DeviceKind::kCpu;
   o.checkpoint_dir = dir.path();
   ASSERT_TRUE(Train(o, {}).ok());
   const absl::StatusOr<Checkpoint> c = LoadCheckpoint(dir.path());
