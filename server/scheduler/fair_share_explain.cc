@@ -13,7 +13,8 @@ void FairShareRound::ExplainBehind(const PendingJob& job, int queue, const Amoun
   e.position = ++queues_[queue].waiting;
   // Jobs behind one head mostly fail alike: each distinct block is described
   // once while the use stays the same, and its trace is shared.
-  BlockKey key{queue, attempt.reservation, attempt.block.kind, attempt.block.dim, demand};
+  BlockKey key{queue,           attempt.reservation, attempt.block.kind,
+               attempt.block.dim, attempt.kept_for,    demand};
   auto [it, added] = behind_cache_.try_emplace(std::move(key));
   const std::string& behind = queues_[queue].behind;
   if (added) {
@@ -37,6 +38,11 @@ std::string FairShareRound::BlockText(const PendingJob& job, int queue, const Am
       absl::StrAppend(&out, " (est. start ", StartsIn(r.at, snapshot_.now), ")");
     }
     return out;
+  }
+  if (attempt.kept_for >= 0) {
+    return absl::StrCat("the room it would take is kept for job ", queues_[attempt.kept_for].head,
+                        " (head of queue ", model_.queue(attempt.kept_for).config.name,
+                        "), which would preempt it");
   }
   return DescribeBlock(model_, now_, queue, demand, job.demand, attempt.block);
 }

@@ -17,6 +17,7 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
                                 const Attempt& attempt) {
   const PendingJob& job = *queued.job;
   QueueState& qs = queues_[queue];
+  const size_t reservations_before = reservations_.size();
   qs.head = job.seq;
   qs.blocked = true;
   qs.behind = absl::StrCat("waiting behind job ", job.seq, " in queue ", job.queue);
@@ -111,6 +112,21 @@ void FairShareRound::BecomeHead(const QueuedJob& queued, int queue, const Amount
   }
   e.reason = std::move(reason);
   e.trace = DecisionTrace(std::move(trace));
+  // Unreserved, or reserved for when jobs without a time limit end (a time
+  // backfill cannot be held to), and not waiting for victims: the jobs it
+  // could preempt leave it the room it waits for all the same (ShieldsOf).
+  const bool unknown_start = reservations_.size() == reservations_before ||
+                             reservations_.back().at == absl::InfiniteFuture();
+  if (!model_.implicit() && unknown_start) {
+    qs.head_shields = true;
+    qs.head_demand = demand;
+    qs.head_priority = job.priority;
+    qs.head_effective_priority = queued.effective_priority;
+    qs.head_reclaims = ReclaimFrom(model_, soon_, queue, demand).from;
+    const size_t cohort = static_cast<size_t>(model_.queue(queue).cohort);
+    if (shielding_heads_.size() <= cohort) shielding_heads_.resize(cohort + 1);
+    shielding_heads_[cohort].push_back(queue);
+  }
 }
 
 }  // namespace dlp::server::fair_share

@@ -18,7 +18,10 @@
 //     needs at the earliest time they free up (reservation.h); with a
 //     fair-share history (fair_share_history.h), the head submitted first
 //     of those that cannot start reserves instead, whatever its turn. The
-//     jobs behind a head may only backfill.
+//     jobs behind a head may only backfill. A job that a head without a
+//     reservation of a known time could preempt once it ran (rule 5: its
+//     queue, lower priority; or its cohort, borrowed) starts only where
+//     that head still fits beside it.
 //  5. Preemption (preemption_choice.h): lower-priority jobs of its own queue,
 //     or, when its queue uses less than its nominal quota, jobs that other
 //     queues of its cohort run on borrowed quota: any such job if the head

@@ -158,17 +158,45 @@ void FairShareRound::Turn(int queue) {
     return;
   }
   if (qs.blocked) ++qs.backfill_tries;
+  // The room of the heads it must leave counts as in use while it tries:
+  // Take and Give add up, so a start in between stays in the ledger.
+  ShieldsOf(queue, queued, demand, shields_);
+  for (int q : shields_) model_.Take(now_, q, queues_[q].head_demand);
   Attempt attempt = TryStart(job, queue, demand);
   const PendingJob* tried = &job;  // an elastic job waits at its minimum
   Amounts tried_demand = demand;
   if (!attempt.started && job.elastic.elastic()) {
     attempt = TryStartElastic(job, queue, tried, tried_demand);
   }
+  for (int q : shields_) model_.Give(now_, q, queues_[q].head_demand);
   if (attempt.started) return;
+  if (!shields_.empty() && attempt.reservation < 0 && attempt.block.kind != Block::kPlacement) {
+    // What stops it without those heads' room counted, if anything does.
+    attempt.block = model_.Check(now_, queue, tried_demand, job.preemptible);
+    if (!attempt.block) attempt.kept_for = shields_.front();
+  }
   if (qs.blocked) {
     ExplainBehind(*tried, queue, tried_demand, attempt);
   } else {
     BecomeHead({tried, queued.effective_priority, tried_demand}, queue, tried_demand, attempt);
+  }
+}
+
+void FairShareRound::ShieldsOf(int queue, const QueuedJob& queued, const Amounts& demand,
+                               std::vector<int>& out) const {
+  out.clear();
+  const PendingJob& job = *queued.job;
+  // Without configured queues nothing is preempted: plain backfill.
+  if (model_.implicit() || !job.preemptible || job.preemptions >= kMaxPreemptionsOfAJob) return;
+  const QueueState& own = queues_[queue];
+  if (own.head_shields && job.priority < own.head_priority &&
+      queued.effective_priority < own.head_effective_priority) {
+    out.push_back(queue);
+  }
+  const size_t cohort = static_cast<size_t>(model_.queue(queue).cohort);
+  if (cohort >= shielding_heads_.size() || model_.WithinNominal(now_, queue, demand)) return;
+  for (int q : shielding_heads_[cohort]) {
+    if (q != queue && queues_[q].head_reclaims[queue]) out.push_back(q);
   }
 }
 

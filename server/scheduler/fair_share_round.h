@@ -56,11 +56,20 @@ class FairShareRound {
     std::string behind;  // "waiting behind job 12 in queue vision"
     int backfill_tries = 0;
     int waiting = 0;  // jobs left waiting so far
+    // Its head holds no reservation with a known time, nor waits for
+    // victims (ShieldsOf): what the head asks for, its priorities, and by
+    // queue whether it would reclaim that queue's borrowed jobs (ReclaimFrom).
+    bool head_shields = false;
+    Amounts head_demand;
+    int head_priority = 0;
+    int64_t head_effective_priority = 0;
+    std::vector<bool> head_reclaims;
   };
   struct Attempt {
     bool started = false;
     Block block;
     int reservation = -1;  // the reservation it would delay
+    int kept_for = -1;  // the queue whose head's room it would take (ShieldsOf)
   };
   struct Key {  // the order in which queues take turns (rule 2), smallest first
     bool borrows;
@@ -118,6 +127,15 @@ class FairShareRound {
   // first. -1: none.
   int LongestWaitingBlockedQueue() const;
   void Turn(int queue);
+  // The queues whose heads `queued` (of `queue`, asking `demand`) must leave
+  // room for, into `out`: of the heads without a reservation of a known time
+  // (none, or one that waits for jobs without a time limit, whose room
+  // backfill would take meanwhile), those that could preempt it once it ran
+  // (rule 5): its own queue's head of higher priority and, if it would run
+  // beyond its queue's nominal quota, the heads of its cohort that would
+  // reclaim it. In their room it would only be their next victim.
+  void ShieldsOf(int queue, const QueuedJob& queued, const Amounts& demand,
+                 std::vector<int>& out) const;
   Attempt TryStart(const PendingJob& job, int queue, const Amounts& demand);
   void Commit(const PendingJob& job, int queue, const Amounts& demand,
               std::vector<ReplicaPlacement> placement, const std::vector<char>& counts);
@@ -151,6 +169,10 @@ class FairShareRound {
   std::vector<bool> within_nominal_;
   std::vector<Reservation> reservations_;
   std::vector<QueueState> queues_;
+  // By cohort: the queues whose head's room is kept (head_shields), and
+  // ShieldsOf's answer for the job whose turn it is.
+  std::vector<std::vector<int>> shielding_heads_;
+  std::vector<int> shields_;
   // With a fair-share history, only this queue's head reserves (rule 4 of
   // fair_share_policy.h); -1: the first blocked head in turn order does.
   int reserver_ = -1;
@@ -162,11 +184,13 @@ class FairShareRound {
     int reservation;
     Block::Kind kind;
     int dim;
+    int kept_for;
     Amounts demand;
     friend bool operator==(const BlockKey&, const BlockKey&) = default;
     template <typename H>
     friend H AbslHashValue(H h, const BlockKey& k) {
-      return H::combine(std::move(h), k.queue, k.reservation, k.kind, k.dim, k.demand);
+      return H::combine(std::move(h), k.queue, k.reservation, k.kind, k.dim, k.kept_for,
+                        k.demand);
     }
   };
   struct BlockWords {

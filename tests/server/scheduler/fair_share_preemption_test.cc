@@ -247,5 +247,72 @@ TEST(FairSharePreemptionTest, StoppingVictimsAreNotChosenAgain) {
       << d.waiting[1].reason;
 }
 
+// Kueue's baseline in small: queues a and b of cohort lab (20 CPUs each),
+// queue d alone. b runs 25 (5 borrowed, not preemptible), a runs 5 at
+// priority 200: the cohort has 10 CPUs free. Job 4 heads d (priority 300,
+// first in turn order) and holds the round's one reservation, waiting for
+// d's job 401. Job 1 heads a (20 CPUs at priority 200): it would borrow 5,
+// as much as b does, so it may not reclaim, and has nothing of lower
+// priority to preempt: it waits, without a reservation. Job 2 (a, 10 CPUs,
+// priority 100) would fit the 10 free CPUs, but that is room job 1 waits
+// for: started there, it would be job 1's victim as soon as the cohort had
+// 10 more (in dlp-bench-kueue-baseline most preemptions were such jobs).
+Snapshot HeadWithoutReservation() {
+  Snapshot s = Machine(200);
+  s.queues = {Queue("a", "lab", Res(20)), Queue("b", "lab", Res(20)), Queue("d", "", Res(20))};
+  s.running = {Running(101, "a", 5, {}, 200), Running(201, "b", 20), Running(202, "b", 5),
+               Running(401, "d", 20, {}, 300)};
+  s.running[1].preemptible = s.running[2].preemptible = false;
+  s.pending = {Job(4, "d", 10, 0, 300), Job(1, "a", 20, 0, 200), Job(2, "a", 10, 0, 100)};
+  return s;
+}
+
+TEST(FairSharePreemptionTest, AJobTheHeadWouldPreemptDoesNotTakeTheRoomItWaitsFor) {
+  Snapshot s = HeadWithoutReservation();
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.start.empty()) << "job " << d.start[0].seq << " started";
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_NE(d.waiting[1].reason.find("not reserved yet: job 4 ahead of it reserves"),
+            std::string::npos)
+      << d.waiting[1].reason;
+  EXPECT_EQ(d.waiting[2].reason,
+            "2nd in queue a; needs 10 cpu; the room it would take is kept for job 1 (head of "
+            "queue a), which would preempt it; waiting behind job 1 in queue a");
+  // At the head's priority it is no victim of it: it backfills as before.
+  s.pending[2].priority = 200;
+  EXPECT_EQ(Started(Decide(s)), (std::vector<int64_t>{2}));
+}
+
+TEST(FairSharePreemptionTest, ABorrowerTheHeadWouldReclaimDoesNotTakeTheRoomItWaitsFor) {
+  // b runs 30 (10 borrowed), a 5: 5 of the cohort's 40 are free. Job 3 (b,
+  // 5 CPUs) would take them beyond b's nominal quota, and job 1 would
+  // reclaim them (borrowing 5 it is below b): they stay free for job 1.
+  Snapshot s = HeadWithoutReservation();
+  s.running[2].demand = Res(10);
+  s.pending[2] = Job(3, "b", 5);
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.start.empty()) << "job " << d.start[0].seq << " started";
+  EXPECT_NE(d.waiting[3].reason.find("the room it would take is kept for job 1 (head of queue a), "
+                                     "which would preempt it"),
+            std::string::npos)
+      << d.waiting[3].reason;
+  // With b borrowing 5, as much as a would, job 1 reclaims nothing from b:
+  // job 3 starts in the 10 free CPUs.
+  s.running[2].demand = Res(5);
+  EXPECT_EQ(Started(Decide(s)), (std::vector<int64_t>{3}));
+}
+
+TEST(FairSharePreemptionTest, AJobTheHeadWouldPreemptStillTakesRoomTheHeadDoesNotNeed) {
+  // Job 1 needs 2 CPUs and 4 GPUs, and no GPU is free: the CPUs beside its
+  // 2 are no room it waits for, and job 2 asks for CPUs only.
+  Snapshot s = HeadWithoutReservation();
+  s.capacity = Res(200, 4);
+  for (QueueConfig& q : s.queues) q.nominal = Res(20, 4);
+  s.running.push_back(Running(402, "d", 0, {"0", "1", "2", "3"}, 300));
+  s.pending[1] = Job(1, "a", 2, 4, 200);
+  s.pending[2] = Job(2, "a", 2, 0, 100);
+  EXPECT_EQ(Started(Decide(s)), (std::vector<int64_t>{2}));
+}
+
 }  // namespace
 }  // namespace dlp::server
