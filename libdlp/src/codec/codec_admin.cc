@@ -18,12 +18,6 @@ OrderedJson OptionalTime(const std::optional<absl::Time>& t) {
   return t ? OrderedJson(internal::FormatApiTime(*t)) : OrderedJson(nullptr);
 }
 
-absl::Status RequireObject(const Json& value, absl::string_view path, absl::string_view what) {
-  if (value.is_object()) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat(path.empty() ? what : path, ": expected an object, got ", value.type_name()));
-}
-
 OrderedJson TenantValue(const Tenant& t) {
   return OrderedJson{
       {"name", t.name},
@@ -53,7 +47,7 @@ absl::Status ReadOptionalBytes(const Json& value, absl::string_view path, const 
 }
 
 absl::StatusOr<Tenant> TenantFromValue(const Json& value, absl::string_view path) {
-  DLP_RETURN_IF_ERROR(RequireObject(value, path, "tenant"));
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "tenant"));
   Tenant t;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &t.name));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "unixUser", &t.unix_user));
@@ -75,7 +69,7 @@ OrderedJson TokenValue(const TokenInfo& t) {
 }
 
 absl::StatusOr<TokenInfo> TokenFromValue(const Json& value, absl::string_view path) {
-  DLP_RETURN_IF_ERROR(RequireObject(value, path, "token"));
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "token"));
   TokenInfo t;
   std::string id;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "id", &id));
@@ -88,24 +82,6 @@ absl::StatusOr<TokenInfo> TokenFromValue(const Json& value, absl::string_view pa
   DLP_RETURN_IF_ERROR(internal::ReadOptionalTime(value, path, "expires", &t.expires));
   DLP_RETURN_IF_ERROR(internal::ReadOptionalTime(value, path, "revoked", &t.revoked));
   return t;
-}
-
-// {"KEY": [...]} read with `one` per element.
-template <typename T, typename One>
-absl::StatusOr<std::vector<T>> ListFromJson(std::string_view json, const char* key,
-                                            const char* what, One one) {
-  DLP_ASSIGN_OR_RETURN(Json value, internal::ParseJson(json, what));
-  if (!value.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat("expected {\"", key, "\": [...]}"));
-  }
-  DLP_ASSIGN_OR_RETURN(const Json* list, internal::ReadArray(value, "", key));
-  std::vector<T> out;
-  if (list == nullptr) return out;
-  for (size_t i = 0; i < list->size(); ++i) {
-    DLP_ASSIGN_OR_RETURN(T item, one((*list)[i], absl::StrCat(key, "[", i, "]")));
-    out.push_back(std::move(item));
-  }
-  return out;
 }
 
 }  // namespace
@@ -162,7 +138,7 @@ absl::StatusOr<Tenant> TenantFromJson(std::string_view json) {
 }
 
 absl::StatusOr<std::vector<Tenant>> TenantsFromJson(std::string_view json) {
-  return ListFromJson<Tenant>(json, "tenants", "a tenant list", TenantFromValue);
+  return internal::ReadListing<Tenant>(json, "tenants", "a tenant list", TenantFromValue);
 }
 
 std::string TokenToJson(const TokenInfo& token, int indent) {
@@ -181,7 +157,7 @@ absl::StatusOr<TokenInfo> TokenFromJson(std::string_view json) {
 }
 
 absl::StatusOr<std::vector<TokenInfo>> TokensFromJson(std::string_view json) {
-  return ListFromJson<TokenInfo>(json, "tokens", "a token list", TokenFromValue);
+  return internal::ReadListing<TokenInfo>(json, "tokens", "a token list", TokenFromValue);
 }
 
 std::string NewTokenToJson(const NewToken& token, int indent) {

@@ -10,12 +10,6 @@ namespace {
 using internal::Json;
 using internal::OrderedJson;
 
-absl::Status RequireObject(const Json& value, absl::string_view path) {
-  if (value.is_object()) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat(path, ": expected an object, got ", value.type_name()));
-}
-
 OrderedJson ArtifactValue(const Artifact& a) {
   return OrderedJson{{"path", a.path},
                      {"size", a.size},
@@ -24,7 +18,7 @@ OrderedJson ArtifactValue(const Artifact& a) {
 }
 
 absl::StatusOr<Artifact> ArtifactFromValue(const Json& value, absl::string_view path) {
-  DLP_RETURN_IF_ERROR(RequireObject(value, path));
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "artifact"));
   Artifact a;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "path", &a.path));
   DLP_RETURN_IF_ERROR(internal::ReadInt(value, path, "size", &a.size));
@@ -57,7 +51,7 @@ OrderedJson ModelValue(const ModelVersion& m) {
 }
 
 absl::StatusOr<ModelVersion> ModelFromValue(const Json& value, absl::string_view path) {
-  DLP_RETURN_IF_ERROR(RequireObject(value, path));
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "model"));
   ModelVersion m;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &m.name));
   DLP_RETURN_IF_ERROR(internal::ReadInt(value, path, "version", &m.version));
@@ -81,21 +75,6 @@ absl::StatusOr<ModelVersion> ModelFromValue(const Json& value, absl::string_view
   return m;
 }
 
-template <typename T, typename FromValue>
-absl::StatusOr<std::vector<T>> ObjectListFromJson(std::string_view json, const char* key,
-                                                  const char* what, FromValue from) {
-  DLP_ASSIGN_OR_RETURN(Json value, internal::ParseJson(json, what));
-  DLP_RETURN_IF_ERROR(RequireObject(value, what));
-  DLP_ASSIGN_OR_RETURN(const Json* list, internal::ReadArray(value, "", key));
-  std::vector<T> out;
-  if (list == nullptr) return out;
-  for (size_t i = 0; i < list->size(); ++i) {
-    DLP_ASSIGN_OR_RETURN(T item, from((*list)[i], absl::StrCat(key, "[", i, "]")));
-    out.push_back(std::move(item));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string ArtifactsToJson(const std::vector<Artifact>& artifacts, int indent) {
@@ -105,7 +84,7 @@ std::string ArtifactsToJson(const std::vector<Artifact>& artifacts, int indent) 
 }
 
 absl::StatusOr<std::vector<Artifact>> ArtifactsFromJson(std::string_view json) {
-  return ObjectListFromJson<Artifact>(json, "artifacts", "artifact list", ArtifactFromValue);
+  return internal::ReadListing<Artifact>(json, "artifacts", "artifact list", ArtifactFromValue);
 }
 
 std::string ModelVersionToJson(const ModelVersion& model, int indent) {
@@ -124,7 +103,7 @@ std::string ModelVersionsToJson(const std::vector<ModelVersion>& models, int ind
 }
 
 absl::StatusOr<std::vector<ModelVersion>> ModelVersionsFromJson(std::string_view json) {
-  return ObjectListFromJson<ModelVersion>(json, "models", "model list", ModelFromValue);
+  return internal::ReadListing<ModelVersion>(json, "models", "model list", ModelFromValue);
 }
 
 }  // namespace dlp

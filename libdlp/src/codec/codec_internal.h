@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "base/json/fields.h"
 #include "base/strings/string_view_compat.h"
@@ -92,6 +93,28 @@ using base::ReadOptionalInt;
 using base::ReadString;
 using base::ReadStringList;
 using base::ReadStringMap;
+using base::RequireObject;
+// A listing {"KEY": [...]} parsed from `json` (`what` names it in errors),
+// each element read by `one(element, "KEY[i]")`; a missing list is empty.
+template <typename T, typename One>
+absl::StatusOr<std::vector<T>> ReadListing(std::string_view json, const char* key,
+                                           absl::string_view what, One one) {
+  absl::StatusOr<Json> value = ParseJson(json, what);
+  if (!value.ok()) return value.status();
+  if (absl::Status s = RequireObject(*value, "", what); !s.ok()) return s;
+  absl::StatusOr<const Json*> list = ReadArray(*value, "", key);
+  if (!list.ok()) return list.status();
+  std::vector<T> out;
+  if (*list == nullptr) return out;
+  out.reserve((*list)->size());
+  for (size_t i = 0; i < (*list)->size(); ++i) {
+    absl::StatusOr<T> item = one((**list)[i], absl::StrCat(key, "[", i, "]"));
+    if (!item.ok()) return item.status();
+    out.push_back(*std::move(item));
+  }
+  return out;
+}
+
 // An RFC 3339 time (ParseApiTime); missing or null resets `out`.
 absl::Status ReadOptionalTime(const Json& object, absl::string_view path, const char* key,
                               std::optional<absl::Time>* out);

@@ -56,10 +56,7 @@ absl::Status ReadGpuShares(const Json& replica, const std::string& path,
 }
 
 absl::StatusOr<JobReplica> ReplicaFromJson(const Json& value, const std::string& path) {
-  if (!value.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": expected an object, got ", value.type_name()));
-  }
+  DLP_RETURN_IF_ERROR(RequireObject(value, path, "replica"));
   JobReplica r;
   DLP_RETURN_IF_ERROR(ReadString(value, path, "name", &r.name));
   DLP_RETURN_IF_ERROR(ReadString(value, path, "role", &r.role));
@@ -129,10 +126,7 @@ OrderedJson JobSummaryToJsonValue(const Job& job) {
 }
 
 absl::StatusOr<Job> JobFromJsonValue(const Json& value, absl::string_view path) {
-  if (!value.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path.empty() ? "job" : path, ": expected an object, got ", value.type_name()));
-  }
+  DLP_RETURN_IF_ERROR(RequireObject(value, path, "job"));
   const std::string dot = path.empty() ? "" : absl::StrCat(path, ".");
   Job job;
   DLP_RETURN_IF_ERROR(ReadString(value, path, "id", &job.id));

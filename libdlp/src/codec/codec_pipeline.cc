@@ -30,10 +30,7 @@ OrderedJson PipelineValue(const Pipeline& p) {
 }
 
 absl::StatusOr<Pipeline> PipelineFromValue(const Json& value, const std::string& path) {
-  if (!value.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": expected an object, got ", value.type_name()));
-  }
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "pipeline"));
   Pipeline p;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "id", &p.id));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &p.name));

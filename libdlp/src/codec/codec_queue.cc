@@ -86,10 +86,7 @@ OrderedJson QueueValue(const Queue& q) {
 }
 
 absl::StatusOr<Queue> QueueFromValue(const Json& value, absl::string_view path) {
-  if (!value.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path.empty() ? "queue" : path, ": expected an object, got ", value.type_name()));
-  }
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "queue"));
   Queue q;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &q.name));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "cohort", &q.cohort));
@@ -137,10 +134,7 @@ OrderedJson UsageValue(const QueueUsage& u) {
 }
 
 absl::StatusOr<QueueUsage> UsageFromValue(const Json& value, absl::string_view path) {
-  if (!value.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path.empty() ? "queue" : path, ": expected an object, got ", value.type_name()));
-  }
+  DLP_RETURN_IF_ERROR(internal::RequireObject(value, path, "queue"));
   QueueUsage u;
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "name", &u.name));
   DLP_RETURN_IF_ERROR(internal::ReadString(value, path, "cohort", &u.cohort));

@@ -121,4 +121,11 @@ absl::StatusOr<const Json*> ReadArray(const Json& object, absl::string_view path
 }
 
 
+absl::Status RequireObject(const nlohmann::json& value, absl::string_view path,
+                           absl::string_view what) {
+  if (value.is_object()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(path.empty() ? what : path,
+                                                 ": expected an object, got ", value.type_name()));
+}
+
 }  // namespace dlp::base

@@ -46,6 +46,11 @@ absl::StatusOr<const nlohmann::json*> ReadArray(const nlohmann::json& object,
 // `object` is not an object).
 const nlohmann::json* Member(const nlohmann::json& object, const char* key);
 
+// InvalidArgument "PATH: expected an object, got TYPE" unless `value` is an
+// object; `what` stands for the path at the top ("job", "a tenant list").
+absl::Status RequireObject(const nlohmann::json& value, absl::string_view path,
+                           absl::string_view what);
+
 // InvalidArgument "path.key: expected EXPECTED, got TYPE".
 absl::Status FieldTypeError(absl::string_view path, const char* key, absl::string_view expected,
                             const nlohmann::json& got);
