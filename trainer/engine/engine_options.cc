@@ -11,6 +11,16 @@ Toggle ToggleNamed(const std::string& name) {
   return name == "on" ? Toggle::kOn : name == "off" ? Toggle::kOff : Toggle::kAuto;
 }
 
+// A flag taking on, off or auto into `out` (a Toggle, or an optional one that
+// stays unset without the flag), shown as off by default.
+template <typename Out>
+void AddToggle(CLI::App& app, const std::string& name, Out& out, const std::string& help) {
+  app.add_option_function<std::string>(
+         name, [&out](const std::string& v) { out = ToggleNamed(v); }, help)
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->default_str("off");
+}
+
 }  // namespace
 
 void AddEngineFlags(CLI::App& app, EngineOptions& o) {
@@ -41,23 +51,17 @@ void AddEngineFlags(CLI::App& app, EngineOptions& o) {
          "constant, or cosine: anneal the rate from --lr to 0 over all --epochs")
       ->check(CLI::IsMember({"constant", "cosine"}))
       ->default_str("constant");
-  app.add_option_function<std::string>(
-         "--shard-optimizer", [&o](const std::string& v) { o.shard_optimizer = ToggleNamed(v); },
-         "Reduce-scatter the gradient and let each rank update its share of the model, "
-         "then allgather it (ZeRO stage 1), instead of all-reducing it: on, off, or "
-         "auto (on the CPU, when the gradient is reduced after backward and the ranks "
-         "share one host or have one each)")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->default_str("off");
-  app.add_option_function<std::string>(
-         "--shared-model", [&o](const std::string& v) { o.shared_model = ToggleNamed(v); },
-         "With the sharded optimizer, keep one copy of the model in shared memory that "
-         "the ranks update in place, each summing its share of the gradient from the "
-         "others' (of the MLP's weight gradient, from the others' activations), instead "
-         "of a copy each and two collectives a step (an optimisation of this trainer's "
-         "own, for ranks on one host): on, off, or auto (when every rank is on this host)")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->default_str("off");
+  AddToggle(app, "--shard-optimizer", o.shard_optimizer,
+            "Reduce-scatter the gradient and let each rank update its share of the model, "
+            "then allgather it (ZeRO stage 1), instead of all-reducing it: on, off, or "
+            "auto (on the CPU, when the gradient is reduced after backward and the ranks "
+            "share one host or have one each)");
+  AddToggle(app, "--shared-model", o.shared_model,
+            "With the sharded optimizer, keep one copy of the model in shared memory that "
+            "the ranks update in place, each summing its share of the gradient from the "
+            "others' (of the MLP's weight gradient, from the others' activations), instead "
+            "of a copy each and two collectives a step (an optimisation of this trainer's "
+            "own, for ranks on one host): on, off, or auto (when every rank is on this host)");
 }
 
 bool ShouldOverlap(Toggle overlap, const std::string& device, int local_ranks) {
