@@ -83,6 +83,9 @@ for s in $(scripts/services.sh list); do
   started_services+=("$s")
 done
 
-cd "$build_dir"
 # Each test has its label's timeout (tests/CMakeLists.txt).
-ctest --output-on-failure -j "$(nproc)" "$@"
+status=0
+(cd "$build_dir" && ctest --output-on-failure -j "$(nproc)" "$@") || status=$?
+# The failed assertions again at the end, where a log's last lines show them.
+[ "$status" -eq 0 ] || scripts/failed-tests.sh "$build_dir" >&2
+exit "$status"

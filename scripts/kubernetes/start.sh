@@ -125,6 +125,19 @@ start kube-apiserver "$bin/kube-apiserver" --etcd-servers "http://127.0.0.1:$etc
   --service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none --profiling=false
 wait_for kube-apiserver "${kubectl[@]}" get --raw /readyz
 
+# The CRDs and webhook configurations before kube-controller-manager: its
+# garbage collector reads the API's kinds when it starts and again only every
+# 30 seconds, and until it knows JobSet and Workload a foreground deletion of
+# either waits (a `dlp cancel` right after start would hang that long).
+/usr/bin/python3 "$here/manifests.py" "$bin_root" "$dir/pki/ca.crt" "$jobset_webhook_port" \
+  "$kueue_webhook_port" > "$dir/controllers.yaml"
+"${kubectl[@]}" apply --server-side -f "$dir/controllers.yaml" > /dev/null
+"${kubectl[@]}" apply --server-side -f "$here/cluster.yaml" > /dev/null
+"${kubectl[@]}" wait --for condition=Established --timeout 60s crd --all > /dev/null
+served() { "${kubectl[@]}" get --raw "/apis/$1" | grep -q "\"$2\""; }
+wait_for kube-apiserver served jobset.x-k8s.io/v1alpha2 jobsets
+wait_for kube-apiserver served kueue.x-k8s.io/v1beta2 workloads
+
 start kube-controller-manager "$bin/kube-controller-manager" \
   --kubeconfig "$dir/controller-manager.kubeconfig" \
   --authentication-kubeconfig "$dir/controller-manager.kubeconfig" \
@@ -143,12 +156,6 @@ start kwok "$bin/kwok" --kubeconfig "$dir/admin.kubeconfig" \
   --cidr 10.244.0.0/16 --node-ip 10.244.0.1 --node-lease-duration-seconds 40 \
   --server-address "127.0.0.1:$kwok_port"
 
-# The CRDs and webhook configurations, then the controllers that serve them.
-/usr/bin/python3 "$here/manifests.py" "$bin_root" "$dir/pki/ca.crt" "$jobset_webhook_port" \
-  "$kueue_webhook_port" > "$dir/controllers.yaml"
-"${kubectl[@]}" apply --server-side -f "$dir/controllers.yaml" > /dev/null
-"${kubectl[@]}" apply --server-side -f "$here/cluster.yaml" > /dev/null
-"${kubectl[@]}" wait --for condition=Established --timeout 60s crd --all > /dev/null
 
 cat > "$dir/jobset.yaml" <<YAML
 apiVersion: config.jobset.x-k8s.io/v1alpha1
@@ -198,6 +205,11 @@ wait_for kube-controller-manager "${kubectl[@]}" get serviceaccount default -n d
 # The webhooks answer: a server-side dry run goes through JobSet's and Kueue's.
 wait_for jobset "${kubectl[@]}" create --dry-run=server -f "$here/probe-jobset.yaml"
 wait_for kueue "${kubectl[@]}" create --dry-run=server -f "$here/probe-kueue.yaml"
+# The garbage collector knows the CRDs: a JobSet deleted in the foreground
+# (as `dlp cancel` deletes) goes, its Jobs with it.
+"${kubectl[@]}" create -f "$here/probe-jobset.yaml" > /dev/null
+wait_for kube-controller-manager "${kubectl[@]}" delete --cascade=foreground --timeout 5s \
+  -f "$here/probe-jobset.yaml" --ignore-not-found
 
 versions=$(tr '\n' ',' < "$bin_root/versions" | sed 's/,$//; s/,/, /g')
 cat > "$dir/env" <<ENV
