@@ -51,6 +51,7 @@ struct Flags {
   std::string dlpd, dlp;  // empty: next to this program
   bool keep = false;
   bool virtual_time = false;
+  std::string preempt_exempt_s = "0";  // dlpd --preempt-exempt-time
 };
 
 std::string Sibling(const char* name) {
@@ -75,17 +76,20 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
       f.keep = true;
     } else if (arg == "--virtual") {
       f.virtual_time = true;
+    } else if (arg == "--preempt-exempt-time" && value) {
+      f.preempt_exempt_s = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: dlp-bench-kueue-baseline [--scale S] [--threads N] [--dlpd PATH] "
-                   "[--dlp PATH] [--keep]\n"
-                   "       dlp-bench-kueue-baseline --virtual [--scale S]\n");
+                   "[--dlp PATH] [--keep] [--preempt-exempt-time SECONDS]\n"
+                   "       dlp-bench-kueue-baseline --virtual [--scale S] "
+                   "[--preempt-exempt-time SECONDS]\n");
       return false;
     }
   }
   if (f.dlpd.empty()) f.dlpd = Sibling("dlpd");
   if (f.dlp.empty()) f.dlp = Sibling("dlp");
-  return f.scale > 0 && f.threads > 0;
+  return f.scale > 0 && f.threads > 0 && std::atof(f.preempt_exempt_s.c_str()) >= 0;
 }
 
 std::string ReadTrimmed(const std::string& path) {
@@ -176,7 +180,10 @@ std::string LoadAverage() { return ReadTrimmed("/proc/loadavg"); }
 int main(int argc, char** argv) {
   Flags flags;
   if (!ParseFlags(argc, argv, flags)) return 2;
-  if (flags.virtual_time) return dlp::bench::RunKueueBaselineInVirtualTime(flags.scale);
+  if (flags.virtual_time) {
+    return dlp::bench::RunKueueBaselineInVirtualTime(
+        flags.scale, absl::Seconds(std::atof(flags.preempt_exempt_s.c_str())));
+  }
   char pattern[] = "/tmp/dlp-bench-kueue-XXXXXX";
   if (mkdtemp(pattern) == nullptr) return 1;
   const std::string tmp = pattern, state = tmp + "/state";
@@ -185,7 +192,8 @@ int main(int argc, char** argv) {
   if (dlpd == 0) {
     if (freopen((tmp + "/dlpd.out").c_str(), "w", stdout) == nullptr || dup2(1, 2) < 0) _exit(127);
     execl(flags.dlpd.c_str(), flags.dlpd.c_str(), "--state-dir", state.c_str(), "--listen",
-          "127.0.0.1:0", "--cpus", std::to_string(dlp::bench::kCapacityCpus).c_str(), nullptr);
+          "127.0.0.1:0", "--cpus", std::to_string(dlp::bench::kCapacityCpus).c_str(),
+          "--preempt-exempt-time", flags.preempt_exempt_s.c_str(), nullptr);
     _exit(127);
   }
   std::string addr, token;
@@ -226,9 +234,10 @@ int main(int argc, char** argv) {
     for (const WorkloadClass& k : classes) specs.push_back(SpecOf(k, q));
   }
   std::printf(
-      "# Kueue scheduler baseline: %zu jobs (scale %g), dlpd --cpus %d at %s, %s, "
-      "%d submitting threads, load average %s\n",
-      arrivals.size(), flags.scale, dlp::bench::kCapacityCpus, addr.c_str(),
+      "# Kueue scheduler baseline: %zu jobs (scale %g), dlpd --cpus %d "
+      "--preempt-exempt-time %s at %s, %s, %d submitting threads, load average %s\n",
+      arrivals.size(), flags.scale, dlp::bench::kCapacityCpus, flags.preempt_exempt_s.c_str(),
+      addr.c_str(),
       quotas ? "30 queues with quotas (nominal 20, borrowing limit 100) in 5 cohorts"
              : "implicit queues q0..q29 in one pool (this dlpd has no configured queues)",
       flags.threads, LoadAverage().c_str());

@@ -12,7 +12,7 @@
 namespace dlp::bench {
 namespace {
 
-server::SimConfig KueueCluster() {
+server::SimConfig KueueCluster(absl::Duration preempt_exempt_time) {
   server::SimConfig config;
   config.capacity = {int64_t{kCapacityCpus} * 1000, int64_t{1} << 50, 0};
   for (int q = 0; q < kCohorts * kQueuesPerCohort; ++q) {
@@ -27,12 +27,13 @@ server::SimConfig KueueCluster() {
   config.grace = absl::ZeroDuration();
   config.checkpoint_interval = absl::Hours(1);
   config.fair_share_half_life = server::kDefaultFairShareHalfLife;  // as dlpd keeps it
+  config.preempt_exempt_time = preempt_exempt_time;
   return config;
 }
 
 }  // namespace
 
-int RunKueueBaselineInVirtualTime(double scale) {
+int RunKueueBaselineInVirtualTime(double scale, absl::Duration preempt_exempt_time) {
   const std::vector<WorkloadClass> classes = KueueBaselineClasses();
   const std::vector<Arrival> arrivals = KueueBaselineArrivals(classes, scale);
   const absl::Time origin = absl::UnixEpoch();
@@ -52,7 +53,7 @@ int RunKueueBaselineInVirtualTime(double scale) {
     jobs.push_back(std::move(sim));
   }
   const server::SimResult r =
-      server::Simulate(*server::CreateDefaultPolicy(), KueueCluster(), std::move(jobs));
+      server::Simulate(*server::CreateDefaultPolicy(), KueueCluster(preempt_exempt_time), std::move(jobs));
 
   std::vector<double> wait_sum(classes.size(), 0);
   std::vector<int> started(classes.size(), 0);
@@ -67,8 +68,9 @@ int RunKueueBaselineInVirtualTime(double scale) {
       "# Kueue scheduler baseline in virtual time: %zu jobs (scale %g), dlpd's policy on 30 "
       "queues with quotas (nominal %d, borrowing limit %d) in %d cohorts, %d CPUs; each job "
       "starts when the policy starts it, holds its CPUs for exactly its runtime, and a "
-      "preempted one stops at once and runs its whole runtime again\n",
-      arrivals.size(), scale, kNominalCpus, kBorrowingLimitCpus, kCohorts, kCapacityCpus);
+      "preempted one stops at once and runs its whole runtime again; preempt exempt time %s\n",
+      arrivals.size(), scale, kNominalCpus, kBorrowingLimitCpus, kCohorts, kCapacityCpus,
+      absl::FormatDuration(preempt_exempt_time).c_str());
   std::printf("jobs: %d completed, %zu started, %d preemptions\n", r.completed, r.first_wait.size(),
               r.preemptions);
   std::vector<double> admission_s(classes.size(), 0);

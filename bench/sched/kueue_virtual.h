@@ -4,10 +4,13 @@
 // the bound a real dlpd's figures are to be read against.
 #pragma once
 
+#include "absl/time/time.h"
+
 namespace dlp::bench {
 
 // Prints the same table as the run on a real dlpd; 0 on success, 1 when the
 // policy broke an invariant or a job never started.
-int RunKueueBaselineInVirtualTime(double scale);
+// `preempt_exempt_time`: as dlpd's --preempt-exempt-time.
+int RunKueueBaselineInVirtualTime(double scale, absl::Duration preempt_exempt_time);
 
 }  // namespace dlp::bench

@@ -2,8 +2,10 @@
 # Kueue's scheduler and dlpd on Kueue's scheduler baseline, on this machine, in one run:
 #
 #   bench/sched/kueue_vs_dlpd.sh [--scale S] [--deadline-min M] [--out DIR] [--keep-cluster]
+#                                [--preempt-exempt-time SECONDS]
 #
-# 1. dlpd: build/bin/dlp-bench-kueue-baseline --scale S (15,000 jobs at S = 1).
+# 1. dlpd: build/bin/dlp-bench-kueue-baseline --scale S (15,000 jobs at S = 1), with
+#    dlpd --preempt-exempt-time SECONDS (default 0).
 # 2. Kueue: Kueue's own performance runner (test/performance/scheduler/runner of
 #    sigs.k8s.io/kueue, pinned in bench/sched/kueue-runner/go.mod, built into the
 #    dependency cache) with Kueue's generator config (configs/baseline/generator.yaml,
@@ -29,9 +31,9 @@ root=$(cd "$here/../.." && pwd)
 . "$root/scripts/deps/dir.sh"
 py=/usr/bin/python3
 helper="$here/kueue_vs_dlpd.py"
-scale=1 deadline_min=60 out="" keep_cluster=0
+scale=1 deadline_min=60 out="" keep_cluster=0 exempt=0
 usage() {
-  echo "usage: $0 [--scale S] [--deadline-min M] [--out DIR] [--keep-cluster]" >&2
+  echo "usage: $0 [--scale S] [--deadline-min M] [--out DIR] [--keep-cluster] [--preempt-exempt-time SECONDS]" >&2
   exit 2
 }
 while [ $# -gt 0 ]; do
@@ -40,11 +42,13 @@ while [ $# -gt 0 ]; do
     --deadline-min) [ $# -ge 2 ] || usage; deadline_min=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
     --keep-cluster) keep_cluster=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --preempt-exempt-time) [ $# -ge 2 ] || usage; exempt=$2; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done
 [[ $scale =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "kueue_vs_dlpd: --scale must be a positive number, not '$scale'" >&2; exit 2; }
+[[ $exempt =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "kueue_vs_dlpd: --preempt-exempt-time must be a number of seconds, not '$exempt'" >&2; exit 2; }
 [[ $deadline_min =~ ^[1-9][0-9]*$ ]] || { echo "kueue_vs_dlpd: --deadline-min must be a whole number of minutes, not '$deadline_min'" >&2; exit 2; }
 build=${BUILD_DIR:-$root/build}
 bench_bin="$build/bin/dlp-bench-kueue-baseline"
@@ -76,9 +80,10 @@ finish() {
 }
 trap finish EXIT
 
-echo "== dlpd: $bench_bin --scale $scale (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "== dlpd: $bench_bin --scale $scale --preempt-exempt-time $exempt (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 "$py" "$helper" measure "$out/dlpd/measure.json" --pids "$k8s_dir" -- \
-  sh -c '"$1" --scale "$2" > "$3/out.txt" 2> "$3/progress.txt"' sh "$bench_bin" "$scale" "$out/dlpd" || true
+  sh -c '"$1" --scale "$2" --preempt-exempt-time "$4" > "$3/out.txt" 2> "$3/progress.txt"' \
+  sh "$bench_bin" "$scale" "$out/dlpd" "$exempt" || true
 cat "$out/dlpd/out.txt"
 
 if ! cluster_running; then

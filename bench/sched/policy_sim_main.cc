@@ -17,6 +17,8 @@
 //                                 count/4: each policy runs the trace twice, NAME with every
 //                                 job rigid and NAME/elastic; 0: once, as generated)
 //                        [--resize-minutes=M]   (how often an elastic job may grow, 1)
+//                        [--preempt-exempt-minutes=M]   (a job younger than this is not
+//                                 preempted, as dlpd --preempt-exempt-time; 0)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -53,6 +55,7 @@ struct Options {
   std::string half_life;  // empty: dlpd's default
   double elastic_share = 0;
   double resize_minutes = 1;
+  double preempt_exempt_minutes = 0;
 };
 
 bool Parse(int argc, char** argv, Options& o) {
@@ -84,6 +87,9 @@ bool Parse(int argc, char** argv, Options& o) {
     else if (kv.first == "--resize-minutes")
       ok = absl::SimpleAtod(v, &o.resize_minutes) && o.resize_minutes >= 0 &&
            o.resize_minutes <= 24 * 60;
+    else if (kv.first == "--preempt-exempt-minutes")
+      ok = absl::SimpleAtod(v, &o.preempt_exempt_minutes) && o.preempt_exempt_minutes >= 0 &&
+           o.preempt_exempt_minutes <= 24 * 60;
     else if (kv.first == "--half-life") {
       o.half_life = v;
       ok = server::ParseHalfLife(v).ok();
@@ -190,6 +196,7 @@ int Main(int argc, char** argv) {
   config.fair_share_half_life =
       o.half_life.empty() ? server::kDefaultFairShareHalfLife : *server::ParseHalfLife(o.half_life);
   config.resize_interval = absl::Seconds(o.resize_minutes * 60);
+  config.preempt_exempt_time = absl::Seconds(o.preempt_exempt_minutes * 60);
   const std::vector<server::SimJob> jobs = Workload(o.seed, o.jobs, o.load, o.max_gang_gpus);
   // Each trace the policies run: as generated, or rigid and elastic.
   std::vector<std::pair<std::string, std::vector<server::SimJob>>> traces;
@@ -202,14 +209,15 @@ int Main(int argc, char** argv) {
   std::printf(
       "# dlp-bench-policy-sim: seed %llu, %d jobs, 256 GPUs, 4096 CPUs, 32Ti; "
       "gangs of up to %d GPUs; offered load %.2f; fairness windows of %gh; cycle 1 min, "
-      "grace 30 s; checkpoints %s; fair-share half-life %s; elastic share %g of 4+ GPU jobs\n",
+      "grace 30 s; checkpoints %s; fair-share half-life %s; elastic share %g of 4+ GPU jobs; "
+      "preempt exempt time %g min\n",
       static_cast<unsigned long long>(o.seed), o.jobs, o.max_gang_gpus, o.load, o.window_hours,
       o.checkpoint_minutes > 0 ? absl::StrFormat("every %g min", o.checkpoint_minutes).c_str()
                                : "perfect",
       config.fair_share_half_life > absl::ZeroDuration()
           ? absl::FormatDuration(config.fair_share_half_life).c_str()
           : "0 (off)",
-      o.elastic_share);
+      o.elastic_share, o.preempt_exempt_minutes);
   std::printf("# %-14s %7s %6s %6s %8s %8s %6s %7s %7s %7s %7s %7s %8s %8s %8s %5s %6s\n", "policy",
               "refused", "gpu%", "cpu%", "jct_h", "p95jct_h", "jain", "maxdev%", "steady%",
               "preempt", "lost_h", "p50_us", "p99_us", "pend@p99", "cpu99_us", "viol", "wall_s");

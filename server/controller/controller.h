@@ -62,6 +62,8 @@ struct ControllerOptions {
   absl::Duration fair_share_half_life = absl::ZeroDuration();
   // How often an elastic job may grow (Snapshot::resize_interval).
   absl::Duration resize_interval = kDefaultResizeInterval;
+  // How long a started job is safe from preemption (Snapshot's).
+  absl::Duration preempt_exempt_time = absl::ZeroDuration();
   // The memory of a tenant's replica that asks for none (tenant_defaults.h);
   // 0: none. The owner's jobs are left as they are.
   int64_t tenant_replica_memory = 0;

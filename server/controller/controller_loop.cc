@@ -152,6 +152,7 @@ void Controller::Schedule(std::unique_lock<std::mutex>& lock) {
     snapshot.devices = options_.devices;
     snapshot.queues = ConfiguredQueues();  // the store's catalog: no SQLite read
     snapshot.resize_interval = options_.resize_interval;
+    snapshot.preempt_exempt_time = options_.preempt_exempt_time;
     // A job preempted this round waits for the next (no preemption loop).
     std::erase_if(snapshot.pending, [&](const PendingJob& job) {
       return requeued_.contains(job.seq) || held.contains(job.seq);

@@ -209,6 +209,7 @@ absl::Status RunDaemon(const DaemonOptions& options) {
   controller_options.queues = queues.get();
   controller_options.fair_share_half_life = options.fair_share_half_life;
   controller_options.resize_interval = options.resize_interval;
+  controller_options.preempt_exempt_time = options.preempt_exempt_time;
   controller_options.tenant_replica_memory = options.tenant_replica_memory;
   DiskQuota disk_quota(options.tenant_disk_quota, state.File("jobs"));
   controller_options.check_disk_quota = [&disk_quota](const std::string& tenant) {

@@ -35,6 +35,8 @@ struct DaemonOptions {
   absl::Duration fair_share_half_life = kDefaultFairShareHalfLife;
   // How often an elastic job may grow (scheduler/elastic_role.h).
   absl::Duration resize_interval = kDefaultResizeInterval;
+  // How long a started job is safe from preemption (scheduler/snapshot.h).
+  absl::Duration preempt_exempt_time = absl::ZeroDuration();
   // The memory of a tenant's replica that asks for none; 0: none.
   int64_t tenant_replica_memory = kDefaultTenantReplicaMemory;
   // The disk space each tenant may hold (disk_quota.h); 0: none.

@@ -80,6 +80,12 @@ int main(int argc, char** argv) {
                  "seconds an elastic job runs at a size before it may grow or give workers back")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
+  double exempt_seconds = 0;
+  app.add_option("--preempt-exempt-time", exempt_seconds,
+                 "seconds a started job is safe from preemption (Slurm's PreemptExemptTime); "
+                 "0: none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   bool no_ui = false;
   app.add_flag("--no-ui", no_ui, "do not serve the web UI (only the API under /v1/)");
   app.add_option("--ui-dir", options.ui_dir,
@@ -130,6 +136,7 @@ int main(int argc, char** argv) {
   options.fair_share_half_life = *parsed_half_life;
   options.grace_period = absl::Seconds(grace_seconds);
   options.resize_interval = absl::Seconds(resize_seconds);
+  options.preempt_exempt_time = absl::Seconds(exempt_seconds);
   options.ui = !no_ui;
 
   absl::Status status = dlp::server::RunDaemon(options);

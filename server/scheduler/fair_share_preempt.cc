@@ -20,6 +20,7 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   const QueueQuota& quota = model_.queue(queue);
   const Reclaim reclaim = ReclaimFrom(model_, soon_, queue, demand);
   std::vector<size_t> candidates;
+  int exempt = 0;  // candidates but for their age
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
     // An elastic job re-forming is left alone: once it has, it shrinks.
@@ -29,7 +30,11 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     if (h.queue == queue ? h.priority < job.priority &&
                                h.effective_priority < EffectivePriority(job, snapshot_.now)
                          : reclaim.from[h.queue] && !within_nominal_[i]) {
-      candidates.push_back(i);
+      if (snapshot_.now - h.started < snapshot_.preempt_exempt_time) {
+        ++exempt;
+      } else {
+        candidates.push_back(i);
+      }
     }
   }
   SortCandidates(holders_, candidates);
@@ -46,7 +51,11 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
     trace.push_back(absl::StrCat(
         "preemption: ", candidates.size(), " candidates (lower priority in its queue",
         reclaim.any ? ", borrowed by its cohort" : "", "), not enough to fit",
-        shrinks.empty() ? "" : " even with the elastic ones at their minimum"));
+        shrinks.empty() ? "" : " even with the elastic ones at their minimum",
+        exempt == 0 ? ""
+                    : absl::StrCat("; ", exempt, " more started less than ",
+                                   absl::FormatDuration(snapshot_.preempt_exempt_time),
+                                   " ago (--preempt-exempt-time)")));
     return false;
   }
   std::vector<int64_t> seqs;

@@ -62,6 +62,7 @@ class Run {
     snapshot_.devices = config.devices;
     snapshot_.queues = config.queues;
     snapshot_.resize_interval = config.resize_interval;
+    snapshot_.preempt_exempt_time = config.preempt_exempt_time;
   }
 
   SimResult Go();

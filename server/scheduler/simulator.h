@@ -51,6 +51,7 @@ struct SimConfig {
   int max_unanswered_preemptions = 3;
   // Snapshot::resize_interval: how often an elastic job may grow.
   absl::Duration resize_interval = kDefaultResizeInterval;
+  absl::Duration preempt_exempt_time = absl::ZeroDuration();  // Snapshot's
   // Past this much virtual time the run stops; jobs never started starve.
   absl::Duration horizon = absl::InfiniteDuration();
   // A queue head's start later than the first estimate it was given as head

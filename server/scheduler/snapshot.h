@@ -110,6 +110,10 @@ struct Snapshot {
   absl::Duration fair_share_half_life = absl::ZeroDuration();
   std::map<std::string, ResourceVector> decayed_use;  // by queue name
   absl::Duration resize_interval = kDefaultResizeInterval;  // elastic.h
+  // A running job younger than this is not preempted (Slurm's
+  // PreemptExemptTime): a job that waits for it gets its room when it ends or
+  // comes of age. Zero: any job may be preempted as soon as it starts.
+  absl::Duration preempt_exempt_time = absl::ZeroDuration();
 };
 
 struct StartDecision {

@@ -47,11 +47,11 @@ class CliScheduling : public ::testing::Test {
     mkdir(shared_.c_str(), 0777);
     chmod(shared_.c_str(), 0777);
     state_ = env_.dir().Join("remote-state");
-    dlpd_ = std::make_unique<Background>(
-        std::vector<std::string>{BinPath("dlpd"), "--state-dir", state_, "--listen",
-                                 "127.0.0.1:0", "--cpus", "4", "--tls-cert", cert, "--tls-key",
-                                 key},
-        env_.Options());
+    std::vector<std::string> argv = {BinPath("dlpd"), "--state-dir", state_, "--listen",
+                                     "127.0.0.1:0", "--cpus", "4", "--tls-cert", cert,
+                                     "--tls-key", key};
+    argv.insert(argv.end(), dlpd_flags_.begin(), dlpd_flags_.end());
+    dlpd_ = std::make_unique<Background>(argv, env_.Options());
     ASSERT_TRUE(Eventually([&] { return !ReadFileOrEmpty(state_ + "/dlpd.addr").empty(); },
                            absl::Seconds(20)))
         << dlpd_->OutputSoFar();
@@ -114,6 +114,7 @@ class CliScheduling : public ::testing::Test {
     return As(context, {"logs", id}).out;
   }
 
+  std::vector<std::string> dlpd_flags_;  // more of dlpd's flags, set before SetUp
   std::vector<TestUser> users_;
   CliEnv env_;
   std::unique_ptr<Background> dlpd_;
@@ -207,6 +208,35 @@ TEST_F(CliScheduling, HigherPriorityPreemptsLowerInItsQueue) {
   // It resumes once the high-priority job is done.
   EXPECT_EQ(As("alice", {"wait", low}).exit_code, 0) << Log("alice", low);
   EXPECT_THAT(Log("alice", low), HasSubstr("resumed from step-7"));
+}
+
+class CliSchedulingExempt : public CliScheduling {
+ protected:
+  CliSchedulingExempt() { dlpd_flags_ = {"--preempt-exempt-time", "3600"}; }
+};
+
+TEST_F(CliSchedulingExempt, AHigherPriorityJobWaitsForALowerOneStillExempt) {
+  ASSERT_EQ(As("owner", {"admin", "queue", "create", "vision", "--nominal", "cpu=2"}).exit_code,
+            0);
+  Tenant("alice", users_[0], "vision");
+  const std::string go = shared_ + "/low.go";
+  const std::string low = Submit(
+      "alice", env_.WriteJob("low", CheckpointingScript(shared_, go), 1, "2",
+                             "  queue: vision\n  priority: low\n"));
+  ASSERT_TRUE(Eventually([&] { return Status("alice", low)["state"] == "Running"; }));
+  const std::string high = Submit(
+      "alice", env_.WriteJob("high", "echo high", 1, "2", "  queue: vision\n  priority: high\n"));
+  // It would preempt the low job at once; within its first hour it waits.
+  ASSERT_TRUE(Eventually([&] {
+    return absl::StrContains(As("alice", {"status", high, "--why"}).out,
+                             "1 more started less than 1h ago (--preempt-exempt-time)");
+  })) << As("alice", {"status", high, "--why"}).out;
+  EXPECT_EQ(Status("alice", high)["state"], "Queued");
+  EXPECT_EQ(Status("alice", low)["state"], "Running");
+  Touch(go);
+  EXPECT_EQ(As("alice", {"wait", high}).exit_code, 0);
+  EXPECT_EQ(As("alice", {"wait", low}).exit_code, 0) << Log("alice", low);
+  EXPECT_EQ(Status("alice", low)["preemptions"], 0);
 }
 
 TEST_F(CliScheduling, AJobBeyondItsQueuesQuotaIsRefusedWithTheNumbers) {

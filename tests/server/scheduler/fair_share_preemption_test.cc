@@ -1,5 +1,6 @@
 // The default policy's preemption: by priority within a queue, reclaiming
 // borrowed quota, and the choice of victims.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "policy_test_util.h"
@@ -54,6 +55,27 @@ TEST(FairSharePreemptionTest, AJobPreemptedThreeTimesRunsToItsEnd) {
   EXPECT_TRUE(Decide(s).preempt.empty());
   s.running[0].preemptions = 2;
   EXPECT_EQ(Victims(Decide(s)), (std::vector<int64_t>{101}));
+}
+
+TEST(FairSharePreemptionTest, AJobYoungerThanTheExemptTimeIsNotPreempted) {
+  Snapshot s = Queues(4);
+  s.preempt_exempt_time = absl::Minutes(5);
+  // The most recent lower job would go; exempt, the older one goes instead.
+  s.running = {Cpus(101, 2, 0, 10), Cpus(102, 2, 0, 1)};
+  s.pending = {Job(1, "default", 2, 0, 5)};
+  EXPECT_EQ(Victims(Decide(s)), (std::vector<int64_t>{101}));
+  // Only young ones: it waits, and its trace says why.
+  s.running = {Cpus(102, 4, 0, 1)};
+  Decision d = Decide(s);
+  EXPECT_TRUE(d.preempt.empty());
+  EXPECT_TRUE(d.start.empty());
+  EXPECT_THAT(d.waiting[1].trace.lines(),
+              ::testing::Contains(::testing::HasSubstr(
+                  "0 candidates (lower priority in its queue), not enough to fit; 1 more started "
+                  "less than 5m ago (--preempt-exempt-time)")));
+  // Of age, it is preempted.
+  s.now += absl::Minutes(4);
+  EXPECT_EQ(Victims(Decide(s)), (std::vector<int64_t>{102}));
 }
 
 TEST(FairSharePreemptionTest, EqualOrLowerPriorityNeverPreempts) {
