@@ -114,6 +114,9 @@ class CliScheduling : public ::testing::Test {
     return As(context, {"logs", id}).out;
   }
 
+  std::string StartLowJob(const std::string& go);
+  std::string SubmitHighJob();
+
   std::vector<std::string> dlpd_flags_;  // more of dlpd's flags, set before SetUp
   std::vector<TestUser> users_;
   CliEnv env_;
@@ -188,18 +191,28 @@ TEST_F(CliScheduling, LenderReclaimsItsQuotaFromABorrowerThatResumes) {
   EXPECT_THAT(Log("alice", borrower), HasSubstr("resumed from step-7"));
 }
 
-TEST_F(CliScheduling, HigherPriorityPreemptsLowerInItsQueue) {
-  ASSERT_EQ(As("owner", {"admin", "queue", "create", "vision", "--nominal", "cpu=2"}).exit_code,
+// Queue vision (2 CPUs) for alice, and her low-priority job running on all of
+// it until `go` exists; returns its id.
+std::string CliScheduling::StartLowJob(const std::string& go) {
+  EXPECT_EQ(As("owner", {"admin", "queue", "create", "vision", "--nominal", "cpu=2"}).exit_code,
             0);
   Tenant("alice", users_[0], "vision");
-  const std::string go = shared_ + "/low.go";
   const std::string low = Submit(
       "alice", env_.WriteJob("low", CheckpointingScript(shared_, go), 1, "2",
                              "  queue: vision\n  priority: low\n"));
-  ASSERT_TRUE(Eventually([&] { return Status("alice", low)["state"] == "Running"; }));
-  ASSERT_TRUE(Eventually([&] { return absl::StrContains(Log("alice", low), "start"); }));
-  const std::string high = Submit(
-      "alice", env_.WriteJob("high", "echo high", 1, "2", "  queue: vision\n  priority: high\n"));
+  EXPECT_TRUE(Eventually([&] { return absl::StrContains(Log("alice", low), "start"); }));
+  return low;
+}
+
+std::string CliScheduling::SubmitHighJob() {
+  return Submit("alice", env_.WriteJob("high", "echo high", 1, "2",
+                                       "  queue: vision\n  priority: high\n"));
+}
+
+TEST_F(CliScheduling, HigherPriorityPreemptsLowerInItsQueue) {
+  const std::string go = shared_ + "/low.go";
+  const std::string low = StartLowJob(go);
+  const std::string high = SubmitHighJob();
   EXPECT_EQ(As("alice", {"wait", high}).exit_code, 0);
   nlohmann::json status = Status("alice", low);
   EXPECT_EQ(status["preemptions"], 1) << status.dump();
@@ -216,16 +229,9 @@ class CliSchedulingExempt : public CliScheduling {
 };
 
 TEST_F(CliSchedulingExempt, AHigherPriorityJobWaitsForALowerOneStillExempt) {
-  ASSERT_EQ(As("owner", {"admin", "queue", "create", "vision", "--nominal", "cpu=2"}).exit_code,
-            0);
-  Tenant("alice", users_[0], "vision");
   const std::string go = shared_ + "/low.go";
-  const std::string low = Submit(
-      "alice", env_.WriteJob("low", CheckpointingScript(shared_, go), 1, "2",
-                             "  queue: vision\n  priority: low\n"));
-  ASSERT_TRUE(Eventually([&] { return Status("alice", low)["state"] == "Running"; }));
-  const std::string high = Submit(
-      "alice", env_.WriteJob("high", "echo high", 1, "2", "  queue: vision\n  priority: high\n"));
+  const std::string low = StartLowJob(go);
+  const std::string high = SubmitHighJob();
   // It would preempt the low job at once; within its first hour it waits.
   ASSERT_TRUE(Eventually([&] {
     return absl::StrContains(As("alice", {"status", high, "--why"}).out,
