@@ -156,7 +156,6 @@ start kwok "$bin/kwok" --kubeconfig "$dir/admin.kubeconfig" \
   --cidr 10.244.0.0/16 --node-ip 10.244.0.1 --node-lease-duration-seconds 40 \
   --server-address "127.0.0.1:$kwok_port"
 
-
 cat > "$dir/jobset.yaml" <<YAML
 apiVersion: config.jobset.x-k8s.io/v1alpha1
 kind: Configuration

@@ -26,10 +26,11 @@
 //     or, when its queue uses less than its nominal quota, jobs that other
 //     queues of its cohort run on borrowed quota: any such job if the head
 //     stays within its nominal quota, else only those of queues whose
-//     weighted borrowed share is above what its own would be once it runs.
-//     Jobs already stopping count as free: no new victims while they
-//     suffice, and the head that waits for them keeps what they free in
-//     every round until they have stopped, beyond rule 4's one reservation.
+//     weighted borrowed share is above what its own would be once it runs;
+//     none younger than the snapshot's preempt_exempt_time. Jobs already
+//     stopping count as free: no new victims while they suffice, and the
+//     head that waits for them keeps what they free in every round until
+//     they have stopped, beyond rule 4's one reservation.
 //
 // With no queue configured each queue a job names has the whole machine as
 // its quota, so the rules reduce to priority, FIFO, gangs, reservations and

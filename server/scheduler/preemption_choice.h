@@ -4,7 +4,7 @@
 // of its cohort run on borrowed quota (FairShareRound::Preempt has which).
 // A job that runs within its own queue's nominal quota is never preempted
 // for another queue, a job marked non-preemptible or already stopping never
-// at all.
+// at all, nor one younger than Snapshot::preempt_exempt_time.
 //
 // Of the candidates, the fewest, lowest-priority, most recently started are
 // chosen: one candidate alone if one suffices (the first in that order);
