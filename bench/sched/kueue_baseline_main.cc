@@ -51,7 +51,7 @@ struct Flags {
   std::string dlpd, dlp;  // empty: next to this program
   bool keep = false;
   bool virtual_time = false;
-  std::string preempt_exempt_s = "0";  // dlpd --preempt-exempt-time
+  double preempt_exempt_s = 0;  // dlpd --preempt-exempt-time
 };
 
 std::string Sibling(const char* name) {
@@ -77,7 +77,7 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
     } else if (arg == "--virtual") {
       f.virtual_time = true;
     } else if (arg == "--preempt-exempt-time" && value) {
-      f.preempt_exempt_s = argv[++i];
+      f.preempt_exempt_s = std::atof(argv[++i]);
     } else {
       std::fprintf(stderr,
                    "usage: dlp-bench-kueue-baseline [--scale S] [--threads N] [--dlpd PATH] "
@@ -89,7 +89,7 @@ bool ParseFlags(int argc, char** argv, Flags& f) {
   }
   if (f.dlpd.empty()) f.dlpd = Sibling("dlpd");
   if (f.dlp.empty()) f.dlp = Sibling("dlp");
-  return f.scale > 0 && f.threads > 0 && std::atof(f.preempt_exempt_s.c_str()) >= 0;
+  return f.scale > 0 && f.threads > 0 && f.preempt_exempt_s >= 0;
 }
 
 std::string ReadTrimmed(const std::string& path) {
@@ -182,18 +182,19 @@ int main(int argc, char** argv) {
   if (!ParseFlags(argc, argv, flags)) return 2;
   if (flags.virtual_time) {
     return dlp::bench::RunKueueBaselineInVirtualTime(
-        flags.scale, absl::Seconds(std::atof(flags.preempt_exempt_s.c_str())));
+        flags.scale, absl::Seconds(flags.preempt_exempt_s));
   }
   char pattern[] = "/tmp/dlp-bench-kueue-XXXXXX";
   if (mkdtemp(pattern) == nullptr) return 1;
   const std::string tmp = pattern, state = tmp + "/state";
   std::filesystem::create_directories(state);
+  const std::string exempt = absl::StrCat(flags.preempt_exempt_s);
   const pid_t dlpd = fork();
   if (dlpd == 0) {
     if (freopen((tmp + "/dlpd.out").c_str(), "w", stdout) == nullptr || dup2(1, 2) < 0) _exit(127);
     execl(flags.dlpd.c_str(), flags.dlpd.c_str(), "--state-dir", state.c_str(), "--listen",
           "127.0.0.1:0", "--cpus", std::to_string(dlp::bench::kCapacityCpus).c_str(),
-          "--preempt-exempt-time", flags.preempt_exempt_s.c_str(), nullptr);
+          "--preempt-exempt-time", exempt.c_str(), nullptr);
     _exit(127);
   }
   std::string addr, token;
@@ -236,7 +237,7 @@ int main(int argc, char** argv) {
   std::printf(
       "# Kueue scheduler baseline: %zu jobs (scale %g), dlpd --cpus %d "
       "--preempt-exempt-time %s at %s, %s, %d submitting threads, load average %s\n",
-      arrivals.size(), flags.scale, dlp::bench::kCapacityCpus, flags.preempt_exempt_s.c_str(),
+      arrivals.size(), flags.scale, dlp::bench::kCapacityCpus, exempt.c_str(),
       addr.c_str(),
       quotas ? "30 queues with quotas (nominal 20, borrowing limit 100) in 5 cohorts"
              : "implicit queues q0..q29 in one pool (this dlpd has no configured queues)",

@@ -21,14 +21,13 @@ bool FairShareRound::Preempt(const PendingJob& job, int queue, const Amounts& de
   const Reclaim reclaim = ReclaimFrom(model_, soon_, queue, demand);
   std::vector<size_t> candidates;
   int exempt = 0;  // candidates but for their age
+  const int64_t effective_priority = EffectivePriority(job, snapshot_.now);
   for (size_t i = 0; i < running_; ++i) {
     const Holder& h = holders_[i];
     // An elastic job re-forming is left alone: once it has, it shrinks.
-    if (h.stopping || h.resizing || !h.preemptible || h.preemptions >= kMaxPreemptionsOfAJob) {
-      continue;
-    }
-    if (h.queue == queue ? h.priority < job.priority &&
-                               h.effective_priority < EffectivePriority(job, snapshot_.now)
+    if (h.stopping || h.resizing || !MayBePreempted(h.preemptible, h.preemptions)) continue;
+    if (h.queue == queue ? OutranksInItsQueue(job.priority, effective_priority, h.priority,
+                                              h.effective_priority)
                          : reclaim.from[h.queue] && !within_nominal_[i]) {
       if (snapshot_.now - h.started < snapshot_.preempt_exempt_time) {
         ++exempt;

@@ -187,10 +187,10 @@ void FairShareRound::ShieldsOf(int queue, const QueuedJob& queued, const Amounts
   out.clear();
   const PendingJob& job = *queued.job;
   // Without configured queues nothing is preempted: plain backfill.
-  if (model_.implicit() || !job.preemptible || job.preemptions >= kMaxPreemptionsOfAJob) return;
+  if (model_.implicit() || !MayBePreempted(job.preemptible, job.preemptions)) return;
   const QueueState& own = queues_[queue];
-  if (own.head_shields && job.priority < own.head_priority &&
-      queued.effective_priority < own.head_effective_priority) {
+  if (own.head_shields && OutranksInItsQueue(own.head_priority, own.head_effective_priority,
+                                             job.priority, queued.effective_priority)) {
     out.push_back(queue);
   }
   const size_t cohort = static_cast<size_t>(model_.queue(queue).cohort);

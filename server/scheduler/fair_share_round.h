@@ -42,6 +42,19 @@ inline constexpr int kMaxReservations = 1;
 // victims freed before their preemptor could start.
 inline constexpr int kMaxPreemptionsOfAJob = 3;
 
+// Whether a job may ever be a victim: Preempt's rule, and ShieldsOf's
+// foresight of it for a job not yet started.
+inline bool MayBePreempted(bool preemptible, int preemptions) {
+  return preemptible && preemptions < kMaxPreemptionsOfAJob;
+}
+// Whether a job outranks another of its queue enough to preempt it: higher
+// on both its priority and its effective priority (ageing included), or the
+// victim, back in the queue, would go first and be preempted again, for ever.
+inline bool OutranksInItsQueue(int priority, int64_t effective, int other_priority,
+                               int64_t other_effective) {
+  return other_priority < priority && other_effective < effective;
+}
+
 class FairShareRound {
  public:
   explicit FairShareRound(const Snapshot& snapshot);
